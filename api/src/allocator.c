@@ -1,0 +1,135 @@
+/*
+ * allocator.c - the custom-allocator API: descs and their registration on
+ * streams (acl_rt_allocator.h).
+ *
+ * Semantics are CANN's (fact sheet 1.3-1.4): a desc is a zeroed host object
+ * of five pointers; no call checks aclInit, devices or whether a stream
+ * exists (any non-NULL pointer is a key); Register checks stream, desc, then
+ * obj, allocFunc, freeFunc, getAddrFromBlockFunc and stores a snapshot, the
+ * last Register of a stream wins; GetByStream checks its desc out-param
+ * before the stream and skips other NULL out-params; Unregister of an
+ * unregistered stream succeeds; DestroyDesc leaves registrations alone.
+ */
+#include <stdlib.h>
+#include "api.h"
+
+struct desc {
+    aclrtAllocator obj;
+    aclrtAllocatorAllocFunc alloc;
+    aclrtAllocatorFreeFunc free;
+    aclrtAllocatorAllocAdviseFunc advise;
+    aclrtAllocatorGetAddrFromBlockFunc get_addr;
+};
+
+API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
+{
+    struct desc *d = calloc(1, sizeof *d);
+    if (!d)
+        api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.",
+                   sizeof *d);
+    return d;
+}
+
+API_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
+{
+    if (!allocatorDesc)
+        return api_err_null("aclrtAllocatorDestroyDesc", "allocatorDesc");
+    free(allocatorDesc);
+    return ACL_SUCCESS;
+}
+
+API_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
+                                               aclrtAllocator allocator)
+{
+    if (!allocatorDesc)
+        return api_err_null("aclrtAllocatorSetObjToDesc", "allocatorDesc");
+    if (!allocator)
+        return api_err_null("aclrtAllocatorSetObjToDesc", "allocator");
+    ((struct desc *)allocatorDesc)->obj = allocator;
+    return ACL_SUCCESS;
+}
+
+/* The four Set*FuncToDesc calls differ only in the field they fill. */
+#define SET_FUNC(api, type, field)                                                   \
+    API_EXPORT aclError api(aclrtAllocatorDesc allocatorDesc, type func)             \
+    {                                                                                \
+        if (!allocatorDesc)                                                          \
+            return api_err_null(#api, "allocatorDesc");                              \
+        if (!func)                                                                   \
+            return api_err_null(#api, "func");                                       \
+        ((struct desc *)allocatorDesc)->field = func;                                \
+        return ACL_SUCCESS;                                                          \
+    }
+
+SET_FUNC(aclrtAllocatorSetAllocFuncToDesc, aclrtAllocatorAllocFunc, alloc)
+SET_FUNC(aclrtAllocatorSetFreeFuncToDesc, aclrtAllocatorFreeFunc, free)
+SET_FUNC(aclrtAllocatorSetAllocAdviseFuncToDesc, aclrtAllocatorAllocAdviseFunc, advise)
+SET_FUNC(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, aclrtAllocatorGetAddrFromBlockFunc,
+         get_addr)
+
+API_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc)
+{
+    static const char fn[] = "aclrtAllocatorRegister";
+    if (!stream)
+        return api_err_null(fn, "stream");
+    if (!allocatorDesc)
+        return api_err_null(fn, "allocatorDesc");
+    const struct desc *d = allocatorDesc;
+    if (!d->obj)
+        return api_err_null(fn, "allocatorDesc->obj");
+    if (!d->alloc)
+        return api_err_null(fn, "allocatorDesc->allocFunc");
+    if (!d->free)
+        return api_err_null(fn, "allocatorDesc->freeFunc");
+    if (!d->get_addr)
+        return api_err_null(fn, "allocatorDesc->getAddrFromBlockFunc");
+    struct api_alloc_snapshot s = {allocatorDesc, d->obj, d->alloc, d->free, d->advise,
+                                   d->get_addr};
+    if (api_registry_put(stream, &s) != 0) {
+        api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.",
+                   sizeof s);
+        return ACL_ERROR_BAD_ALLOC;
+    }
+    return ACL_SUCCESS;
+}
+
+API_EXPORT aclError aclrtAllocatorGetByStream(
+    aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
+    aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
+    aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+    aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)
+{
+    static const char fn[] = "aclrtAllocatorGetByStream";
+    if (!allocatorDesc)
+        return api_err_null(fn, "allocatorDesc");
+    if (!stream)
+        return api_err_null(fn, "stream");
+    struct api_alloc_snapshot s;
+    if (api_registry_get(stream, &s) != 0) {
+        api_report(API_MSG_EH0012,
+                   "%s failed. Parameter stream is invalid. Reason: The stream is not registered "
+                   "with any allocator.",
+                   fn);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    *allocatorDesc = s.desc;
+    if (allocator)
+        *allocator = s.obj;
+    if (allocFunc)
+        *allocFunc = s.alloc;
+    if (freeFunc)
+        *freeFunc = s.free;
+    if (allocAdviseFunc)
+        *allocAdviseFunc = s.advise;
+    if (getAddrFromBlockFunc)
+        *getAddrFromBlockFunc = s.get_addr;
+    return ACL_SUCCESS;
+}
+
+API_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream)
+{
+    if (!stream)
+        return api_err_null("aclrtAllocatorUnregister", "stream");
+    api_registry_remove(stream);
+    return ACL_SUCCESS;
+}

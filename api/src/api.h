@@ -1,0 +1,116 @@
+/*
+ * api.h - private interface of the ACL layer (api/src), shared by its files.
+ *
+ * Declarations are grouped under the file that defines them. Nothing here
+ * is exported from libascendcl.so: only acl* and aclsim_* symbols are.
+ */
+#ifndef ACLSIM_API_API_H_
+#define ACLSIM_API_API_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include "acl/acl.h"
+
+#define API_EXPORT __attribute__((visibility("default")))
+
+/* ---- errmsg.c: CANN's per-thread error messages ---- */
+
+enum api_msg {
+#define MSG(id, code, title, cause, solution) API_MSG_##id,
+#include "messages.def"
+#undef MSG
+    API_MSG_COUNT
+};
+
+/* Queue one message of kind `kind` for the calling thread; the text is
+ * printf-formatted. Returns nothing: reporting never fails the caller. */
+void api_report(enum api_msg kind, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* "<func> failed because <param> cannot be a NULL pointer." (EH0008), and
+ * ACL_ERROR_INVALID_PARAM, ready to be returned. */
+aclError api_err_null(const char *func, const char *param);
+
+/* "<func> failed because value <value> for parameter <param> is invalid.
+ * Expected value: <expected>." (EH0007); returns ACL_ERROR_INVALID_PARAM. */
+aclError api_err_value(const char *func, const char *value, const char *param,
+                       const char *expected);
+
+/* Drop the calling thread's pending messages (tests and aclFinalize). */
+void api_msg_clear(void);
+
+/* ---- registry.c: stream -> allocator snapshot, lock-free lookups ---- */
+
+struct api_alloc_snapshot {
+    aclrtAllocatorDesc desc; /* the user's handle, returned by GetByStream */
+    aclrtAllocator obj;
+    aclrtAllocatorAllocFunc alloc;
+    aclrtAllocatorFreeFunc free;
+    aclrtAllocatorAllocAdviseFunc advise;
+    aclrtAllocatorGetAddrFromBlockFunc get_addr;
+};
+
+/* Insert or replace the entry of `stream`. Returns 0, or -1 when the host
+ * memory to grow the table cannot be had (the registry is unchanged). */
+int api_registry_put(const void *stream, const struct api_alloc_snapshot *s);
+
+/* Copy the entry of `stream` into *out: 0 when found, -1 otherwise. Never
+ * blocks on writers for longer than one table mutation. */
+int api_registry_get(const void *stream, struct api_alloc_snapshot *out);
+
+/* Remove the entry of `stream`, if any. */
+void api_registry_remove(const void *stream);
+
+/* Number of entries (tests and leak reports). */
+size_t api_registry_count(void);
+
+/* ---- objects.c: live handles the ACL layer gave out ---- */
+
+enum api_obj_kind { API_OBJ_CONTEXT = 1, API_OBJ_STREAM = 2 };
+
+struct api_ctx;
+
+/* Remember a handle with its kind, device and owning context (NULL for a
+ * context). Returns 0, or -1 on host OOM. pre: caller holds api_lock(). */
+int api_obj_add(void *handle, enum api_obj_kind kind, int32_t device,
+                struct api_ctx *owner);
+/* Forget a handle. pre: caller holds api_lock(). */
+void api_obj_remove(void *handle);
+/* Kind of a live handle, 0 if unknown; *device and *owner filled if
+ * non-NULL. pre: caller holds api_lock(). */
+enum api_obj_kind api_obj_find(const void *handle, int32_t *device,
+                               struct api_ctx **owner);
+/* Handles of `kind` on `device` (any when < 0) owned by `owner` (any when
+ * NULL): the first `max` go to out[], the count of all is returned.
+ * pre: caller holds api_lock(). */
+size_t api_obj_collect(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner,
+                       void **out, size_t max);
+
+/* ---- device.c: init state, devices, contexts ---- */
+
+void api_lock(void);
+void api_unlock(void);
+
+struct api_ctx {
+    int32_t device;
+    bool primary;      /* the device's default context */
+    void *be_ctx;      /* backend context handle */
+    aclrtStream deflt; /* the context's default stream (backend handle) */
+};
+
+/* The calling thread's current context, validated (NULL and 107002 with a
+ * message when there is none). `func` names the API for the message. */
+aclError api_current_ctx(const char *func, struct api_ctx **out);
+
+/* Resolve a user stream argument: NULL means the current context's default
+ * stream. An unknown handle gives ACL_ERROR_RT_INTERNAL_ERROR (CANN's code
+ * for an invalid stream) with a message. On success *ctx is the stream's
+ * context. pre: caller does not hold api_lock(). */
+aclError api_resolve_stream(const char *func, aclrtStream stream,
+                            aclrtStream *out, struct api_ctx **ctx);
+
+/* Destroy every stream owned by ctx, its default stream too. pre: lock. */
+void api_ctx_drop_streams(struct api_ctx *ctx);
+
+#endif /* ACLSIM_API_API_H_ */

@@ -1,0 +1,118 @@
+/*
+ * errmsg.c - aclGetRecentErrMsg: CANN's per-thread error-message queue.
+ *
+ * Every failing call queues one or more messages for the calling thread.
+ * aclGetRecentErrMsg formats them as CANN does (fact sheet 3.5): the first
+ * as "[PID: <pid>] <YYYY-MM-DD-HH:MM:SS.mmm.uuu> <title>(<code>): <text>"
+ * followed by its 8-space-indented "Possible Cause:" / "Solution:" lines,
+ * then, when more are queued, "TraceBack (most recent call last):" and each
+ * further text indented by 8 spaces. Reading clears the queue; an empty
+ * queue reads as NULL. All storage is static thread-local, so a thread that
+ * exits leaks nothing.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include "api.h"
+
+#define MAX_MSGS 8
+#define MSG_LEN 512
+
+struct msg_kind {
+    const char *code, *title, *cause, *solution;
+};
+
+static const struct msg_kind kinds[API_MSG_COUNT] = {
+#define MSG(id, code, title, cause, solution) {code, title, cause, solution},
+#include "messages.def"
+#undef MSG
+};
+
+struct pending {
+    enum api_msg kind;
+    struct timeval when;
+    char text[MSG_LEN];
+};
+
+static _Thread_local struct pending queue[MAX_MSGS];
+static _Thread_local int queued;
+static _Thread_local char report[MAX_MSGS * (MSG_LEN + 200)];
+
+void api_report(enum api_msg kind, const char *fmt, ...)
+{
+    /* A full queue keeps the first messages: they say what went wrong. */
+    if (queued == MAX_MSGS)
+        return;
+    struct pending *p = &queue[queued++];
+    p->kind = kind;
+    gettimeofday(&p->when, NULL);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->text, sizeof p->text, fmt, ap);
+    va_end(ap);
+}
+
+aclError api_err_null(const char *func, const char *param)
+{
+    api_report(API_MSG_EH0008, "%s failed because %s cannot be a NULL pointer.", func, param);
+    return ACL_ERROR_INVALID_PARAM;
+}
+
+aclError api_err_value(const char *func, const char *value, const char *param,
+                       const char *expected)
+{
+    api_report(API_MSG_EH0007,
+               "%s failed because value %s for parameter %s is invalid. Expected value: %s.",
+               func, value, param, expected);
+    return ACL_ERROR_INVALID_PARAM;
+}
+
+void api_msg_clear(void)
+{
+    queued = 0;
+}
+
+/* Append printf output to report[] at *len, truncating at the end. */
+static void put(size_t *len, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(size_t *len, const char *fmt, ...)
+{
+    if (*len >= sizeof report)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(report + *len, sizeof report - *len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *len += (size_t)n;
+    if (*len >= sizeof report)
+        *len = sizeof report - 1;
+}
+
+API_EXPORT const char *aclGetRecentErrMsg(void)
+{
+    if (queued == 0)
+        return NULL;
+    const struct pending *first = &queue[0];
+    const struct msg_kind *k = &kinds[first->kind];
+    struct tm tm;
+    time_t secs = first->when.tv_sec;
+    localtime_r(&secs, &tm);
+    size_t len = 0;
+    put(&len, "[PID: %d] %04d-%02d-%02d-%02d:%02d:%02d.%03ld.%03ld %s(%s): %s", (int)getpid(),
+        tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+        (long)first->when.tv_usec / 1000, (long)first->when.tv_usec % 1000, k->title, k->code,
+        first->text);
+    if (k->cause[0])
+        put(&len, "\n        Possible Cause: %s", k->cause);
+    if (k->solution[0])
+        put(&len, "\n        Solution: %s", k->solution);
+    if (queued > 1)
+        put(&len, "\n        TraceBack (most recent call last):");
+    for (int i = 1; i < queued; i++)
+        put(&len, "\n        %s", queue[i].text);
+    queued = 0;
+    return report;
+}

@@ -1,0 +1,262 @@
+/*
+ * memory.c - device and host memory, copies and fills (fact sheet 3.1-3.2).
+ *
+ * Argument checks run in CANN's order with CANN's codes and messages: the
+ * ACL-layer checks (NULL pointers, size 0, copy kind) give
+ * ACL_ERROR_INVALID_PARAM; the runtime-layer ones (destMax, count) give
+ * ACL_ERROR_RT_PARAM_INVALID; count 0 succeeds before any check. Then, what
+ * the real runtime would silently corrupt on is caught here and reported
+ * with aclsim's own wording: a copy or fill that leaves its allocation, a
+ * device address that is not in a live block (use after free), a free of
+ * an interior, unknown or already freed address.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include "api.h"
+#include "backends/be.h"
+
+static const char malloc_fn[] = "aclMallocMemInner"; /* the name CANN reports */
+
+static aclError size_zero(const char *func)
+{
+    return api_err_value(func, "0", "size", "must be greater than 0");
+}
+
+static aclError no_memory(aclError rc, const char *what, size_t size)
+{
+    if (rc == ACL_ERROR_RT_MEMORY_ALLOCATION) {
+        api_report(API_MSG_EL0004, "Failed to allocate memory.");
+        api_report(API_MSG_EH9999, "alloc %s memory failed, size=%zu, runtime result = %d.", what,
+                   size, rc);
+    } else if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: this SoC does not support "
+                   "the requested page policy (1 GB pages exist on Atlas A2/A3 only).");
+    } else if (rc != ACL_SUCCESS) {
+        api_report(API_MSG_EH9999, "alloc %s memory failed, runtime result = %d.", what, rc);
+    }
+    return rc;
+}
+
+API_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    if (!devPtr)
+        return api_err_null(malloc_fn, "devPtr");
+    if (size == 0)
+        return size_zero(malloc_fn);
+    if (size > SIZE_MAX - 64) {
+        api_report(API_MSG_EH9999, "[Check][Size]size too large: %zu", size);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    struct api_ctx *c;
+    aclError rc = api_current_ctx("aclrtMalloc", &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    return no_memory(be_get()->mem_alloc(c->device, size, policy, devPtr), "device", size);
+}
+
+static aclError bad_free(const char *func, const void *p, const struct be_ptr_info *in)
+{
+    if (in->kind == BE_PTR_DEVICE || in->kind == BE_PTR_HOST_PINNED)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is inside the "
+                   "block of %zu bytes at %p, not its start.", func, p, in->size, in->start);
+    else
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is not a live "
+                   "allocation (never allocated, or already freed).", func, p);
+    return ACL_ERROR_RT_MEMORY_FREE;
+}
+
+API_EXPORT aclError aclrtFree(void *devPtr)
+{
+    static const char fn[] = "aclrtFree";
+    if (!devPtr)
+        return api_err_null(fn, "devPtr");
+    struct be_ptr_info in;
+    be_get()->lookup(devPtr, &in);
+    if (in.kind != BE_PTR_DEVICE || in.start != devPtr)
+        return bad_free(fn, devPtr, &in);
+    return be_get()->mem_free(in.device, devPtr);
+}
+
+API_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
+{
+    static const char fn[] = "aclrtMallocHost";
+    if (!hostPtr)
+        return api_err_null(fn, "hostPtr");
+    if (size == 0)
+        return size_zero(fn);
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    return no_memory(be_get()->host_alloc(size, hostPtr), "host", size);
+}
+
+API_EXPORT aclError aclrtFreeHost(void *hostPtr)
+{
+    static const char fn[] = "aclrtFreeHost";
+    if (!hostPtr)
+        return api_err_null(fn, "hostPtr");
+    struct be_ptr_info in;
+    be_get()->lookup(hostPtr, &in);
+    if (in.kind != BE_PTR_HOST_PINNED || in.start != hostPtr)
+        return bad_free(fn, hostPtr, &in);
+    return be_get()->host_free(hostPtr);
+}
+
+/* ---- Copies and fills ---- */
+
+static const char *kind_name(int kind, char *buf, size_t len)
+{
+    static const char *names[] = {"MEMCPY_HOST_TO_HOST", "MEMCPY_HOST_TO_DEVICE",
+                                  "MEMCPY_DEVICE_TO_HOST", "MEMCPY_DEVICE_TO_DEVICE",
+                                  "MEMCPY_DEFAULT", "MEMCPY_HOST_TO_BUF_TO_DEVICE",
+                                  "MEMCPY_INNER_DEVICE_TO_DEVICE", "MEMCPY_INTER_DEVICE_TO_DEVICE"};
+    snprintf(buf, len, "%s(%d)", kind >= 0 && kind < 8 ? names[kind] : "UNKNOWN", kind);
+    return buf;
+}
+
+/* CANN's runtime message for a bad destMax (copies) or count (EE1003). */
+static aclError bad_count(const char *what, const char *param, size_t value, size_t max,
+                          bool is_copy)
+{
+    if (max == 0 && is_copy)
+        api_report(API_MSG_EE1003, "%s failed because value 0 for parameter destMax is invalid. "
+                   "Expected value: not equal to 0.", what);
+    else
+        api_report(API_MSG_EE1003, "%s failed because value %zu for parameter %s is invalid. "
+                   "Expected value: (0, %zu].", what, value, param, max);
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+/* Whether [p, p+n) is a legal side of a copy or fill: device memory must be
+ * inside one live block; acl host memory inside its block; other host
+ * memory is taken on trust unless `need_acl`. Queues why not. */
+static bool side_ok(const char *what, const char *param, const void *p, size_t n, bool device,
+                    bool need_acl, const struct be_ptr_info *in)
+{
+    if (in->kind == BE_PTR_DEVICE || in->kind == BE_PTR_HOST_PINNED) {
+        if ((in->kind == BE_PTR_DEVICE) != device) {
+            api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. "
+                       "Expected value: %s memory for this copy kind.", what, p, param,
+                       device ? "device" : "host");
+            return false;
+        }
+        size_t off = (size_t)((const char *)p - (const char *)in->start);
+        if (n > in->size - off) {
+            api_report(API_MSG_EE1003, "%s failed because value %zu for parameter count is "
+                       "invalid. Expected value: at most %zu: %s %p lies %zu bytes into a block of "
+                       "%zu bytes, the access would run past its end.", what, n, in->size - off,
+                       param, p, off, in->size);
+            return false;
+        }
+        return true;
+    }
+    if (in->kind == BE_PTR_UNKNOWN && !device && !need_acl)
+        return true;
+    api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. Expected "
+               "value: %s.", what, p, param,
+               device ? "an address inside a live allocation of aclrtMalloc (is it freed?)"
+                      : "memory from aclrtMallocHost or aclrtMalloc");
+    return false;
+}
+
+/* Which sides of a copy kind are device memory; DEFAULT infers them. */
+static void sides(int kind, const struct be_ptr_info *d, const struct be_ptr_info *s,
+                  bool *dst_dev, bool *src_dev)
+{
+    switch (kind) {
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+        *dst_dev = true, *src_dev = false;
+        break;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+        *dst_dev = false, *src_dev = true;
+        break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+        *dst_dev = true, *src_dev = true;
+        break;
+    case ACL_MEMCPY_DEFAULT:
+        *dst_dev = d->kind == BE_PTR_DEVICE || d->kind == BE_PTR_DEVICE_FREE;
+        *src_dev = s->kind == BE_PTR_DEVICE || s->kind == BE_PTR_DEVICE_FREE;
+        break;
+    default:
+        *dst_dev = false, *src_dev = false;
+    }
+}
+
+static aclrtMemcpyKind kind_of(bool dst_dev, bool src_dev)
+{
+    if (dst_dev)
+        return src_dev ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE;
+    return src_dev ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST;
+}
+
+API_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                                aclrtMemcpyKind kind)
+{
+    static const char fn[] = "aclrtMemcpy", what[] = "Synchronous memory copy";
+    if (count == 0)
+        return ACL_SUCCESS;
+    if (!dst)
+        return api_err_null(fn, "dst");
+    if (!src)
+        return api_err_null(fn, "src");
+    if ((int)kind < 0 || (int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+        char buf[64];
+        return api_err_value("Memory copy type conversion", kind_name((int)kind, buf, sizeof buf),
+                             "kind",
+                             "ACL_MEMCPY_HOST_TO_DEVICE or ACL_MEMCPY_DEVICE_TO_DEVICE or "
+                             "ACL_MEMCPY_DEVICE_TO_HOST or ACL_MEMCPY_HOST_TO_HOST or "
+                             "ACL_MEMCPY_DEFAULT or ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE");
+    }
+    if (destMax == 0 || count > destMax)
+        return bad_count(what, "cnt", count, destMax, true);
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS || dst == src)
+        return rc;
+    struct be_ptr_info di, si;
+    be_get()->lookup(dst, &di);
+    be_get()->lookup(src, &si);
+    bool dst_dev, src_dev;
+    sides((int)kind, &di, &si, &dst_dev, &src_dev);
+    if (!side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
+        !side_ok(what, "src", src, count, src_dev, false, &si))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    return be_get()->memcpy(dst, src, count, kind_of(dst_dev, src_dev));
+}
+
+API_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+    static const char fn[] = "aclrtMemset", what[] = "Synchronous memory set";
+    if (count == 0)
+        return ACL_SUCCESS;
+    if (!devPtr)
+        return api_err_null(fn, "devPtr");
+    if (maxCount == 0 || count > maxCount)
+        return bad_count(what, "count", count, maxCount, false);
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    struct be_ptr_info in;
+    be_get()->lookup(devPtr, &in);
+    bool device = in.kind != BE_PTR_HOST_PINNED;
+    if (!side_ok(what, "devPtr", devPtr, count, device, true, &in))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    return be_get()->memset(devPtr, (int)(value & 0xff), count);
+}
+
+API_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+{
+    static const char fn[] = "aclrtGetMemInfo";
+    if (!free)
+        return api_err_null(fn, "free");
+    if (!total)
+        return api_err_null(fn, "total");
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    return be_get()->mem_info(c->device, attr, free, total);
+}

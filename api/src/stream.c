@@ -1,0 +1,129 @@
+/*
+ * stream.c - streams of the ACL layer: create, destroy, synchronise, and
+ * the NULL-means-default-stream rule (fact sheet 3.3).
+ *
+ * A stream handle is the backend's; the ACL layer remembers which context
+ * owns it, so a destroyed or foreign handle gets CANN's error (an invalid
+ * stream maps to ACL_ERROR_RT_INTERNAL_ERROR in CANN's runtime) and a
+ * device reset can release the streams it owns. Destroying a stream does
+ * not touch the allocator registry, as in CANN.
+ */
+#include <stdlib.h>
+#include "api.h"
+#include "backends/be.h"
+
+static aclError bad_stream(const char *func, const void *stream)
+{
+    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, stream %p is not a live "
+               "stream.", func, stream);
+    return ACL_ERROR_RT_INTERNAL_ERROR;
+}
+
+aclError api_resolve_stream(const char *func, aclrtStream stream, aclrtStream *out,
+                            struct api_ctx **ctx)
+{
+    if (!stream) {
+        aclError rc = api_current_ctx(func, ctx);
+        if (rc == ACL_SUCCESS)
+            *out = (*ctx)->deflt;
+        return rc;
+    }
+    api_lock();
+    enum api_obj_kind kind = api_obj_find(stream, NULL, ctx);
+    api_unlock();
+    if (kind != API_OBJ_STREAM)
+        return bad_stream(func, stream);
+    *out = stream;
+    return ACL_SUCCESS;
+}
+
+void api_ctx_drop_streams(struct api_ctx *ctx)
+{
+    void *h[64];
+    size_t n;
+    while ((n = api_obj_collect(API_OBJ_STREAM, -1, ctx, h, 64)) > 0) {
+        for (size_t i = 0; i < n && i < 64; i++) {
+            api_obj_remove(h[i]);
+            be_get()->stream_destroy(h[i]);
+        }
+    }
+}
+
+API_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
+{
+    static const char fn[] = "aclrtCreateStream";
+    if (!stream)
+        return api_err_null(fn, "stream");
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    void *s = NULL;
+    api_lock();
+    rc = be_get()->stream_create(c->be_ctx, &s);
+    if (rc == ACL_SUCCESS && api_obj_add(s, API_OBJ_STREAM, c->device, c) != 0) {
+        be_get()->stream_destroy(s);
+        rc = ACL_ERROR_BAD_ALLOC;
+    }
+    api_unlock();
+    if (rc == ACL_ERROR_RT_NO_STREAM_RESOURCE)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the device has "
+                   "no stream resource left.", fn);
+    if (rc == ACL_SUCCESS)
+        *stream = s;
+    return rc;
+}
+
+API_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
+{
+    static const char fn[] = "aclrtDestroyStream";
+    if (!stream)
+        return api_err_null(fn, "stream");
+    api_lock();
+    struct api_ctx *owner;
+    aclError rc = ACL_SUCCESS;
+    if (api_obj_find(stream, NULL, &owner) != API_OBJ_STREAM) {
+        rc = bad_stream(fn, stream);
+    } else {
+        api_obj_remove(stream);
+        rc = be_get()->stream_destroy(stream);
+    }
+    api_unlock();
+    return rc;
+}
+
+API_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
+{
+    static const char fn[] = "aclrtSynchronizeStream";
+    aclrtStream s;
+    struct api_ctx *c;
+    aclError rc = api_resolve_stream(fn, stream, &s, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    return be_get()->stream_sync(s);
+}
+
+API_EXPORT aclError aclrtSynchronizeDevice(void)
+{
+    static const char fn[] = "aclrtSynchronizeDevice";
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    api_lock();
+    size_t n = api_obj_collect(API_OBJ_STREAM, c->device, NULL, NULL, 0);
+    void **h = malloc((n + 1) * sizeof *h);
+    if (!h) {
+        api_unlock();
+        return ACL_ERROR_BAD_ALLOC;
+    }
+    api_obj_collect(API_OBJ_STREAM, c->device, NULL, h, n);
+    h[n] = c->deflt;
+    /* Synchronising under the lock keeps the handles alive; the simulator's
+     * synchronisation never blocks on another API call. */
+    for (size_t i = 0; i <= n && rc == ACL_SUCCESS; i++)
+        rc = be_get()->stream_sync(h[i]);
+    api_unlock();
+    free(h);
+    return rc;
+}

@@ -1,0 +1,84 @@
+/*
+ * be.h - the contract between the ACL layer and a backend.
+ *
+ * A backend is one file exposing one const table of operations (SQLite's
+ * mem methods): backends/sim.c drives the NPU memory simulator in sim/;
+ * backends/ascend.c the real libascendcl.so. The ACL layer checks every
+ * argument and writes every user-visible message before it calls a backend,
+ * so backends assume their preconditions (`pre:` below) and report failure
+ * only through their aclError return, never with a message of their own.
+ * Handles (contexts, streams) are the backend's own pointers and reach the
+ * user untouched. Calls are made with no ACL-layer lock held unless noted;
+ * a backend is thread-safe on its own.
+ */
+#ifndef ACLSIM_BACKENDS_BE_H_
+#define ACLSIM_BACKENDS_BE_H_
+
+#include <stdint.h>
+#include <stddef.h>
+#include "acl/acl.h"
+
+/* What be_ops.lookup learns about an address. */
+struct be_ptr_info {
+    int kind;        /* one of the BE_PTR_* below */
+    int32_t device;  /* device of a device block */
+    void *start;     /* start of the live block containing the address */
+    size_t size;     /* usable size of that block (as requested, rounded) */
+    uint32_t page_size;
+};
+enum {
+    BE_PTR_UNKNOWN = 0,     /* not known to the backend: pageable host memory */
+    BE_PTR_DEVICE = 1,      /* inside a live device block */
+    BE_PTR_HOST_PINNED = 2, /* inside a live aclrtMallocHost block */
+    BE_PTR_DEVICE_FREE = 3  /* device address space, but no live block there */
+};
+
+struct be_ops {
+    const char *name; /* "sim" or "ascend" */
+
+    /* Process-wide start (first aclInit reference) and end (last one). On
+     * failure *why says what is wrong (a static string). */
+    aclError (*init)(const char **why);
+    void (*fini)(void);
+
+    aclError (*device_count)(uint32_t *count);
+    /* First aclrtSetDevice/aclrtCreateContext of a device.
+     * pre: 0 <= dev < count, not open. */
+    aclError (*device_open)(int32_t dev);
+    /* Release everything of an open device (its memory too).
+     * pre: every context and stream of dev already destroyed. */
+    void (*device_close)(int32_t dev);
+    /* pre: dev open. Returns a static string. */
+    const char *(*soc_name)(int32_t dev);
+
+    /* pre: dev open. */
+    aclError (*ctx_create)(int32_t dev, void **ctx);
+    void (*ctx_destroy)(void *ctx);
+    /* pre: ctx live. */
+    aclError (*stream_create)(void *ctx, void **stream);
+    /* Waits for the stream's work, then frees it. pre: stream live. */
+    aclError (*stream_destroy)(void *stream);
+    aclError (*stream_sync)(void *stream);
+
+    /* Device memory. size is the user's size; rounding, padding and page
+     * policy are the backend's business. pre: size > 0, dev open. */
+    aclError (*mem_alloc)(int32_t dev, size_t size, aclrtMemMallocPolicy policy, void **ptr);
+    /* 207002 for an address that is not the start of a live block. */
+    aclError (*mem_free)(int32_t dev, void *ptr);
+    /* Page-locked host memory, 64-byte aligned. pre: size > 0. */
+    aclError (*host_alloc)(size_t size, void **ptr);
+    aclError (*host_free)(void *ptr);
+    /* Classify an address (never fails: unknown is an answer). */
+    void (*lookup)(const void *ptr, struct be_ptr_info *info);
+    /* Copy / fill, synchronously. pre: the ACL layer checked bounds and
+     * direction with lookup(); kind is one of 0..5. */
+    aclError (*memcpy)(void *dst, const void *src, size_t count, aclrtMemcpyKind kind);
+    aclError (*memset)(void *dst, int value, size_t count);
+    /* Free/total bytes of an open device for a memory attribute. */
+    aclError (*mem_info)(int32_t dev, aclrtMemAttr attr, size_t *free, size_t *total);
+};
+
+/* The backend this library was built with. */
+const struct be_ops *be_get(void);
+
+#endif /* ACLSIM_BACKENDS_BE_H_ */

@@ -1,0 +1,178 @@
+/*
+ * main.c - CANN's 0_custom_allocator sample, in C.
+ *
+ * A program hands its own allocator to the runtime: it describes the
+ * allocator (an object plus alloc, free, alloc-advise and get-address
+ * callbacks) in a desc, registers the desc on a stream, looks the
+ * allocator up again by stream and drives it through the callbacks it got
+ * back, then unregisters and tears everything down. Same flow and output
+ * as the sample (example/3_memory_advanced/allocator/0_custom_allocator);
+ * on failure it prints an error line, the runtime's message, and exits 255.
+ *
+ * Build as a user would: gcc main.c -I$CANN/include -L$CANN/lib64 -lascendcl
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "acl/acl.h"
+#include "acl/acl_rt_allocator.h"
+
+#include <stdarg.h>
+
+/* The sample's utils.h logs to stdout as "[INFO]  text" / "[ERROR]  text". */
+static void log_line(const char *tag, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(tag, stdout);
+    vfprintf(stdout, fmt, ap);
+    fputc('\n', stdout);
+    va_end(ap);
+}
+#define INFO_LOG(...) log_line("[INFO]  ", __VA_ARGS__)
+#define ERROR_LOG(...) log_line("[ERROR]  ", __VA_ARGS__)
+
+static void print_recent_error(void)
+{
+    const char *msg = aclGetRecentErrMsg();
+    if (msg)
+        ERROR_LOG("%s", msg);
+}
+
+#define CHECK_ERROR(call)                                                              \
+    do {                                                                               \
+        aclError err_ = (call);                                                        \
+        if (err_ != ACL_SUCCESS) {                                                     \
+            ERROR_LOG("Operation failed: %s returned error code %d", #call, (int)err_); \
+            print_recent_error();                                                      \
+            return -1;                                                                 \
+        }                                                                              \
+    } while (0)
+
+#define CHECK_NOT_NULL(ptr, name)                                                      \
+    do {                                                                               \
+        if ((ptr) == NULL) {                                                           \
+            ERROR_LOG("%s is nullptr", name);                                          \
+            print_recent_error();                                                      \
+            return -1;                                                                 \
+        }                                                                              \
+    } while (0)
+
+struct custom_block {
+    void *addr;
+    size_t size;
+};
+
+struct custom_allocator_state {
+    uint32_t alloc_count;
+    uint32_t free_count;
+};
+
+static void *custom_alloc(aclrtAllocator allocator, size_t size)
+{
+    struct custom_allocator_state *state = allocator;
+    struct custom_block *block = malloc(sizeof *block);
+    if (block == NULL)
+        return NULL;
+    block->addr = malloc(size);
+    if (block->addr == NULL) {
+        free(block);
+        return NULL;
+    }
+    block->size = size;
+    if (state != NULL)
+        state->alloc_count++;
+    INFO_LOG("CustomAlloc size=%zu", size);
+    return block;
+}
+
+static void custom_free(aclrtAllocator allocator, aclrtAllocatorBlock block)
+{
+    struct custom_allocator_state *state = allocator;
+    struct custom_block *b = block;
+    if (b != NULL) {
+        free(b->addr);
+        free(b);
+    }
+    if (state != NULL)
+        state->free_count++;
+    INFO_LOG("CustomFree invoked");
+}
+
+static void *custom_alloc_advise(aclrtAllocator allocator, size_t size, aclrtAllocatorAddr addr)
+{
+    (void)addr; /* the hint is ignored: allocate as usual */
+    INFO_LOG("CustomAllocAdvise size=%zu", size);
+    return custom_alloc(allocator, size);
+}
+
+static void *custom_get_addr_from_block(aclrtAllocatorBlock block)
+{
+    const struct custom_block *b = block;
+    return b == NULL ? NULL : b->addr;
+}
+
+/* Drive the allocator registered on `stream` through its callbacks. */
+static int use_allocator(aclrtStream stream, struct custom_allocator_state *state)
+{
+    aclrtAllocatorDesc desc_out = NULL;
+    aclrtAllocator allocator_out = NULL;
+    aclrtAllocatorAllocFunc alloc_func = NULL;
+    aclrtAllocatorFreeFunc free_func = NULL;
+    aclrtAllocatorAllocAdviseFunc alloc_advise_func = NULL;
+    aclrtAllocatorGetAddrFromBlockFunc get_addr_func = NULL;
+    CHECK_ERROR(aclrtAllocatorGetByStream(stream, &desc_out, &allocator_out, &alloc_func,
+                                          &free_func, &alloc_advise_func, &get_addr_func));
+    CHECK_NOT_NULL(alloc_func, "allocFunc");
+    CHECK_NOT_NULL(free_func, "freeFunc");
+    CHECK_NOT_NULL(get_addr_func, "getAddrFromBlockFunc");
+
+    aclrtAllocatorBlock block = alloc_func(allocator_out, 256);
+    CHECK_NOT_NULL(block, "block");
+    void *addr = get_addr_func(block);
+    CHECK_NOT_NULL(addr, "addr");
+    memset(addr, 0xAB, 256);
+    if (alloc_advise_func != NULL) {
+        aclrtAllocatorBlock advised = alloc_advise_func(allocator_out, 128, NULL);
+        if (advised != NULL)
+            free_func(allocator_out, advised);
+    }
+    free_func(allocator_out, block);
+    INFO_LOG("Allocator desc queried: descOut=%p allocCount=%u freeCount=%u", desc_out,
+             state->alloc_count, state->free_count);
+    return 0;
+}
+
+int main(void)
+{
+    int32_t device_id = 0;
+    aclrtContext context = NULL;
+    aclrtStream stream = NULL;
+    struct custom_allocator_state state = {0, 0};
+
+    CHECK_ERROR(aclInit(NULL));
+    CHECK_ERROR(aclrtSetDevice(device_id));
+    CHECK_ERROR(aclrtCreateContext(&context, device_id));
+    CHECK_ERROR(aclrtCreateStream(&stream));
+
+    aclrtAllocatorDesc desc = aclrtAllocatorCreateDesc();
+    CHECK_NOT_NULL(desc, "aclrtAllocatorCreateDesc");
+    CHECK_ERROR(aclrtAllocatorSetObjToDesc(desc, (aclrtAllocator)&state));
+    CHECK_ERROR(aclrtAllocatorSetAllocFuncToDesc(desc, custom_alloc));
+    CHECK_ERROR(aclrtAllocatorSetFreeFuncToDesc(desc, custom_free));
+    CHECK_ERROR(aclrtAllocatorSetAllocAdviseFuncToDesc(desc, custom_alloc_advise));
+    CHECK_ERROR(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(desc, custom_get_addr_from_block));
+    CHECK_ERROR(aclrtAllocatorRegister(stream, desc));
+
+    if (use_allocator(stream, &state) != 0)
+        return -1;
+
+    CHECK_ERROR(aclrtAllocatorUnregister(stream));
+    CHECK_ERROR(aclrtAllocatorDestroyDesc(desc));
+    CHECK_ERROR(aclrtDestroyStream(stream));
+    CHECK_ERROR(aclrtDestroyContext(context));
+    CHECK_ERROR(aclrtResetDeviceForce(device_id));
+    CHECK_ERROR(aclFinalize());
+    return 0;
+}

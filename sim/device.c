@@ -1,0 +1,341 @@
+/*
+ * device.c - simulated devices: configuration from the environment, and
+ * device memory as an address space (vaspace.c) plus a heap (heap.c).
+ *
+ * Environment, read by sim_configure while no device is open:
+ *   ACLSIM_SOC           profile name (default Ascend910B1)
+ *   ACLSIM_HBM_BYTES     capacity override, e.g. for small-HBM tests
+ *   ACLSIM_DEVICE_COUNT  number of devices (default 1, at most 64)
+ * Each device has its own mutex; lookups by address scan the open devices'
+ * ranges (at most 64, usually one).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "heap.h"
+#include "sim.h"
+#include "vaspace.h"
+
+#define DEFAULT_SOC "Ascend910B1"
+
+struct device {
+    pthread_mutex_t lock;
+    bool open;
+    struct sim_vaspace *vs;
+    struct sim_heap *heap;
+    uint64_t base, capacity;
+};
+
+static struct {
+    pthread_mutex_t lock; /* configuration and open/close */
+    bool configured;
+    const struct sim_profile *profile;
+    uint64_t hbm_override;
+    uint32_t count;
+    unsigned open_count;
+    struct device dev[SIM_MAX_DEVICES];
+} sim = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end || s[0] == '-')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static enum sim_rc configure_locked(const char **why)
+{
+    const char *soc = getenv("ACLSIM_SOC");
+    const struct sim_profile *p = sim_profile_find(soc && *soc ? soc : DEFAULT_SOC);
+    if (!p) {
+        *why = "ACLSIM_SOC names no known SoC profile";
+        return SIM_EINVAL;
+    }
+    uint64_t hbm = 0, count = 1;
+    const char *s = getenv("ACLSIM_HBM_BYTES");
+    if (s && *s && (parse_u64(s, &hbm) || hbm < (1u << 20) || hbm > p->hbm_bytes)) {
+        *why = "ACLSIM_HBM_BYTES must be a byte count between 1 MiB and the profile's HBM";
+        return SIM_EINVAL;
+    }
+    s = getenv("ACLSIM_DEVICE_COUNT");
+    if (s && *s && (parse_u64(s, &count) || count < 1 || count > SIM_MAX_DEVICES)) {
+        *why = "ACLSIM_DEVICE_COUNT must be between 1 and 64";
+        return SIM_EINVAL;
+    }
+    sim.profile = p;
+    sim.hbm_override = hbm;
+    sim.count = (uint32_t)count;
+    sim.configured = true;
+    return SIM_OK;
+}
+
+enum sim_rc sim_configure(const char **why)
+{
+    enum sim_rc rc = SIM_OK;
+    pthread_mutex_lock(&sim.lock);
+    if (sim.open_count == 0)
+        rc = configure_locked(why);
+    pthread_mutex_unlock(&sim.lock);
+    return rc;
+}
+
+/* Lazily configure for callers that come before aclInit; a bad environment
+ * then falls back to the defaults (aclInit reports it). */
+static void ensure_configured(void)
+{
+    pthread_mutex_lock(&sim.lock);
+    if (!sim.configured) {
+        const char *why;
+        if (configure_locked(&why) != SIM_OK) {
+            sim.profile = sim_profile_find(DEFAULT_SOC);
+            sim.hbm_override = 0;
+            sim.count = 1;
+            sim.configured = true;
+        }
+    }
+    pthread_mutex_unlock(&sim.lock);
+}
+
+uint32_t sim_device_count(void)
+{
+    ensure_configured();
+    return sim.count;
+}
+
+const struct sim_profile *sim_device_profile(int32_t dev)
+{
+    (void)dev; /* every device of a process has the same profile */
+    ensure_configured();
+    return sim.profile;
+}
+
+uint64_t sim_device_capacity(int32_t dev)
+{
+    const struct sim_profile *p = sim_device_profile(dev);
+    return sim.hbm_override ? sim.hbm_override : p->hbm_bytes;
+}
+
+enum sim_rc sim_device_open(int32_t id)
+{
+    ensure_configured();
+    struct device *d = &sim.dev[id];
+    uint64_t cap = sim_device_capacity(id);
+    struct sim_vaspace *vs = sim_vaspace_create(cap);
+    if (!vs)
+        return SIM_EHOSTMEM;
+    uint64_t base = sim_vaspace_base(vs);
+    struct sim_heap *h = sim_heap_create(base, cap);
+    if (!h) {
+        sim_vaspace_destroy(vs);
+        return SIM_EHOSTMEM;
+    }
+    pthread_mutex_lock(&sim.lock);
+    pthread_mutex_init(&d->lock, NULL);
+    d->vs = vs;
+    d->heap = h;
+    d->base = base;
+    d->capacity = cap;
+    d->open = true;
+    sim.open_count++;
+    pthread_mutex_unlock(&sim.lock);
+    return SIM_OK;
+}
+
+void sim_device_close(int32_t id)
+{
+    struct device *d = &sim.dev[id];
+    pthread_mutex_lock(&sim.lock);
+    if (d->open) {
+        d->open = false;
+        sim_heap_destroy(d->heap);
+        sim_vaspace_destroy(d->vs);
+        pthread_mutex_destroy(&d->lock);
+        d->heap = NULL;
+        d->vs = NULL;
+        sim.open_count--;
+    }
+    pthread_mutex_unlock(&sim.lock);
+}
+
+bool sim_device_is_open(int32_t id)
+{
+    pthread_mutex_lock(&sim.lock);
+    bool open = id >= 0 && id < SIM_MAX_DEVICES && sim.dev[id].open;
+    pthread_mutex_unlock(&sim.lock);
+    return open;
+}
+
+static uint32_t page_bytes(enum sim_page page)
+{
+    return page == SIM_PAGE_HUGE1G ? 1u << 30 : page == SIM_PAGE_HUGE ? 2u << 20 : 4096u;
+}
+
+/* One heap allocation of `size` bytes with `usable` of them for the
+ * program. pre: d open. */
+static enum sim_rc alloc_pages(struct device *d, uint64_t size, uint64_t usable,
+                               enum sim_page page, void **ptr)
+{
+    uint64_t align = page == SIM_PAGE_NORMAL ? 64 : page_bytes(page);
+    size = (size + align - 1) & ~(align - 1);
+    /* The heap keeps one 32-bit tag per block: the page kind in the low two
+     * bits, the slack (size - usable, < 1 GiB) above them. */
+    uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)page;
+    uint64_t addr;
+    pthread_mutex_lock(&d->lock);
+    int rc = sim_heap_alloc(d->heap, size, align, tag, &addr);
+    if (rc == 0 && sim_vaspace_reserve(d->vs, addr, size) != 0) {
+        sim_heap_free(d->heap, addr, NULL);
+        rc = -2;
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (rc == -2)
+        return SIM_EHOSTMEM;
+    if (rc != 0)
+        return SIM_ENOMEM;
+    *ptr = (void *)(uintptr_t)addr;
+    return SIM_OK;
+}
+
+enum sim_rc sim_mem_alloc(int32_t id, uint64_t size, enum sim_policy policy, bool no_pad,
+                          void **ptr)
+{
+    struct device *d = &sim.dev[id];
+    const struct sim_profile *p = sim_device_profile(id);
+    uint64_t usable = (size + 31) & ~(uint64_t)31;
+    if (policy == SIM_POLICY_HUGE1G_ONLY) {
+        if (!p->huge1g)
+            return SIM_EUNSUPPORTED;
+        return alloc_pages(d, usable, usable, SIM_PAGE_HUGE1G, ptr);
+    }
+    uint64_t padded = usable + (no_pad ? 0 : p->malloc_padding);
+    switch (policy) {
+    case SIM_POLICY_HUGE_ONLY:
+        return alloc_pages(d, padded, usable, SIM_PAGE_HUGE, ptr);
+    case SIM_POLICY_NORMAL_ONLY:
+        return alloc_pages(d, padded, usable, SIM_PAGE_NORMAL, ptr);
+    case SIM_POLICY_HUGE_FIRST:
+    case SIM_POLICY_DEFAULT:
+    default: {
+        /* HUGE_FIRST: normal pages up to 1 MB; an out-of-range policy: huge
+         * pages from 2 MB. Either falls back to normal pages. */
+        uint64_t threshold = policy == SIM_POLICY_HUGE_FIRST ? (1u << 20) : (2u << 20) - 1;
+        if (padded > threshold) {
+            enum sim_rc rc = alloc_pages(d, padded, usable, SIM_PAGE_HUGE, ptr);
+            if (rc != SIM_ENOMEM)
+                return rc;
+        }
+        return alloc_pages(d, padded, usable, SIM_PAGE_NORMAL, ptr);
+    }
+    }
+}
+
+/* The open device whose address range holds addr, or NULL. */
+static struct device *device_of(uintptr_t addr)
+{
+    for (uint32_t i = 0; i < sim.count && i < SIM_MAX_DEVICES; i++) {
+        struct device *d = &sim.dev[i];
+        if (d->open && addr >= d->base && addr - d->base < d->capacity)
+            return d;
+    }
+    return NULL;
+}
+
+enum sim_rc sim_mem_free(int32_t id, void *ptr)
+{
+    struct device *d = device_of((uintptr_t)ptr);
+    if (!d || d != &sim.dev[id])
+        return SIM_EINVAL;
+    uint64_t size = 0;
+    pthread_mutex_lock(&d->lock);
+    int rc = sim_heap_free(d->heap, (uint64_t)(uintptr_t)ptr, &size);
+    /* Give the host pages of big blocks back, so a long run stays sparse. */
+    if (rc == 0 && size >= (2u << 20))
+        sim_vaspace_discard(d->vs, (uint64_t)(uintptr_t)ptr, size);
+    pthread_mutex_unlock(&d->lock);
+    return rc == 0 ? SIM_OK : SIM_EINVAL;
+}
+
+bool sim_mem_lookup(const void *ptr, struct sim_block *b)
+{
+    struct device *d = device_of((uintptr_t)ptr);
+    if (!d)
+        return false;
+    uint64_t start, size;
+    uint32_t tag;
+    pthread_mutex_lock(&d->lock);
+    int rc = sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr, &start, &size, &tag);
+    pthread_mutex_unlock(&d->lock);
+    if (rc != 0)
+        return false;
+    b->dev = (int32_t)(d - sim.dev);
+    b->start = (void *)(uintptr_t)start;
+    b->usable = size - (tag >> 2);
+    b->page_size = page_bytes((enum sim_page)(tag & 3));
+    return true;
+}
+
+bool sim_mem_in_range(const void *ptr)
+{
+    return device_of((uintptr_t)ptr) != NULL;
+}
+
+void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *total)
+{
+    struct device *d = &sim.dev[id];
+    struct sim_heap_stats st;
+    pthread_mutex_lock(&d->lock);
+    sim_heap_stats(d->heap, &st);
+    pthread_mutex_unlock(&d->lock);
+    *used = st.used_bytes;
+    *total = d->capacity;
+}
+
+/* Host pointer for n bytes at p, and how many are contiguous there. */
+static void *host_view(void *p, bool dev, uint64_t n, uint64_t *avail)
+{
+    if (!dev) {
+        *avail = n;
+        return p;
+    }
+    struct device *d = device_of((uintptr_t)p);
+    return d ? sim_vaspace_span(d->vs, (uint64_t)(uintptr_t)p, n, avail) : NULL;
+}
+
+enum sim_rc sim_mem_copy(void *dst, bool dst_dev, const void *src, bool src_dev, size_t n)
+{
+    char *to = dst;
+    const char *from = src;
+    while (n) {
+        uint64_t a, b;
+        char *h_to = host_view(to, dst_dev, n, &a);
+        const char *h_from = host_view((void *)(uintptr_t)from, src_dev, n, &b);
+        if (!h_to || !h_from)
+            return SIM_EHOSTMEM;
+        size_t k = (size_t)(a < b ? a : b);
+        memmove(h_to, h_from, k);
+        to += k;
+        from += k;
+        n -= k;
+    }
+    return SIM_OK;
+}
+
+enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
+{
+    char *to = dst;
+    while (n) {
+        uint64_t a;
+        char *h = host_view(to, dst_dev, n, &a);
+        if (!h)
+            return SIM_EHOSTMEM;
+        memset(h, value, (size_t)a);
+        to += a;
+        n -= (size_t)a;
+    }
+    return SIM_OK;
+}

@@ -1,0 +1,141 @@
+/*
+ * sim.h - the NPU memory simulator: the interface backends/sim.c drives.
+ *
+ * The simulator models what an Ascend device's runtime does with memory:
+ * SoC profiles (profile.c), devices each with a protected address space and
+ * a constant-time heap that follow CANN's rounding and page policies
+ * (device.c over vaspace.c and heap.c), and page-locked host memory
+ * (host.c). It knows nothing of the ACL layer: calls return enum sim_rc and
+ * the backend maps codes to aclError. All calls are thread-safe.
+ */
+#ifndef ACLSIM_SIM_SIM_H_
+#define ACLSIM_SIM_SIM_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_MAX_DEVICES 64
+
+enum sim_rc {
+    SIM_OK = 0,
+    SIM_ENOMEM = -1,      /* device memory exhausted */
+    SIM_EINVAL = -2,      /* not a live block, bad device, bad argument */
+    SIM_EHOSTMEM = -3,    /* host memory for the simulator itself ran out */
+    SIM_EUNSUPPORTED = -4 /* the profile does not support the request */
+};
+
+/* ---- profile.c: SoC profiles ---- */
+
+struct sim_profile {
+    const char *name;          /* CANN's SoC name, as aclrtGetSocName gives */
+    uint64_t hbm_bytes;        /* HBM capacity */
+    uint64_t reserved_bytes;   /* not reported by aclrtGetMemInfo total */
+    double hbm_gbps;           /* HBM bandwidth, GB/s (1e9 bytes) */
+    double host_gbps;          /* host link bandwidth per direction, GB/s */
+    double host_latency_us;    /* host link latency per transfer */
+    unsigned copy_engines;     /* SDMA queues */
+    unsigned clock_mhz;        /* AI core clock */
+    unsigned malloc_padding;   /* bytes added by aclrtMalloc (32, or 0 on 950) */
+    bool huge1g;               /* 1 GB pages (HUGE1G_ONLY) supported */
+    unsigned max_streams;      /* per device, default stream included */
+    unsigned max_events;       /* per device */
+};
+
+/* The profile named `name`, or NULL. */
+const struct sim_profile *sim_profile_find(const char *name);
+/* The i-th built-in profile (for listings), NULL past the end. */
+const struct sim_profile *sim_profile_at(size_t i);
+
+/* ---- device.c: devices and device memory ---- */
+
+/* Settings read from the environment (ACLSIM_SOC, ACLSIM_HBM_BYTES,
+ * ACLSIM_DEVICE_COUNT) when no device is open. Returns SIM_OK or SIM_EINVAL
+ * for an unknown SoC or a malformed number (then *why says which). */
+enum sim_rc sim_configure(const char **why);
+uint32_t sim_device_count(void);
+const struct sim_profile *sim_device_profile(int32_t dev);
+/* Usable capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
+uint64_t sim_device_capacity(int32_t dev);
+
+/* pre: dev < sim_device_count(). */
+enum sim_rc sim_device_open(int32_t dev);
+/* Forget every block and unmap the device. */
+void sim_device_close(int32_t dev);
+bool sim_device_is_open(int32_t dev);
+
+/* Page kinds of the device heap. */
+enum sim_page { SIM_PAGE_NORMAL = 0, SIM_PAGE_HUGE = 1, SIM_PAGE_HUGE1G = 2 };
+
+/* Page policies, as aclrtMemMallocPolicy names them (P2P variants map to
+ * the plain ones); SIM_POLICY_DEFAULT is what an out-of-range value means. */
+enum sim_policy {
+    SIM_POLICY_HUGE_FIRST,
+    SIM_POLICY_HUGE_ONLY,
+    SIM_POLICY_NORMAL_ONLY,
+    SIM_POLICY_HUGE1G_ONLY,
+    SIM_POLICY_DEFAULT
+};
+
+/* Allocate device memory for a request of `size` bytes with CANN's rules
+ * (fact sheet 3.1): size rounded up to 32, plus the profile's padding unless
+ * `no_pad` (aclrtMallocAlign32) or 1 GB pages; 2 MB pages round to 2 MB,
+ * HUGE_FIRST uses normal pages up to 1 MB and falls back to them when no
+ * huge page is left; 1 GB pages round to 1 GB and exist only where the
+ * profile has them (else SIM_EUNSUPPORTED). Starts are 64-byte aligned
+ * (2 MB / 1 GB for huge pages). SIM_ENOMEM when no room.
+ * pre: dev open, 0 < size <= SIZE_MAX - 64. */
+enum sim_rc sim_mem_alloc(int32_t dev, uint64_t size, enum sim_policy policy, bool no_pad,
+                          void **ptr);
+/* SIM_EINVAL unless ptr is the start of a live block of dev. */
+enum sim_rc sim_mem_free(int32_t dev, void *ptr);
+
+struct sim_block {
+    int32_t dev;
+    void *start;
+    uint64_t usable;    /* bytes the program may touch */
+    uint32_t page_size; /* 4096, 2 MiB or 1 GiB */
+};
+/* The live device block containing ptr: true and *b, or false. */
+bool sim_mem_lookup(const void *ptr, struct sim_block *b);
+
+/* Whether ptr lies in some open device's address space (live or not). */
+bool sim_mem_in_range(const void *ptr);
+
+/* Bytes in use and total of a device. */
+void sim_mem_usage(int32_t dev, uint64_t *used, uint64_t *total);
+
+/* Copy/fill through the host alias of device memory. Either side of a copy
+ * may be host memory (`*_dev` false). pre: ranges inside live blocks. */
+enum sim_rc sim_mem_copy(void *dst, bool dst_dev, const void *src, bool src_dev, size_t n);
+enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n);
+
+/* ---- host.c: page-locked host memory ---- */
+
+/* 64-byte aligned host memory; SIM_EHOSTMEM when none. */
+enum sim_rc sim_host_alloc(size_t size, void **ptr);
+/* SIM_EINVAL unless ptr is the start of a live host block. */
+enum sim_rc sim_host_free(void *ptr);
+/* The live host block containing ptr: true with its start and size. */
+bool sim_host_lookup(const void *ptr, void **start, size_t *size);
+/* Stop tracking every host block, without freeing any (aclFinalize). A
+ * block the program still has is then the program's to free; one it lost
+ * shows up in Valgrind as definitely lost, at its aclrtMallocHost. */
+void sim_host_forget_all(void);
+/* Number of live host blocks (leak reports). */
+size_t sim_host_count(void);
+
+/* ---- stream.c: streams ---- */
+
+struct sim_stream;
+/* SIM_ENOMEM when the device already has the profile's maximum of streams
+ * (the default stream counts). pre: dev open. */
+enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out);
+/* Waits for the stream's work, then frees it. */
+void sim_stream_destroy(struct sim_stream *s);
+/* Returns once all work queued on s is done. */
+enum sim_rc sim_stream_sync(struct sim_stream *s);
+/* Live streams of a device. */
+unsigned sim_stream_count(int32_t dev);
+
+#endif /* ACLSIM_SIM_SIM_H_ */

@@ -1,0 +1,476 @@
+/*
+ * test_allocator.c - the custom-allocator API pinned row by row against
+ * CANN's behaviour (fact sheet table 1.4), messages included, plus a
+ * multi-threaded register/lookup/unregister stress case.
+ *
+ * The allocator API needs no aclInit, no device and no real stream: any
+ * non-NULL pointer is a stream key, exactly as in CANN's own unit tests.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "testutil.h"
+#include "acl/acl_rt_allocator.h"
+#include "aclsim/aclsim.h"
+
+static int obj_a, obj_b;
+#define STREAM(n) ((aclrtStream)(uintptr_t)(0x1000 + 16 * (n)))
+
+static void *alloc_a(aclrtAllocator a, size_t n) { (void)a; (void)n; return NULL; }
+static void *alloc_b(aclrtAllocator a, size_t n) { (void)a; (void)n; return NULL; }
+static void free_a(aclrtAllocator a, aclrtAllocatorBlock b) { (void)a; (void)b; }
+static void free_b(aclrtAllocator a, aclrtAllocatorBlock b) { (void)a; (void)b; }
+static void *advise_a(aclrtAllocator a, size_t n, aclrtAllocatorAddr h) { (void)a; (void)n; (void)h; return NULL; }
+static void *addr_a(aclrtAllocatorBlock b) { return b; }
+static void *addr_b(aclrtAllocatorBlock b) { return b; }
+
+/* A desc with every required field set (advise too when with_advise). */
+static aclrtAllocatorDesc full_desc(int *obj, int with_advise)
+{
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    assert_non_null(d);
+    assert_int_equal(aclrtAllocatorSetObjToDesc(d, obj), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetAllocFuncToDesc(d, alloc_a), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetFreeFuncToDesc(d, free_a), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, addr_a), ACL_SUCCESS);
+    if (with_advise)
+        assert_int_equal(aclrtAllocatorSetAllocAdviseFuncToDesc(d, advise_a), ACL_SUCCESS);
+    return d;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 64; i++)
+        aclrtAllocatorUnregister(STREAM(i));
+    (void)aclGetRecentErrMsg();
+    return aclsim_registered_count() == 0 ? 0 : -1;
+}
+
+/* ---- CreateDesc / DestroyDesc ---- */
+
+static void test_create_desc_returns_distinct_handles(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc a = aclrtAllocatorCreateDesc(), b = aclrtAllocatorCreateDesc();
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_ptr_not_equal(a, b);
+    assert_int_equal(aclrtAllocatorDestroyDesc(a), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorDestroyDesc(b), ACL_SUCCESS);
+    expect_no_msg();
+}
+
+static void test_fresh_desc_has_no_fields_so_register_rejects_obj(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    assert_int_equal(aclrtAllocatorRegister(STREAM(1), d), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorRegister", "allocatorDesc->obj");
+    aclrtAllocatorDestroyDesc(d);
+}
+
+static void test_destroy_desc_null_rejected(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtAllocatorDestroyDesc(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorDestroyDesc", "allocatorDesc");
+}
+
+static void test_destroy_desc_keeps_registration_and_snapshot(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 1);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(2), d), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorDestroyDesc(d), ACL_SUCCESS);
+    aclrtAllocatorDesc out = NULL;
+    aclrtAllocator obj = NULL;
+    aclrtAllocatorAllocFunc af = NULL;
+    aclrtAllocatorAllocAdviseFunc adv = NULL;
+    assert_int_equal(aclrtAllocatorGetByStream(STREAM(2), &out, &obj, &af, NULL, &adv, NULL),
+                     ACL_SUCCESS);
+    assert_ptr_equal(out, d); /* the dangling handle, as CANN returns it */
+    assert_ptr_equal(obj, &obj_a);
+    assert_true(af == alloc_a);
+    assert_true(adv == advise_a);
+}
+
+/* ---- Set*ToDesc ---- */
+
+static void test_set_obj_null_desc_rejected(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtAllocatorSetObjToDesc(NULL, &obj_a), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorSetObjToDesc", "allocatorDesc");
+}
+
+static void test_set_obj_null_allocator_rejected(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    assert_int_equal(aclrtAllocatorSetObjToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorSetObjToDesc", "allocator");
+    aclrtAllocatorDestroyDesc(d);
+}
+
+static void test_set_funcs_null_desc_rejected(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtAllocatorSetAllocFuncToDesc(NULL, alloc_a), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorSetAllocFuncToDesc", "allocatorDesc");
+    assert_int_equal(aclrtAllocatorSetFreeFuncToDesc(NULL, free_a), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorSetFreeFuncToDesc", "allocatorDesc");
+    assert_int_equal(aclrtAllocatorSetAllocAdviseFuncToDesc(NULL, advise_a),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorSetAllocAdviseFuncToDesc", "allocatorDesc");
+    assert_int_equal(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(NULL, addr_a),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorSetGetAddrFromBlockFuncToDesc", "allocatorDesc");
+}
+
+static void test_set_funcs_null_func_rejected_and_field_not_cleared(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 1);
+    assert_int_equal(aclrtAllocatorSetAllocFuncToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorSetAllocFuncToDesc", "func");
+    assert_int_equal(aclrtAllocatorSetFreeFuncToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorSetFreeFuncToDesc", "func");
+    assert_int_equal(aclrtAllocatorSetAllocAdviseFuncToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorSetAllocAdviseFuncToDesc", "func");
+    assert_int_equal(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, NULL),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorSetGetAddrFromBlockFuncToDesc", "func");
+    /* The fields are still set: registration works. */
+    assert_int_equal(aclrtAllocatorRegister(STREAM(3), d), ACL_SUCCESS);
+    aclrtAllocatorFreeFunc ff = NULL;
+    aclrtAllocatorDesc out;
+    assert_int_equal(aclrtAllocatorGetByStream(STREAM(3), &out, NULL, NULL, &ff, NULL, NULL),
+                     ACL_SUCCESS);
+    assert_true(ff == free_a);
+    aclrtAllocatorDestroyDesc(d);
+}
+
+/* ---- Register ---- */
+
+static void test_register_null_stream_checked_before_desc(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtAllocatorRegister(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorRegister", "stream");
+}
+
+static void test_register_null_desc_rejected(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtAllocatorRegister(STREAM(4), NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorRegister", "allocatorDesc");
+    assert_int_equal(aclsim_registered_count(), 0);
+}
+
+/* Register checks obj, allocFunc, freeFunc, getAddrFromBlockFunc in order. */
+static void test_register_missing_fields_rejected_in_order(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    assert_int_equal(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, addr_a), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(5), d), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorRegister", "allocatorDesc->obj");
+    aclrtAllocatorSetObjToDesc(d, &obj_a);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(5), d), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorRegister", "allocatorDesc->allocFunc");
+    aclrtAllocatorSetAllocFuncToDesc(d, alloc_a);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(5), d), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorRegister", "allocatorDesc->freeFunc");
+    aclrtAllocatorDesc e = aclrtAllocatorCreateDesc();
+    aclrtAllocatorSetObjToDesc(e, &obj_a);
+    aclrtAllocatorSetAllocFuncToDesc(e, alloc_a);
+    aclrtAllocatorSetFreeFuncToDesc(e, free_a);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(5), e), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorRegister", "allocatorDesc->getAddrFromBlockFunc");
+    assert_int_equal(aclsim_registered_count(), 0);
+    aclrtAllocatorDestroyDesc(d);
+    aclrtAllocatorDestroyDesc(e);
+}
+
+static void test_register_without_advise_succeeds_and_reports_null_advise(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 0);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(6), d), ACL_SUCCESS);
+    expect_no_msg();
+    aclrtAllocatorDesc out = NULL;
+    aclrtAllocatorAllocAdviseFunc adv = advise_a;
+    assert_int_equal(aclrtAllocatorGetByStream(STREAM(6), &out, NULL, NULL, NULL, &adv, NULL),
+                     ACL_SUCCESS);
+    assert_null(adv);
+    aclrtAllocatorDestroyDesc(d);
+}
+
+static void test_register_twice_same_stream_last_wins(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc a = full_desc(&obj_a, 0), b = full_desc(&obj_b, 0);
+    aclrtAllocatorSetAllocFuncToDesc(b, alloc_b);
+    aclrtAllocatorSetFreeFuncToDesc(b, free_b);
+    aclrtAllocatorSetGetAddrFromBlockFuncToDesc(b, addr_b);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(7), a), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(7), b), ACL_SUCCESS);
+    assert_int_equal(aclsim_registered_count(), 1);
+    aclrtAllocatorDesc out;
+    aclrtAllocator obj;
+    aclrtAllocatorAllocFunc af;
+    aclrtAllocatorFreeFunc ff;
+    aclrtAllocatorGetAddrFromBlockFunc gf;
+    assert_int_equal(aclrtAllocatorGetByStream(STREAM(7), &out, &obj, &af, &ff, NULL, &gf),
+                     ACL_SUCCESS);
+    assert_ptr_equal(out, b);
+    assert_ptr_equal(obj, &obj_b);
+    assert_true(af == alloc_b && ff == free_b && gf == addr_b);
+    aclrtAllocatorDestroyDesc(a);
+    aclrtAllocatorDestroyDesc(b);
+}
+
+static void test_register_takes_snapshot_later_sets_ignored(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 0);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(8), d), ACL_SUCCESS);
+    aclrtAllocatorSetObjToDesc(d, &obj_b);
+    aclrtAllocatorSetAllocFuncToDesc(d, alloc_b);
+    aclrtAllocatorSetAllocAdviseFuncToDesc(d, advise_a);
+    aclrtAllocatorDesc out;
+    aclrtAllocator obj;
+    aclrtAllocatorAllocFunc af;
+    aclrtAllocatorAllocAdviseFunc adv = advise_a;
+    assert_int_equal(aclrtAllocatorGetByStream(STREAM(8), &out, &obj, &af, NULL, &adv, NULL),
+                     ACL_SUCCESS);
+    assert_ptr_equal(obj, &obj_a);
+    assert_true(af == alloc_a);
+    assert_null(adv);
+    aclrtAllocatorDestroyDesc(d);
+}
+
+static void test_register_same_desc_on_many_streams(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 0);
+    for (int i = 10; i < 40; i++)
+        assert_int_equal(aclrtAllocatorRegister(STREAM(i), d), ACL_SUCCESS);
+    assert_int_equal(aclsim_registered_count(), 30);
+    for (int i = 10; i < 40; i++) {
+        aclrtAllocatorDesc out = NULL;
+        assert_int_equal(aclrtAllocatorGetByStream(STREAM(i), &out, NULL, NULL, NULL, NULL,
+                                                   NULL), ACL_SUCCESS);
+        assert_ptr_equal(out, d);
+    }
+    aclrtAllocatorDestroyDesc(d);
+}
+
+/* ---- GetByStream ---- */
+
+static void test_get_by_stream_null_desc_out_checked_before_stream(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtAllocatorGetByStream(NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorGetByStream", "allocatorDesc");
+}
+
+static void test_get_by_stream_null_stream_rejected(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc out;
+    assert_int_equal(aclrtAllocatorGetByStream(NULL, &out, NULL, NULL, NULL, NULL, NULL),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorGetByStream", "stream");
+}
+
+static void test_get_by_stream_unregistered_returns_invalid_param_eh0012(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc out = (aclrtAllocatorDesc)0x1;
+    assert_int_equal(aclrtAllocatorGetByStream(STREAM(50), &out, NULL, NULL, NULL, NULL, NULL),
+                     ACL_ERROR_INVALID_PARAM);
+    assert_ptr_equal(out, (aclrtAllocatorDesc)0x1); /* untouched */
+    expect_msg("Invalid_Argument(EH0012)",
+               "aclrtAllocatorGetByStream failed. Parameter stream is invalid. Reason: The "
+               "stream is not registered with any allocator.");
+}
+
+static void test_get_by_stream_all_out_params_filled(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 1);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(9), d), ACL_SUCCESS);
+    aclrtAllocatorDesc out;
+    aclrtAllocator obj;
+    aclrtAllocatorAllocFunc af;
+    aclrtAllocatorFreeFunc ff;
+    aclrtAllocatorAllocAdviseFunc adv;
+    aclrtAllocatorGetAddrFromBlockFunc gf;
+    assert_int_equal(aclrtAllocatorGetByStream(STREAM(9), &out, &obj, &af, &ff, &adv, &gf),
+                     ACL_SUCCESS);
+    assert_ptr_equal(out, d);
+    assert_ptr_equal(obj, &obj_a);
+    assert_true(af == alloc_a && ff == free_a && adv == advise_a && gf == addr_a);
+    expect_no_msg();
+    aclrtAllocatorDestroyDesc(d);
+}
+
+/* ---- Unregister ---- */
+
+static void test_unregister_null_stream_rejected(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtAllocatorUnregister(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtAllocatorUnregister", "stream");
+}
+
+static void test_unregister_unknown_stream_succeeds(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtAllocatorUnregister(STREAM(60)), ACL_SUCCESS);
+    expect_no_msg();
+}
+
+static void test_unregister_twice_succeeds_and_lookup_then_misses(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 0);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(11), d), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorUnregister(STREAM(11)), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorUnregister(STREAM(11)), ACL_SUCCESS);
+    aclrtAllocatorDesc out;
+    assert_int_equal(aclrtAllocatorGetByStream(STREAM(11), &out, NULL, NULL, NULL, NULL, NULL),
+                     ACL_ERROR_INVALID_PARAM);
+    (void)aclGetRecentErrMsg();
+    aclrtAllocatorDestroyDesc(d);
+}
+
+/* Removing one entry of a probe chain must keep the others reachable. */
+static void test_unregister_keeps_other_streams_registered(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 0);
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(aclrtAllocatorRegister(STREAM(i), d), ACL_SUCCESS);
+    for (int i = 0; i < 64; i += 3)
+        assert_int_equal(aclrtAllocatorUnregister(STREAM(i)), ACL_SUCCESS);
+    for (int i = 0; i < 64; i++) {
+        aclrtAllocatorDesc out = NULL;
+        aclError rc = aclrtAllocatorGetByStream(STREAM(i), &out, NULL, NULL, NULL, NULL, NULL);
+        assert_int_equal(rc, i % 3 ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM);
+        (void)aclGetRecentErrMsg();
+    }
+    aclrtAllocatorDestroyDesc(d);
+}
+
+/* ---- Concurrency ---- */
+
+#define THREADS 4
+#define ROUNDS 20000
+
+struct worker {
+    int id;
+    aclrtAllocatorDesc desc[2];
+    int errors;
+};
+
+/* Each thread owns 32 streams and keeps one stable stream registered the
+ * whole time; it churns its other streams while looking up all of them.
+ * A lookup must either miss or return one of the thread's two descs with
+ * matching fields, never a torn mix. */
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    uint32_t x = 2463534242u + (uint32_t)w->id;
+    aclrtStream stable = STREAM(1000 + w->id * 32);
+    if (aclrtAllocatorRegister(stable, w->desc[0]) != ACL_SUCCESS)
+        w->errors++;
+    for (int r = 0; r < ROUNDS; r++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        aclrtStream s = STREAM(1000 + w->id * 32 + 1 + (int)(x % 31));
+        switch (x >> 29) {
+        case 0:
+        case 1:
+            if (aclrtAllocatorRegister(s, w->desc[(x >> 8) & 1]) != ACL_SUCCESS)
+                w->errors++;
+            break;
+        case 2:
+            if (aclrtAllocatorUnregister(s) != ACL_SUCCESS)
+                w->errors++;
+            break;
+        default: {
+            aclrtAllocatorDesc out = NULL;
+            aclrtAllocator obj = NULL;
+            aclrtAllocatorAllocFunc af = NULL;
+            if (aclrtAllocatorGetByStream(s, &out, &obj, &af, NULL, NULL, NULL) == ACL_SUCCESS) {
+                int k = out == w->desc[0] ? 0 : out == w->desc[1] ? 1 : -1;
+                if (k < 0 || obj != (k ? (void *)&obj_b : (void *)&obj_a) ||
+                    af != (k ? alloc_b : alloc_a))
+                    w->errors++;
+            }
+            (void)aclGetRecentErrMsg();
+            if (aclrtAllocatorGetByStream(stable, &out, NULL, NULL, NULL, NULL, NULL) !=
+                    ACL_SUCCESS || out != w->desc[0])
+                w->errors++;
+        }
+        }
+    }
+    for (int i = 0; i < 32; i++)
+        aclrtAllocatorUnregister(STREAM(1000 + w->id * 32 + i));
+    return NULL;
+}
+
+static void test_concurrent_register_lookup_unregister_never_tears(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc a = full_desc(&obj_a, 0), b = full_desc(&obj_b, 0);
+    aclrtAllocatorSetAllocFuncToDesc(b, alloc_b);
+    pthread_t th[THREADS];
+    struct worker w[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        w[i] = (struct worker){i, {a, b}, 0};
+        assert_int_equal(pthread_create(&th[i], NULL, worker_main, &w[i]), 0);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(w[i].errors, 0);
+    }
+    assert_int_equal(aclsim_registered_count(), 0);
+    aclrtAllocatorDestroyDesc(a);
+    aclrtAllocatorDestroyDesc(b);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_teardown(f, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_create_desc_returns_distinct_handles),
+        T(test_fresh_desc_has_no_fields_so_register_rejects_obj),
+        T(test_destroy_desc_null_rejected),
+        T(test_destroy_desc_keeps_registration_and_snapshot),
+        T(test_set_obj_null_desc_rejected),
+        T(test_set_obj_null_allocator_rejected),
+        T(test_set_funcs_null_desc_rejected),
+        T(test_set_funcs_null_func_rejected_and_field_not_cleared),
+        T(test_register_null_stream_checked_before_desc),
+        T(test_register_null_desc_rejected),
+        T(test_register_missing_fields_rejected_in_order),
+        T(test_register_without_advise_succeeds_and_reports_null_advise),
+        T(test_register_twice_same_stream_last_wins),
+        T(test_register_takes_snapshot_later_sets_ignored),
+        T(test_register_same_desc_on_many_streams),
+        T(test_get_by_stream_null_desc_out_checked_before_stream),
+        T(test_get_by_stream_null_stream_rejected),
+        T(test_get_by_stream_unregistered_returns_invalid_param_eh0012),
+        T(test_get_by_stream_all_out_params_filled),
+        T(test_unregister_null_stream_rejected),
+        T(test_unregister_unknown_stream_succeeds),
+        T(test_unregister_twice_succeeds_and_lookup_then_misses),
+        T(test_unregister_keeps_other_streams_registered),
+        T(test_concurrent_register_lookup_unregister_never_tears),
+    };
+    return cmocka_run_group_tests_name("allocator", tests, NULL, NULL);
+}

@@ -1,0 +1,286 @@
+/*
+ * test_memory.c - device and host memory, copies and fills: CANN's check
+ * order, codes and messages (fact sheet 3.1, 3.2), data that really moves,
+ * accounting that really changes, and the misuse aclsim catches.
+ */
+#include <stdlib.h>
+#include "testutil.h"
+
+static int setup(void **state)
+{
+    (void)state;
+    setenv("ACLSIM_HBM_BYTES", "268435456", 1); /* 256 MiB */
+    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    aclrtResetDevice(0);
+    return aclFinalize();
+}
+
+static int after_each(void **state)
+{
+    (void)state;
+    size_t fr, total;
+    (void)aclGetRecentErrMsg();
+    /* Every case frees what it allocates. */
+    if (aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total) != ACL_SUCCESS || fr != total)
+        return -1;
+    return 0;
+}
+
+static void test_malloc_null_devptr_reported_as_inner_function(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtMalloc(NULL, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclMallocMemInner", "devPtr");
+}
+
+static void test_malloc_size_zero_rejected_with_eh0007(void **state)
+{
+    (void)state;
+    void *p = (void *)0x1;
+    assert_int_equal(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    assert_ptr_equal(p, (void *)0x1);
+    expect_msg("Invalid_Argument(EH0007)", "aclMallocMemInner failed because value 0 for "
+               "parameter size is invalid. Expected value: must be greater than 0.");
+}
+
+static void test_malloc_overflowing_size_rejected(void **state)
+{
+    (void)state;
+    void *p;
+    assert_int_equal(aclrtMalloc(&p, SIZE_MAX - 8, ACL_MEM_MALLOC_HUGE_FIRST),
+                     ACL_ERROR_INVALID_PARAM);
+    const char *m = aclGetRecentErrMsg();
+    assert_non_null(m);
+    assert_non_null(strstr(m, "[Check][Size]size too large"));
+}
+
+static void test_malloc_out_of_memory_is_207001_with_el0004(void **state)
+{
+    (void)state;
+    void *p = NULL;
+    assert_int_equal(aclrtMalloc(&p, 512u << 20, ACL_MEM_MALLOC_HUGE_FIRST),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+    expect_msg("Memory_Allocation_Failure(EL0004)", "Failed to allocate memory.");
+    assert_null(p);
+}
+
+static void test_malloc_accounts_padding_and_free_returns_it(void **state)
+{
+    (void)state;
+    size_t f0, f1, total;
+    void *p;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &total), ACL_SUCCESS);
+    assert_true(f0 <= total && total <= 256u << 20);
+    assert_int_equal(aclrtMalloc(&p, 100, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)p % 64, 0);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &total), ACL_SUCCESS);
+    /* 910B1: ALIGN_UP(100, 32) + 32 padding = 160 bytes, in 64-byte granules. */
+    assert_int_equal(f0 - f1, 192);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+}
+
+static void test_get_mem_info_null_outs_rejected(void **state)
+{
+    (void)state;
+    size_t x;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, NULL, &x), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtGetMemInfo", "free");
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &x, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtGetMemInfo", "total");
+}
+
+static void test_get_mem_info_ddr_on_hbm_device_is_zero(void **state)
+{
+    (void)state;
+    size_t fr = 1, total = 1;
+    assert_int_equal(aclrtGetMemInfo(ACL_DDR_MEM, &fr, &total), ACL_SUCCESS);
+    assert_int_equal(fr, 0);
+    assert_int_equal(total, 0);
+}
+
+static void test_free_null_interior_and_double_free_rejected(void **state)
+{
+    (void)state;
+    void *p;
+    assert_int_equal(aclrtFree(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtFree", "devPtr");
+    assert_int_equal(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtFree((char *)p + 64), ACL_ERROR_RT_MEMORY_FREE);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "not its start"));
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_ERROR_RT_MEMORY_FREE);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "already freed"));
+}
+
+static void test_memcpy_count_zero_succeeds_before_null_checks(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtMemcpy(NULL, 0, NULL, 0, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(NULL, 0, 0, 0), ACL_SUCCESS);
+    expect_no_msg();
+}
+
+static void test_memcpy_null_and_kind_checks(void **state)
+{
+    (void)state;
+    char h[8] = {0};
+    assert_int_equal(aclrtMemcpy(NULL, 8, h, 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemcpy", "dst");
+    assert_int_equal(aclrtMemcpy(h, 8, NULL, 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemcpy", "src");
+    assert_int_equal(aclrtMemcpy(h, 8, h + 1, 4, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)",
+               "Memory copy type conversion failed because value MEMCPY_INNER_DEVICE_TO_DEVICE(6) "
+               "for parameter kind is invalid. Expected value: ACL_MEMCPY_HOST_TO_DEVICE or "
+               "ACL_MEMCPY_DEVICE_TO_DEVICE or ACL_MEMCPY_DEVICE_TO_HOST or "
+               "ACL_MEMCPY_HOST_TO_HOST or ACL_MEMCPY_DEFAULT or ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE.");
+    assert_int_equal(aclrtMemcpy(h, 8, h + 1, 4, (aclrtMemcpyKind)42), ACL_ERROR_INVALID_PARAM);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "value UNKNOWN(42) for parameter kind"));
+}
+
+static void test_memcpy_dest_max_rules_are_runtime_param_invalid(void **state)
+{
+    (void)state;
+    char a[64] = {0}, b[64] = {0};
+    assert_int_equal(aclrtMemcpy(a, 0, b, 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "Synchronous memory copy failed because value 0 for "
+               "parameter destMax is invalid. Expected value: not equal to 0.");
+    assert_int_equal(aclrtMemcpy(a, 32, b, 64, ACL_MEMCPY_HOST_TO_HOST),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "Synchronous memory copy failed because value 64 for "
+               "parameter cnt is invalid. Expected value: (0, 32].");
+}
+
+static void test_memcpy_round_trip_through_device(void **state)
+{
+    (void)state;
+    enum { N = 1 << 20 };
+    unsigned char *h = malloc(N), *back = malloc(N);
+    void *d1, *d2;
+    for (int i = 0; i < N; i++)
+        h[i] = (unsigned char)(i * 7 + 3);
+    assert_int_equal(aclrtMalloc(&d1, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&d2, N, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(d1, N, h, N, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(d2, N, d1, N, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset((char *)d2 + 10, N - 10, 0x5a, 20), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, N, d2, N, ACL_MEMCPY_DEFAULT), ACL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        if (back[i] != (i >= 10 && i < 30 ? 0x5a : h[i]))
+            fail_msg("byte %d differs", i);
+    assert_int_equal(aclrtFree(d1), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d2), ACL_SUCCESS);
+    free(h);
+    free(back);
+}
+
+static void test_memcpy_past_end_of_allocation_rejected(void **state)
+{
+    (void)state;
+    char h[4096] = {0};
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy((char *)d + 200, 4096, h, 4096, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "run past its end"));
+    assert_int_equal(aclrtMemset(d, 4096, 0, 257), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMemcpy(h, 4096, d, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+}
+
+static void test_memcpy_after_free_rejected(void **state)
+{
+    (void)state;
+    char h[64] = {0};
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(d, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "is it freed?"));
+    assert_int_equal(aclrtMemcpy(h, 64, d, 64, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+}
+
+static void test_memcpy_wrong_direction_rejected(void **state)
+{
+    (void)state;
+    char h[64] = {0};
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(h, 64, d, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMemcpy(d, 64, h, 64, ACL_MEMCPY_HOST_TO_HOST),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+}
+
+static void test_memset_pageable_host_memory_rejected(void **state)
+{
+    (void)state;
+    char h[64];
+    assert_int_equal(aclrtMemset(h, 64, 0, 64), ACL_ERROR_RT_PARAM_INVALID);
+    assert_non_null(aclGetRecentErrMsg());
+    assert_int_equal(aclrtMemset(NULL, 64, 0, 64), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemset", "devPtr");
+}
+
+static void test_malloc_host_aligned_usable_and_freed_once(void **state)
+{
+    (void)state;
+    void *h = NULL;
+    assert_int_equal(aclrtMallocHost(NULL, 64), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMallocHost", "hostPtr");
+    assert_int_equal(aclrtMallocHost(&h, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMallocHost failed because value 0 for parameter "
+               "size is invalid. Expected value: must be greater than 0.");
+    assert_int_equal(aclrtMallocHost(&h, 1000), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)h % 64, 0);
+    assert_int_equal(aclrtMemset(h, 1000, 0x11, 1000), ACL_SUCCESS);
+    assert_int_equal(((unsigned char *)h)[999], 0x11);
+    assert_int_equal(aclrtMemset(h, 2000, 0x11, 1001), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtFreeHost((char *)h + 1), ACL_ERROR_RT_MEMORY_FREE);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtFreeHost(h), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(h), ACL_ERROR_RT_MEMORY_FREE);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtFreeHost(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtFreeHost", "hostPtr");
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_teardown(f, after_each)
+    const struct CMUnitTest tests[] = {
+        T(test_malloc_null_devptr_reported_as_inner_function),
+        T(test_malloc_size_zero_rejected_with_eh0007),
+        T(test_malloc_overflowing_size_rejected),
+        T(test_malloc_out_of_memory_is_207001_with_el0004),
+        T(test_malloc_accounts_padding_and_free_returns_it),
+        T(test_get_mem_info_null_outs_rejected),
+        T(test_get_mem_info_ddr_on_hbm_device_is_zero),
+        T(test_free_null_interior_and_double_free_rejected),
+        T(test_memcpy_count_zero_succeeds_before_null_checks),
+        T(test_memcpy_null_and_kind_checks),
+        T(test_memcpy_dest_max_rules_are_runtime_param_invalid),
+        T(test_memcpy_round_trip_through_device),
+        T(test_memcpy_past_end_of_allocation_rejected),
+        T(test_memcpy_after_free_rejected),
+        T(test_memcpy_wrong_direction_rejected),
+        T(test_memset_pageable_host_memory_rejected),
+        T(test_malloc_host_aligned_usable_and_freed_once),
+    };
+    return cmocka_run_group_tests_name("memory", tests, setup, teardown);
+}

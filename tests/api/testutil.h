@@ -1,0 +1,49 @@
+/*
+ * testutil.h - helpers shared by the API suites: checking the calling
+ * thread's aclGetRecentErrMsg against CANN's exact wording.
+ */
+#ifndef ACLSIM_TESTS_TESTUTIL_H_
+#define ACLSIM_TESTS_TESTUTIL_H_
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "acl/acl.h"
+
+/* The first message of the pending report must be "<title>(<code>): <text>"
+ * exactly (the "[PID: n] <time> " prefix is checked for shape only). */
+static inline void expect_msg(const char *title_code, const char *text)
+{
+    const char *m = aclGetRecentErrMsg();
+    if (m == NULL)
+        fail_msg("no error message pending, wanted %s: %s", title_code, text);
+    assert_true(strncmp(m, "[PID: ", 6) == 0);
+    char want[1024];
+    snprintf(want, sizeof want, "%s: %s", title_code, text);
+    const char *at = strstr(m, want);
+    if (at == NULL)
+        fail_msg("message\n  %s\ndoes not contain\n  %s", m, want);
+    /* The text ends the first line. */
+    char end = at[strlen(want)];
+    assert_true(end == '\0' || end == '\n');
+}
+
+static inline void expect_null_msg(const char *func, const char *param)
+{
+    char text[512];
+    snprintf(text, sizeof text, "%s failed because %s cannot be a NULL pointer.", func, param);
+    expect_msg("Invalid_Argument_Null_Pointer(EH0008)", text);
+}
+
+/* Nothing may be pending. */
+static inline void expect_no_msg(void)
+{
+    const char *m = aclGetRecentErrMsg();
+    if (m != NULL)
+        fail_msg("unexpected error message: %s", m);
+}
+
+#endif /* ACLSIM_TESTS_TESTUTIL_H_ */
