@@ -4,7 +4,7 @@
  *
  * CANN keeps an ordered map under one global mutex, so every GetByStream of
  * every thread queues on that mutex. Here lookups take no lock and write no
- * shared memory: an open-addressing hash table (linear probing, load <= 1/2,
+ * shared memory: an open-addressing hash table (linear probing, load <= 1/4,
  * backward-shift deletion, so no tombstones) guarded by a sequence counter.
  * Writers (Register, Unregister: rare) serialise on a mutex, make the
  * counter odd, mutate, make it even. A reader copies the entry it finds and
@@ -20,20 +20,24 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include "api.h"
 
 #define MIN_CAP 64u
 
-struct slot {
-    _Atomic uintptr_t key; /* stream pointer value; 0 = empty */
-    _Atomic uintptr_t val[6]; /* the snapshot, field by field */
+/* Keys are probed in their own dense array (8 bytes a slot, so a probe
+ * stays in one or two cache lines); the snapshot of slot i sits in vals[i],
+ * one cache line of its own. */
+struct vals {
+    _Alignas(64) _Atomic uintptr_t v[6]; /* the snapshot, field by field */
 };
 
 struct table {
-    size_t cap; /* power of two */
-    unsigned shift; /* 64 - log2(cap) */
+    size_t cap;            /* power of two */
+    unsigned shift;        /* 64 - log2(cap) */
     struct table *retired; /* older tables still readable */
-    struct slot slots[];
+    _Atomic uintptr_t *keys; /* stream pointer values; 0 = empty */
+    struct vals *vals;
 };
 
 static struct {
@@ -68,18 +72,39 @@ static void unpack(const uintptr_t v[6], struct api_alloc_snapshot *s)
     s->get_addr = (aclrtAllocatorGetAddrFromBlockFunc)v[5];
 }
 
-static void store_slot(struct slot *sl, uintptr_t key, const uintptr_t v[6])
+static void store_slot(struct table *t, size_t i, uintptr_t key, const uintptr_t v[6])
 {
-    for (int i = 0; i < 6; i++)
-        atomic_store_explicit(&sl->val[i], v[i], memory_order_relaxed);
-    atomic_store_explicit(&sl->key, key, memory_order_relaxed);
+    for (int j = 0; j < 6; j++)
+        atomic_store_explicit(&t->vals[i].v[j], v[j], memory_order_relaxed);
+    atomic_store_explicit(&t->keys[i], key, memory_order_relaxed);
+}
+
+static void load_vals(const struct table *t, size_t i, uintptr_t v[6])
+{
+    for (int j = 0; j < 6; j++)
+        v[j] = atomic_load_explicit(&t->vals[i].v[j], memory_order_relaxed);
+}
+
+static void free_table(struct table *t)
+{
+    free(t->keys);
+    free(t->vals);
+    free(t);
 }
 
 static struct table *new_table(size_t cap)
 {
-    struct table *t = calloc(1, sizeof *t + cap * sizeof(struct slot));
+    struct table *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
+    t->keys = aligned_alloc(64, cap * sizeof *t->keys);
+    t->vals = aligned_alloc(64, cap * sizeof *t->vals);
+    if (!t->keys || !t->vals) {
+        free_table(t);
+        return NULL;
+    }
+    memset((void *)t->keys, 0, cap * sizeof *t->keys);
+    memset(t->vals, 0, cap * sizeof *t->vals);
     t->cap = cap;
     unsigned bits = 0;
     while (((size_t)1 << bits) < cap)
@@ -94,21 +119,21 @@ static void insert(struct table *t, uintptr_t key, const uintptr_t v[6])
 {
     size_t mask = t->cap - 1;
     for (size_t i = home(t, key);; i = (i + 1) & mask) {
-        if (atomic_load_explicit(&t->slots[i].key, memory_order_relaxed) == 0) {
-            store_slot(&t->slots[i], key, v);
+        if (atomic_load_explicit(&t->keys[i], memory_order_relaxed) == 0) {
+            store_slot(t, i, key, v);
             return;
         }
     }
 }
 
 /* Index of key's slot, or cap when absent. Readers and writers share it. */
-static size_t find(const struct table *t, uintptr_t key)
+static inline size_t find(const struct table *t, uintptr_t key)
 {
     size_t mask = t->cap - 1;
     size_t i = home(t, key);
     /* Bounded: a reader racing a writer may see a table with no empty slot. */
     for (size_t n = 0; n < t->cap; n++, i = (i + 1) & mask) {
-        uintptr_t k = atomic_load_explicit(&t->slots[i].key, memory_order_relaxed);
+        uintptr_t k = atomic_load_explicit(&t->keys[i], memory_order_relaxed);
         if (k == key)
             return i;
         if (k == 0)
@@ -137,12 +162,11 @@ static struct table *grown(struct table *old)
     if (!t || !old)
         return t;
     for (size_t i = 0; i < old->cap; i++) {
-        uintptr_t k = atomic_load_explicit(&old->slots[i].key, memory_order_relaxed);
+        uintptr_t k = atomic_load_explicit(&old->keys[i], memory_order_relaxed);
         if (!k)
             continue;
         uintptr_t v[6];
-        for (int j = 0; j < 6; j++)
-            v[j] = atomic_load_explicit(&old->slots[i].val[j], memory_order_relaxed);
+        load_vals(old, i, v);
         insert(t, k, v);
     }
     t->retired = old;
@@ -157,7 +181,7 @@ int api_registry_put(const void *stream, const struct api_alloc_snapshot *s)
     struct table *t = atomic_load_explicit(&reg.table, memory_order_relaxed);
     size_t at = t ? find(t, key) : 0;
     struct table *bigger = NULL;
-    if (!t || (at == t->cap && 2 * (reg.count + 1) > t->cap)) {
+    if (!t || (at == t->cap && 4 * (reg.count + 1) > t->cap)) {
         bigger = grown(t);
         if (!bigger) {
             pthread_mutex_unlock(&reg.lock);
@@ -174,7 +198,7 @@ int api_registry_put(const void *stream, const struct api_alloc_snapshot *s)
         insert(t, key, v);
         reg.count++;
     } else {
-        store_slot(&t->slots[at], key, v);
+        store_slot(t, at, key, v);
     }
     write_end();
     pthread_mutex_unlock(&reg.lock);
@@ -194,8 +218,7 @@ int api_registry_get(const void *stream, struct api_alloc_snapshot *out)
             size_t at = find(t, key);
             if (at != t->cap) {
                 found = 1;
-                for (int i = 0; i < 6; i++)
-                    v[i] = atomic_load_explicit(&t->slots[at].val[i], memory_order_relaxed);
+                load_vals(t, at, v);
             }
         }
         atomic_thread_fence(memory_order_acquire);
@@ -224,19 +247,18 @@ void api_registry_remove(const void *stream)
      * is needed and lookups stay short. */
     size_t mask = t->cap - 1;
     for (size_t i = (hole + 1) & mask;; i = (i + 1) & mask) {
-        uintptr_t k = atomic_load_explicit(&t->slots[i].key, memory_order_relaxed);
+        uintptr_t k = atomic_load_explicit(&t->keys[i], memory_order_relaxed);
         if (!k)
             break;
         size_t h = home(t, k);
         if (((i - h) & mask) >= ((i - hole) & mask)) {
             uintptr_t v[6];
-            for (int j = 0; j < 6; j++)
-                v[j] = atomic_load_explicit(&t->slots[i].val[j], memory_order_relaxed);
-            store_slot(&t->slots[hole], k, v);
+            load_vals(t, i, v);
+            store_slot(t, hole, k, v);
             hole = i;
         }
     }
-    atomic_store_explicit(&t->slots[hole].key, 0, memory_order_relaxed);
+    atomic_store_explicit(&t->keys[hole], 0, memory_order_relaxed);
     reg.count--;
     write_end();
     pthread_mutex_unlock(&reg.lock);
@@ -256,7 +278,7 @@ __attribute__((destructor)) static void registry_unload(void)
     struct table *t = atomic_load_explicit(&reg.table, memory_order_relaxed);
     while (t) {
         struct table *older = t->retired;
-        free(t);
+        free_table(t);
         t = older;
     }
     atomic_store_explicit(&reg.table, NULL, memory_order_relaxed);
