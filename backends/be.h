@@ -33,6 +33,14 @@ enum {
     BE_PTR_DEVICE_FREE = 3  /* device address space, but no live block there */
 };
 
+enum { BE_ALLOC_NO_PAD = 1 };
+
+/* One line of aclrtGetMemUsageInfo. */
+struct be_usage {
+    const char *name;
+    uint64_t cur, peak;
+};
+
 struct be_ops {
     const char *name; /* "sim" or "ascend" */
 
@@ -61,10 +69,14 @@ struct be_ops {
     aclError (*stream_sync)(void *stream);
 
     /* Device memory. size is the user's size; rounding, padding and page
-     * policy are the backend's business. pre: size > 0, dev open. */
-    aclError (*mem_alloc)(int32_t dev, size_t size, aclrtMemMallocPolicy policy, void **ptr);
-    /* 207002 for an address that is not the start of a live block. */
-    aclError (*mem_free)(int32_t dev, void *ptr);
+     * policy are the backend's business; BE_ALLOC_NO_PAD asks for no padding
+     * (aclrtMallocAlign32). pre: size > 0, dev open. */
+    aclError (*mem_alloc)(int32_t dev, size_t size, aclrtMemMallocPolicy policy, unsigned flags,
+                          void **ptr);
+    /* Free the live device block starting at ptr, on whichever device it
+     * is; ACL_ERROR_RT_MEMORY_FREE (nothing changed) for an address that is
+     * not the start of a live block. */
+    aclError (*mem_free)(void *ptr);
     /* Page-locked host memory, 64-byte aligned. pre: size > 0. */
     aclError (*host_alloc)(size_t size, void **ptr);
     aclError (*host_free)(void *ptr);
@@ -76,6 +88,9 @@ struct be_ops {
     aclError (*memset)(void *dst, int value, size_t count);
     /* Free/total bytes of an open device for a memory attribute. */
     aclError (*mem_info)(int32_t dev, aclrtMemAttr attr, size_t *free, size_t *total);
+    /* Usage lines of an open device: fills up to max, returns how many
+     * there are. */
+    size_t (*mem_usage)(int32_t dev, struct be_usage *out, size_t max);
 };
 
 /* The backend this library was built with. */

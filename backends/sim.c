@@ -120,15 +120,16 @@ static enum sim_policy policy_of(aclrtMemMallocPolicy p)
     }
 }
 
-static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy, void **ptr)
+static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy, unsigned flags,
+                          void **ptr)
 {
-    return code(sim_mem_alloc(dev, size, policy_of(policy), false, ptr),
+    return code(sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr),
                 ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
-static aclError mem_free(int32_t dev, void *ptr)
+static aclError mem_free(void *ptr)
 {
-    return sim_mem_free(dev, ptr) == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_MEMORY_FREE;
+    return sim_mem_free(ptr) == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_MEMORY_FREE;
 }
 
 static aclError host_alloc(size_t size, void **ptr)
@@ -208,6 +209,16 @@ static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, siz
     return ACL_SUCCESS;
 }
 
+static size_t mem_usage(int32_t dev, struct be_usage *out, size_t max)
+{
+    struct be_usage lines[2] = {{"aclrtMalloc", 0, 0}, {"aclrtMallocHost", 0, 0}};
+    sim_mem_usage_peak(dev, &lines[0].cur, &lines[0].peak);
+    sim_host_usage(&lines[1].cur, &lines[1].peak);
+    for (size_t i = 0; i < 2 && i < max; i++)
+        out[i] = lines[i];
+    return 2;
+}
+
 static const struct be_ops ops = {
     .name = "sim",
     .init = init,
@@ -229,6 +240,7 @@ static const struct be_ops ops = {
     .memcpy = mem_copy,
     .memset = mem_set,
     .mem_info = mem_info,
+    .mem_usage = mem_usage,
 };
 
 const struct be_ops *be_get(void)

@@ -6,21 +6,23 @@
  *   ACLSIM_SOC           profile name (default Ascend910B1)
  *   ACLSIM_HBM_BYTES     capacity override, e.g. for small-HBM tests
  *   ACLSIM_DEVICE_COUNT  number of devices (default 1, at most 64)
- * Each device has its own mutex; lookups by address scan the open devices'
+ * Each device has its own lock (lock.h); lookups by address scan the open devices'
  * ranges (at most 64, usually one).
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "heap.h"
+#include "lock.h"
 #include "sim.h"
 #include "vaspace.h"
 
 #define DEFAULT_SOC "Ascend910B1"
 
 struct device {
-    pthread_mutex_t lock;
+    struct sim_lock lock; /* the heap and address space of this device */
     bool open;
     struct sim_vaspace *vs;
     struct sim_heap *heap;
@@ -29,7 +31,7 @@ struct device {
 
 static struct {
     pthread_mutex_t lock; /* configuration and open/close */
-    bool configured;
+    _Atomic bool configured; /* read without the lock on hot paths */
     const struct sim_profile *profile;
     uint64_t hbm_override;
     uint32_t count;
@@ -88,6 +90,8 @@ enum sim_rc sim_configure(const char **why)
  * then falls back to the defaults (aclInit reports it). */
 static void ensure_configured(void)
 {
+    if (atomic_load_explicit(&sim.configured, memory_order_acquire))
+        return;
     pthread_mutex_lock(&sim.lock);
     if (!sim.configured) {
         const char *why;
@@ -135,7 +139,7 @@ enum sim_rc sim_device_open(int32_t id)
         return SIM_EHOSTMEM;
     }
     pthread_mutex_lock(&sim.lock);
-    pthread_mutex_init(&d->lock, NULL);
+    d->lock = (struct sim_lock)SIM_LOCK_INIT;
     d->vs = vs;
     d->heap = h;
     d->base = base;
@@ -154,7 +158,6 @@ void sim_device_close(int32_t id)
         d->open = false;
         sim_heap_destroy(d->heap);
         sim_vaspace_destroy(d->vs);
-        pthread_mutex_destroy(&d->lock);
         d->heap = NULL;
         d->vs = NULL;
         sim.open_count--;
@@ -186,13 +189,13 @@ static enum sim_rc alloc_pages(struct device *d, uint64_t size, uint64_t usable,
      * bits, the slack (size - usable, < 1 GiB) above them. */
     uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)page;
     uint64_t addr;
-    pthread_mutex_lock(&d->lock);
+    sim_lock_take(&d->lock);
     int rc = sim_heap_alloc(d->heap, size, align, tag, &addr);
     if (rc == 0 && sim_vaspace_reserve(d->vs, addr, size) != 0) {
         sim_heap_free(d->heap, addr, NULL);
         rc = -2;
     }
-    pthread_mutex_unlock(&d->lock);
+    sim_lock_give(&d->lock);
     if (rc == -2)
         return SIM_EHOSTMEM;
     if (rc != 0)
@@ -245,18 +248,18 @@ static struct device *device_of(uintptr_t addr)
     return NULL;
 }
 
-enum sim_rc sim_mem_free(int32_t id, void *ptr)
+enum sim_rc sim_mem_free(void *ptr)
 {
     struct device *d = device_of((uintptr_t)ptr);
-    if (!d || d != &sim.dev[id])
+    if (!d)
         return SIM_EINVAL;
     uint64_t size = 0;
-    pthread_mutex_lock(&d->lock);
+    sim_lock_take(&d->lock);
     int rc = sim_heap_free(d->heap, (uint64_t)(uintptr_t)ptr, &size);
     /* Give the host pages of big blocks back, so a long run stays sparse. */
     if (rc == 0 && size >= (2u << 20))
         sim_vaspace_discard(d->vs, (uint64_t)(uintptr_t)ptr, size);
-    pthread_mutex_unlock(&d->lock);
+    sim_lock_give(&d->lock);
     return rc == 0 ? SIM_OK : SIM_EINVAL;
 }
 
@@ -267,9 +270,9 @@ bool sim_mem_lookup(const void *ptr, struct sim_block *b)
         return false;
     uint64_t start, size;
     uint32_t tag;
-    pthread_mutex_lock(&d->lock);
+    sim_lock_take(&d->lock);
     int rc = sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr, &start, &size, &tag);
-    pthread_mutex_unlock(&d->lock);
+    sim_lock_give(&d->lock);
     if (rc != 0)
         return false;
     b->dev = (int32_t)(d - sim.dev);
@@ -277,6 +280,17 @@ bool sim_mem_lookup(const void *ptr, struct sim_block *b)
     b->usable = size - (tag >> 2);
     b->page_size = page_bytes((enum sim_page)(tag & 3));
     return true;
+}
+
+void sim_mem_usage_peak(int32_t id, uint64_t *used, uint64_t *peak)
+{
+    struct device *d = &sim.dev[id];
+    struct sim_heap_stats st;
+    sim_lock_take(&d->lock);
+    sim_heap_stats(d->heap, &st);
+    sim_lock_give(&d->lock);
+    *used = st.used_bytes;
+    *peak = st.peak_used_bytes;
 }
 
 bool sim_mem_in_range(const void *ptr)
@@ -288,9 +302,9 @@ void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *total)
 {
     struct device *d = &sim.dev[id];
     struct sim_heap_stats st;
-    pthread_mutex_lock(&d->lock);
+    sim_lock_take(&d->lock);
     sim_heap_stats(d->heap, &st);
-    pthread_mutex_unlock(&d->lock);
+    sim_lock_give(&d->lock);
     *used = st.used_bytes;
     *total = d->capacity;
 }

@@ -21,6 +21,7 @@ static struct {
     pthread_mutex_t lock;
     struct hblock *v;
     size_t n, cap;
+    uint64_t bytes, peak;
 } host = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Index of the first block starting above addr. pre: lock held. */
@@ -58,6 +59,9 @@ enum sim_rc sim_host_alloc(size_t size, void **ptr)
     memmove(&host.v[at + 1], &host.v[at], (host.n - at) * sizeof *host.v);
     host.v[at] = (struct hblock){(uintptr_t)p, size};
     host.n++;
+    host.bytes += size;
+    if (host.bytes > host.peak)
+        host.peak = host.bytes;
     pthread_mutex_unlock(&host.lock);
     *ptr = p;
     return SIM_OK;
@@ -72,6 +76,7 @@ enum sim_rc sim_host_free(void *ptr)
         return SIM_EINVAL;
     }
     at--;
+    host.bytes -= host.v[at].size;
     memmove(&host.v[at], &host.v[at + 1], (host.n - at - 1) * sizeof *host.v);
     host.n--;
     pthread_mutex_unlock(&host.lock);
@@ -98,6 +103,7 @@ void sim_host_forget_all(void)
     free(host.v);
     host.v = NULL;
     host.n = host.cap = 0;
+    host.bytes = 0;
     pthread_mutex_unlock(&host.lock);
 }
 
@@ -107,4 +113,12 @@ size_t sim_host_count(void)
     size_t n = host.n;
     pthread_mutex_unlock(&host.lock);
     return n;
+}
+
+void sim_host_usage(uint64_t *cur, uint64_t *peak)
+{
+    pthread_mutex_lock(&host.lock);
+    *cur = host.bytes;
+    *peak = host.peak;
+    pthread_mutex_unlock(&host.lock);
 }

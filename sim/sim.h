@@ -87,8 +87,9 @@ enum sim_policy {
  * pre: dev open, 0 < size <= SIZE_MAX - 64. */
 enum sim_rc sim_mem_alloc(int32_t dev, uint64_t size, enum sim_policy policy, bool no_pad,
                           void **ptr);
-/* SIM_EINVAL unless ptr is the start of a live block of dev. */
-enum sim_rc sim_mem_free(int32_t dev, void *ptr);
+/* Free the live block starting at ptr, on whichever device holds it;
+ * SIM_EINVAL (and no change) unless ptr is the start of a live block. */
+enum sim_rc sim_mem_free(void *ptr);
 
 struct sim_block {
     int32_t dev;
@@ -104,6 +105,8 @@ bool sim_mem_in_range(const void *ptr);
 
 /* Bytes in use and total of a device. */
 void sim_mem_usage(int32_t dev, uint64_t *used, uint64_t *total);
+/* Bytes in use and the most ever in use since the device opened. */
+void sim_mem_usage_peak(int32_t dev, uint64_t *used, uint64_t *peak);
 
 /* Copy/fill through the host alias of device memory. Either side of a copy
  * may be host memory (`*_dev` false). pre: ranges inside live blocks. */
@@ -124,6 +127,8 @@ bool sim_host_lookup(const void *ptr, void **start, size_t *size);
 void sim_host_forget_all(void);
 /* Number of live host blocks (leak reports). */
 size_t sim_host_count(void);
+/* Bytes of live host blocks, and the most ever live. */
+void sim_host_usage(uint64_t *cur, uint64_t *peak);
 
 /* ---- stream.c: streams ---- */
 

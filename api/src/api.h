@@ -110,6 +110,10 @@ aclError api_current_ctx(const char *func, struct api_ctx **out);
 aclError api_resolve_stream(const char *func, aclrtStream stream,
                             aclrtStream *out, struct api_ctx **ctx);
 
+/* ACL_SUCCESS when deviceId names an open device; otherwise
+ * ACL_ERROR_RT_INVALID_DEVICEID with a message naming `func`. Takes the lock. */
+aclError api_device_usable(const char *func, int32_t deviceId);
+
 /* Destroy every stream owned by ctx, its default stream too. pre: lock. */
 void api_ctx_drop_streams(struct api_ctx *ctx);
 

@@ -34,9 +34,13 @@ static struct {
     struct api_ctx *primary;
 } devs[MAX_DEVICES];
 
-static _Thread_local void *tls_ctx;          /* user handle of the current context */
-static _Thread_local struct api_ctx *tls_cached;
-static _Thread_local unsigned long tls_epoch;
+/* The current context, read by every memory call: initial-exec TLS (24
+ * bytes of the static TLS surplus glibc keeps for dlopen'ed libraries)
+ * avoids a __tls_get_addr call per access. */
+#define HOT_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+static HOT_TLS void *tls_ctx; /* user handle of the current context */
+static HOT_TLS struct api_ctx *tls_cached;
+static HOT_TLS unsigned long tls_epoch;
 
 void api_lock(void)
 {
@@ -179,6 +183,22 @@ static aclError check_device(int32_t dev)
         api_report(API_MSG_EE1001,
                    "The argument is invalid.Reason: invalid device id %d, valid range is [0, %u).",
                    (int)dev, n);
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    return ACL_SUCCESS;
+}
+
+aclError api_device_usable(const char *func, int32_t dev)
+{
+    aclError rc = check_device(dev);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    api_lock();
+    bool open = devs[dev].open;
+    api_unlock();
+    if (!open) {
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, device %d is not "
+                   "set; call aclrtSetDevice first.", func, (int)dev);
         return ACL_ERROR_RT_INVALID_DEVICEID;
     }
     return ACL_SUCCESS;

@@ -12,6 +12,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "api.h"
 #include "backends/be.h"
 
@@ -37,7 +38,9 @@ static aclError no_memory(aclError rc, const char *what, size_t size)
     return rc;
 }
 
-API_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+/* aclrtMalloc and its variants share CANN's checks (fact sheet 3.1). */
+static aclError malloc_common(const char *api, void **devPtr, size_t size,
+                              aclrtMemMallocPolicy policy, unsigned flags)
 {
     if (!devPtr)
         return api_err_null(malloc_fn, "devPtr");
@@ -48,10 +51,25 @@ API_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy
         return ACL_ERROR_INVALID_PARAM;
     }
     struct api_ctx *c;
-    aclError rc = api_current_ctx("aclrtMalloc", &c);
+    aclError rc = api_current_ctx(api, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    return no_memory(be_get()->mem_alloc(c->device, size, policy, devPtr), "device", size);
+    return no_memory(be_get()->mem_alloc(c->device, size, policy, flags, devPtr), "device", size);
+}
+
+API_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return malloc_common("aclrtMalloc", devPtr, size, policy, 0);
+}
+
+API_EXPORT aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return malloc_common("aclrtMallocAlign32", devPtr, size, policy, BE_ALLOC_NO_PAD);
+}
+
+API_EXPORT aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return malloc_common("aclrtMallocCached", devPtr, size, policy, 0);
 }
 
 static aclError bad_free(const char *func, const void *p, const struct be_ptr_info *in)
@@ -70,11 +88,15 @@ API_EXPORT aclError aclrtFree(void *devPtr)
     static const char fn[] = "aclrtFree";
     if (!devPtr)
         return api_err_null(fn, "devPtr");
-    struct be_ptr_info in;
-    be_get()->lookup(devPtr, &in);
-    if (in.kind != BE_PTR_DEVICE || in.start != devPtr)
+    /* The backend validates the address itself; only a rejected one is
+     * looked up, to say why. */
+    aclError rc = be_get()->mem_free(devPtr);
+    if (rc == ACL_ERROR_RT_MEMORY_FREE) {
+        struct be_ptr_info in;
+        be_get()->lookup(devPtr, &in);
         return bad_free(fn, devPtr, &in);
-    return be_get()->mem_free(in.device, devPtr);
+    }
+    return rc;
 }
 
 API_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
@@ -259,4 +281,61 @@ API_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *tot
     if (rc != ACL_SUCCESS)
         return rc;
     return be_get()->mem_info(c->device, attr, free, total);
+}
+
+API_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
+{
+    static const char fn[] = "aclrtPointerGetAttributes";
+    if (!ptr)
+        return api_err_null(fn, "ptr");
+    if (!attributes)
+        return api_err_null(fn, "attributes");
+    struct be_ptr_info in;
+    be_get()->lookup(ptr, &in);
+    memset(attributes, 0, sizeof *attributes);
+    switch (in.kind) {
+    case BE_PTR_DEVICE:
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+        attributes->location.id = (uint32_t)in.device;
+        attributes->pageSize = in.page_size;
+        break;
+    case BE_PTR_HOST_PINNED:
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
+        attributes->pageSize = in.page_size;
+        break;
+    default:
+        /* Pageable host memory, or a device address with no live block. */
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+        break;
+    }
+    return ACL_SUCCESS;
+}
+
+API_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo,
+                                         size_t inputNum, size_t *outputNum)
+{
+    static const char fn[] = "aclrtGetMemUsageInfo";
+    if (!memUsageInfo)
+        return api_err_null(fn, "memUsageInfo");
+    if (!outputNum)
+        return api_err_null(fn, "outputNum");
+    if (inputNum == 0)
+        return api_err_value(fn, "0", "inputNum", "greater than 0");
+    aclError rc = api_device_usable(fn, deviceId);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    struct be_usage lines[8];
+    size_t n = be_get()->mem_usage(deviceId, lines, 8);
+    if (n > 8)
+        n = 8;
+    if (n > inputNum)
+        n = inputNum;
+    for (size_t i = 0; i < n; i++) {
+        memset(&memUsageInfo[i], 0, sizeof memUsageInfo[i]);
+        snprintf(memUsageInfo[i].name, sizeof memUsageInfo[i].name, "%s", lines[i].name);
+        memUsageInfo[i].curMemSize = lines[i].cur;
+        memUsageInfo[i].memPeakSize = lines[i].peak;
+    }
+    *outputNum = n;
+    return ACL_SUCCESS;
 }

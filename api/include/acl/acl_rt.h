@@ -328,6 +328,30 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMal
 
 /**
  * @ingroup AscendCL
+ * @brief Allocate device memory rounded up to 32 bytes, without padding.
+ * @param devPtr [OUT] device address, 64-byte aligned
+ * @param size [IN] bytes, > 0
+ * @param policy [IN] page policy
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size,
+                                                aclrtMemMallocPolicy policy);
+
+/**
+ * @ingroup AscendCL
+ * @brief Allocate cacheable device memory (rounded and padded as aclrtMalloc).
+ * @param devPtr [OUT] device address, 64-byte aligned
+ * @param size [IN] bytes, > 0
+ * @param policy [IN] page policy
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size,
+                                               aclrtMemMallocPolicy policy);
+
+/**
+ * @ingroup AscendCL
  * @brief Free device memory from aclrtMalloc.
  * @param devPtr [IN] device address
  * @retval ACL_SUCCESS The function is successfully executed.
@@ -390,6 +414,31 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
  * @retval OtherValues Failure
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+
+/**
+ * @ingroup AscendCL
+ * @brief Where a pointer lives: device (and which), acl host memory, or
+ *        memory the runtime does not know; and its page size.
+ * @param ptr [IN] address
+ * @param attributes [OUT] attributes
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void *ptr,
+                                                       aclrtPtrAttributes *attributes);
+
+/**
+ * @ingroup AscendCL
+ * @brief Memory in use and its peak, per component, on a device.
+ * @param deviceId [IN] device id
+ * @param memUsageInfo [OUT] array of inputNum entries
+ * @param inputNum [IN] entries available in memUsageInfo
+ * @param outputNum [OUT] entries written
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo,
+                                                  size_t inputNum, size_t *outputNum);
 
 #ifdef __cplusplus
 }

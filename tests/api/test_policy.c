@@ -1,0 +1,247 @@
+/*
+ * test_policy.c - CANN's size rounding and page policies per SoC profile
+ * (fact sheet 3.1, 5), seen through aclrtGetMemInfo and
+ * aclrtPointerGetAttributes, plus aclrtGetMemUsageInfo.
+ *
+ * Each case opens the simulator with its own profile and a small HBM.
+ */
+#include <stdlib.h>
+#include "testutil.h"
+
+#define MiB (1024u * 1024u)
+#define GiB (1024ull * MiB)
+
+static void open_sim(const char *soc, const char *hbm)
+{
+    setenv("ACLSIM_SOC", soc, 1);
+    setenv("ACLSIM_HBM_BYTES", hbm, 1);
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+static int close_sim(void **state)
+{
+    (void)state;
+    (void)aclGetRecentErrMsg();
+    aclrtResetDeviceForce(0);
+    return aclFinalize();
+}
+
+static size_t free_bytes(void)
+{
+    size_t fr, total;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    return fr;
+}
+
+/* Bytes of device memory one allocation takes, and its page size. */
+static size_t cost(aclError (*fn)(void **, size_t, aclrtMemMallocPolicy), size_t size,
+                   aclrtMemMallocPolicy policy, uint32_t *page)
+{
+    size_t before = free_bytes();
+    void *p = NULL;
+    assert_int_equal(fn(&p, size, policy), ACL_SUCCESS);
+    size_t used = before - free_bytes();
+    aclrtPtrAttributes a;
+    assert_int_equal(aclrtPointerGetAttributes(p, &a), ACL_SUCCESS);
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+    assert_int_equal(a.location.id, 0);
+    assert_int_equal((uintptr_t)p % (a.pageSize > 4096 ? a.pageSize : 64), 0);
+    *page = a.pageSize;
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return used;
+}
+
+static void test_910b_malloc_pads_32_align32_does_not(void **state)
+{
+    (void)state;
+    uint32_t page;
+    open_sim("Ascend910B1", "268435456");
+    assert_string_equal(aclrtGetSocName(), "Ascend910B1");
+    /* ALIGN_UP(200, 32) + 32 = 256; Align32: 224 -> 256 in 64-byte granules. */
+    assert_int_equal(cost(aclrtMalloc, 200, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 256);
+    assert_int_equal(page, 4096);
+    assert_int_equal(cost(aclrtMalloc, 224, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 256);
+    assert_int_equal(cost(aclrtMallocAlign32, 224, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 256);
+    assert_int_equal(cost(aclrtMallocAlign32, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 128);
+    assert_int_equal(cost(aclrtMallocCached, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 192);
+}
+
+static void test_950_malloc_does_not_pad(void **state)
+{
+    (void)state;
+    uint32_t page;
+    open_sim("Ascend950PR_9599", "268435456");
+    assert_string_equal(aclrtGetSocName(), "Ascend950PR_9599");
+    assert_int_equal(cost(aclrtMalloc, 224, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 256);
+    assert_int_equal(cost(aclrtMalloc, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 128);
+}
+
+static void test_huge_first_uses_normal_pages_up_to_1mb(void **state)
+{
+    (void)state;
+    uint32_t page;
+    open_sim("Ascend910B1", "268435456");
+    size_t c = cost(aclrtMalloc, MiB - 64, ACL_MEM_MALLOC_HUGE_FIRST, &page);
+    assert_int_equal(page, 4096);
+    assert_int_equal(c, MiB - 32 + 32); /* ALIGN_UP + 32 = exactly 1 MiB - 0 */
+    c = cost(aclrtMalloc, MiB + 1, ACL_MEM_MALLOC_HUGE_FIRST, &page);
+    assert_int_equal(page, 2 * MiB);
+    assert_int_equal(c, 2 * MiB);
+}
+
+static void test_huge_only_rounds_to_2mb_pages(void **state)
+{
+    (void)state;
+    uint32_t page;
+    open_sim("Ascend910B1", "268435456");
+    assert_int_equal(cost(aclrtMalloc, 100, ACL_MEM_MALLOC_HUGE_ONLY, &page), 2 * MiB);
+    assert_int_equal(page, 2 * MiB);
+    assert_int_equal(cost(aclrtMalloc, 3 * MiB, ACL_MEM_MALLOC_HUGE_ONLY_P2P, &page), 4 * MiB);
+}
+
+static void test_normal_only_never_uses_huge_pages(void **state)
+{
+    (void)state;
+    uint32_t page;
+    open_sim("Ascend910B1", "268435456");
+    assert_int_equal(cost(aclrtMalloc, 8 * MiB, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 8 * MiB + 32 + 32);
+    assert_int_equal(page, 4096);
+}
+
+static void test_out_of_range_policy_huge_from_2mb(void **state)
+{
+    (void)state;
+    uint32_t page;
+    open_sim("Ascend910B1", "268435456");
+    aclrtMemMallocPolicy odd = (aclrtMemMallocPolicy)(ACL_MEM_MALLOC_HUGE_FIRST |
+                                                      ACL_MEM_TYPE_HIGH_BAND_WIDTH);
+    cost(aclrtMalloc, 2 * MiB, odd, &page);
+    assert_int_equal(page, 2 * MiB);
+    cost(aclrtMalloc, 1536 * 1024, odd, &page); /* > 1 MiB but < 2 MiB: normal */
+    assert_int_equal(page, 4096);
+}
+
+static void test_huge1g_on_910b_rounds_to_1gb_without_padding(void **state)
+{
+    (void)state;
+    uint32_t page;
+    open_sim("Ascend910B1", "4294967296");
+    assert_int_equal(cost(aclrtMalloc, GiB + 1, ACL_MEM_MALLOC_HUGE1G_ONLY, &page), 2 * GiB);
+    assert_int_equal(page, GiB);
+    assert_int_equal(cost(aclrtMalloc, GiB, ACL_MEM_MALLOC_HUGE1G_ONLY, &page), GiB);
+}
+
+static void test_huge1g_on_950_not_supported(void **state)
+{
+    (void)state;
+    void *p = NULL;
+    open_sim("Ascend950DT_9581", "4294967296");
+    assert_int_equal(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE1G_ONLY),
+                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    assert_non_null(aclGetRecentErrMsg());
+    assert_null(p);
+}
+
+static void test_huge_first_falls_back_to_normal_pages_when_fragmented(void **state)
+{
+    (void)state;
+    open_sim("Ascend910B1", "16777216"); /* 16 MiB: 8 huge pages */
+    void *blk[32], *big = NULL;
+    /* Fill the device with 512 KiB blocks, then free three of every four:
+     * each 2 MiB page keeps one live block, so no huge page is free, but
+     * every page has a 1.5 MiB hole. */
+    for (int i = 0; i < 32; i++)
+        assert_int_equal(aclrtMalloc(&blk[i], 512 * 1024 - 64, ACL_MEM_MALLOC_NORMAL_ONLY),
+                         ACL_SUCCESS);
+    for (int i = 0; i < 32; i++)
+        if (i % 4 != 3)
+            assert_int_equal(aclrtFree(blk[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&big, 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_ONLY),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMalloc(&big, 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclrtPtrAttributes a;
+    assert_int_equal(aclrtPointerGetAttributes(big, &a), ACL_SUCCESS);
+    assert_int_equal(a.pageSize, 4096);
+    assert_int_equal(aclrtFree(big), ACL_SUCCESS);
+    for (int i = 3; i < 32; i += 4)
+        assert_int_equal(aclrtFree(blk[i]), ACL_SUCCESS);
+}
+
+static void test_pointer_attributes_host_kinds_and_null_args(void **state)
+{
+    (void)state;
+    open_sim("Ascend910B1", "268435456");
+    aclrtPtrAttributes a;
+    int local;
+    void *pinned;
+    assert_int_equal(aclrtPointerGetAttributes(&local, &a), ACL_SUCCESS);
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_UNREGISTERED);
+    assert_int_equal(aclrtMallocHost(&pinned, 100), ACL_SUCCESS);
+    assert_int_equal(aclrtPointerGetAttributes((char *)pinned + 50, &a), ACL_SUCCESS);
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+    assert_int_equal(aclrtFreeHost(pinned), ACL_SUCCESS);
+    assert_int_equal(aclrtPointerGetAttributes(NULL, &a), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtPointerGetAttributes", "ptr");
+    assert_int_equal(aclrtPointerGetAttributes(&local, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtPointerGetAttributes", "attributes");
+}
+
+static void test_mem_usage_info_tracks_current_and_peak(void **state)
+{
+    (void)state;
+    open_sim("Ascend910B1", "268435456");
+    aclrtMemUsageInfo info[4];
+    size_t n = 0;
+    void *a, *b;
+    assert_int_equal(aclrtMalloc(&a, 1000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&b, 3000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemUsageInfo(0, info, 4, &n), ACL_SUCCESS);
+    assert_true(n >= 1);
+    assert_string_equal(info[0].name, "aclrtMalloc");
+    assert_int_equal(info[0].curMemSize, 1088);            /* 1024 + 32 -> 64 granules */
+    assert_int_equal(info[0].memPeakSize, 1088 + 3072);    /* 3008 + 32 -> 3072 */
+    assert_int_equal(aclrtGetMemUsageInfo(0, info, 1, &n), ACL_SUCCESS);
+    assert_int_equal(n, 1);
+    assert_int_equal(aclrtGetMemUsageInfo(0, info, 0, &n), ACL_ERROR_INVALID_PARAM);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtGetMemUsageInfo(0, NULL, 4, &n), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtGetMemUsageInfo", "memUsageInfo");
+    assert_int_equal(aclrtGetMemUsageInfo(5, info, 4, &n), ACL_ERROR_RT_INVALID_DEVICEID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtFree(a), ACL_SUCCESS);
+}
+
+static void test_unknown_soc_makes_init_fail_with_message(void **state)
+{
+    (void)state;
+    setenv("ACLSIM_SOC", "Ascend999", 1);
+    assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
+    const char *m = aclGetRecentErrMsg();
+    assert_non_null(m);
+    assert_non_null(strstr(m, "ACLSIM_SOC"));
+    setenv("ACLSIM_SOC", "Ascend910B1", 1);
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_teardown(f, close_sim)
+    const struct CMUnitTest tests[] = {
+        T(test_910b_malloc_pads_32_align32_does_not),
+        T(test_950_malloc_does_not_pad),
+        T(test_huge_first_uses_normal_pages_up_to_1mb),
+        T(test_huge_only_rounds_to_2mb_pages),
+        T(test_normal_only_never_uses_huge_pages),
+        T(test_out_of_range_policy_huge_from_2mb),
+        T(test_huge1g_on_910b_rounds_to_1gb_without_padding),
+        T(test_huge1g_on_950_not_supported),
+        T(test_huge_first_falls_back_to_normal_pages_when_fragmented),
+        T(test_pointer_attributes_host_kinds_and_null_args),
+        T(test_mem_usage_info_tracks_current_and_peak),
+        T(test_unknown_soc_makes_init_fail_with_message),
+    };
+    return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
+}

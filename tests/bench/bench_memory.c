@@ -1,0 +1,144 @@
+/*
+ * bench_memory.c - device memory against host baselines, in one process.
+ *
+ * Prints "name value" lines:
+ *   malloc_free_vs_glibc   aclrtMalloc+aclrtFree pair / glibc malloc+free
+ *                          pair, same sizes (32 B..64 KiB, log-uniform)
+ *   heap_scale_1m_over_1k  aclrtMalloc+aclrtFree pair cost with 1M live
+ *                          device blocks / with 1k live blocks
+ *   memcpy_h2d_vs_memcpy   aclrtMemcpy of 64 MiB host-to-device / host
+ *                          memcpy of 64 MiB (both destinations warm)
+ * Every time is the best of several runs.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "acl/acl.h"
+
+#define NSIZES 4096
+#define PAIRS 2000000
+#define RUNS 5
+
+static size_t sizes[NSIZES];
+static void *volatile sink;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void check(aclError rc, const char *what)
+{
+    if (rc != ACL_SUCCESS) {
+        const char *m = aclGetRecentErrMsg();
+        fprintf(stderr, "%s failed: %d %s\n", what, rc, m ? m : "");
+        exit(1);
+    }
+}
+
+static double glibc_pairs(void)
+{
+    double t = now();
+    for (int i = 0; i < PAIRS; i++) {
+        void *p = malloc(sizes[i & (NSIZES - 1)]);
+        sink = p;
+        free(p);
+    }
+    return (now() - t) / PAIRS;
+}
+
+static double acl_pairs(void)
+{
+    double t = now();
+    for (int i = 0; i < PAIRS; i++) {
+        void *p;
+        check(aclrtMalloc(&p, sizes[i & (NSIZES - 1)], ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+        sink = p;
+        check(aclrtFree(p), "aclrtFree");
+    }
+    return (now() - t) / PAIRS;
+}
+
+static double best(double (*f)(void))
+{
+    double b = 1e30;
+    for (int r = 0; r < RUNS; r++) {
+        double v = f();
+        if (v < b)
+            b = v;
+    }
+    return b;
+}
+
+/* Pair cost with `live` small blocks allocated around the pairs. */
+static double with_live(size_t live)
+{
+    void **keep = malloc(live * sizeof *keep);
+    for (size_t i = 0; i < live; i++)
+        check(aclrtMalloc(&keep[i], 64 + 32 * (i % 8), ACL_MEM_MALLOC_NORMAL_ONLY), "fill");
+    /* Free every other one, so the free space is fragmented too. */
+    for (size_t i = 0; i < live; i += 2)
+        check(aclrtFree(keep[i]), "fragment");
+    double c = best(acl_pairs);
+    for (size_t i = 1; i < live; i += 2)
+        check(aclrtFree(keep[i]), "drain");
+    free(keep);
+    return c;
+}
+
+static double h2d_ratio(void)
+{
+    size_t n = 64u << 20;
+    char *src = malloc(n), *dst = malloc(n);
+    void *dev;
+    memset(src, 1, n);
+    memset(dst, 2, n);
+    check(aclrtMalloc(&dev, n, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc 64 MiB");
+    check(aclrtMemcpy(dev, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE), "warm-up copy");
+    double host = 1e30, acl = 1e30;
+    for (int r = 0; r < RUNS; r++) {
+        double t = now();
+        memcpy(dst, src, n);
+        sink = dst;
+        double h = now() - t;
+        t = now();
+        check(aclrtMemcpy(dev, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy");
+        double a = now() - t;
+        host = h < host ? h : host;
+        acl = a < acl ? a : acl;
+    }
+    check(aclrtFree(dev), "aclrtFree");
+    free(src);
+    free(dst);
+    return acl / host;
+}
+
+int main(void)
+{
+    uint32_t x = 88172645u;
+    for (int i = 0; i < NSIZES; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        sizes[i] = (size_t)32 << (x % 12); /* 32 B .. 64 KiB */
+        sizes[i] += (x >> 8) % sizes[i];
+        if (sizes[i] > 65536)
+            sizes[i] = 65536;
+    }
+    check(aclInit(NULL), "aclInit");
+    check(aclrtSetDevice(0), "aclrtSetDevice");
+    double g = best(glibc_pairs), a = best(acl_pairs);
+    double k1 = with_live(1000), m1 = with_live(1000000);
+    printf("pair_glibc_ns %.3f\n", g * 1e9);
+    printf("pair_aclsim_ns %.3f\n", a * 1e9);
+    printf("malloc_free_vs_glibc %.3f\n", a / g);
+    printf("pair_1k_live_ns %.3f\n", k1 * 1e9);
+    printf("pair_1m_live_ns %.3f\n", m1 * 1e9);
+    printf("heap_scale_1m_over_1k %.3f\n", m1 / k1);
+    printf("memcpy_h2d_vs_memcpy %.3f\n", h2d_ratio());
+    check(aclrtResetDevice(0), "aclrtResetDevice");
+    check(aclFinalize(), "aclFinalize");
+    return 0;
+}
