@@ -27,6 +27,10 @@ static aclError code(enum sim_rc rc, aclError if_nomem)
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     case SIM_EHOSTMEM:
         return ACL_ERROR_BAD_ALLOC;
+    case SIM_EIO:
+        return ACL_ERROR_RT_COPY_DATA;
+    case SIM_ETIMEOUT:
+        return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
     case SIM_EINVAL:
     default:
         return ACL_ERROR_RT_PARAM_INVALID;

@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fault/fault.h"
 #include "heap.h"
 #include "lock.h"
 #include "sim.h"
@@ -129,6 +130,8 @@ enum sim_rc sim_device_open(int32_t id)
     ensure_configured();
     struct device *d = &sim.dev[id];
     uint64_t cap = sim_device_capacity(id);
+    if (FLT_HIT(SIM_HBM_MAP))
+        return SIM_ENOMEM;
     struct sim_vaspace *vs = sim_vaspace_create(cap);
     if (!vs)
         return SIM_EHOSTMEM;
@@ -189,6 +192,8 @@ static enum sim_rc alloc_pages(struct device *d, uint64_t size, uint64_t usable,
      * bits, the slack (size - usable, < 1 GiB) above them. */
     uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)page;
     uint64_t addr;
+    if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
+        return SIM_ENOMEM;
     sim_lock_take(&d->lock);
     int rc = sim_heap_alloc(d->heap, size, align, tag, &addr);
     if (rc == 0 && sim_vaspace_reserve(d->vs, addr, size) != 0) {
@@ -322,6 +327,8 @@ static void *host_view(void *p, bool dev, uint64_t n, uint64_t *avail)
 
 enum sim_rc sim_mem_copy(void *dst, bool dst_dev, const void *src, bool src_dev, size_t n)
 {
+    if (FLT_HIT(SIM_COPY_ENGINE))
+        return SIM_EIO;
     char *to = dst;
     const char *from = src;
     while (n) {
@@ -341,6 +348,8 @@ enum sim_rc sim_mem_copy(void *dst, bool dst_dev, const void *src, bool src_dev,
 
 enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
 {
+    if (FLT_HIT(SIM_COPY_ENGINE))
+        return SIM_EIO;
     char *to = dst;
     while (n) {
         uint64_t a;

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fault/fault.h"
 #include "sim.h"
 
 struct hblock {
@@ -41,6 +42,8 @@ static size_t upper(uintptr_t addr)
 enum sim_rc sim_host_alloc(size_t size, void **ptr)
 {
     void *p = NULL;
+    if (FLT_HIT(SIM_HOST_ALLOC))
+        return SIM_ENOMEM;
     if (posix_memalign(&p, 64, size) != 0)
         return SIM_EHOSTMEM;
     pthread_mutex_lock(&host.lock);

@@ -22,7 +22,9 @@ enum sim_rc {
     SIM_ENOMEM = -1,      /* device memory exhausted */
     SIM_EINVAL = -2,      /* not a live block, bad device, bad argument */
     SIM_EHOSTMEM = -3,    /* host memory for the simulator itself ran out */
-    SIM_EUNSUPPORTED = -4 /* the profile does not support the request */
+    SIM_EUNSUPPORTED = -4, /* the profile does not support the request */
+    SIM_EIO = -5,          /* a copy engine failed */
+    SIM_ETIMEOUT = -6      /* work that never completes */
 };
 
 /* ---- profile.c: SoC profiles ---- */

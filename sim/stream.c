@@ -8,6 +8,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include "fault/fault.h"
 #include "sim.h"
 
 struct sim_stream {
@@ -20,6 +21,8 @@ static unsigned live[SIM_MAX_DEVICES];
 enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
 {
     const struct sim_profile *p = sim_device_profile(dev);
+    if (FLT_HIT(SIM_STREAM_RESOURCE))
+        return SIM_ENOMEM;
     pthread_mutex_lock(&lock);
     if (live[dev] >= p->max_streams) {
         pthread_mutex_unlock(&lock);
@@ -48,6 +51,8 @@ void sim_stream_destroy(struct sim_stream *s)
 enum sim_rc sim_stream_sync(struct sim_stream *s)
 {
     (void)s;
+    if (FLT_HIT(SIM_STREAM_HANG))
+        return SIM_ETIMEOUT;
     return SIM_OK;
 }
 

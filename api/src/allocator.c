@@ -23,6 +23,10 @@ struct desc {
 
 API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
 {
+    if (FLT_HIT(ACL_ALLOCATOR_CREATE_DESC)) {
+        api_fault(FLT_ACL_ALLOCATOR_CREATE_DESC, "aclrtAllocatorCreateDesc");
+        return NULL;
+    }
     struct desc *d = calloc(1, sizeof *d);
     if (!d)
         api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.",
@@ -32,6 +36,7 @@ API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
 
 API_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
 {
+    API_FAULT(ACL_ALLOCATOR_DESTROY_DESC, "aclrtAllocatorDestroyDesc");
     if (!allocatorDesc)
         return api_err_null("aclrtAllocatorDestroyDesc", "allocatorDesc");
     free(allocatorDesc);
@@ -41,6 +46,7 @@ API_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
 API_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
                                                aclrtAllocator allocator)
 {
+    API_FAULT(ACL_ALLOCATOR_SET_OBJ, "aclrtAllocatorSetObjToDesc");
     if (!allocatorDesc)
         return api_err_null("aclrtAllocatorSetObjToDesc", "allocatorDesc");
     if (!allocator)
@@ -50,9 +56,10 @@ API_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
 }
 
 /* The four Set*FuncToDesc calls differ only in the field they fill. */
-#define SET_FUNC(api, type, field)                                                   \
+#define SET_FUNC(api, type, field, point)                                            \
     API_EXPORT aclError api(aclrtAllocatorDesc allocatorDesc, type func)             \
     {                                                                                \
+        API_FAULT(point, #api);                                                      \
         if (!allocatorDesc)                                                          \
             return api_err_null(#api, "allocatorDesc");                              \
         if (!func)                                                                   \
@@ -61,15 +68,17 @@ API_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
         return ACL_SUCCESS;                                                          \
     }
 
-SET_FUNC(aclrtAllocatorSetAllocFuncToDesc, aclrtAllocatorAllocFunc, alloc)
-SET_FUNC(aclrtAllocatorSetFreeFuncToDesc, aclrtAllocatorFreeFunc, free)
-SET_FUNC(aclrtAllocatorSetAllocAdviseFuncToDesc, aclrtAllocatorAllocAdviseFunc, advise)
+SET_FUNC(aclrtAllocatorSetAllocFuncToDesc, aclrtAllocatorAllocFunc, alloc, ACL_ALLOCATOR_SET_ALLOC)
+SET_FUNC(aclrtAllocatorSetFreeFuncToDesc, aclrtAllocatorFreeFunc, free, ACL_ALLOCATOR_SET_FREE)
+SET_FUNC(aclrtAllocatorSetAllocAdviseFuncToDesc, aclrtAllocatorAllocAdviseFunc, advise,
+         ACL_ALLOCATOR_SET_ADVISE)
 SET_FUNC(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, aclrtAllocatorGetAddrFromBlockFunc,
-         get_addr)
+         get_addr, ACL_ALLOCATOR_SET_GET_ADDR)
 
 API_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc)
 {
     static const char fn[] = "aclrtAllocatorRegister";
+    API_FAULT(ACL_ALLOCATOR_REGISTER, fn);
     if (!stream)
         return api_err_null(fn, "stream");
     if (!allocatorDesc)
@@ -100,6 +109,7 @@ API_EXPORT aclError aclrtAllocatorGetByStream(
     aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)
 {
     static const char fn[] = "aclrtAllocatorGetByStream";
+    API_FAULT(ACL_ALLOCATOR_GET_BY_STREAM, fn);
     if (!allocatorDesc)
         return api_err_null(fn, "allocatorDesc");
     if (!stream)
@@ -128,6 +138,7 @@ API_EXPORT aclError aclrtAllocatorGetByStream(
 
 API_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream)
 {
+    API_FAULT(ACL_ALLOCATOR_UNREGISTER, "aclrtAllocatorUnregister");
     if (!stream)
         return api_err_null("aclrtAllocatorUnregister", "stream");
     api_registry_remove(stream);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "acl/acl.h"
+#include "fault/fault.h"
 
 #define API_EXPORT __attribute__((visibility("default")))
 
@@ -39,6 +40,23 @@ aclError api_err_value(const char *func, const char *value, const char *param,
 
 /* Drop the calling thread's pending messages (tests and aclFinalize). */
 void api_msg_clear(void);
+
+/* ---- fault_api.c: fired fault points ---- */
+
+/* Queue the message of fault point p (its text may name `func`) and return
+ * the code the point simulates. */
+aclError api_fault(enum flt_point p, const char *func);
+
+/* If a fault point fired in this thread since the last note, queue a line
+ * naming it (called by api_report's first message of a failure). */
+void api_note_fault(void);
+
+/* Entry-point check: fail the calling API as the point simulates. */
+#define API_FAULT(id, func)                                                  \
+    do {                                                                     \
+        if (FLT_HIT(id))                                                     \
+            return api_fault(FLT_##id, func);                                \
+    } while (0)
 
 /* ---- registry.c: stream -> allocator snapshot, lock-free lookups ---- */
 

@@ -59,6 +59,7 @@ static void close_all_locked(void);
 
 API_EXPORT aclError aclInit(const char *configPath)
 {
+    API_FAULT(ACL_INIT, "aclInit");
     if (configPath && configPath[0]) {
         FILE *f = fopen(configPath, "r");
         if (!f) {
@@ -104,17 +105,20 @@ static aclError finalize(int all, uint64_t *left)
 
 API_EXPORT aclError aclFinalize(void)
 {
+    API_FAULT(ACL_FINALIZE, "aclFinalize");
     return finalize(1, NULL);
 }
 
 API_EXPORT aclError aclFinalizeReference(uint64_t *refCount)
 {
+    API_FAULT(ACL_FINALIZE, "aclFinalizeReference");
     return finalize(0, refCount);
 }
 
 API_EXPORT aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
                                     int32_t *patchVersion)
 {
+    API_FAULT(ACL_RT_GET_DEVICE, "aclrtGetVersion");
     if (!majorVersion)
         return api_err_null("aclrtGetVersion", "majorVersion");
     if (!minorVersion)
@@ -281,6 +285,7 @@ static void set_current(struct api_ctx *c)
 
 API_EXPORT aclError aclrtGetDeviceCount(uint32_t *count)
 {
+    API_FAULT(ACL_RT_GET_DEVICE, "aclrtGetDeviceCount");
     if (!count)
         return api_err_null("aclrtGetDeviceCount", "count");
     return be_get()->device_count(count);
@@ -288,6 +293,7 @@ API_EXPORT aclError aclrtGetDeviceCount(uint32_t *count)
 
 API_EXPORT aclError aclrtSetDevice(int32_t deviceId)
 {
+    API_FAULT(ACL_RT_SET_DEVICE, "aclrtSetDevice");
     aclError rc = check_device(deviceId);
     if (rc != ACL_SUCCESS)
         return rc;
@@ -325,16 +331,19 @@ static aclError reset(int32_t dev, bool force)
 
 API_EXPORT aclError aclrtResetDevice(int32_t deviceId)
 {
+    API_FAULT(ACL_RT_RESET_DEVICE, "aclrtResetDevice");
     return reset(deviceId, false);
 }
 
 API_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId)
 {
+    API_FAULT(ACL_RT_RESET_DEVICE, "aclrtResetDeviceForce");
     return reset(deviceId, true);
 }
 
 API_EXPORT aclError aclrtGetDevice(int32_t *deviceId)
 {
+    API_FAULT(ACL_RT_GET_DEVICE, "aclrtGetDevice");
     if (!deviceId)
         return api_err_null("aclrtGetDevice", "deviceId");
     struct api_ctx *c;
@@ -346,6 +355,7 @@ API_EXPORT aclError aclrtGetDevice(int32_t *deviceId)
 
 API_EXPORT aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
+    API_FAULT(ACL_RT_GET_DEVICE, "aclrtGetRunMode");
     if (!runMode)
         return api_err_null("aclrtGetRunMode", "runMode");
     *runMode = ACL_HOST;
@@ -354,6 +364,10 @@ API_EXPORT aclError aclrtGetRunMode(aclrtRunMode *runMode)
 
 API_EXPORT const char *aclrtGetSocName(void)
 {
+    if (FLT_HIT(ACL_RT_GET_DEVICE)) {
+        api_fault(FLT_ACL_RT_GET_DEVICE, "aclrtGetSocName");
+        return NULL;
+    }
     struct api_ctx *c;
     if (api_current_ctx("aclrtGetSocName", &c) != ACL_SUCCESS)
         return NULL;
@@ -362,6 +376,7 @@ API_EXPORT const char *aclrtGetSocName(void)
 
 API_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 {
+    API_FAULT(ACL_RT_CREATE_CONTEXT, "aclrtCreateContext");
     if (!context)
         return api_err_null("aclrtCreateContext", "context");
     aclError rc = check_device(deviceId);
@@ -398,6 +413,7 @@ static struct api_ctx *ctx_of(const char *func, aclrtContext h)
 API_EXPORT aclError aclrtDestroyContext(aclrtContext context)
 {
     static const char fn[] = "aclrtDestroyContext";
+    API_FAULT(ACL_RT_DESTROY_CONTEXT, fn);
     if (!context)
         return api_err_null(fn, "context");
     api_lock();
@@ -421,6 +437,7 @@ API_EXPORT aclError aclrtDestroyContext(aclrtContext context)
 API_EXPORT aclError aclrtSetCurrentContext(aclrtContext context)
 {
     static const char fn[] = "aclrtSetCurrentContext";
+    API_FAULT(ACL_RT_CURRENT_CONTEXT, fn);
     if (!context)
         return api_err_null(fn, "context");
     api_lock();
@@ -433,6 +450,7 @@ API_EXPORT aclError aclrtSetCurrentContext(aclrtContext context)
 
 API_EXPORT aclError aclrtGetCurrentContext(aclrtContext *context)
 {
+    API_FAULT(ACL_RT_CURRENT_CONTEXT, "aclrtGetCurrentContext");
     if (!context)
         return api_err_null("aclrtGetCurrentContext", "context");
     struct api_ctx *c;

@@ -53,6 +53,9 @@ void api_report(enum api_msg kind, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(p->text, sizeof p->text, fmt, ap);
     va_end(ap);
+    /* Name the fault point behind this failure, if one fired. */
+    if (flt_armed)
+        api_note_fault();
 }
 
 aclError api_err_null(const char *func, const char *param)

@@ -42,6 +42,7 @@ static aclError no_memory(aclError rc, const char *what, size_t size)
 static aclError malloc_common(const char *api, void **devPtr, size_t size,
                               aclrtMemMallocPolicy policy, unsigned flags)
 {
+    API_FAULT(ACL_RT_MALLOC, api);
     if (!devPtr)
         return api_err_null(malloc_fn, "devPtr");
     if (size == 0)
@@ -86,6 +87,7 @@ static aclError bad_free(const char *func, const void *p, const struct be_ptr_in
 API_EXPORT aclError aclrtFree(void *devPtr)
 {
     static const char fn[] = "aclrtFree";
+    API_FAULT(ACL_RT_FREE, fn);
     if (!devPtr)
         return api_err_null(fn, "devPtr");
     /* The backend validates the address itself; only a rejected one is
@@ -102,6 +104,7 @@ API_EXPORT aclError aclrtFree(void *devPtr)
 API_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
     static const char fn[] = "aclrtMallocHost";
+    API_FAULT(ACL_RT_MALLOC_HOST, fn);
     if (!hostPtr)
         return api_err_null(fn, "hostPtr");
     if (size == 0)
@@ -116,6 +119,7 @@ API_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
 API_EXPORT aclError aclrtFreeHost(void *hostPtr)
 {
     static const char fn[] = "aclrtFreeHost";
+    API_FAULT(ACL_RT_FREE_HOST, fn);
     if (!hostPtr)
         return api_err_null(fn, "hostPtr");
     struct be_ptr_info in;
@@ -126,6 +130,14 @@ API_EXPORT aclError aclrtFreeHost(void *hostPtr)
 }
 
 /* ---- Copies and fills ---- */
+
+/* Report a copy or fill the device could not do (rc from the backend). */
+static aclError engine_failed(const char *func, aclError rc)
+{
+    if (rc != ACL_SUCCESS)
+        api_report(API_MSG_EH9999, "%s failed: copy data error, runtime result = %d.", func, rc);
+    return rc;
+}
 
 static const char *kind_name(int kind, char *buf, size_t len)
 {
@@ -217,6 +229,7 @@ API_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size
                                 aclrtMemcpyKind kind)
 {
     static const char fn[] = "aclrtMemcpy", what[] = "Synchronous memory copy";
+    API_FAULT(ACL_RT_MEMCPY, fn);
     if (count == 0)
         return ACL_SUCCESS;
     if (!dst)
@@ -245,12 +258,13 @@ API_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size
     if (!side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
         !side_ok(what, "src", src, count, src_dev, false, &si))
         return ACL_ERROR_RT_PARAM_INVALID;
-    return be_get()->memcpy(dst, src, count, kind_of(dst_dev, src_dev));
+    return engine_failed(fn, be_get()->memcpy(dst, src, count, kind_of(dst_dev, src_dev)));
 }
 
 API_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
     static const char fn[] = "aclrtMemset", what[] = "Synchronous memory set";
+    API_FAULT(ACL_RT_MEMSET, fn);
     if (count == 0)
         return ACL_SUCCESS;
     if (!devPtr)
@@ -266,12 +280,13 @@ API_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, si
     bool device = in.kind != BE_PTR_HOST_PINNED;
     if (!side_ok(what, "devPtr", devPtr, count, device, true, &in))
         return ACL_ERROR_RT_PARAM_INVALID;
-    return be_get()->memset(devPtr, (int)(value & 0xff), count);
+    return engine_failed(fn, be_get()->memset(devPtr, (int)(value & 0xff), count));
 }
 
 API_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
 {
     static const char fn[] = "aclrtGetMemInfo";
+    API_FAULT(ACL_RT_MEM_INFO, fn);
     if (!free)
         return api_err_null(fn, "free");
     if (!total)
@@ -286,6 +301,7 @@ API_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *tot
 API_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
 {
     static const char fn[] = "aclrtPointerGetAttributes";
+    API_FAULT(ACL_RT_MEM_INFO, fn);
     if (!ptr)
         return api_err_null(fn, "ptr");
     if (!attributes)
@@ -315,6 +331,7 @@ API_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *me
                                          size_t inputNum, size_t *outputNum)
 {
     static const char fn[] = "aclrtGetMemUsageInfo";
+    API_FAULT(ACL_RT_MEM_INFO, fn);
     if (!memUsageInfo)
         return api_err_null(fn, "memUsageInfo");
     if (!outputNum)

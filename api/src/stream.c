@@ -37,6 +37,15 @@ aclError api_resolve_stream(const char *func, aclrtStream stream, aclrtStream *o
     return ACL_SUCCESS;
 }
 
+/* Report a synchronisation the device could not complete. */
+static aclError sync_failed(const char *func, aclError rc)
+{
+    if (rc != ACL_SUCCESS)
+        api_report(API_MSG_EH9999, "%s failed: stream synchronize failed, runtime result = %d.",
+                   func, rc);
+    return rc;
+}
+
 void api_ctx_drop_streams(struct api_ctx *ctx)
 {
     void *h[64];
@@ -52,6 +61,7 @@ void api_ctx_drop_streams(struct api_ctx *ctx)
 API_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
 {
     static const char fn[] = "aclrtCreateStream";
+    API_FAULT(ACL_RT_CREATE_STREAM, fn);
     if (!stream)
         return api_err_null(fn, "stream");
     struct api_ctx *c;
@@ -77,6 +87,7 @@ API_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
 API_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
 {
     static const char fn[] = "aclrtDestroyStream";
+    API_FAULT(ACL_RT_DESTROY_STREAM, fn);
     if (!stream)
         return api_err_null(fn, "stream");
     api_lock();
@@ -95,17 +106,19 @@ API_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
 API_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
 {
     static const char fn[] = "aclrtSynchronizeStream";
+    API_FAULT(ACL_RT_SYNC_STREAM, fn);
     aclrtStream s;
     struct api_ctx *c;
     aclError rc = api_resolve_stream(fn, stream, &s, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    return be_get()->stream_sync(s);
+    return sync_failed(fn, be_get()->stream_sync(s));
 }
 
 API_EXPORT aclError aclrtSynchronizeDevice(void)
 {
     static const char fn[] = "aclrtSynchronizeDevice";
+    API_FAULT(ACL_RT_SYNC_STREAM, fn);
     struct api_ctx *c;
     aclError rc = api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS)
@@ -125,5 +138,5 @@ API_EXPORT aclError aclrtSynchronizeDevice(void)
         rc = be_get()->stream_sync(h[i]);
     api_unlock();
     free(h);
-    return rc;
+    return sync_failed(fn, rc);
 }

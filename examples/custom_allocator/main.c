@@ -7,7 +7,8 @@
  * allocator up again by stream and drives it through the callbacks it got
  * back, then unregisters and tears everything down. Same flow and output
  * as the sample (example/3_memory_advanced/allocator/0_custom_allocator);
- * on failure it prints an error line, the runtime's message, and exits 255.
+ * on failure it prints an error line and the runtime's message, releases
+ * what it built, and exits 1 (the C++ sample returns -1 and leaks instead).
  *
  * Build as a user would: gcc main.c -I$CANN/include -L$CANN/lib64 -lascendcl
  */
@@ -40,13 +41,15 @@ static void print_recent_error(void)
         ERROR_LOG("%s", msg);
 }
 
+/* The sample's CHECK_ERROR, but instead of returning (and leaking what was
+ * built so far) it jumps to the teardown of what exists. */
 #define CHECK_ERROR(call)                                                              \
     do {                                                                               \
         aclError err_ = (call);                                                        \
         if (err_ != ACL_SUCCESS) {                                                     \
             ERROR_LOG("Operation failed: %s returned error code %d", #call, (int)err_); \
             print_recent_error();                                                      \
-            return -1;                                                                 \
+            goto fail;                                                                 \
         }                                                                              \
     } while (0)
 
@@ -55,7 +58,7 @@ static void print_recent_error(void)
         if ((ptr) == NULL) {                                                           \
             ERROR_LOG("%s is nullptr", name);                                          \
             print_recent_error();                                                      \
-            return -1;                                                                 \
+            goto fail;                                                                 \
         }                                                                              \
     } while (0)
 
@@ -122,13 +125,14 @@ static int use_allocator(aclrtStream stream, struct custom_allocator_state *stat
     aclrtAllocatorFreeFunc free_func = NULL;
     aclrtAllocatorAllocAdviseFunc alloc_advise_func = NULL;
     aclrtAllocatorGetAddrFromBlockFunc get_addr_func = NULL;
+    aclrtAllocatorBlock block = NULL;
     CHECK_ERROR(aclrtAllocatorGetByStream(stream, &desc_out, &allocator_out, &alloc_func,
                                           &free_func, &alloc_advise_func, &get_addr_func));
     CHECK_NOT_NULL(alloc_func, "allocFunc");
     CHECK_NOT_NULL(free_func, "freeFunc");
     CHECK_NOT_NULL(get_addr_func, "getAddrFromBlockFunc");
 
-    aclrtAllocatorBlock block = alloc_func(allocator_out, 256);
+    block = alloc_func(allocator_out, 256);
     CHECK_NOT_NULL(block, "block");
     void *addr = get_addr_func(block);
     CHECK_NOT_NULL(addr, "addr");
@@ -142,21 +146,29 @@ static int use_allocator(aclrtStream stream, struct custom_allocator_state *stat
     INFO_LOG("Allocator desc queried: descOut=%p allocCount=%u freeCount=%u", desc_out,
              state->alloc_count, state->free_count);
     return 0;
+fail:
+    if (block != NULL && free_func != NULL)
+        free_func(allocator_out, block);
+    return -1;
 }
 
 int main(void)
 {
     int32_t device_id = 0;
+    int inited = 0, device_set = 0, registered = 0;
     aclrtContext context = NULL;
     aclrtStream stream = NULL;
+    aclrtAllocatorDesc desc = NULL;
     struct custom_allocator_state state = {0, 0};
 
     CHECK_ERROR(aclInit(NULL));
+    inited = 1;
     CHECK_ERROR(aclrtSetDevice(device_id));
+    device_set = 1;
     CHECK_ERROR(aclrtCreateContext(&context, device_id));
     CHECK_ERROR(aclrtCreateStream(&stream));
 
-    aclrtAllocatorDesc desc = aclrtAllocatorCreateDesc();
+    desc = aclrtAllocatorCreateDesc();
     CHECK_NOT_NULL(desc, "aclrtAllocatorCreateDesc");
     CHECK_ERROR(aclrtAllocatorSetObjToDesc(desc, (aclrtAllocator)&state));
     CHECK_ERROR(aclrtAllocatorSetAllocFuncToDesc(desc, custom_alloc));
@@ -164,15 +176,38 @@ int main(void)
     CHECK_ERROR(aclrtAllocatorSetAllocAdviseFuncToDesc(desc, custom_alloc_advise));
     CHECK_ERROR(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(desc, custom_get_addr_from_block));
     CHECK_ERROR(aclrtAllocatorRegister(stream, desc));
+    registered = 1;
 
     if (use_allocator(stream, &state) != 0)
-        return -1;
+        goto fail;
 
     CHECK_ERROR(aclrtAllocatorUnregister(stream));
+    registered = 0;
     CHECK_ERROR(aclrtAllocatorDestroyDesc(desc));
+    desc = NULL;
     CHECK_ERROR(aclrtDestroyStream(stream));
+    stream = NULL;
     CHECK_ERROR(aclrtDestroyContext(context));
+    context = NULL;
     CHECK_ERROR(aclrtResetDeviceForce(device_id));
+    device_set = 0;
     CHECK_ERROR(aclFinalize());
     return 0;
+
+fail:
+    /* Tear down whatever exists, best effort, then fail. */
+    if (registered)
+        aclrtAllocatorUnregister(stream);
+    if (desc != NULL)
+        aclrtAllocatorDestroyDesc(desc);
+    if (stream != NULL)
+        aclrtDestroyStream(stream);
+    if (context != NULL)
+        aclrtDestroyContext(context);
+    if (device_set)
+        aclrtResetDeviceForce(device_id);
+    if (inited)
+        aclFinalize();
+    (void)aclGetRecentErrMsg();
+    return EXIT_FAILURE;
 }

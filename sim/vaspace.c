@@ -1,0 +1,277 @@
+/*
+ * sim/vaspace.c - simulated device address space: a PROT_NONE device view plus a
+ * lazily mapped read/write host alias, both MAP_NORESERVE and chunked by 1 GiB.
+ * See sim/vaspace.h for the reservation strategy.
+ */
+#include "vaspace.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Under valgrind (memcheck), a huge PROT_NONE mapping above 128 GiB costs one
+ * shadow entry per 64 KiB (184 MiB and 0.6 s for 144 GiB), so there the device
+ * view is claimed lazily, chunk by chunk.  valgrind.h is a header-only
+ * client-request interface: a few no-op instructions natively. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define HAVE_VALGRIND_H 1
+#endif
+#endif
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#define CHUNK_SHIFT 30u
+#define CHUNK ((uint64_t)1 << CHUNK_SHIFT)
+#define HINT UINT64_C(0x124000000000)
+#define HINT_TRIES 16u
+#define HINT_STEP (UINT64_C(1) << 40)   /* hints: 1 TiB apart (or size rounded up) */
+#define MAX_PREFIX (UINT64_C(16) << 30) /* chunked mode: up-front reservation */
+#define MAP_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
+
+struct sim_vaspace {
+    uint64_t base;          /* device address of byte 0, multiple of CHUNK */
+    uint64_t size;          /* multiple of CHUNK */
+    uint64_t nchunks;
+    uint64_t page;          /* host page size */
+    unsigned char *claimed; /* per chunk: the PROT_NONE device view is ours */
+    _Atomic(unsigned char *) *alias; /* per chunk: RW alias mapping or NULL */
+};
+
+/* PROT_NONE reservation of exactly [addr, addr+len); 0 on success. */
+static int reserve_at(uint64_t addr, uint64_t len)
+{
+    void *want = (void *)(uintptr_t)addr;
+    void *p = mmap(want, (size_t)len, PROT_NONE, MAP_FLAGS | MAP_FIXED_NOREPLACE, -1, 0);
+
+    if (p == MAP_FAILED)
+        return -1;
+    if (p != want) { /* kernel without MAP_FIXED_NOREPLACE took it as a hint */
+        munmap(p, (size_t)len);
+        return -1;
+    }
+    return 0;
+}
+
+/* PROT_NONE reservation of len bytes anywhere, CHUNK-aligned; 0 and *addr. */
+static int reserve_anywhere(uint64_t len, uint64_t *addr)
+{
+    void *p;
+    uint64_t lo, al, hi;
+
+    if (len + CHUNK < len)
+        return -1;
+    p = mmap(NULL, (size_t)(len + CHUNK), PROT_NONE, MAP_FLAGS, -1, 0);
+    if (p == MAP_FAILED)
+        return -1;
+    lo = (uint64_t)(uintptr_t)p;
+    al = (lo + CHUNK - 1) & ~(CHUNK - 1);
+    hi = lo + len + CHUNK;
+    if (al > lo)
+        munmap(p, (size_t)(al - lo));
+    if (hi > al + len)
+        munmap((void *)(uintptr_t)(al + len), (size_t)(hi - al - len));
+    *addr = al;
+    return 0;
+}
+
+static void claim_range(struct sim_vaspace *vs, uint64_t first, uint64_t n)
+{
+    uint64_t k;
+
+    for (k = first; k < first + n; k++)
+        vs->claimed[k] = 1;
+}
+
+/* Reserve len bytes at one of the fixed hints: 0 and vs->base set, else -1. */
+static int reserve_hinted(struct sim_vaspace *vs, uint64_t len)
+{
+    uint64_t i, step = (vs->size + HINT_STEP - 1) & ~(HINT_STEP - 1);
+
+    for (i = 0; i < HINT_TRIES; i++) {
+        if (reserve_at(HINT + i * step, len) == 0) {
+            vs->base = HINT + i * step;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int on_valgrind(void)
+{
+#ifdef HAVE_VALGRIND_H
+    return RUNNING_ON_VALGRIND != 0;
+#else
+    return 0;
+#endif
+}
+
+static int place(struct sim_vaspace *vs)
+{
+    int lazy = on_valgrind();
+    uint64_t len;
+
+    /* 1. the whole range at a fixed, device-looking hint, else anywhere */
+    if (!lazy && (reserve_hinted(vs, vs->size) == 0 ||
+                  reserve_anywhere(vs->size, &vs->base) == 0)) {
+        claim_range(vs, 0, vs->nchunks);
+        return 0;
+    }
+    /* 2. chunked: a prefix now (preferably at a hint: the addresses above it are
+     *    likely free for the lazily claimed chunks), the other chunks on first use */
+    len = vs->size / 2 < MAX_PREFIX ? vs->size / 2 : MAX_PREFIX;
+    if (lazy)
+        len = CHUNK;
+    for (len &= ~(CHUNK - 1); len >= CHUNK; len = (len / 2) & ~(CHUNK - 1)) {
+        if (reserve_hinted(vs, len) == 0 || reserve_anywhere(len, &vs->base) == 0) {
+            claim_range(vs, 0, len >> CHUNK_SHIFT);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+struct sim_vaspace *sim_vaspace_create(uint64_t size)
+{
+    struct sim_vaspace *vs;
+    long pg = sysconf(_SC_PAGESIZE);
+    uint64_t k;
+
+    if (size == 0 || size > (UINT64_C(1) << 47))
+        return NULL;
+    vs = calloc(1, sizeof(*vs));
+    if (vs == NULL)
+        return NULL;
+    vs->size = (size + CHUNK - 1) & ~(CHUNK - 1);
+    vs->nchunks = vs->size >> CHUNK_SHIFT;
+    vs->page = pg > 0 ? (uint64_t)pg : 4096;
+    vs->claimed = calloc((size_t)vs->nchunks, sizeof(*vs->claimed));
+    vs->alias = malloc((size_t)vs->nchunks * sizeof(*vs->alias));
+    if (vs->claimed == NULL || vs->alias == NULL || place(vs) != 0) {
+        free(vs->claimed);
+        free(vs->alias);
+        free(vs);
+        return NULL;
+    }
+    for (k = 0; k < vs->nchunks; k++)
+        atomic_init(&vs->alias[k], NULL);
+    return vs;
+}
+
+uint64_t sim_vaspace_base(const struct sim_vaspace *vs)
+{
+    return vs->base;
+}
+
+uint64_t sim_vaspace_size(const struct sim_vaspace *vs)
+{
+    return vs->size;
+}
+
+static int claim_chunk(struct sim_vaspace *vs, uint64_t k)
+{
+    if (!vs->claimed[k]) {
+        if (reserve_at(vs->base + (k << CHUNK_SHIFT), CHUNK) != 0)
+            return -1;
+        vs->claimed[k] = 1;
+    }
+    return 0;
+}
+
+void *sim_vaspace_span(struct sim_vaspace *vs, uint64_t dev, uint64_t len, uint64_t *avail)
+{
+    uint64_t off, k, in, n;
+    unsigned char *a;
+
+    *avail = 0;
+    if (dev < vs->base || dev - vs->base >= vs->size)
+        return NULL;
+    off = dev - vs->base;
+    k = off >> CHUNK_SHIFT;
+    a = atomic_load_explicit(&vs->alias[k], memory_order_acquire);
+    if (a == NULL) {
+        /* first touch of the chunk: map it; a concurrent span may win the race */
+        unsigned char *none = NULL;
+        void *p = mmap(NULL, (size_t)CHUNK, PROT_READ | PROT_WRITE, MAP_FLAGS, -1, 0);
+        if (p == MAP_FAILED)
+            return NULL;
+        if (atomic_compare_exchange_strong_explicit(&vs->alias[k], &none, (unsigned char *)p,
+                                                    memory_order_acq_rel,
+                                                    memory_order_acquire)) {
+            a = p;
+        } else {
+            munmap(p, (size_t)CHUNK);
+            a = none;
+        }
+    }
+    in = off & (CHUNK - 1);
+    n = CHUNK - in;
+    *avail = len < n ? len : n;
+    return a + in;
+}
+
+void sim_vaspace_discard(struct sim_vaspace *vs, uint64_t dev, uint64_t len)
+{
+    uint64_t end, off, k, in, n, lo, hi;
+    unsigned char *a;
+
+    if (dev < vs->base) {
+        len = len > vs->base - dev ? len - (vs->base - dev) : 0;
+        dev = vs->base;
+    }
+    if (len == 0 || dev - vs->base >= vs->size)
+        return;
+    off = dev - vs->base;
+    end = len > vs->size - off ? vs->size : off + len;
+    while (off < end) {
+        k = off >> CHUNK_SHIFT;
+        in = off & (CHUNK - 1);
+        n = end - off < CHUNK - in ? end - off : CHUNK - in;
+        lo = (in + vs->page - 1) & ~(vs->page - 1);
+        hi = (in + n) & ~(vs->page - 1);
+        a = atomic_load_explicit(&vs->alias[k], memory_order_acquire);
+        if (a != NULL && hi > lo)
+            madvise(a + lo, (size_t)(hi - lo), MADV_DONTNEED);
+        off += n;
+    }
+}
+
+int sim_vaspace_reserve(struct sim_vaspace *vs, uint64_t dev, uint64_t len)
+{
+    uint64_t k, last;
+    int rc = 0;
+
+    if (len == 0)
+        return 0;
+    if (dev < vs->base || dev - vs->base >= vs->size || len > vs->size - (dev - vs->base))
+        return -1;
+    last = (dev - vs->base + len - 1) >> CHUNK_SHIFT;
+    for (k = (dev - vs->base) >> CHUNK_SHIFT; k <= last; k++) {
+        if (claim_chunk(vs, k) != 0)
+            rc = -1;
+    }
+    return rc;
+}
+
+void sim_vaspace_destroy(struct sim_vaspace *vs)
+{
+    uint64_t k;
+
+    if (vs == NULL)
+        return;
+    for (k = 0; k < vs->nchunks; k++) {
+        unsigned char *a = atomic_load_explicit(&vs->alias[k], memory_order_acquire);
+        if (a != NULL)
+            munmap(a, (size_t)CHUNK);
+        if (vs->claimed[k])
+            munmap((void *)(uintptr_t)(vs->base + (k << CHUNK_SHIFT)), (size_t)CHUNK);
+    }
+    free(vs->claimed);
+    free(vs->alias);
+    free(vs);
+}

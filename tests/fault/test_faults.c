@@ -1,0 +1,595 @@
+/*
+ * test_faults.c - every catalogued fault point, fired through the public
+ * helpers of aclsim/fault.h: the affected call returns the code the
+ * catalogue documents, aclGetRecentErrMsg says why and names the point,
+ * nothing is left half-built, and the runtime works again once the point
+ * is disabled.
+ *
+ * Each point has a scenario_<ID> below; the table is generated from
+ * fault/points.def, so a point without a scenario does not compile.
+ * Built a second time with -DWRONG_WIRING (tests/meta), one expectation is
+ * deliberately wrong and that binary must fail: proof this suite bites.
+ */
+#include <stdlib.h>
+#include "../api/testutil.h"
+#include "acl/acl_rt_allocator.h"
+#include "aclsim/fault.h"
+#include "fault/fault.h"
+
+static const struct {
+    const char *name;
+    aclError code;
+} catalogue[FLT_COUNT] = {
+#define FLT(id, name, code, msg, text, what) {name, code},
+#include "fault/points.def"
+#undef FLT
+};
+
+static aclrtStream stream;
+static int obj;
+static void *A(aclrtAllocator a, size_t n) { (void)a; (void)n; return NULL; }
+static void F(aclrtAllocator a, aclrtAllocatorBlock b) { (void)a; (void)b; }
+static void *V(aclrtAllocator a, size_t n, aclrtAllocatorAddr h) { (void)a; (void)n; (void)h; return NULL; }
+static void *G(aclrtAllocatorBlock b) { return b; }
+
+static const char *current; /* the point under test */
+
+static void on(void) { assert_int_equal(aclsim_fault_enable(current), 0); }
+
+/* The failed call's report, kept by off() for the generic checks. */
+static const char *saved_msg;
+
+static void keep_msg(void)
+{
+    static char keep[4096];
+    const char *m = aclGetRecentErrMsg();
+    snprintf(keep, sizeof keep, "%s", m ? m : "");
+    saved_msg = keep;
+}
+
+/* Disable every point, keeping the failed call's report. */
+static void off(void)
+{
+    aclsim_fault_disable_all();
+    keep_msg();
+}
+
+
+static void up(void)
+{
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&stream), ACL_SUCCESS);
+}
+
+static void down(void)
+{
+    assert_int_equal(aclrtDestroyStream(stream), ACL_SUCCESS);
+    assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclFinalize(), ACL_SUCCESS);
+}
+
+static aclrtAllocatorDesc full_desc(void)
+{
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    assert_non_null(d);
+    assert_int_equal(aclrtAllocatorSetObjToDesc(d, &obj), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetAllocFuncToDesc(d, A), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetFreeFuncToDesc(d, F), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, G), ACL_SUCCESS);
+    return d;
+}
+
+static int registered(aclrtStream s)
+{
+    aclrtAllocatorDesc out;
+    int yes = aclrtAllocatorGetByStream(s, &out, NULL, NULL, NULL, NULL, NULL) == ACL_SUCCESS;
+    (void)aclGetRecentErrMsg();
+    return yes;
+}
+
+/* ---- One scenario per point: fire it once, return the call's result,
+ * and check that the call works again afterwards. ---- */
+
+static aclError scenario_ACL_ALLOCATOR_CREATE_DESC(void)
+{
+    on();
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    off();
+    aclrtAllocatorDesc e = aclrtAllocatorCreateDesc();
+    assert_non_null(e);
+    aclrtAllocatorDestroyDesc(e);
+    return d == NULL ? ACL_SUCCESS : ACL_ERROR_FAILURE; /* code 0: a NULL handle */
+}
+
+static aclError scenario_ACL_ALLOCATOR_DESTROY_DESC(void)
+{
+    aclrtAllocatorDesc d = full_desc();
+    on();
+    aclError rc = aclrtAllocatorDestroyDesc(d);
+    off();
+    assert_int_equal(aclrtAllocatorDestroyDesc(d), ACL_SUCCESS);
+    return rc;
+}
+
+/* A failed Set leaves the field unbound: Register then names it
+ * ("missing callback"); field "" is the optional advise callback. */
+static aclError set_scenario(aclError (*set)(aclrtAllocatorDesc), const char *field)
+{
+    aclrtAllocatorDesc e = aclrtAllocatorCreateDesc();
+    if (strcmp(field, "allocatorDesc->obj") != 0)
+        aclrtAllocatorSetObjToDesc(e, &obj);
+    if (strcmp(field, "allocatorDesc->allocFunc") != 0)
+        aclrtAllocatorSetAllocFuncToDesc(e, A);
+    if (strcmp(field, "allocatorDesc->freeFunc") != 0)
+        aclrtAllocatorSetFreeFuncToDesc(e, F);
+    if (strcmp(field, "allocatorDesc->getAddrFromBlockFunc") != 0)
+        aclrtAllocatorSetGetAddrFromBlockFuncToDesc(e, G);
+    on();
+    aclError rc = set(e);
+    off();
+    aclError reg = aclrtAllocatorRegister(stream, e);
+    if (field[0]) {
+        assert_int_equal(reg, ACL_ERROR_INVALID_PARAM);
+        expect_null_msg("aclrtAllocatorRegister", field);
+    } else {
+        assert_int_equal(reg, ACL_SUCCESS);
+        aclrtAllocatorAllocAdviseFunc adv = V;
+        aclrtAllocatorDesc out;
+        assert_int_equal(aclrtAllocatorGetByStream(stream, &out, NULL, NULL, NULL, &adv, NULL),
+                         ACL_SUCCESS);
+        assert_null(adv);
+        aclrtAllocatorUnregister(stream);
+    }
+    assert_int_equal(set(e), ACL_SUCCESS); /* works once the point is off */
+    aclrtAllocatorDestroyDesc(e);
+    return rc;
+}
+
+static aclError set_obj(aclrtAllocatorDesc d) { return aclrtAllocatorSetObjToDesc(d, &obj); }
+static aclError set_alloc(aclrtAllocatorDesc d) { return aclrtAllocatorSetAllocFuncToDesc(d, A); }
+static aclError set_free(aclrtAllocatorDesc d) { return aclrtAllocatorSetFreeFuncToDesc(d, F); }
+static aclError set_adv(aclrtAllocatorDesc d) { return aclrtAllocatorSetAllocAdviseFuncToDesc(d, V); }
+static aclError set_get(aclrtAllocatorDesc d) { return aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, G); }
+
+static aclError scenario_ACL_ALLOCATOR_SET_OBJ(void) { return set_scenario(set_obj, "allocatorDesc->obj"); }
+static aclError scenario_ACL_ALLOCATOR_SET_ALLOC(void) { return set_scenario(set_alloc, "allocatorDesc->allocFunc"); }
+static aclError scenario_ACL_ALLOCATOR_SET_FREE(void) { return set_scenario(set_free, "allocatorDesc->freeFunc"); }
+static aclError scenario_ACL_ALLOCATOR_SET_ADVISE(void) { return set_scenario(set_adv, ""); }
+static aclError scenario_ACL_ALLOCATOR_SET_GET_ADDR(void) { return set_scenario(set_get, "allocatorDesc->getAddrFromBlockFunc"); }
+
+static aclError scenario_ACL_ALLOCATOR_REGISTER(void)
+{
+    aclrtAllocatorDesc d = full_desc();
+    on();
+    aclError rc = aclrtAllocatorRegister(stream, d);
+    off();
+    assert_false(registered(stream)); /* nothing half-registered */
+    assert_int_equal(aclrtAllocatorRegister(stream, d), ACL_SUCCESS);
+    assert_true(registered(stream));
+    aclrtAllocatorUnregister(stream);
+    aclrtAllocatorDestroyDesc(d);
+    return rc;
+}
+
+static aclError scenario_ACL_ALLOCATOR_GET_BY_STREAM(void)
+{
+    aclrtAllocatorDesc d = full_desc(), out = NULL;
+    assert_int_equal(aclrtAllocatorRegister(stream, d), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtAllocatorGetByStream(stream, &out, NULL, NULL, NULL, NULL, NULL);
+    off();
+    assert_null(out);
+    assert_true(registered(stream)); /* the registration itself survives */
+    aclrtAllocatorUnregister(stream);
+    aclrtAllocatorDestroyDesc(d);
+    return rc;
+}
+
+static aclError scenario_ACL_ALLOCATOR_UNREGISTER(void)
+{
+    aclrtAllocatorDesc d = full_desc();
+    assert_int_equal(aclrtAllocatorRegister(stream, d), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtAllocatorUnregister(stream);
+    off();
+    assert_true(registered(stream));
+    assert_int_equal(aclrtAllocatorUnregister(stream), ACL_SUCCESS);
+    assert_false(registered(stream));
+    aclrtAllocatorDestroyDesc(d);
+    return rc;
+}
+
+static aclError scenario_ACL_INIT(void)
+{
+    down();
+    on();
+    aclError rc = aclInit(NULL);
+    off();
+    assert_int_equal(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE); /* stayed uninitialised */
+    (void)aclGetRecentErrMsg();
+    up();
+    return rc;
+}
+
+static aclError scenario_ACL_FINALIZE(void)
+{
+    on();
+    aclError rc = aclFinalize();
+    off();
+    assert_int_equal(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE); /* still initialised */
+    return rc;
+}
+
+static aclError scenario_ACL_RT_SET_DEVICE(void)
+{
+    on();
+    aclError rc = aclrtSetDevice(0);
+    off();
+    int32_t d;
+    assert_int_equal(aclrtGetDevice(&d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_RESET_DEVICE(void)
+{
+    on();
+    aclError rc = aclrtResetDevice(0);
+    off();
+    void *p; /* the device is still there */
+    assert_int_equal(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_GET_DEVICE(void)
+{
+    int32_t d = -1;
+    on();
+    aclError rc = aclrtGetDevice(&d);
+    off();
+    assert_int_equal(d, -1);
+    assert_int_equal(aclrtGetDevice(&d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_CREATE_CONTEXT(void)
+{
+    aclrtContext c = NULL, primary;
+    assert_int_equal(aclrtGetCurrentContext(&primary), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtCreateContext(&c, 0);
+    off();
+    assert_null(c);
+    assert_int_equal(aclrtCreateContext(&c, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyContext(c), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(primary), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_DESTROY_CONTEXT(void)
+{
+    aclrtContext c, primary;
+    assert_int_equal(aclrtGetCurrentContext(&primary), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateContext(&c, 0), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtDestroyContext(c);
+    off();
+    assert_int_equal(aclrtDestroyContext(c), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(primary), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_CURRENT_CONTEXT(void)
+{
+    aclrtContext c = NULL;
+    on();
+    aclError rc = aclrtGetCurrentContext(&c);
+    off();
+    assert_null(c);
+    assert_int_equal(aclrtGetCurrentContext(&c), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError create_stream_scenario(void)
+{
+    aclrtStream s = NULL;
+    on();
+    aclError rc = aclrtCreateStream(&s);
+    off();
+    assert_null(s);
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_CREATE_STREAM(void) { return create_stream_scenario(); }
+static aclError scenario_SIM_STREAM_RESOURCE(void) { return create_stream_scenario(); }
+
+static aclError scenario_ACL_RT_DESTROY_STREAM(void)
+{
+    aclrtStream s;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtDestroyStream(s);
+    off();
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError sync_scenario(void)
+{
+    on();
+    aclError rc = aclrtSynchronizeStream(stream);
+    off();
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_SYNC_STREAM(void) { return sync_scenario(); }
+static aclError scenario_SIM_STREAM_HANG(void) { return sync_scenario(); }
+
+static aclError malloc_scenario(void)
+{
+    void *p = NULL;
+    size_t f0, f1, t;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &t), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+    off();
+    assert_null(p);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t), ACL_SUCCESS);
+    assert_int_equal(f0, f1); /* nothing allocated */
+    assert_int_equal(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_MALLOC(void) { return malloc_scenario(); }
+static aclError scenario_SIM_HBM_ALLOC(void) { return malloc_scenario(); }
+static aclError scenario_SIM_HBM_MAP(void) { return malloc_scenario(); }
+
+static aclError scenario_ACL_RT_FREE(void)
+{
+    void *p;
+    assert_int_equal(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtFree(p);
+    off();
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS); /* the block was still allocated */
+    return rc;
+}
+
+static aclError malloc_host_scenario(void)
+{
+    void *p = NULL;
+    on();
+    aclError rc = aclrtMallocHost(&p, 4096);
+    off();
+    assert_null(p);
+    assert_int_equal(aclrtMallocHost(&p, 4096), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_MALLOC_HOST(void) { return malloc_host_scenario(); }
+static aclError scenario_SIM_HOST_ALLOC(void) { return malloc_host_scenario(); }
+
+static aclError scenario_ACL_RT_FREE_HOST(void)
+{
+    void *p;
+    assert_int_equal(aclrtMallocHost(&p, 4096), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtFreeHost(p);
+    off();
+    assert_int_equal(aclrtFreeHost(p), ACL_SUCCESS);
+    return rc;
+}
+
+/* A failed copy or fill leaves the destination as it was. */
+static aclError copy_scenario(int fill)
+{
+    unsigned char h[256], back[256];
+    void *d;
+    memset(h, 0x11, sizeof h);
+    assert_int_equal(aclrtMalloc(&d, sizeof h, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(d, sizeof h, h, sizeof h, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    memset(h, 0x22, sizeof h);
+    on();
+    aclError rc = fill ? aclrtMemset(d, sizeof h, 0x33, sizeof h)
+                       : aclrtMemcpy(d, sizeof h, h, sizeof h, ACL_MEMCPY_HOST_TO_DEVICE);
+    off();
+    assert_int_equal(aclrtMemcpy(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    for (size_t i = 0; i < sizeof back; i++)
+        assert_int_equal(back[i], 0x11);
+    assert_int_equal(aclrtMemset(d, sizeof h, 0x33, sizeof h), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_MEMCPY(void) { return copy_scenario(0); }
+static aclError scenario_ACL_RT_MEMSET(void) { return copy_scenario(1); }
+static aclError scenario_SIM_COPY_ENGINE(void) { return copy_scenario(0); }
+
+static aclError scenario_ACL_RT_MEM_INFO(void)
+{
+    size_t f = 0, t = 0;
+    on();
+    aclError rc = aclrtGetMemInfo(ACL_HBM_MEM, &f, &t);
+    off();
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError (*const scenarios[FLT_COUNT])(void) = {
+#define FLT(id, name, code, msg, text, what) scenario_##id,
+#include "fault/points.def"
+#undef FLT
+};
+
+/* ---- The generic checks ---- */
+
+static void check_point(size_t i)
+{
+    current = catalogue[i].name;
+    aclError want = catalogue[i].code;
+#ifdef WRONG_WIRING
+    /* Claim acl/rt/malloc fails with a host-OOM code: must be caught. */
+    if (strcmp(current, "acl/rt/malloc") == 0)
+        want = ACL_ERROR_BAD_ALLOC;
+#endif
+    unsigned long hits = aclsim_fault_hits(current);
+    saved_msg = NULL;
+    (void)aclGetRecentErrMsg();
+    aclError rc = scenarios[i]();
+    const char *m = saved_msg;
+    if (rc != want)
+        fail_msg("%s: the call returned %d, the catalogue says %d", current, rc, want);
+    if (!m)
+        fail_msg("%s: no message for aclGetRecentErrMsg", current);
+    char tag[128];
+    snprintf(tag, sizeof tag, "[aclsim] fault point %s fired", current);
+    if (!strstr(m, tag))
+        fail_msg("%s: the message does not name the point:\n%s", current, m);
+    assert_true(aclsim_fault_hits(current) > hits);
+    (void)aclGetRecentErrMsg();
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    setenv("ACLSIM_HBM_BYTES", "268435456", 1);
+    up();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    size_t f, t;
+    aclsim_fault_disable_all();
+    /* Nothing a failure path built may be left: all device memory free. */
+    if (aclrtGetMemInfo(ACL_HBM_MEM, &f, &t) != ACL_SUCCESS || f != t)
+        return -1;
+    down();
+    return 0;
+}
+
+static void test_every_point_fails_its_call_as_catalogued(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < FLT_COUNT; i++)
+        check_point(i);
+}
+
+static void test_catalogue_is_what_the_library_reports(void **state)
+{
+    (void)state;
+    assert_int_equal(aclsim_fault_count(), FLT_COUNT);
+    for (size_t i = 0; i < FLT_COUNT; i++) {
+        assert_string_equal(aclsim_fault_name(i), catalogue[i].name);
+        assert_non_null(aclsim_fault_description(i));
+    }
+    assert_null(aclsim_fault_name(FLT_COUNT));
+    assert_int_equal(aclsim_fault_enable("no/such/point"), -1);
+}
+
+static void test_nth_hit_fails_once_then_calls_work(void **state)
+{
+    (void)state;
+    void *p[4];
+    assert_int_equal(aclsim_fault_enable_nth("acl/rt/malloc", 3, 0), 0);
+    assert_int_equal(aclrtMalloc(&p[0], 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&p[1], 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&p[2], 64, ACL_MEM_MALLOC_HUGE_FIRST),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMalloc(&p[2], 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclsim_fault_disable_all();
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(aclrtFree(p[i]), ACL_SUCCESS);
+}
+
+static void test_nth_persistent_fails_from_n_on(void **state)
+{
+    (void)state;
+    void *p;
+    assert_int_equal(aclsim_fault_enable_nth("acl/rt/malloc", 2, 1), 0);
+    assert_int_equal(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST),
+                         ACL_ERROR_RT_MEMORY_ALLOCATION);
+        (void)aclGetRecentErrMsg();
+    }
+    aclsim_fault_disable_all();
+}
+
+static void test_random_is_reproducible_under_a_seed(void **state)
+{
+    (void)state;
+    char first[200], second[200];
+    for (int round = 0; round < 2; round++) {
+        char *out = round ? second : first;
+        assert_int_equal(aclsim_fault_enable_random("acl/rt/get_device", 0.3, 42), 0);
+        int fails = 0;
+        for (int i = 0; i < 199; i++) {
+            int32_t d;
+            out[i] = aclrtGetDevice(&d) == ACL_SUCCESS ? '.' : 'x';
+            fails += out[i] == 'x';
+        }
+        out[199] = '\0';
+        aclsim_fault_disable_all();
+        (void)aclGetRecentErrMsg();
+        assert_true(fails > 30 && fails < 90);
+    }
+    assert_string_equal(first, second);
+}
+
+static void test_wildcard_covers_a_layer_and_disable_all_clears_it(void **state)
+{
+    (void)state;
+    assert_int_equal(aclsim_fault_enable("acl/allocator/*"), 0);
+    assert_null(aclrtAllocatorCreateDesc());
+    assert_int_equal(aclrtAllocatorUnregister(stream), ACL_ERROR_INTERNAL_ERROR);
+    (void)aclGetRecentErrMsg();
+    aclsim_fault_disable_all();
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    assert_non_null(d);
+    aclrtAllocatorDestroyDesc(d);
+}
+
+/* The README's fault table lists every point (the catalogue is the single
+ * source; this keeps the documentation from drifting). */
+static void test_readme_table_lists_every_point(void **state)
+{
+    (void)state;
+    FILE *f = fopen(ACLSIM_README, "r");
+    assert_non_null(f);
+    static char text[1 << 17];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    for (size_t i = 0; i < FLT_COUNT; i++) {
+        char row[128];
+        snprintf(row, sizeof row, "| `%s` | ", catalogue[i].name);
+        if (!strstr(text, row))
+            fail_msg("README.md has no table row for fault point %s", catalogue[i].name);
+    }
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_every_point_fails_its_call_as_catalogued),
+        T(test_catalogue_is_what_the_library_reports),
+        T(test_nth_hit_fails_once_then_calls_work),
+        T(test_nth_persistent_fails_from_n_on),
+        T(test_random_is_reproducible_under_a_seed),
+        T(test_wildcard_covers_a_layer_and_disable_all_clears_it),
+        cmocka_unit_test(test_readme_table_lists_every_point),
+    };
+    return cmocka_run_group_tests_name("faults", tests, NULL, NULL);
+}
