@@ -91,6 +91,23 @@ struct be_ops {
     /* Usage lines of an open device: fills up to max, returns how many
      * there are. */
     size_t (*mem_usage)(int32_t dev, struct be_usage *out, size_t max);
+
+    /* Call fn for each live device block of an open device (for leak
+     * reports), with its allocation stack when the backend tracks them;
+     * returns how many there are. NULL when the backend cannot tell. */
+    size_t (*live_blocks)(int32_t dev,
+                          void (*fn)(void *start, size_t size, void *const *frames, int n,
+                                     void *user),
+                          void *user);
+    /* The ACL layer rejected an access to [ptr, ptr+n) as outside live
+     * device memory: let the backend's tools (memcheck) report it too. */
+    void (*audit)(const void *ptr, size_t n);
+    /* A free the program asked for failed (an injected fault): release the
+     * block when its device closes (device memory) or at aclFinalize (host
+     * memory) instead, so the program is not blamed for a leak it could not
+     * avoid. NULL when the backend has nothing to do. */
+    void (*abandon)(void *ptr);
+    void (*abandon_host)(void *ptr);
 };
 
 /* The backend this library was built with. */

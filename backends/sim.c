@@ -223,6 +223,26 @@ static size_t mem_usage(int32_t dev, struct be_usage *out, size_t max)
     return 2;
 }
 
+struct live_ctx {
+    void (*fn)(void *start, size_t size, void *const *frames, int n, void *user);
+    void *user;
+};
+
+static void each_live(const struct sim_block *b, void *const *frames, int n, void *user)
+{
+    const struct live_ctx *c = user;
+    c->fn(b->start, (size_t)b->usable, frames, n, c->user);
+}
+
+static size_t live_blocks(int32_t dev,
+                          void (*fn)(void *start, size_t size, void *const *frames, int n,
+                                     void *user),
+                          void *user)
+{
+    struct live_ctx c = {fn, user};
+    return sim_mem_live(dev, each_live, &c);
+}
+
 static const struct be_ops ops = {
     .name = "sim",
     .init = init,
@@ -245,6 +265,10 @@ static const struct be_ops ops = {
     .memset = mem_set,
     .mem_info = mem_info,
     .mem_usage = mem_usage,
+    .live_blocks = live_blocks,
+    .audit = sim_mem_audit,
+    .abandon = sim_mem_abandon,
+    .abandon_host = sim_host_abandon,
 };
 
 const struct be_ops *be_get(void)

@@ -239,18 +239,18 @@ __attribute__((constructor)) static void fault_load(void)
         flt_arm();
     if (spec && *spec)
         rules_from_env(spec);
-    if (count && *count) {
-        count_path = strdup(count);
-        if (count_path)
-            atexit(write_counts);
-    }
+    if (count && *count)
+        count_path = strdup(count); /* written when the library unloads */
 }
 
+/* Runs at exit, after the program's own atexit handlers (and, for a library
+ * loaded at start-up, after every atexit handler: those a library registers
+ * from its constructor run after the loader's destructors, too late). */
 __attribute__((destructor)) static void fault_unload(void)
 {
+    if (count_path)
+        write_counts();
     drop_rules(NULL);
-    /* count_path is still needed by write_counts, which atexit runs before
-     * library destructors; after that nothing reads it. */
     free(count_path);
     count_path = NULL;
 }

@@ -6,10 +6,13 @@
  *   ACLSIM_SOC           profile name (default Ascend910B1)
  *   ACLSIM_HBM_BYTES     capacity override, e.g. for small-HBM tests
  *   ACLSIM_DEVICE_COUNT  number of devices (default 1, at most 64)
+ *   ACLSIM_TRACK=1       remember each live block's allocation stack, for
+ *                        the leak report (read when a device opens)
  * Each device has its own lock (lock.h); lookups by address scan the open devices'
  * ranges (at most 64, usually one).
  */
 #include <errno.h>
+#include <execinfo.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -17,13 +20,30 @@
 #include "fault/fault.h"
 #include "heap.h"
 #include "lock.h"
+#include "track.h"
 #include "sim.h"
 #include "vaspace.h"
 
 #define DEFAULT_SOC "Ascend910B1"
 
+/* Allocation stacks of live blocks, kept only with ACLSIM_TRACK=1: an
+ * open-addressing table keyed by offset + 1 (0 = empty), no tombstones. */
+#define STACK_DEPTH 16
+struct stack {
+    uint64_t key;
+    int n;
+    void *frames[STACK_DEPTH];
+};
+struct stacks {
+    size_t cap, count;
+    struct stack *v;
+};
+
 struct device {
     struct sim_lock lock; /* the heap and address space of this device */
+    struct stacks *stacks;
+    uint64_t *abandoned; /* offsets of blocks to free at close */
+    size_t n_abandoned, cap_abandoned;
     bool open;
     struct sim_vaspace *vs;
     struct sim_heap *heap;
@@ -125,6 +145,80 @@ uint64_t sim_device_capacity(int32_t dev)
     return sim.hbm_override ? sim.hbm_override : p->hbm_bytes;
 }
 
+static size_t stack_home(const struct stacks *t, uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (t->cap - 1);
+}
+
+static void stack_put(struct stacks *t, const struct stack *e)
+{
+    size_t i = stack_home(t, e->key);
+    while (t->v[i].key)
+        i = (i + 1) & (t->cap - 1);
+    t->v[i] = *e;
+    t->count++;
+}
+
+/* Record the caller's stack for the block at off. pre: d->lock held. A
+ * table that cannot grow just stops recording (tracking is best effort). */
+static void remember_stack(struct device *d, uint64_t off)
+{
+    struct stacks *t = d->stacks;
+    if (2 * (t->count + 1) > t->cap) {
+        struct stacks bigger = {t->cap ? 2 * t->cap : 256, 0, NULL};
+        bigger.v = calloc(bigger.cap, sizeof *bigger.v);
+        if (!bigger.v)
+            return;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->v[i].key)
+                stack_put(&bigger, &t->v[i]);
+        free(t->v);
+        *t = bigger;
+    }
+    struct stack e = {off + 1, 0, {0}};
+    e.n = backtrace(e.frames, STACK_DEPTH);
+    stack_put(t, &e);
+}
+
+static struct stack *find_stack(const struct device *d, uint64_t off)
+{
+    const struct stacks *t = d->stacks;
+    if (!t || !t->cap)
+        return NULL;
+    for (size_t i = stack_home(t, off + 1); t->v[i].key; i = (i + 1) & (t->cap - 1))
+        if (t->v[i].key == off + 1)
+            return &t->v[i];
+    return NULL;
+}
+
+/* pre: d->lock held. Backward-shift deletion keeps probes short. */
+static void forget_stack(struct device *d, uint64_t off)
+{
+    struct stacks *t = d->stacks;
+    struct stack *e = find_stack(d, off);
+    if (!e)
+        return;
+    size_t hole = (size_t)(e - t->v), mask = t->cap - 1;
+    for (size_t i = (hole + 1) & mask; t->v[i].key; i = (i + 1) & mask) {
+        size_t h = stack_home(t, t->v[i].key);
+        if (((i - h) & mask) >= ((i - hole) & mask)) {
+            t->v[hole] = t->v[i];
+            hole = i;
+        }
+    }
+    t->v[hole].key = 0;
+    t->count--;
+}
+
+static void free_stacks(struct device *d)
+{
+    if (d->stacks) {
+        free(d->stacks->v);
+        free(d->stacks);
+        d->stacks = NULL;
+    }
+}
+
 enum sim_rc sim_device_open(int32_t id)
 {
     ensure_configured();
@@ -136,13 +230,19 @@ enum sim_rc sim_device_open(int32_t id)
     if (!vs)
         return SIM_EHOSTMEM;
     uint64_t base = sim_vaspace_base(vs);
-    struct sim_heap *h = sim_heap_create(base, cap);
+    /* The heap works in offsets from base: see track.h for why. */
+    struct sim_heap *h = sim_heap_create(0, cap);
     if (!h) {
         sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
     }
+    const char *track = getenv("ACLSIM_TRACK");
+    struct stacks *stacks = NULL;
+    if (track && strcmp(track, "1") == 0)
+        stacks = calloc(1, sizeof *stacks); /* NULL: track nothing */
     pthread_mutex_lock(&sim.lock);
     d->lock = (struct sim_lock)SIM_LOCK_INIT;
+    d->stacks = stacks;
     d->vs = vs;
     d->heap = h;
     d->base = base;
@@ -159,8 +259,17 @@ void sim_device_close(int32_t id)
     pthread_mutex_lock(&sim.lock);
     if (d->open) {
         d->open = false;
+        /* Blocks whose free failed go now, as the real device releases all
+         * of a device's memory at reset (see sim_mem_abandon). */
+        for (size_t i = 0; i < d->n_abandoned; i++)
+            if (sim_heap_free(d->heap, d->abandoned[i], NULL) == 0)
+                sim_track_free((void *)(uintptr_t)(d->base + d->abandoned[i]));
+        free(d->abandoned);
+        d->abandoned = NULL;
+        d->n_abandoned = d->cap_abandoned = 0;
         sim_heap_destroy(d->heap);
         sim_vaspace_destroy(d->vs);
+        free_stacks(d);
         d->heap = NULL;
         d->vs = NULL;
         sim.open_count--;
@@ -191,21 +300,24 @@ static enum sim_rc alloc_pages(struct device *d, uint64_t size, uint64_t usable,
     /* The heap keeps one 32-bit tag per block: the page kind in the low two
      * bits, the slack (size - usable, < 1 GiB) above them. */
     uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)page;
-    uint64_t addr;
+    uint64_t off;
     if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
     sim_lock_take(&d->lock);
-    int rc = sim_heap_alloc(d->heap, size, align, tag, &addr);
-    if (rc == 0 && sim_vaspace_reserve(d->vs, addr, size) != 0) {
-        sim_heap_free(d->heap, addr, NULL);
+    int rc = sim_heap_alloc(d->heap, size, align, tag, &off);
+    if (rc == 0 && sim_vaspace_reserve(d->vs, d->base + off, size) != 0) {
+        sim_heap_free(d->heap, off, NULL);
         rc = -2;
     }
+    if (rc == 0 && d->stacks)
+        remember_stack(d, off);
     sim_lock_give(&d->lock);
     if (rc == -2)
         return SIM_EHOSTMEM;
     if (rc != 0)
         return SIM_ENOMEM;
-    *ptr = (void *)(uintptr_t)addr;
+    *ptr = (void *)(uintptr_t)(d->base + off);
+    sim_track_alloc(*ptr, usable);
     return SIM_OK;
 }
 
@@ -258,14 +370,24 @@ enum sim_rc sim_mem_free(void *ptr)
     struct device *d = device_of((uintptr_t)ptr);
     if (!d)
         return SIM_EINVAL;
-    uint64_t size = 0;
+    uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - d->base;
     sim_lock_take(&d->lock);
-    int rc = sim_heap_free(d->heap, (uint64_t)(uintptr_t)ptr, &size);
+    int rc = sim_heap_free(d->heap, off, &size);
     /* Give the host pages of big blocks back, so a long run stays sparse. */
     if (rc == 0 && size >= (2u << 20))
         sim_vaspace_discard(d->vs, (uint64_t)(uintptr_t)ptr, size);
+    if (rc == 0 && d->stacks)
+        forget_stack(d, off);
+    /* A block freed after all is no longer abandoned (the list is empty
+     * unless an injected fault made a free fail). */
+    for (size_t i = 0; rc == 0 && i < d->n_abandoned; i++)
+        if (d->abandoned[i] == off)
+            d->abandoned[i--] = d->abandoned[--d->n_abandoned];
     sim_lock_give(&d->lock);
-    return rc == 0 ? SIM_OK : SIM_EINVAL;
+    if (rc != 0)
+        return SIM_EINVAL;
+    sim_track_free(ptr);
+    return SIM_OK;
 }
 
 bool sim_mem_lookup(const void *ptr, struct sim_block *b)
@@ -276,12 +398,12 @@ bool sim_mem_lookup(const void *ptr, struct sim_block *b)
     uint64_t start, size;
     uint32_t tag;
     sim_lock_take(&d->lock);
-    int rc = sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr, &start, &size, &tag);
+    int rc = sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - d->base, &start, &size, &tag);
     sim_lock_give(&d->lock);
     if (rc != 0)
         return false;
     b->dev = (int32_t)(d - sim.dev);
-    b->start = (void *)(uintptr_t)start;
+    b->start = (void *)(uintptr_t)(d->base + start);
     b->usable = size - (tag >> 2);
     b->page_size = page_bytes((enum sim_page)(tag & 3));
     return true;
@@ -296,6 +418,60 @@ void sim_mem_usage_peak(int32_t id, uint64_t *used, uint64_t *peak)
     sim_lock_give(&d->lock);
     *used = st.used_bytes;
     *peak = st.peak_used_bytes;
+}
+
+struct live_walk {
+    struct device *d;
+    int32_t dev;
+    sim_live_fn fn;
+    void *user;
+    size_t n;
+};
+
+static void visit_live(uint64_t start, uint64_t size, int used, uint32_t tag, void *user)
+{
+    struct live_walk *w = user;
+    if (!used)
+        return;
+    struct sim_block b = {w->dev, (void *)(uintptr_t)(w->d->base + start), size - (tag >> 2),
+                          page_bytes((enum sim_page)(tag & 3))};
+    const struct stack *st = find_stack(w->d, start);
+    w->fn(&b, st ? st->frames : NULL, st ? st->n : 0, w->user);
+    w->n++;
+}
+
+size_t sim_mem_live(int32_t id, sim_live_fn fn, void *user)
+{
+    struct device *d = &sim.dev[id];
+    struct live_walk w = {d, id, fn, user, 0};
+    sim_lock_take(&d->lock);
+    sim_heap_walk(d->heap, visit_live, &w);
+    sim_lock_give(&d->lock);
+    return w.n;
+}
+
+void sim_mem_abandon(void *ptr)
+{
+    struct device *d = device_of((uintptr_t)ptr);
+    if (!d)
+        return;
+    sim_lock_take(&d->lock);
+    if (d->n_abandoned == d->cap_abandoned) {
+        size_t cap = d->cap_abandoned ? 2 * d->cap_abandoned : 8;
+        uint64_t *v = realloc(d->abandoned, cap * sizeof *v);
+        if (v) {
+            d->abandoned = v;
+            d->cap_abandoned = cap;
+        }
+    }
+    if (d->n_abandoned < d->cap_abandoned)
+        d->abandoned[d->n_abandoned++] = (uint64_t)(uintptr_t)ptr - d->base;
+    sim_lock_give(&d->lock);
+}
+
+void sim_mem_audit(const void *ptr, size_t n)
+{
+    sim_track_check(ptr, n);
 }
 
 bool sim_mem_in_range(const void *ptr)

@@ -16,6 +16,7 @@
 struct hblock {
     uintptr_t start;
     size_t size;
+    bool abandoned; /* the program's free failed: freed at forget_all */
 };
 
 static struct {
@@ -60,7 +61,7 @@ enum sim_rc sim_host_alloc(size_t size, void **ptr)
     }
     size_t at = upper((uintptr_t)p);
     memmove(&host.v[at + 1], &host.v[at], (host.n - at) * sizeof *host.v);
-    host.v[at] = (struct hblock){(uintptr_t)p, size};
+    host.v[at] = (struct hblock){(uintptr_t)p, size, false};
     host.n++;
     host.bytes += size;
     if (host.bytes > host.peak)
@@ -100,9 +101,21 @@ bool sim_host_lookup(const void *ptr, void **start, size_t *size)
     return hit;
 }
 
+void sim_host_abandon(void *ptr)
+{
+    pthread_mutex_lock(&host.lock);
+    size_t at = upper((uintptr_t)ptr);
+    if (at > 0 && host.v[at - 1].start == (uintptr_t)ptr)
+        host.v[at - 1].abandoned = true;
+    pthread_mutex_unlock(&host.lock);
+}
+
 void sim_host_forget_all(void)
 {
     pthread_mutex_lock(&host.lock);
+    for (size_t i = 0; i < host.n; i++)
+        if (host.v[i].abandoned)
+            free((void *)host.v[i].start);
     free(host.v);
     host.v = NULL;
     host.n = host.cap = 0;

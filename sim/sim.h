@@ -102,6 +102,21 @@ struct sim_block {
 /* The live device block containing ptr: true and *b, or false. */
 bool sim_mem_lookup(const void *ptr, struct sim_block *b);
 
+/* Call fn for every live block of an open device, with its allocation
+ * stack when ACLSIM_TRACK=1 was set as the device opened (else NULL, 0).
+ * fn runs under the device's lock: it must not call back into sim_mem_*.
+ * Returns the number of live blocks. */
+typedef void (*sim_live_fn)(const struct sim_block *b, void *const *frames, int nframes,
+                            void *user);
+size_t sim_mem_live(int32_t dev, sim_live_fn fn, void *user);
+
+/* The program's free of the live block at ptr failed: free it when its
+ * device closes. Unknown addresses are ignored. */
+void sim_mem_abandon(void *ptr);
+
+/* Let memcheck report an access the ACL layer rejected (Valgrind only). */
+void sim_mem_audit(const void *ptr, size_t n);
+
 /* Whether ptr lies in some open device's address space (live or not). */
 bool sim_mem_in_range(const void *ptr);
 
@@ -129,6 +144,10 @@ bool sim_host_lookup(const void *ptr, void **start, size_t *size);
 void sim_host_forget_all(void);
 /* Number of live host blocks (leak reports). */
 size_t sim_host_count(void);
+/* The program's free of the host block at ptr failed: free it at
+ * sim_host_forget_all instead. */
+void sim_host_abandon(void *ptr);
+
 /* Bytes of live host blocks, and the most ever live. */
 void sim_host_usage(uint64_t *cur, uint64_t *peak);
 

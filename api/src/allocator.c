@@ -10,8 +10,66 @@
  * before the stream and skips other NULL out-params; Unregister of an
  * unregistered stream succeeds; DestroyDesc leaves registrations alone.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include "api.h"
+
+/* ---- Live descs (for the leak report's dangling-desc check) ----
+ * A chained set keyed by handle; only Create and Destroy touch it, never
+ * the registry's lookup path. */
+
+#define DESC_BUCKETS 256u
+
+struct desc_node {
+    struct desc_node *next;
+    const void *desc;
+    bool abandoned; /* its destroy failed: freed when the library unloads */
+};
+
+static pthread_mutex_t desc_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct desc_node *descs[DESC_BUCKETS];
+
+static struct desc_node **desc_bucket(const void *d)
+{
+    return &descs[((uintptr_t)d * 0x9E3779B97F4A7C15ull) >> 56];
+}
+
+static int desc_add(const void *d)
+{
+    struct desc_node *n = malloc(sizeof *n);
+    if (!n)
+        return -1;
+    pthread_mutex_lock(&desc_lock);
+    struct desc_node **b = desc_bucket(d);
+    *n = (struct desc_node){*b, d, false};
+    *b = n;
+    pthread_mutex_unlock(&desc_lock);
+    return 0;
+}
+
+static void desc_remove(const void *d)
+{
+    pthread_mutex_lock(&desc_lock);
+    for (struct desc_node **p = desc_bucket(d); *p; p = &(*p)->next) {
+        if ((*p)->desc == d) {
+            struct desc_node *n = *p;
+            *p = n->next;
+            free(n);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&desc_lock);
+}
+
+bool api_desc_live(const void *d)
+{
+    pthread_mutex_lock(&desc_lock);
+    const struct desc_node *n = *desc_bucket(d);
+    while (n && n->desc != d)
+        n = n->next;
+    pthread_mutex_unlock(&desc_lock);
+    return n != NULL;
+}
 
 struct desc {
     aclrtAllocator obj;
@@ -21,6 +79,29 @@ struct desc {
     aclrtAllocatorGetAddrFromBlockFunc get_addr;
 };
 
+static void desc_abandon(const void *d)
+{
+    pthread_mutex_lock(&desc_lock);
+    for (struct desc_node *n = *desc_bucket(d); n; n = n->next)
+        if (n->desc == d)
+            n->abandoned = true;
+    pthread_mutex_unlock(&desc_lock);
+}
+
+/* Unload: free the descs whose destroy failed, and the set itself. */
+__attribute__((destructor)) static void descs_unload(void)
+{
+    for (unsigned i = 0; i < DESC_BUCKETS; i++) {
+        while (descs[i]) {
+            struct desc_node *n = descs[i];
+            descs[i] = n->next;
+            if (n->abandoned)
+                free((void *)n->desc);
+            free(n);
+        }
+    }
+}
+
 API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
 {
     if (FLT_HIT(ACL_ALLOCATOR_CREATE_DESC)) {
@@ -28,6 +109,10 @@ API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
         return NULL;
     }
     struct desc *d = calloc(1, sizeof *d);
+    if (d && desc_add(d) != 0) {
+        free(d);
+        d = NULL;
+    }
     if (!d)
         api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.",
                    sizeof *d);
@@ -36,9 +121,14 @@ API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
 
 API_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
 {
-    API_FAULT(ACL_ALLOCATOR_DESTROY_DESC, "aclrtAllocatorDestroyDesc");
+    if (FLT_HIT(ACL_ALLOCATOR_DESTROY_DESC)) {
+        if (allocatorDesc)
+            desc_abandon(allocatorDesc); /* freed when the library unloads */
+        return api_fault(FLT_ACL_ALLOCATOR_DESTROY_DESC, "aclrtAllocatorDestroyDesc");
+    }
     if (!allocatorDesc)
         return api_err_null("aclrtAllocatorDestroyDesc", "allocatorDesc");
+    desc_remove(allocatorDesc);
     free(allocatorDesc);
     return ACL_SUCCESS;
 }

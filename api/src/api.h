@@ -83,6 +83,29 @@ void api_registry_remove(const void *stream);
 /* Number of entries (tests and leak reports). */
 size_t api_registry_count(void);
 
+/* Call fn for every entry, under the writers' lock (fn must not register or
+ * unregister). */
+void api_registry_each(void (*fn)(const void *stream, const struct api_alloc_snapshot *s,
+                                  void *user),
+                       void *user);
+
+/* ---- allocator.c ---- */
+
+/* Whether desc is a live handle from aclrtAllocatorCreateDesc. */
+bool api_desc_live(const void *desc);
+
+/* ---- leaks.c: aclsim's own leak report (ACLSIM_LEAK_CHECK) ---- */
+
+/* Report what device `dev` still holds as it is about to close (blocks,
+ * streams and contexts the program never released); `where` names the
+ * call. pre: caller holds api_lock(), before anything is released. */
+void api_leaks_device(int32_t dev, const char *where);
+
+/* Report registrations left at aclFinalize: allocators still registered on
+ * streams that no longer exist, and descs destroyed while registered.
+ * pre: caller holds api_lock(). */
+void api_leaks_registry(const char *where);
+
 /* ---- objects.c: live handles the ACL layer gave out ---- */
 
 enum api_obj_kind { API_OBJ_CONTEXT = 1, API_OBJ_STREAM = 2 };

@@ -96,6 +96,10 @@ static aclError finalize(int all, uint64_t *left)
     if (left)
         *left = (uint64_t)init_refs;
     if (init_refs == 0) {
+        for (int32_t d = 0; d < MAX_DEVICES; d++)
+            if (devs[d].open)
+                api_leaks_device(d, all ? "aclFinalize" : "aclFinalizeReference");
+        api_leaks_registry(all ? "aclFinalize" : "aclFinalizeReference");
         close_all_locked();
         be_get()->fini();
     }
@@ -321,6 +325,13 @@ static aclError reset(int32_t dev, bool force)
     if (rc != ACL_SUCCESS)
         return rc;
     api_lock();
+    /* Report what the program left before this reset releases it. */
+    if (devs[dev].open && (force || (devs[dev].refs == 1 && devs[dev].user_ctxs == 0))) {
+        char where[64];
+        snprintf(where, sizeof where, "%s(%d)",
+                 force ? "aclrtResetDeviceForce" : "aclrtResetDevice", (int)dev);
+        api_leaks_device(dev, where);
+    }
     if (devs[dev].open && !force && devs[dev].refs > 0 && --devs[dev].refs == 0 &&
         devs[dev].primary)
         ctx_free(devs[dev].primary);

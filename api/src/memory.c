@@ -38,8 +38,10 @@ static aclError no_memory(aclError rc, const char *what, size_t size)
     return rc;
 }
 
-/* aclrtMalloc and its variants share CANN's checks (fact sheet 3.1). */
-static aclError malloc_common(const char *api, void **devPtr, size_t size,
+/* aclrtMalloc and its variants share CANN's checks (fact sheet 3.1).
+ * Always inlined, so each public name stays on the stack memcheck shows
+ * for a leaked block (a tail call would hide it). */
+static inline __attribute__((always_inline)) aclError malloc_common(const char *api, void **devPtr, size_t size,
                               aclrtMemMallocPolicy policy, unsigned flags)
 {
     API_FAULT(ACL_RT_MALLOC, api);
@@ -87,7 +89,11 @@ static aclError bad_free(const char *func, const void *p, const struct be_ptr_in
 API_EXPORT aclError aclrtFree(void *devPtr)
 {
     static const char fn[] = "aclrtFree";
-    API_FAULT(ACL_RT_FREE, fn);
+    if (FLT_HIT(ACL_RT_FREE)) {
+        if (devPtr && be_get()->abandon)
+            be_get()->abandon(devPtr); /* released with its device instead */
+        return api_fault(FLT_ACL_RT_FREE, fn);
+    }
     if (!devPtr)
         return api_err_null(fn, "devPtr");
     /* The backend validates the address itself; only a rejected one is
@@ -119,7 +125,11 @@ API_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
 API_EXPORT aclError aclrtFreeHost(void *hostPtr)
 {
     static const char fn[] = "aclrtFreeHost";
-    API_FAULT(ACL_RT_FREE_HOST, fn);
+    if (FLT_HIT(ACL_RT_FREE_HOST)) {
+        if (hostPtr && be_get()->abandon_host)
+            be_get()->abandon_host(hostPtr); /* released at aclFinalize instead */
+        return api_fault(FLT_ACL_RT_FREE_HOST, fn);
+    }
     if (!hostPtr)
         return api_err_null(fn, "hostPtr");
     struct be_ptr_info in;
@@ -177,6 +187,8 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
         }
         size_t off = (size_t)((const char *)p - (const char *)in->start);
         if (n > in->size - off) {
+            if (in->kind == BE_PTR_DEVICE && be_get()->audit)
+                be_get()->audit(p, n); /* memcheck: "0 bytes after a block" */
             api_report(API_MSG_EE1003, "%s failed because value %zu for parameter count is "
                        "invalid. Expected value: at most %zu: %s %p lies %zu bytes into a block of "
                        "%zu bytes, the access would run past its end.", what, n, in->size - off,
@@ -187,6 +199,8 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
     }
     if (in->kind == BE_PTR_UNKNOWN && !device && !need_acl)
         return true;
+    if (in->kind == BE_PTR_DEVICE_FREE && be_get()->audit)
+        be_get()->audit(p, n); /* use after free: memcheck names the block */
     api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. Expected "
                "value: %s.", what, p, param,
                device ? "an address inside a live allocation of aclrtMalloc (is it freed?)"

@@ -264,6 +264,24 @@ void api_registry_remove(const void *stream)
     pthread_mutex_unlock(&reg.lock);
 }
 
+void api_registry_each(void (*fn)(const void *stream, const struct api_alloc_snapshot *s,
+                                  void *user),
+                       void *user)
+{
+    pthread_mutex_lock(&reg.lock);
+    struct table *t = atomic_load_explicit(&reg.table, memory_order_relaxed);
+    for (size_t i = 0; t && i < t->cap; i++) {
+        uintptr_t k = atomic_load_explicit(&t->keys[i], memory_order_relaxed), v[6];
+        if (!k)
+            continue;
+        struct api_alloc_snapshot s;
+        load_vals(t, i, v);
+        unpack(v, &s);
+        fn((const void *)k, &s, user);
+    }
+    pthread_mutex_unlock(&reg.lock);
+}
+
 size_t api_registry_count(void)
 {
     pthread_mutex_lock(&reg.lock);

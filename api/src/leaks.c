@@ -1,0 +1,133 @@
+/*
+ * leaks.c - aclsim's own leak report, for users without Valgrind.
+ *
+ * ACLSIM_LEAK_CHECK=warn prints, when a device closes (aclrtResetDevice at
+ * reference count zero, aclrtResetDeviceForce, aclFinalize), every device
+ * block still allocated (size, address, and with ACLSIM_TRACK=1 the
+ * allocation stack), every stream and context never destroyed, and at
+ * aclFinalize every allocator still registered on a stream that no longer
+ * exists and every desc destroyed while registered (the dangling handle
+ * aclrtAllocatorGetByStream would return). ACLSIM_LEAK_CHECK=error also
+ * makes the process exit with status 23 after the report, as
+ * LeakSanitizer does. Unset or "off": no report. Lines go to stderr, each
+ * prefixed "aclsim: ".
+ */
+#include <execinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "api.h"
+#include "backends/be.h"
+
+#define LEAK_EXIT 23
+
+enum mode { OFF, WARN, ERROR };
+
+static int leaks_found;
+
+static enum mode mode(void)
+{
+    const char *m = getenv("ACLSIM_LEAK_CHECK");
+    if (!m || !*m || strcmp(m, "off") == 0 || strcmp(m, "0") == 0)
+        return OFF;
+    return strcmp(m, "error") == 0 ? ERROR : WARN;
+}
+
+struct report {
+    const char *where;
+    int lines;
+};
+
+static void header(struct report *r)
+{
+    if (r->lines++ == 0)
+        fprintf(stderr, "aclsim: leak report at %s:\n", r->where);
+}
+
+static void block(void *start, size_t size, void *const *frames, int n, void *user)
+{
+    struct report *r = user;
+    header(r);
+    fprintf(stderr, "aclsim:   device memory: %zu bytes at %p never freed (aclrtMalloc without "
+            "aclrtFree)\n", size, start);
+    if (n > 1) {
+        fprintf(stderr, "aclsim:     allocated at:\n");
+        fflush(stderr);
+        backtrace_symbols_fd(frames + 1, n - 1, STDERR_FILENO);
+    }
+}
+
+static void finish(struct report *r)
+{
+    if (!r->lines)
+        return;
+    fprintf(stderr, "aclsim: %d leak(s) at %s%s\n", r->lines, r->where,
+            getenv("ACLSIM_TRACK") ? "" : "; set ACLSIM_TRACK=1 for allocation stacks");
+    leaks_found = 1;
+}
+
+void api_leaks_device(int32_t dev, const char *where)
+{
+    if (mode() == OFF)
+        return;
+    struct report r = {where, 0};
+    const struct be_ops *be = be_get();
+    if (be->live_blocks)
+        be->live_blocks(dev, block, &r);
+    void *h[64];
+    size_t n = api_obj_collect(API_OBJ_STREAM, dev, NULL, h, 64);
+    for (size_t i = 0; i < n && i < 64; i++) {
+        header(&r);
+        fprintf(stderr, "aclsim:   stream %p (aclrtCreateStream) never destroyed\n", h[i]);
+    }
+    n = api_obj_collect(API_OBJ_CONTEXT, dev, NULL, h, 64);
+    for (size_t i = 0; i < n && i < 64; i++) {
+        struct api_ctx *c;
+        if (api_obj_find(h[i], NULL, &c) == API_OBJ_CONTEXT && !c->primary) {
+            header(&r);
+            fprintf(stderr, "aclsim:   context %p (aclrtCreateContext) never destroyed\n", h[i]);
+        }
+    }
+    finish(&r);
+}
+
+static void registration(const void *stream, const struct api_alloc_snapshot *s, void *user)
+{
+    struct report *r = user;
+    if (!api_desc_live(s->desc)) {
+        header(r);
+        fprintf(stderr, "aclsim:   allocator desc %p was destroyed while still registered on "
+                "stream %p: aclrtAllocatorGetByStream returns a dangling handle\n", s->desc,
+                stream);
+    }
+    if (api_obj_find(stream, NULL, NULL) != API_OBJ_STREAM) {
+        header(r);
+        fprintf(stderr, "aclsim:   allocator desc %p still registered on stream %p, which is "
+                "not a live stream (aclrtAllocatorUnregister was never called)\n", s->desc,
+                stream);
+    }
+}
+
+void api_leaks_registry(const char *where)
+{
+    if (mode() == OFF)
+        return;
+    struct report r = {where, 0};
+    api_registry_each(registration, &r);
+    finish(&r);
+}
+
+static void exit_on_leaks(void)
+{
+    if (leaks_found && mode() == ERROR) {
+        fflush(NULL);
+        _exit(LEAK_EXIT);
+    }
+}
+
+__attribute__((constructor)) static void leaks_load(void)
+{
+    if (mode() == ERROR)
+        atexit(exit_on_leaks);
+}
