@@ -1,0 +1,187 @@
+/*
+ * clock.h - the simulator's timing model: simulated time for copies, streams and events.
+ *
+ * Time is simulated, never measured or slept: integer picoseconds (sim_ps) on
+ * one process-wide model. The model holds a host clock (the program's own
+ * timeline) and, per open device, four kinds of shared resources, each with
+ * the time it is next free: the host link in each direction (H2D, D2H: full
+ * duplex), HBM (device-to-device traffic) and the copy engines. A stream is
+ * an in-order queue: its tail is the end of its last operation. An operation
+ * starts at the latest of its stream's tail, the host clock when it was
+ * enqueued, its link's free time and the earliest free copy engine; it lasts
+ * latency + bytes / bandwidth. A recorded event is only a time the caller
+ * keeps. Equal call sequences give equal times (integer arithmetic only).
+ * When tracing is on (trace.h) every operation is also exported.
+ * All functions are thread-safe (one mutex).
+ */
+#ifndef ACLSIM_SIM_CLOCK_H_
+#define ACLSIM_SIM_CLOCK_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sim.h"
+
+/* Simulated time, in picoseconds. */
+typedef uint64_t sim_ps;
+
+#define SIM_PS_PER_US UINT64_C(1000000)
+
+/* Most copy engines a device may have. */
+#define SIM_CLOCK_MAX_ENGINES 16u
+
+/* The host-side costs the model uses before any device is opened. */
+#define SIM_CLOCK_DEFAULT_HOST_CALL_US 1.0
+#define SIM_CLOCK_DEFAULT_HOST_QUERY_US 0.1
+#define SIM_CLOCK_DEFAULT_MEMCPY_GBPS 10.0
+
+/* The path a copy takes. */
+enum sim_link {
+    SIM_LINK_H2D = 0, /* host to device, over the host link */
+    SIM_LINK_D2H = 1, /* device to host, over the host link (the other direction) */
+    SIM_LINK_HBM = 2, /* device to device on the stream's device, through HBM */
+    SIM_LINK_HOST = 3 /* host to host: the host CPU copies, no device resource */
+};
+
+/*
+ * A device's timing parameters, filled by the caller from the SoC profile
+ * (struct sim_profile). GB = 1e9 bytes. host_call_us, host_query_us and
+ * memcpy_gbps describe the host, not the device: the model keeps one value of
+ * each, the one given by the most recent sim_clock_device_open.
+ */
+struct sim_clock_params {
+    double host_gbps;      /* host link bandwidth per direction, GB/s (profile host_gbps) */
+    double hbm_gbps;       /* HBM bandwidth for device-to-device copies and fills, GB/s */
+    double latency_us;     /* fixed cost of every device copy or fill (profile host_latency_us) */
+    double host_call_us;   /* host time to enqueue one operation (copy, fill, record, wait) */
+    double host_query_us;  /* host time of one completion query (sim_clock_done), > 0 */
+    unsigned copy_engines; /* copy engines (SDMA queues); each runs one copy at a time */
+    double memcpy_gbps;    /* host memcpy bandwidth for SIM_LINK_HOST copies; 0 = default */
+};
+
+/*
+ * A stream's timing state. The caller owns the storage (embed it in its own
+ * stream object); the model owns the fields: read them through the functions.
+ * After sim_clock_reset, or when its device is closed and opened again, the
+ * stream's tail reads as 0 from its next use on (each device counts
+ * generations; a stream whose generation is old has its tail reset lazily).
+ */
+struct sim_clock_stream {
+    int32_t device; /* the device whose resources the stream's work uses */
+    uint32_t id;    /* per-device stream number, for trace tracks */
+    sim_ps tail;    /* end of the stream's last operation */
+    uint64_t gen;   /* the device generation tail belongs to */
+};
+
+/*
+ * Open device dev with the given parameters: its resources start free at
+ * time 0 and the host-side costs become the process-wide ones.
+ * pre: 0 <= dev < SIM_MAX_DEVICES; p->host_gbps, p->hbm_gbps > 0;
+ *      p->latency_us, p->host_call_us >= 0; p->host_query_us > 0;
+ *      1 <= p->copy_engines <= SIM_CLOCK_MAX_ENGINES; p->memcpy_gbps >= 0.
+ * Returns SIM_OK, or SIM_EINVAL (nothing changed) when a precondition fails
+ * or dev is already open.
+ */
+enum sim_rc sim_clock_device_open(int32_t dev, const struct sim_clock_params *p);
+
+/*
+ * Close device dev (no effect when it is not open). Streams on it must not
+ * be used again until it is opened again (then their tails restart at 0).
+ */
+void sim_clock_device_close(int32_t dev);
+
+/*
+ * Bind the caller's stream s to device dev with the next stream id of that
+ * device and an empty queue (tail 0).
+ * pre: dev open, s != NULL.
+ * Returns SIM_OK, or SIM_EINVAL when dev is not open or s is NULL.
+ */
+enum sim_rc sim_clock_stream_init(int32_t dev, struct sim_clock_stream *s);
+
+/*
+ * Enqueue a copy of `bytes` bytes on stream s over `link`. The host pays
+ * host_call first; the copy starts at max(s's tail, host clock, the link's
+ * free time, the earliest free copy engine) and lasts latency + bytes /
+ * bandwidth (host_gbps for H2D and D2H, hbm_gbps for HBM); the link, the
+ * engine and s are busy until it ends. With host_waits (a synchronous copy,
+ * or an async one from pageable memory) the host clock then becomes
+ * max(host, end). SIM_LINK_HOST is done by the host: it starts at max(host,
+ * s's tail), lasts bytes / memcpy_gbps, uses no device resource and the host
+ * always waits for it; s may be NULL for it (then no device is involved).
+ * name labels the trace event (NULL: a default per link). *start, when
+ * start != NULL, receives the start time.
+ * pre: s initialised on an open device (or NULL with SIM_LINK_HOST).
+ * Returns the end time (the host clock, with no effect, when pre fails).
+ */
+sim_ps sim_clock_copy(struct sim_clock_stream *s, enum sim_link link, uint64_t bytes,
+                      bool host_waits, const char *name, sim_ps *start);
+
+/*
+ * Enqueue a memset of `bytes` bytes of device memory on s: costed and
+ * ordered exactly as a SIM_LINK_HBM copy (name NULL: "memset").
+ * pre: s initialised on an open device.
+ * Returns the end time; *start as for sim_clock_copy.
+ */
+sim_ps sim_clock_fill(struct sim_clock_stream *s, uint64_t bytes, bool host_waits,
+                      const char *name, sim_ps *start);
+
+/*
+ * Record an event on s: the host pays host_call; the event completes when s
+ * reaches it, at max(s's tail, host clock) (an idle stream runs it at once),
+ * which also becomes s's tail.
+ * pre: s initialised on an open device.
+ * Returns the event's completion time (the value the caller stores as the event).
+ */
+sim_ps sim_clock_record(struct sim_clock_stream *s);
+
+/*
+ * Make s wait for an event that completes at t (a cross-stream wait): the
+ * host pays host_call and s's tail becomes max(tail, t).
+ * pre: s initialised on an open device.
+ * Returns s's new tail.
+ */
+sim_ps sim_clock_wait(struct sim_clock_stream *s, sim_ps t);
+
+/*
+ * Block the host until s is idle: host clock = max(host, s's tail).
+ * pre: s initialised on an open device.
+ * Returns the new host clock.
+ */
+sim_ps sim_clock_sync_stream(struct sim_clock_stream *s);
+
+/*
+ * Block the host until all work on dev is done: host clock = max(host,
+ * the latest end of any operation on dev).
+ * pre: dev open (else nothing changes).
+ * Returns the new host clock.
+ */
+sim_ps sim_clock_sync_device(int32_t dev);
+
+/*
+ * Ask whether work that completes at t is done, from the program's point of
+ * view: the host pays host_query (so a polling loop advances host time and
+ * ends), then the answer is host clock >= t.
+ * Returns true when done.
+ */
+bool sim_clock_done(sim_ps t);
+
+/* The host clock. */
+sim_ps sim_clock_host(void);
+
+/* The latest end of any operation on dev (0 when dev is not open). */
+sim_ps sim_clock_device_now(int32_t dev);
+
+/*
+ * The end of s's last operation (its tail).
+ * pre: s initialised.
+ */
+sim_ps sim_clock_stream_now(struct sim_clock_stream *s);
+
+/*
+ * Put every clock back to 0: the host clock, every open device's resources
+ * and latest end, and (lazily, through the device generation) every stream's
+ * tail. Devices stay open with their parameters; streams keep their ids and
+ * keep working. Callers use it between measurements.
+ */
+void sim_clock_reset(void);
+
+#endif /* ACLSIM_SIM_CLOCK_H_ */

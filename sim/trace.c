@@ -1,0 +1,517 @@
+/*
+ * trace.c - Chrome trace-event (Perfetto) export of the simulator's timeline.
+ *
+ * While a trace is open, each hook appends one compact record to a growable
+ * array under a mutex; names are interned (copied once into a string table),
+ * so callers may pass short-lived strings. sim_trace_close expands every
+ * record into its trace events (a device operation becomes one complete
+ * event per track it occupies), adds the process and track name metadata for
+ * every track that was used, writes the file and frees everything. Times are
+ * written exactly: picoseconds printed as microseconds with six decimals.
+ * Track ids: each device is process dev + 1, the host is process HOST_PID;
+ * within a device, thread 0 holds counters and instants, 1 + link the links,
+ * 10 + engine the copy engines and 100 + id the streams.
+ */
+#include "trace.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOST_PID (SIM_MAX_DEVICES + 1)
+#define TID_EVENTS UINT64_C(0)
+#define TID_LINK UINT64_C(1)
+#define TID_ENGINE UINT64_C(10)
+#define TID_STREAM UINT64_C(100)
+/* Track order within a device (sort indexes stay well inside int32). */
+#define SORT_LINKS UINT64_C(1000000)
+#define SORT_EVENTS UINT64_C(2000000)
+#define INITIAL_RECS 1024u
+#define INITIAL_NAMES 64u
+
+enum kind { K_OP, K_HOST, K_COUNTER, K_INSTANT };
+
+/* One hook call. */
+struct rec {
+    sim_ps ts, dur;
+    uint64_t value;   /* bytes of an operation, a counter's value */
+    const char *name; /* interned */
+    char *arg;        /* an instant's argument (owned), or NULL */
+    uint32_t stream;  /* an operation's stream id, or SIM_TRACE_NO_STREAM */
+    int8_t dev;       /* -1: the host */
+    uint8_t kind, link, engine;
+};
+
+/* An open-addressing set; slots hold strings (names) or non-zero keys (tracks). */
+struct strset {
+    char **slot;
+    size_t cap, n;
+};
+
+struct keyset {
+    uint64_t *slot;
+    size_t cap, n;
+};
+
+atomic_int sim_trace_active;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static FILE *out;
+static struct rec *recs;
+static size_t nrecs, caprecs;
+static struct strset names;
+static uint64_t dropped;
+
+static const char *const link_names[] = {"H2D", "D2H", "HBM", "host"};
+static const char *const link_cats[] = {"h2d", "d2h", "hbm", "host"};
+
+/* ---- interning ---- */
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return h;
+}
+
+static bool strset_grow(struct strset *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : INITIAL_NAMES;
+    char **slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        return false;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slot[i])
+            continue;
+        size_t j = (size_t)hash_str(t->slot[i]) & (cap - 1);
+        while (slot[j])
+            j = (j + 1) & (cap - 1);
+        slot[j] = t->slot[i];
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->cap = cap;
+    return true;
+}
+
+/* The table's copy of s, added if new; NULL when memory runs out. */
+static const char *intern(const char *s)
+{
+    if (2 * (names.n + 1) > names.cap && !strset_grow(&names))
+        return NULL;
+    size_t j = (size_t)hash_str(s) & (names.cap - 1);
+    for (; names.slot[j]; j = (j + 1) & (names.cap - 1))
+        if (strcmp(names.slot[j], s) == 0)
+            return names.slot[j];
+    size_t len = strlen(s) + 1;
+    char *copy = malloc(len);
+    if (!copy)
+        return NULL;
+    memcpy(copy, s, len);
+    names.slot[j] = copy;
+    names.n++;
+    return copy;
+}
+
+static void strset_free(struct strset *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        free(t->slot[i]);
+    free(t->slot);
+    *t = (struct strset){0};
+}
+
+/* ---- recording ---- */
+
+/* A new record with its name interned (lock held), or NULL: dropped. */
+static struct rec *append(enum kind kind, const char *name)
+{
+    if (!out)
+        return NULL;
+    if (nrecs == caprecs) {
+        size_t cap = caprecs ? caprecs * 2 : INITIAL_RECS;
+        struct rec *r = realloc(recs, cap * sizeof *r);
+        if (!r) {
+            dropped++;
+            return NULL;
+        }
+        recs = r;
+        caprecs = cap;
+    }
+    const char *iname = intern(name);
+    if (!iname) {
+        dropped++;
+        return NULL;
+    }
+    struct rec *r = &recs[nrecs++];
+    *r = (struct rec){.name = iname, .stream = SIM_TRACE_NO_STREAM, .dev = -1,
+                      .kind = (uint8_t)kind};
+    return r;
+}
+
+static bool valid_dev(int32_t dev)
+{
+    return dev >= -1 && dev < SIM_MAX_DEVICES;
+}
+
+void sim_trace_op(int32_t dev, uint32_t stream, enum sim_link link, unsigned engine,
+                  const char *name, sim_ps start, sim_ps end, uint64_t bytes)
+{
+    if (!sim_trace_enabled() || !valid_dev(dev) || link > SIM_LINK_HOST ||
+        (dev < 0 && link != SIM_LINK_HOST) || engine >= SIM_CLOCK_MAX_ENGINES || !name)
+        return;
+    pthread_mutex_lock(&lock);
+    struct rec *r = append(K_OP, name);
+    if (r) {
+        r->ts = start;
+        r->dur = end > start ? end - start : 0;
+        r->value = bytes;
+        r->stream = dev < 0 ? SIM_TRACE_NO_STREAM : stream;
+        r->dev = (int8_t)dev;
+        r->link = (uint8_t)link;
+        r->engine = (uint8_t)engine;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void sim_trace_host(const char *name, sim_ps start, sim_ps end)
+{
+    if (!sim_trace_enabled() || !name)
+        return;
+    pthread_mutex_lock(&lock);
+    struct rec *r = append(K_HOST, name);
+    if (r) {
+        r->ts = start;
+        r->dur = end > start ? end - start : 0;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void sim_trace_counter(int32_t dev, const char *name, uint64_t value, sim_ps at)
+{
+    if (!sim_trace_enabled() || !valid_dev(dev) || !name)
+        return;
+    pthread_mutex_lock(&lock);
+    struct rec *r = append(K_COUNTER, name);
+    if (r) {
+        r->ts = at;
+        r->value = value;
+        r->dev = (int8_t)dev;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void sim_trace_instant(int32_t dev, const char *name, sim_ps at, const char *arg)
+{
+    if (!sim_trace_enabled() || !valid_dev(dev) || !name)
+        return;
+    char *copy = NULL;
+    if (arg) {
+        size_t len = strlen(arg) + 1;
+        copy = malloc(len);
+        if (copy)
+            memcpy(copy, arg, len);
+    }
+    pthread_mutex_lock(&lock);
+    struct rec *r = (arg && !copy) ? NULL : append(K_INSTANT, name);
+    if (r) {
+        r->ts = at;
+        r->arg = copy;
+        r->dev = (int8_t)dev;
+    } else {
+        if (arg && !copy && out)
+            dropped++;
+        free(copy);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* ---- opening ---- */
+
+enum sim_rc sim_trace_open(const char *path)
+{
+    if (!path || !*path)
+        return SIM_OK;
+    pthread_mutex_lock(&lock);
+    if (out) {
+        pthread_mutex_unlock(&lock);
+        return SIM_EINVAL;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        pthread_mutex_unlock(&lock);
+        return SIM_EIO;
+    }
+    recs = malloc(INITIAL_RECS * sizeof *recs);
+    if (!recs) {
+        fclose(f);
+        pthread_mutex_unlock(&lock);
+        return SIM_EHOSTMEM;
+    }
+    caprecs = INITIAL_RECS;
+    nrecs = 0;
+    dropped = 0;
+    out = f;
+    atomic_store_explicit(&sim_trace_active, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&lock);
+    return SIM_OK;
+}
+
+/* ---- writing ---- */
+
+static int pid_of(int dev)
+{
+    return dev < 0 ? HOST_PID : dev + 1;
+}
+
+/* Track keys: pid in the top 16 bits, tid below; never 0 (pids start at 1). */
+static uint64_t track_key(int pid, uint64_t tid)
+{
+    return (uint64_t)pid << 48 | tid;
+}
+
+static bool keyset_add(struct keyset *t, uint64_t key)
+{
+    if (2 * (t->n + 1) > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        uint64_t *slot = calloc(cap, sizeof *slot);
+        if (!slot)
+            return false;
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->slot[i])
+                continue;
+            size_t j = (size_t)(t->slot[i] * UINT64_C(0x9e3779b97f4a7c15) >> 32) & (cap - 1);
+            while (slot[j])
+                j = (j + 1) & (cap - 1);
+            slot[j] = t->slot[i];
+        }
+        free(t->slot);
+        t->slot = slot;
+        t->cap = cap;
+    }
+    size_t j = (size_t)(key * UINT64_C(0x9e3779b97f4a7c15) >> 32) & (t->cap - 1);
+    for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
+        if (t->slot[j] == key)
+            return true;
+    t->slot[j] = key;
+    t->n++;
+    return true;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void put_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* A time in ps as microseconds, exactly. */
+static void put_us(FILE *f, sim_ps t)
+{
+    fprintf(f, "%" PRIu64 ".%06" PRIu64, t / SIM_PS_PER_US, t % SIM_PS_PER_US);
+}
+
+/* Opens an event object: {"name":...,"ph":"<ph>","ts":...,"pid":..,"tid":.. */
+static void put_head(FILE *f, bool *first, const char *name, char ph, sim_ps ts, int pid,
+                     uint64_t tid)
+{
+    fputs(*first ? "\n" : ",\n", f);
+    *first = false;
+    fputs("{\"name\":", f);
+    put_str(f, name);
+    fprintf(f, ",\"ph\":\"%c\",\"ts\":", ph);
+    put_us(f, ts);
+    fprintf(f, ",\"pid\":%d,\"tid\":%" PRIu64, pid, tid);
+}
+
+static void put_span(FILE *f, bool *first, const struct rec *r, int pid, uint64_t tid)
+{
+    put_head(f, first, r->name, 'X', r->ts, pid, tid);
+    fputs(",\"cat\":", f);
+    put_str(f, r->kind == K_HOST ? "host" : link_cats[r->link]);
+    fputs(",\"dur\":", f);
+    put_us(f, r->dur);
+    if (r->kind == K_OP)
+        fprintf(f, ",\"args\":{\"bytes\":%" PRIu64 "}", r->value);
+    fputc('}', f);
+}
+
+/* The tracks of record r, through fn (device ops: stream, link, engine). */
+static bool each_track(const struct rec *r, bool (*fn)(int pid, uint64_t tid, void *u), void *u)
+{
+    int pid = pid_of(r->dev);
+    switch ((enum kind)r->kind) {
+    case K_OP:
+        if (r->stream != SIM_TRACE_NO_STREAM && !fn(pid, TID_STREAM + r->stream, u))
+            return false;
+        if (r->link == SIM_LINK_HOST)
+            return fn(HOST_PID, TID_EVENTS, u);
+        return fn(pid, TID_LINK + r->link, u) && fn(pid, TID_ENGINE + r->engine, u);
+    case K_HOST:
+        return fn(HOST_PID, TID_EVENTS, u);
+    case K_COUNTER:
+    case K_INSTANT:
+        return fn(pid, TID_EVENTS, u);
+    }
+    return true;
+}
+
+struct span_ctx {
+    FILE *f;
+    bool *first;
+    const struct rec *r;
+};
+
+static bool emit_span(int pid, uint64_t tid, void *u)
+{
+    struct span_ctx *c = u;
+    put_span(c->f, c->first, c->r, pid, tid);
+    return true;
+}
+
+static bool collect_track(int pid, uint64_t tid, void *u)
+{
+    return keyset_add(u, track_key(pid, tid));
+}
+
+static void put_record(FILE *f, bool *first, const struct rec *r)
+{
+    int pid = pid_of(r->dev);
+    struct span_ctx c = {f, first, r};
+    switch ((enum kind)r->kind) {
+    case K_OP:
+    case K_HOST:
+        each_track(r, emit_span, &c);
+        break;
+    case K_COUNTER:
+        put_head(f, first, r->name, 'C', r->ts, pid, TID_EVENTS);
+        fprintf(f, ",\"args\":{\"value\":%" PRIu64 "}}", r->value);
+        break;
+    case K_INSTANT:
+        put_head(f, first, r->name, 'i', r->ts, pid, TID_EVENTS);
+        fputs(",\"s\":\"t\"", f);
+        if (r->arg) {
+            fputs(",\"args\":{\"arg\":", f);
+            put_str(f, r->arg);
+            fputc('}', f);
+        }
+        fputc('}', f);
+        break;
+    }
+}
+
+/* Track and process names, with sort indexes: streams first, then links,
+ * copy engines and the events track; the host before the devices. */
+static void put_metadata(FILE *f, bool *first, const uint64_t *keys, size_t n)
+{
+    char buf[64];
+    int last_pid = -1;
+    for (size_t i = 0; i < n; i++) {
+        int pid = (int)(keys[i] >> 48);
+        uint64_t tid = keys[i] & ((UINT64_C(1) << 48) - 1);
+        if (pid != last_pid) {
+            last_pid = pid;
+            if (pid == HOST_PID)
+                snprintf(buf, sizeof buf, "host");
+            else
+                snprintf(buf, sizeof buf, "device %d", pid - 1);
+            fprintf(f, "%s\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":0,"
+                       "\"args\":{\"name\":\"%s\"}}",
+                    *first ? "" : ",", pid, buf);
+            fprintf(f, ",\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":0,"
+                       "\"args\":{\"sort_index\":%d}}",
+                    pid, pid == HOST_PID ? 0 : pid);
+            *first = false;
+        }
+        uint64_t sort;
+        if (pid == HOST_PID) {
+            snprintf(buf, sizeof buf, "host");
+            sort = 0;
+        } else if (tid >= TID_STREAM) {
+            snprintf(buf, sizeof buf, "stream %" PRIu64, tid - TID_STREAM);
+            sort = tid - TID_STREAM < SORT_LINKS ? tid - TID_STREAM : SORT_LINKS - 1;
+        } else if (tid >= TID_ENGINE) {
+            snprintf(buf, sizeof buf, "copy engine %" PRIu64, tid - TID_ENGINE);
+            sort = SORT_LINKS + tid;
+        } else if (tid >= TID_LINK) {
+            snprintf(buf, sizeof buf, "link %s", link_names[tid - TID_LINK]);
+            sort = SORT_LINKS + tid;
+        } else {
+            snprintf(buf, sizeof buf, "events");
+            sort = SORT_EVENTS;
+        }
+        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRIu64
+                   ",\"args\":{\"name\":\"%s\"}}",
+                pid, tid, buf);
+        fprintf(f, ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRIu64
+                   ",\"args\":{\"sort_index\":%" PRIu64 "}}",
+                pid, tid, sort);
+    }
+}
+
+enum sim_rc sim_trace_close(void)
+{
+    pthread_mutex_lock(&lock);
+    if (!out) {
+        pthread_mutex_unlock(&lock);
+        return SIM_OK;
+    }
+    atomic_store_explicit(&sim_trace_active, 0, memory_order_relaxed);
+    FILE *f = out;
+    out = NULL;
+
+    bool ok = true, first = true;
+    struct keyset tracks = {0};
+    for (size_t i = 0; i < nrecs && ok; i++)
+        ok = each_track(&recs[i], collect_track, &tracks);
+    uint64_t *keys = NULL;
+    if (ok && tracks.n) {
+        keys = malloc(tracks.n * sizeof *keys);
+        ok = keys != NULL;
+    }
+    fputs("{\"traceEvents\":[", f);
+    if (ok) {
+        size_t n = 0;
+        for (size_t i = 0; i < tracks.cap; i++)
+            if (tracks.slot[i])
+                keys[n++] = tracks.slot[i];
+        if (n)
+            qsort(keys, n, sizeof *keys, cmp_key);
+        put_metadata(f, &first, keys, n);
+        for (size_t i = 0; i < nrecs; i++)
+            put_record(f, &first, &recs[i]);
+    }
+    fprintf(f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"dropped_events\":%" PRIu64
+               "}}\n",
+            dropped);
+    ok = !ferror(f) && ok;
+    ok = fclose(f) == 0 && ok;
+
+    free(keys);
+    free(tracks.slot);
+    for (size_t i = 0; i < nrecs; i++)
+        free(recs[i].arg);
+    free(recs);
+    recs = NULL;
+    nrecs = caprecs = 0;
+    dropped = 0;
+    strset_free(&names);
+    pthread_mutex_unlock(&lock);
+    return ok ? SIM_OK : SIM_EIO;
+}

@@ -1,0 +1,1028 @@
+/*
+ * tests/sim/test_heap.c - cmocka suite for sim/heap (the TLSF-shaped device heap).
+ *
+ * Covers basic alloc/free, the three alignments (64 B, 2 MiB, 1 GiB), exhaustion,
+ * rejection of bad frees, coalescing, lookup of interior addresses, stats, a
+ * 144 GiB sparse heap, the quick lists (deferred coalescing of blocks <= 64 KiB:
+ * exact reuse, rejection of double free / lookup, bounds, flush on out-of-memory,
+ * sim_heap_trim) and two seeded randomized stress runs checked against a shadow
+ * list (an 8 GiB heap with mixed alignments, and a 16 MiB heap kept near full so
+ * that allocations often fail and flush the quick lists).  Most tests free small
+ * blocks, which park on the quick lists; they call sim_heap_trim before expecting
+ * a single coalesced free block.  The stress length defaults to 200000 operations
+ * per run; the environment variable SIM_HEAP_STRESS_OPS overrides it (e.g. for
+ * slow runs under valgrind).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sim/heap.h"
+
+#define KiB ((uint64_t)1 << 10)
+#define MiB ((uint64_t)1 << 20)
+#define GiB ((uint64_t)1 << 30)
+#define DEV_BASE UINT64_C(0x124000000000)
+
+/* ---------------------------------------------------------------- helpers */
+
+struct wblk {
+    uint64_t start, size;
+    int used;
+    uint32_t tag;
+};
+
+struct walk_rec {
+    struct wblk b[64];
+    size_t n;
+};
+
+static void record(uint64_t start, uint64_t size, int used, uint32_t tag, void *user)
+{
+    struct walk_rec *w = user;
+
+    if (w->n < 64)
+        w->b[w->n] = (struct wblk){start, size, used, tag};
+    w->n++;
+}
+
+static struct walk_rec walk(const struct sim_heap *h)
+{
+    struct walk_rec w;
+
+    memset(&w, 0, sizeof(w));
+    sim_heap_walk(h, record, &w);
+    return w;
+}
+
+static void assert_single_free_block(const struct sim_heap *h, uint64_t base, uint64_t size)
+{
+    struct walk_rec w = walk(h);
+
+    assert_int_equal(w.n, 1);
+    assert_true(w.b[0].start == base);
+    assert_true(w.b[0].size == size);
+    assert_int_equal(w.b[0].used, 0);
+}
+
+/* Flush the quick lists and expect the whole heap to be one free block again. */
+static void trim_to_single_free_block(struct sim_heap *h, uint64_t base, uint64_t size)
+{
+    struct sim_heap_stats st;
+
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_trim(h);
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_stats(h, &st);
+    assert_true(st.quick_blocks == 0 && st.quick_bytes == 0);
+    assert_true(st.used_bytes == 0 && st.live_blocks == 0);
+    assert_true(st.free_bytes == size && st.largest_free == size);
+    assert_single_free_block(h, base, size);
+}
+
+static uint64_t quick_blocks(const struct sim_heap *h)
+{
+    struct sim_heap_stats st;
+
+    sim_heap_stats(h, &st);
+    return st.quick_blocks;
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+    uint64_t x = *s;
+
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *s = x;
+    return x;
+}
+
+static uint64_t must_alloc(struct sim_heap *h, uint64_t size, uint64_t align, uint32_t tag)
+{
+    uint64_t a = 0;
+
+    assert_int_equal(sim_heap_alloc(h, size, align, tag, &a), 0);
+    assert_true(a % align == 0);
+    return a;
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void test_create_rejects_bad_geometry(void **state)
+{
+    (void)state;
+    assert_null(sim_heap_create(DEV_BASE, 0));
+    assert_null(sim_heap_create(DEV_BASE, 32));
+    assert_null(sim_heap_create(DEV_BASE + 32, MiB));
+    assert_null(sim_heap_create(DEV_BASE, MiB + 8));
+    assert_null(sim_heap_create(UINT64_MAX - 63, 128));
+    sim_heap_destroy(NULL);
+}
+
+static void test_create_starts_as_one_free_block(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 64 * MiB);
+
+    (void)state;
+    assert_non_null(h);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_single_free_block(h, DEV_BASE, 64 * MiB);
+    sim_heap_destroy(h);
+}
+
+static void test_alloc_free_basic(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 64 * MiB);
+    uint64_t a, b, c, sz = 0;
+
+    (void)state;
+    a = must_alloc(h, 4096, 64, 1);
+    b = must_alloc(h, 128, 64, 2);
+    c = must_alloc(h, 1 * MiB, 64, 3);
+    assert_true(a != b && b != c && a != c);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, b, &sz), 0);
+    assert_true(sz == 128);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, a, &sz), 0);
+    assert_true(sz == 4096);
+    assert_int_equal(sim_heap_free(h, c, NULL), 0);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_true(quick_blocks(h) == 2); /* a and b parked, c (1 MiB) coalesced */
+    trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
+    sim_heap_destroy(h);
+}
+
+static void test_alloc_rounds_size_up_to_64(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, MiB);
+    uint64_t a, b, sz = 0, start = 0;
+
+    (void)state;
+    a = must_alloc(h, 1, 64, 0);
+    b = must_alloc(h, 65, 64, 0);
+    assert_int_equal(sim_heap_lookup(h, a, &start, &sz, NULL), 0);
+    assert_true(sz == 64);
+    assert_int_equal(sim_heap_lookup(h, b, &start, &sz, NULL), 0);
+    assert_true(sz == 128);
+    assert_int_equal(sim_heap_free(h, b, &sz), 0);
+    assert_true(sz == 128);
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_destroy(h);
+}
+
+static void test_alloc_rejects_bad_arguments(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, MiB);
+    uint64_t a = 0;
+
+    (void)state;
+    assert_int_equal(sim_heap_alloc(h, 0, 64, 0, &a), -1);
+    assert_int_equal(sim_heap_alloc(h, 64, 0, 0, &a), -1);
+    assert_int_equal(sim_heap_alloc(h, 64, 32, 0, &a), -1);
+    assert_int_equal(sim_heap_alloc(h, 64, 96, 0, &a), -1);
+    assert_int_equal(sim_heap_alloc(h, 2 * MiB, 64, 0, &a), -1);
+    assert_int_equal(sim_heap_alloc(h, UINT64_MAX, 64, 0, &a), -1);
+    assert_int_equal(sim_heap_alloc(h, 64, 64, 0, NULL), -1);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_single_free_block(h, DEV_BASE, MiB);
+    sim_heap_destroy(h);
+}
+
+static void test_alignment_64(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE + 64 * 7, 16 * MiB);
+    uint64_t a[32];
+    int i;
+
+    (void)state;
+    for (i = 0; i < 32; i++) {
+        a[i] = must_alloc(h, (uint64_t)(i * 37 + 1), 64, (uint32_t)i);
+        assert_int_equal(sim_heap_check(h), 0);
+    }
+    /* 64-byte requests are packed back to back, no leading remainders */
+    assert_true(a[0] == DEV_BASE + 64 * 7);
+    for (i = 0; i < 32; i++)
+        assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
+    trim_to_single_free_block(h, DEV_BASE + 64 * 7, 16 * MiB);
+    sim_heap_destroy(h);
+}
+
+static void test_alignment_2mib_splits_leading_remainder(void **state)
+{
+    uint64_t base = DEV_BASE + 0x12340;
+    struct sim_heap *h = sim_heap_create(base, 64 * MiB);
+    uint64_t a, b;
+    struct walk_rec w;
+
+    (void)state;
+    a = must_alloc(h, 100, 2 * MiB, 7);
+    assert_true(a > base && a - base < 2 * MiB);
+    assert_int_equal(sim_heap_check(h), 0);
+    w = walk(h);
+    assert_int_equal(w.n, 3); /* [lead free][block][tail free] */
+    assert_true(w.b[0].start == base && w.b[0].size == a - base && !w.b[0].used);
+    assert_true(w.b[1].start == a && w.b[1].size == 128 && w.b[1].used && w.b[1].tag == 7);
+    assert_int_equal(w.b[2].used, 0);
+
+    b = must_alloc(h, 3 * MiB, 2 * MiB, 8);
+    assert_true(b % (2 * MiB) == 0);
+    assert_int_equal(sim_heap_check(h), 0);
+    /* the leading remainder is still usable for small blocks */
+    assert_true(must_alloc(h, 64, 64, 9) == base);
+    assert_int_equal(sim_heap_free(h, base, NULL), 0);
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    assert_int_equal(sim_heap_free(h, b, NULL), 0);
+    trim_to_single_free_block(h, base, 64 * MiB);
+    sim_heap_destroy(h);
+}
+
+static void test_alignment_1gib(void **state)
+{
+    uint64_t base = DEV_BASE + 64; /* deliberately not 1 GiB aligned */
+    struct sim_heap *h = sim_heap_create(base, 3 * GiB);
+    uint64_t a, b, c = 0;
+
+    (void)state;
+    a = must_alloc(h, GiB, GiB, 1);
+    b = must_alloc(h, GiB, GiB, 2); /* only fits exactly: found by the fallback probe */
+    assert_true(a == DEV_BASE + GiB && b == DEV_BASE + 2 * GiB);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_alloc(h, 128, GiB, 3, &c), -1); /* only 64 B left past 3 GiB */
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    assert_int_equal(sim_heap_free(h, b, NULL), 0);
+    assert_single_free_block(h, base, 3 * GiB);
+    sim_heap_destroy(h);
+}
+
+static void test_alignment_mixed_keeps_invariants(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE + 640, 4 * GiB); /* 3 GiB boundaries */
+    const uint64_t aligns[3] = {64, 2 * MiB, GiB};
+    uint64_t a[30];
+    int i;
+
+    (void)state;
+    for (i = 0; i < 30; i++) {
+        a[i] = must_alloc(h, (uint64_t)(i + 1) * 4 * KiB, aligns[i % 10 == 2 ? 2 : i % 2], 0);
+        assert_int_equal(sim_heap_check(h), 0);
+    }
+    for (i = 29; i >= 0; i -= 2)
+        assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
+    for (i = 28; i >= 0; i -= 2)
+        assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
+    trim_to_single_free_block(h, DEV_BASE + 640, 4 * GiB);
+    sim_heap_destroy(h);
+}
+
+static void test_exhaustion_returns_minus_one_and_heap_recovers(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, MiB);
+    uint64_t a[32], x = 0;
+    int n = 0, i;
+
+    (void)state;
+    while (n < 32 && sim_heap_alloc(h, 64 * KiB, 64, 0, &a[n]) == 0)
+        n++;
+    assert_int_equal(n, 16);
+    assert_int_equal(sim_heap_alloc(h, 64, 64, 0, &x), -1);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, a[5], NULL), 0);
+    assert_int_equal(sim_heap_alloc(h, 64 * KiB + 64, 64, 0, &x), -1);
+    assert_int_equal(sim_heap_alloc(h, 64 * KiB, 64, 0, &x), 0);
+    assert_true(x == a[5]);
+    assert_int_equal(sim_heap_check(h), 0);
+    for (i = 0; i < n; i++)
+        assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
+    assert_single_free_block(h, DEV_BASE, MiB);
+    sim_heap_destroy(h);
+}
+
+static void test_alloc_whole_heap_exact_fit(void **state)
+{
+    uint64_t size = 3 * MiB + 5 * 64; /* not a size-class boundary */
+    struct sim_heap *h = sim_heap_create(DEV_BASE, size);
+    uint64_t a = 0, x = 0;
+
+    (void)state;
+    assert_int_equal(sim_heap_alloc(h, size, 64, 0, &a), 0);
+    assert_true(a == DEV_BASE);
+    assert_int_equal(sim_heap_alloc(h, 64, 64, 0, &x), -1);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    assert_single_free_block(h, DEV_BASE, size);
+    sim_heap_destroy(h);
+}
+
+static void test_free_unknown_address_rejected(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, MiB);
+    uint64_t a = must_alloc(h, 4096, 64, 0), sz = 77;
+
+    (void)state;
+    assert_int_equal(sim_heap_free(h, a + 8192, &sz), -1); /* free space */
+    assert_int_equal(sim_heap_free(h, DEV_BASE - 64, &sz), -1);
+    assert_int_equal(sim_heap_free(h, DEV_BASE + MiB, &sz), -1);
+    assert_int_equal(sim_heap_free(h, 0, &sz), -1);
+    assert_true(sz == 77);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    sim_heap_destroy(h);
+}
+
+static void test_free_interior_pointer_rejected(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, MiB);
+    uint64_t a = must_alloc(h, 4096, 64, 0), start = 0;
+
+    (void)state;
+    assert_int_equal(sim_heap_free(h, a + 64, NULL), -1);
+    assert_int_equal(sim_heap_free(h, a + 1, NULL), -1);
+    assert_int_equal(sim_heap_free(h, a + 4095, NULL), -1);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), 0);
+    assert_true(start == a);
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    sim_heap_destroy(h);
+}
+
+static void test_double_free_rejected(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, MiB);
+    uint64_t a = must_alloc(h, 4096, 64, 0), b = must_alloc(h, 64, 64, 0);
+
+    (void)state;
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    assert_int_equal(sim_heap_free(h, a, NULL), -1);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, b, NULL), 0);
+    assert_int_equal(sim_heap_free(h, b, NULL), -1);
+    assert_int_equal(sim_heap_check(h), 0);
+    trim_to_single_free_block(h, DEV_BASE, MiB);
+    sim_heap_destroy(h);
+}
+
+/* unit > 64 KiB: every free coalesces at once, in the given order; unit small:
+ * every block parks on a quick list and sim_heap_trim does the coalescing. */
+static void coalesce_in_order(const int *order, int n, uint64_t unit)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 4 * MiB);
+    uint64_t a[16];
+    int i;
+
+    for (i = 0; i < n; i++)
+        a[i] = must_alloc(h, (uint64_t)(i + 1) * unit, 64, 0);
+    for (i = 0; i < n; i++) {
+        assert_int_equal(sim_heap_free(h, a[order[i]], NULL), 0);
+        assert_int_equal(sim_heap_check(h), 0);
+    }
+    assert_true(quick_blocks(h) == (unit > 64 * KiB ? 0 : (uint64_t)n));
+    if (unit > 64 * KiB)
+        assert_single_free_block(h, DEV_BASE, 4 * MiB);
+    trim_to_single_free_block(h, DEV_BASE, 4 * MiB);
+    sim_heap_destroy(h);
+}
+
+static void test_coalesce_back_to_one_free_block(void **state)
+{
+    const int fwd[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const int rev[8] = {7, 6, 5, 4, 3, 2, 1, 0};
+    const int alt[8] = {1, 3, 5, 7, 0, 2, 4, 6};
+    const int mid[8] = {3, 4, 2, 5, 1, 6, 0, 7};
+
+    (void)state;
+    coalesce_in_order(fwd, 8, 100 * KiB);
+    coalesce_in_order(rev, 8, 100 * KiB);
+    coalesce_in_order(alt, 8, 100 * KiB);
+    coalesce_in_order(mid, 8, 100 * KiB);
+    coalesce_in_order(fwd, 8, 1000);
+    coalesce_in_order(mid, 8, 1000);
+}
+
+static void test_lookup_interior_of_live_block(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 64 * MiB);
+    uint64_t a = must_alloc(h, 1000, 64, 11), b = must_alloc(h, 5 * MiB, 2 * MiB, 22);
+    uint64_t start = 0, size = 0, off;
+    uint32_t tag = 0;
+
+    (void)state;
+    for (off = 0; off < 1024; off += 61) {
+        assert_int_equal(sim_heap_lookup(h, a + off, &start, &size, &tag), 0);
+        assert_true(start == a && size == 1024 && tag == 11);
+    }
+    assert_int_equal(sim_heap_lookup(h, a + 1023, &start, &size, &tag), 0);
+    assert_true(start == a);
+    for (off = 0; off < 5 * MiB; off += 333 * KiB + 7) {
+        assert_int_equal(sim_heap_lookup(h, b + off, &start, &size, &tag), 0);
+        assert_true(start == b && size == 5 * MiB && tag == 22);
+    }
+    assert_int_equal(sim_heap_lookup(h, b + 5 * MiB - 1, NULL, NULL, NULL), 0);
+    sim_heap_destroy(h);
+}
+
+static void test_lookup_free_space_fails(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 64 * MiB);
+    uint64_t a = must_alloc(h, 1000, 64, 1), b = must_alloc(h, 5 * MiB, 2 * MiB, 2);
+    uint64_t start = 0;
+
+    (void)state;
+    assert_int_equal(sim_heap_lookup(h, a + 1024, &start, NULL, NULL), -1); /* lead gap */
+    assert_int_equal(sim_heap_lookup(h, b - 1, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, b + 5 * MiB, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, DEV_BASE + 64 * MiB - 1, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, DEV_BASE - 1, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, DEV_BASE + 64 * MiB, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, a + 500, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, a + 1024, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, b - 1, &start, NULL, NULL), -1);
+    sim_heap_trim(h);
+    assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, b - 1, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, b, &start, NULL, NULL), 0);
+    sim_heap_destroy(h);
+}
+
+static void test_lookup_in_sparse_144gib_heap(void **state)
+{
+    uint64_t size = 144 * GiB, start = 0, bsz = 0, off;
+    struct sim_heap *h = sim_heap_create(DEV_BASE, size);
+    uint64_t big, s1, mid, s2, last;
+
+    (void)state;
+    assert_non_null(h);
+    big = must_alloc(h, 100 * GiB, 64, 1);
+    s1 = must_alloc(h, 64, 64, 2);
+    mid = must_alloc(h, 40 * GiB, GiB, 3);
+    s2 = must_alloc(h, 64, 64, 4);
+    last = must_alloc(h, 64, 64, 5);
+    assert_int_equal(sim_heap_check(h), 0);
+    /* interior addresses far from any block start walk up and down the summary levels */
+    for (off = 0; off < 100 * GiB; off += 7 * GiB + 12345) {
+        assert_int_equal(sim_heap_lookup(h, big + off, &start, &bsz, NULL), 0);
+        assert_true(start == big && bsz == 100 * GiB);
+    }
+    assert_int_equal(sim_heap_lookup(h, mid + 40 * GiB - 1, &start, NULL, NULL), 0);
+    assert_true(start == mid);
+    assert_int_equal(sim_heap_lookup(h, s1 + 63, &start, NULL, NULL), 0);
+    assert_true(start == s1);
+    assert_int_equal(sim_heap_lookup(h, s2, &start, NULL, NULL), 0);
+    assert_true(start == s2);
+    assert_int_equal(sim_heap_lookup(h, last, &start, NULL, NULL), 0);
+    assert_int_equal(sim_heap_lookup(h, DEV_BASE + size - 1, NULL, NULL, NULL), -1);
+    assert_int_equal(sim_heap_free(h, big, NULL), 0);
+    assert_int_equal(sim_heap_lookup(h, big + 99 * GiB, NULL, NULL, NULL), -1);
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_destroy(h);
+}
+
+static void test_stats_counters(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 16 * MiB);
+    struct sim_heap_stats st;
+    uint64_t a, b, c;
+
+    (void)state;
+    sim_heap_stats(h, &st);
+    assert_true(st.size == 16 * MiB && st.used_bytes == 0 && st.free_bytes == 16 * MiB);
+    assert_true(st.live_blocks == 0 && st.largest_free == 16 * MiB && st.peak_used_bytes == 0);
+
+    a = must_alloc(h, 1 * MiB, 64, 0);
+    b = must_alloc(h, 100, 64, 0);
+    c = must_alloc(h, 4 * MiB, 64, 0);
+    sim_heap_stats(h, &st);
+    assert_true(st.used_bytes == 5 * MiB + 128);
+    assert_true(st.free_bytes == 11 * MiB - 128);
+    assert_true(st.live_blocks == 3);
+    assert_true(st.largest_free == 11 * MiB - 128);
+    assert_true(st.peak_used_bytes == 5 * MiB + 128);
+
+    assert_int_equal(sim_heap_free(h, c, NULL), 0);
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    sim_heap_stats(h, &st);
+    assert_true(st.used_bytes == 128 && st.live_blocks == 1);
+    assert_true(st.largest_free == 15 * MiB - 128);
+    assert_true(st.peak_used_bytes == 5 * MiB + 128);
+    assert_int_equal(sim_heap_free(h, b, NULL), 0);
+    sim_heap_stats(h, &st);
+    /* b is parked: free, but not coalesced, so not part of largest_free */
+    assert_true(st.used_bytes == 0 && st.live_blocks == 0 && st.free_bytes == 16 * MiB);
+    assert_true(st.quick_bytes == 128 && st.quick_blocks == 1);
+    assert_true(st.largest_free == 15 * MiB - 128);
+    assert_true(st.peak_used_bytes == 5 * MiB + 128);
+    sim_heap_trim(h);
+    sim_heap_stats(h, &st);
+    assert_true(st.used_bytes == 0 && st.live_blocks == 0 && st.largest_free == 16 * MiB);
+    assert_true(st.quick_bytes == 0 && st.quick_blocks == 0);
+    assert_true(st.peak_used_bytes == 5 * MiB + 128);
+    sim_heap_destroy(h);
+}
+
+static void test_walk_address_order_and_tags(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, MiB);
+    uint64_t a = must_alloc(h, 64, 64, 0xA), b = must_alloc(h, 128, 64, 0xB);
+    uint64_t c = must_alloc(h, 192, 64, 0xC);
+    struct walk_rec w;
+    size_t i;
+
+    (void)state;
+    assert_int_equal(sim_heap_free(h, b, NULL), 0);
+    w = walk(h);
+    assert_int_equal(w.n, 4);
+    assert_true(w.b[0].start == a && w.b[0].used && w.b[0].tag == 0xA);
+    assert_true(w.b[1].start == b && !w.b[1].used && w.b[1].size == 128 && w.b[1].tag == 0);
+    assert_true(w.b[2].start == c && w.b[2].used && w.b[2].tag == 0xC);
+    assert_true(w.b[3].start == c + 192 && !w.b[3].used);
+    for (i = 1; i < w.n; i++)
+        assert_true(w.b[i].start == w.b[i - 1].start + w.b[i - 1].size);
+    sim_heap_destroy(h);
+}
+
+static void test_many_blocks_grow_metadata(void **state)
+{
+    enum { N = 50000 };
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 64 * MiB);
+    uint64_t *a = malloc(N * sizeof(*a)), start = 0;
+    int i;
+
+    (void)state;
+    assert_non_null(a);
+    for (i = 0; i < N; i++)
+        a[i] = must_alloc(h, 64 + (uint64_t)(i % 3) * 64, 64, (uint32_t)i);
+    assert_int_equal(sim_heap_check(h), 0);
+    for (i = 0; i < N; i += 1000) {
+        assert_int_equal(sim_heap_lookup(h, a[i] + 63, &start, NULL, NULL), 0);
+        assert_true(start == a[i]);
+    }
+    for (i = 1; i < N; i += 2)
+        assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
+    assert_int_equal(sim_heap_check(h), 0);
+    for (i = 0; i < N; i += 2)
+        assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
+    trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
+    free(a);
+    sim_heap_destroy(h);
+}
+
+/* ------------------------------------------------------------ quick lists */
+
+static void test_quick_reuse_same_address_new_tag(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 64 * MiB);
+    struct sim_heap_stats st;
+    struct walk_rec w;
+    uint64_t a, b, x, y, z, start = 0, size = 0;
+    uint32_t tag = 0;
+
+    (void)state;
+    a = must_alloc(h, 1000, 64, 1);
+    assert_true(a == DEV_BASE);
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_stats(h, &st);
+    assert_true(st.used_bytes == 0 && st.live_blocks == 0 && st.free_bytes == 64 * MiB);
+    assert_true(st.quick_bytes == 1024 && st.quick_blocks == 1);
+    /* parked, not coalesced: two adjacent free blocks in the walk */
+    w = walk(h);
+    assert_int_equal(w.n, 2);
+    assert_true(w.b[0].start == a && w.b[0].size == 1024 && !w.b[0].used && w.b[0].tag == 0);
+    assert_true(w.b[1].start == a + 1024 && !w.b[1].used);
+
+    /* same rounded size: the same block, with the new tag */
+    b = must_alloc(h, 1000 - 7, 64, 2);
+    assert_true(b == a);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_lookup(h, a + 5, &start, &size, &tag), 0);
+    assert_true(start == a && size == 1024 && tag == 2);
+    sim_heap_stats(h, &st);
+    assert_true(st.used_bytes == 1024 && st.live_blocks == 1 && st.quick_blocks == 0);
+    sim_heap_destroy(h);
+
+    /* LIFO per exact size; other sizes do not take it */
+    h = sim_heap_create(DEV_BASE, 64 * MiB);
+    x = must_alloc(h, 200, 64, 3);
+    y = must_alloc(h, 200, 64, 4);
+    z = must_alloc(h, 200, 64, 5);
+    assert_int_equal(sim_heap_free(h, x, NULL), 0);
+    assert_int_equal(sim_heap_free(h, y, NULL), 0);
+    assert_true(must_alloc(h, 300, 64, 6) == z + 256); /* 5 granules: from TLSF */
+    assert_true(must_alloc(h, 250, 64, 7) == y);       /* most recent first */
+    assert_true(must_alloc(h, 256, 64, 8) == x);
+    assert_true(quick_blocks(h) == 0);
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_destroy(h);
+}
+
+static void test_quick_not_used_for_aligned_requests(void **state)
+{
+    uint64_t base = DEV_BASE; /* 2 MiB aligned */
+    struct sim_heap *h = sim_heap_create(base, 64 * MiB);
+    uint64_t a, b;
+
+    (void)state;
+    a = must_alloc(h, 64, 64, 1);
+    assert_true(a == base);
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    b = must_alloc(h, 64, 2 * MiB, 2); /* the parked block would fit, but is not used */
+    assert_true(b != a && b == base + 2 * MiB);
+    assert_true(quick_blocks(h) == 1);
+    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, b, NULL), 0);
+    trim_to_single_free_block(h, base, 64 * MiB);
+    sim_heap_destroy(h);
+}
+
+static void test_quick_double_free_and_lookup_rejected(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 64 * MiB);
+    struct sim_heap_stats st0, st1;
+    uint64_t a = must_alloc(h, 512, 64, 1), b = must_alloc(h, 512, 64, 2), sz = 77, start = 9;
+
+    (void)state;
+    assert_int_equal(sim_heap_free(h, a, NULL), 0);
+    assert_true(quick_blocks(h) == 1);
+    sim_heap_stats(h, &st0);
+    assert_int_equal(sim_heap_free(h, a, &sz), -1);
+    assert_int_equal(sim_heap_free(h, a + 64, &sz), -1);
+    assert_true(sz == 77);
+    assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, a + 100, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, a + 511, &start, NULL, NULL), -1);
+    assert_true(start == 9);
+    assert_int_equal(sim_heap_lookup(h, a + 512, &start, NULL, NULL), 0);
+    assert_true(start == b);
+    sim_heap_stats(h, &st1);
+    assert_memory_equal(&st0, &st1, sizeof(st0));
+    assert_int_equal(sim_heap_check(h), 0);
+
+    /* b parks too; free space behind it is still free space */
+    assert_int_equal(sim_heap_free(h, b, NULL), 0);
+    assert_int_equal(sim_heap_free(h, b, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, b, NULL, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, b + 512, NULL, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, b + 5 * MiB, NULL, NULL, NULL), -1);
+    assert_int_equal(sim_heap_check(h), 0);
+    /* and after the flush */
+    sim_heap_trim(h);
+    assert_int_equal(sim_heap_free(h, a, NULL), -1);
+    assert_int_equal(sim_heap_free(h, b, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, b, NULL, NULL, NULL), -1);
+    trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
+    sim_heap_destroy(h);
+}
+
+static void test_quick_bounds(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 64 * MiB); /* 1 MiB of quick blocks */
+    struct sim_heap_stats st;
+    uint64_t a[40];
+    int i;
+
+    (void)state;
+    /* at most 32 per exact size */
+    for (i = 0; i < 40; i++)
+        a[i] = must_alloc(h, 128, 64, 0);
+    for (i = 0; i < 40; i++)
+        assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_stats(h, &st);
+    assert_true(st.quick_blocks == 32 && st.quick_bytes == 32 * 128);
+    trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
+    /* at most size/64 bytes in all: 16 x 64 KiB, the rest coalesces */
+    for (i = 0; i < 20; i++)
+        a[i] = must_alloc(h, 64 * KiB, 64, 0);
+    for (i = 0; i < 20; i++)
+        assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_stats(h, &st);
+    assert_true(st.quick_blocks == 16 && st.quick_bytes == MiB);
+    /* 64 KiB + 64 never parks */
+    a[0] = must_alloc(h, 64 * KiB + 1, 64, 0);
+    sim_heap_trim(h);
+    assert_int_equal(sim_heap_free(h, a[0], NULL), 0);
+    assert_true(quick_blocks(h) == 0);
+    assert_single_free_block(h, DEV_BASE, 64 * MiB);
+    sim_heap_destroy(h);
+}
+
+/* Fill the heap exactly with small blocks, free them all (1/64 of the heap parks
+ * on the quick lists, scattered over the whole range), then ask for the whole
+ * heap: only the flush-and-retry inside alloc can satisfy it. */
+static void oom_after_flush(uint64_t align)
+{
+    const uint64_t base = DEV_BASE, size = 4 * MiB;
+    struct sim_heap *h = sim_heap_create(base, size);
+    size_t cap = size / 64, n = 0, i;
+    uint64_t *a = malloc(cap * sizeof(*a)), x = 0;
+    struct sim_heap_stats st;
+
+    assert_non_null(a);
+    while (n < cap && sim_heap_alloc(h, 64 * (1 + n % 23), 64, 0, &a[n]) == 0)
+        n++;
+    while (n < cap && sim_heap_alloc(h, 64, 64, 0, &a[n]) == 0)
+        n++;
+    sim_heap_stats(h, &st);
+    assert_true(st.used_bytes == size && n % 7919 != 0);
+    for (i = 0; i < n; i++)
+        assert_int_equal(sim_heap_free(h, a[(i * 7919) % n], NULL), 0); /* scattered order */
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_stats(h, &st);
+    assert_true(st.used_bytes == 0 && st.free_bytes == size);
+    assert_true(st.quick_blocks > 16 && st.quick_bytes <= size / 64);
+    assert_true(st.largest_free < size / 2);
+
+    assert_int_equal(sim_heap_alloc(h, size, align, 5, &x), 0);
+    assert_true(x == base);
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_stats(h, &st);
+    assert_true(st.quick_blocks == 0 && st.used_bytes == size && st.live_blocks == 1);
+    assert_int_equal(sim_heap_free(h, x, NULL), 0);
+    assert_single_free_block(h, base, size); /* > 64 KiB: coalesced at once */
+    free(a);
+    sim_heap_destroy(h);
+}
+
+static void test_quick_oom_after_flush(void **state)
+{
+    (void)state;
+    oom_after_flush(64);
+    oom_after_flush(2 * MiB); /* aligned requests never use the lists, but do flush */
+}
+
+static void test_quick_failed_alloc_keeps_live_blocks(void **state)
+{
+    enum { N = 512 };
+    struct sim_heap *h = sim_heap_create(DEV_BASE, MiB); /* N x 2 KiB: full */
+    struct sim_heap_stats st0, st1;
+    uint64_t a[N], x = 0;
+    int i;
+
+    (void)state;
+    for (i = 0; i < N; i++)
+        a[i] = must_alloc(h, 2 * KiB, 64, (uint32_t)i);
+    for (i = 0; i < N; i += 2) /* isolated holes: 8 park (16 KiB), the rest go to TLSF */
+        assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
+    sim_heap_stats(h, &st0);
+    assert_true(st0.quick_blocks == 8 && st0.live_blocks == N / 2);
+    assert_int_equal(sim_heap_alloc(h, 4 * KiB, 64, 0, &x), -1); /* flushes, still fails */
+    assert_int_equal(sim_heap_check(h), 0);
+    sim_heap_stats(h, &st1);
+    assert_true(st1.used_bytes == st0.used_bytes && st1.live_blocks == st0.live_blocks);
+    assert_true(st1.quick_blocks == 0 && st1.free_bytes == st0.free_bytes);
+    assert_true(st1.peak_used_bytes == st0.peak_used_bytes);
+    for (i = 1; i < N; i += 2) {
+        uint64_t start = 0;
+        uint32_t tag = 99;
+        assert_int_equal(sim_heap_lookup(h, a[i] + 77, &start, NULL, &tag), 0);
+        assert_true(start == a[i] && tag == (uint32_t)i);
+        assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
+    }
+    trim_to_single_free_block(h, DEV_BASE, MiB);
+    sim_heap_destroy(h);
+}
+
+static void test_trim_walk_single_free_block(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE + 64 * 3, 256 * MiB);
+    uint64_t a[300], rng = 12345;
+    struct walk_rec w;
+    int i;
+
+    (void)state;
+    sim_heap_trim(NULL);
+    sim_heap_trim(h); /* nothing parked: no-op */
+    assert_single_free_block(h, DEV_BASE + 64 * 3, 256 * MiB);
+    for (i = 0; i < 300; i++)
+        a[i] = must_alloc(h, 1 + xorshift(&rng) % (80 * KiB), 64, (uint32_t)i);
+    for (i = 0; i < 300; i++)
+        assert_int_equal(sim_heap_free(h, a[(i * 7) % 300], NULL), 0);
+    assert_int_equal(sim_heap_check(h), 0);
+    w = walk(h);
+    assert_true(w.n > 1);
+    for (i = 0; i < (int)w.n && i < 64; i++)
+        assert_true(!w.b[i].used && w.b[i].tag == 0);
+    trim_to_single_free_block(h, DEV_BASE + 64 * 3, 256 * MiB);
+    sim_heap_trim(h);
+    assert_single_free_block(h, DEV_BASE + 64 * 3, 256 * MiB);
+    sim_heap_destroy(h);
+}
+
+/* ----------------------------------------------------------------- stress */
+
+struct shadow {
+    uint64_t start, size;
+    uint32_t tag;
+};
+
+static void verify_block(const struct sim_heap *h, const struct shadow *s, uint64_t *rng)
+{
+    uint64_t start = 0, size = 0;
+    uint64_t probes[3];
+    uint32_t tag = 0;
+    int k;
+
+    probes[0] = s->start;
+    probes[1] = s->start + s->size - 1;
+    probes[2] = s->start + xorshift(rng) % s->size;
+    for (k = 0; k < 3; k++) {
+        assert_int_equal(sim_heap_lookup(h, probes[k], &start, &size, &tag), 0);
+        assert_true(start == s->start && size == s->size && tag == s->tag);
+    }
+}
+
+struct fit_probe {
+    uint64_t need, align;
+    int fits;
+};
+
+/* walker: does some free block hold an aligned run of need bytes? */
+static void probe_fit(uint64_t start, uint64_t size, int used, uint32_t tag, void *user)
+{
+    struct fit_probe *p = user;
+    uint64_t a = (start + p->align - 1) & ~(p->align - 1);
+
+    (void)tag;
+    if (!used && a - start <= size && size - (a - start) >= p->need)
+        p->fits = 1;
+}
+
+static long stress_ops(void)
+{
+    const char *e = getenv("SIM_HEAP_STRESS_OPS");
+    long n = e != NULL ? strtol(e, NULL, 10) : 0;
+
+    return n > 0 ? n : 200000;
+}
+
+struct stress_cfg {
+    uint64_t base, hsize;
+    unsigned max_e;      /* sizes 1 .. 2^e bytes, e uniform in [0, max_e] */
+    unsigned pct_1g;     /* percent of allocations aligned to 1 GiB */
+    unsigned pct_2m;     /* ... and to 2 MiB (the rest: 64) */
+    size_t low_water;    /* below this many live blocks, allocate 60% of the time, else 40% */
+    int expect_flushes;  /* the heap runs full: failing allocations flush quick blocks */
+};
+
+static void stress(const struct stress_cfg *c)
+{
+    const uint64_t base = c->base, hsize = c->hsize;
+    struct sim_heap *h = sim_heap_create(base, hsize);
+    size_t cap = 1 << 16, n = 0, i;
+    struct shadow *sh = malloc(cap * sizeof(*sh));
+    uint64_t rng = UINT64_C(0x9E3779B97F4A7C15), used = 0, fails = 0, allocs = 0, missed = 0;
+    uint64_t flushes = 0, trims = 0, max_quick = 0;
+    long op, nops = stress_ops();
+    struct sim_heap_stats st;
+
+    assert_non_null(h);
+    assert_non_null(sh);
+    for (op = 0; op < nops; op++) {
+        uint64_t r = xorshift(&rng);
+        int do_alloc = n == 0 || (int)(r % 100) < (n < c->low_water ? 60 : 40);
+
+        if (do_alloc && n < cap) {
+            unsigned e = (unsigned)(xorshift(&rng) % (c->max_e + 1));
+            uint64_t size = 1 + xorshift(&rng) % ((uint64_t)1 << e);
+            unsigned ar = (unsigned)(xorshift(&rng) % 100);
+            uint64_t align = ar < c->pct_1g ? GiB : ar < c->pct_1g + c->pct_2m ? 2 * MiB : 64;
+            uint64_t a = 0, rs = (size + 63) & ~(uint64_t)63, q0 = quick_blocks(h);
+            uint32_t tag = (uint32_t)xorshift(&rng);
+
+            if (sim_heap_alloc(h, size, align, tag, &a) == 0) {
+                allocs++;
+                assert_true(a % align == 0 && a >= base && a + rs <= base + hsize);
+                sh[n++] = (struct shadow){a, rs, tag};
+                used += rs;
+                verify_block(h, &sh[n - 1], &rng);
+            } else {
+                struct fit_probe p = {rs, align, 0};
+                fails++;
+                assert_true(quick_blocks(h) == 0); /* a failure flushes first */
+                flushes += q0 != 0;
+                sim_heap_walk(h, probe_fit, &p); /* a miss is legal (bounded search) but rare */
+                missed += (uint64_t)p.fits;
+            }
+        } else if (n > 0) {
+            size_t k = (size_t)(xorshift(&rng) % n);
+            struct shadow s = sh[k];
+            uint64_t sz = 0;
+
+            if (s.size > 64 && (r >> 32) % 16 == 0) {
+                uint64_t inner = s.start + 64 * (1 + (xorshift(&rng) % (s.size / 64 - 1)));
+                assert_int_equal(sim_heap_free(h, inner, NULL), -1);
+            }
+            assert_int_equal(sim_heap_free(h, s.start, &sz), 0);
+            assert_true(sz == s.size);
+            if ((r >> 40) % 16 == 0)
+                assert_int_equal(sim_heap_free(h, s.start, NULL), -1);
+            assert_int_equal(sim_heap_lookup(h, s.start, NULL, NULL, NULL), -1);
+            assert_int_equal(sim_heap_lookup(h, s.start + s.size - 1, NULL, NULL, NULL), -1);
+            sh[k] = sh[--n];
+            used -= s.size;
+        }
+        if ((r >> 48) % 512 == 0 || op == nops / 2) {
+            sim_heap_trim(h);
+            trims++;
+            assert_true(quick_blocks(h) == 0);
+        }
+        if (op < 20000 || op % 1000 == 0)
+            assert_int_equal(sim_heap_check(h), 0);
+        if (op % 64 == 0) {
+            uint64_t q = quick_blocks(h);
+            max_quick = q > max_quick ? q : max_quick;
+        }
+        if (op % 1000 == 0) {
+            for (i = 0; i < n; i++)
+                verify_block(h, &sh[i], &rng);
+            sim_heap_stats(h, &st);
+            assert_true(st.live_blocks == n && st.used_bytes == used);
+            assert_true(st.free_bytes == hsize - used && st.quick_bytes <= st.free_bytes);
+        }
+    }
+    assert_true(allocs > (uint64_t)nops / 4);
+    assert_true(max_quick > 0 && trims > 0);
+    if (c->expect_flushes)
+        assert_true(flushes > 0);
+    print_message("stress %llu MiB: %ld ops, %llu allocs, %llu failed (%llu despite a fitting "
+                  "free block, %llu flushed quick blocks first), %llu trims, max %llu quick, "
+                  "%zu live at end\n",
+                  (unsigned long long)(hsize >> 20), nops, (unsigned long long)allocs,
+                  (unsigned long long)fails, (unsigned long long)missed,
+                  (unsigned long long)flushes, (unsigned long long)trims,
+                  (unsigned long long)max_quick, n);
+    while (n > 0) {
+        n--;
+        assert_int_equal(sim_heap_free(h, sh[n].start, NULL), 0);
+    }
+    trim_to_single_free_block(h, base, hsize);
+    free(sh);
+    sim_heap_destroy(h);
+}
+
+static void test_random_stress_against_shadow(void **state)
+{
+    const struct stress_cfg c = {DEV_BASE + 0x40c0, 8 * GiB, 23, 2, 10, 1500, 0};
+
+    (void)state;
+    stress(&c);
+}
+
+/* small heap kept full: many failures, each flushing the quick lists first */
+static void test_random_stress_full_heap(void **state)
+{
+    const struct stress_cfg c = {DEV_BASE + 0x1c0, 4 * MiB, 16, 0, 1, 1500, 1};
+
+    (void)state;
+    stress(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_rejects_bad_geometry),
+        cmocka_unit_test(test_create_starts_as_one_free_block),
+        cmocka_unit_test(test_alloc_free_basic),
+        cmocka_unit_test(test_alloc_rounds_size_up_to_64),
+        cmocka_unit_test(test_alloc_rejects_bad_arguments),
+        cmocka_unit_test(test_alignment_64),
+        cmocka_unit_test(test_alignment_2mib_splits_leading_remainder),
+        cmocka_unit_test(test_alignment_1gib),
+        cmocka_unit_test(test_alignment_mixed_keeps_invariants),
+        cmocka_unit_test(test_exhaustion_returns_minus_one_and_heap_recovers),
+        cmocka_unit_test(test_alloc_whole_heap_exact_fit),
+        cmocka_unit_test(test_free_unknown_address_rejected),
+        cmocka_unit_test(test_free_interior_pointer_rejected),
+        cmocka_unit_test(test_double_free_rejected),
+        cmocka_unit_test(test_coalesce_back_to_one_free_block),
+        cmocka_unit_test(test_lookup_interior_of_live_block),
+        cmocka_unit_test(test_lookup_free_space_fails),
+        cmocka_unit_test(test_lookup_in_sparse_144gib_heap),
+        cmocka_unit_test(test_stats_counters),
+        cmocka_unit_test(test_walk_address_order_and_tags),
+        cmocka_unit_test(test_many_blocks_grow_metadata),
+        cmocka_unit_test(test_quick_reuse_same_address_new_tag),
+        cmocka_unit_test(test_quick_not_used_for_aligned_requests),
+        cmocka_unit_test(test_quick_double_free_and_lookup_rejected),
+        cmocka_unit_test(test_quick_bounds),
+        cmocka_unit_test(test_quick_oom_after_flush),
+        cmocka_unit_test(test_quick_failed_alloc_keeps_live_blocks),
+        cmocka_unit_test(test_trim_walk_single_free_block),
+        cmocka_unit_test(test_random_stress_against_shadow),
+        cmocka_unit_test(test_random_stress_full_heap),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
