@@ -34,6 +34,7 @@ enum {
 };
 
 enum { BE_ALLOC_NO_PAD = 1 };
+enum { BE_CLOCK_HOST = 0, BE_CLOCK_DEVICE = 1, BE_CLOCK_STREAM = 2 };
 
 /* One line of aclrtGetMemUsageInfo. */
 struct be_usage {
@@ -62,11 +63,31 @@ struct be_ops {
     /* pre: dev open. */
     aclError (*ctx_create)(int32_t dev, void **ctx);
     void (*ctx_destroy)(void *ctx);
-    /* pre: ctx live. */
-    aclError (*stream_create)(void *ctx, void **stream);
+    /* pre: ctx live. ACL_ERROR_RT_NO_STREAM_RESOURCE at the device's limit. */
+    aclError (*stream_create)(void *ctx, uint32_t priority, uint32_t flags, void **stream);
     /* Waits for the stream's work, then frees it. pre: stream live. */
     aclError (*stream_destroy)(void *stream);
-    aclError (*stream_sync)(void *stream);
+    /* The host waits for the stream, at most timeout_ms (< 0: no limit);
+     * ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when the limit runs out first. */
+    aclError (*stream_sync)(void *stream, int32_t timeout_ms);
+    /* *done: whether the stream's work is complete now. */
+    aclError (*stream_query)(void *stream, int *done);
+    /* The host waits for all work of an open device. */
+    aclError (*device_sync)(int32_t dev);
+
+    /* Events of an open device; ACL_ERROR_RT_NO_EVENT_RESOURCE at its limit.
+     * flags are ACL_EVENT_* (ACL_EVENT_TIME_LINE: the event can time). */
+    aclError (*event_create)(int32_t dev, uint32_t flags, void **event);
+    aclError (*event_destroy)(void *event);
+    aclError (*event_record)(void *event, void *stream);
+    aclError (*event_reset)(void *event, void *stream);
+    aclError (*event_wait)(void *stream, void *event);
+    /* ACL_ERROR_RT_EVENT_SYNC_TIMEOUT when timeout_ms (>= 0) runs out. */
+    aclError (*event_sync)(void *event, int32_t timeout_ms);
+    aclError (*event_query)(void *event, int *done);
+    /* ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID (not recorded, cannot time),
+     * ACL_ERROR_RT_EVENT_NOT_COMPLETE, ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL. */
+    aclError (*event_elapsed)(void *start, void *end, float *ms);
 
     /* Device memory. size is the user's size; rounding, padding and page
      * policy are the backend's business; BE_ALLOC_NO_PAD asks for no padding
@@ -82,10 +103,15 @@ struct be_ops {
     aclError (*host_free)(void *ptr);
     /* Classify an address (never fails: unknown is an answer). */
     void (*lookup)(const void *ptr, struct be_ptr_info *info);
-    /* Copy / fill, synchronously. pre: the ACL layer checked bounds and
-     * direction with lookup(); kind is one of 0..5. */
-    aclError (*memcpy)(void *dst, const void *src, size_t count, aclrtMemcpyKind kind);
-    aclError (*memset)(void *dst, int value, size_t count);
+    /* Copy / fill on a stream of device dev, or synchronously (stream NULL).
+     * With host_waits the call returns only once the work is done (a
+     * synchronous call, or an async one from pageable host memory).
+     * pre: the ACL layer checked bounds and direction with lookup(); kind is
+     * HOST_TO_HOST, HOST_TO_DEVICE, DEVICE_TO_HOST or DEVICE_TO_DEVICE. */
+    aclError (*memcpy)(int32_t dev, void *stream, void *dst, const void *src, size_t count,
+                       aclrtMemcpyKind kind, int host_waits);
+    aclError (*memset)(int32_t dev, void *stream, void *dst, int value, size_t count,
+                       int host_waits);
     /* Free/total bytes of an open device for a memory attribute. */
     aclError (*mem_info)(int32_t dev, aclrtMemAttr attr, size_t *free, size_t *total);
     /* Usage lines of an open device: fills up to max, returns how many
@@ -108,6 +134,13 @@ struct be_ops {
      * avoid. NULL when the backend has nothing to do. */
     void (*abandon)(void *ptr);
     void (*abandon_host)(void *ptr);
+
+    /* Simulated clocks in picoseconds: BE_CLOCK_HOST, _DEVICE (dev), _STREAM
+     * (stream). ACL_ERROR_API_NOT_SUPPORT where time is not simulated. */
+    aclError (*clock)(int which, int32_t dev, void *stream, uint64_t *ps);
+    aclError (*clock_reset)(void);
+    /* Mark an API event on the timeline (allocator registration...). */
+    void (*note)(const char *what, const void *a, const void *b);
 };
 
 /* The backend this library was built with. */

@@ -8,9 +8,12 @@
  * ACL_ERROR_RT_MEMORY_ALLOCATION, a bad free = ACL_ERROR_RT_MEMORY_FREE,
  * too many streams = ACL_ERROR_RT_NO_STREAM_RESOURCE).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include "be.h"
+#include "sim/clock.h"
 #include "sim/sim.h"
+#include "sim/trace.h"
 
 struct ctx {
     int32_t dev;
@@ -39,12 +42,21 @@ static aclError code(enum sim_rc rc, aclError if_nomem)
 
 static aclError init(const char **why)
 {
-    return sim_configure(why) == SIM_OK ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+    if (sim_configure(why) != SIM_OK)
+        return ACL_ERROR_INVALID_PARAM;
+    const char *trace = getenv("ACLSIM_TRACE");
+    if (trace && *trace && !sim_trace_enabled() && sim_trace_open(trace) != SIM_OK) {
+        *why = "ACLSIM_TRACE names a file that cannot be created";
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    return ACL_SUCCESS;
 }
 
 static void fini(void)
 {
     sim_host_forget_all();
+    if (sim_trace_enabled())
+        sim_trace_close();
 }
 
 static aclError device_count(uint32_t *count)
@@ -83,8 +95,9 @@ static void ctx_destroy(void *c)
     free(c);
 }
 
-static aclError stream_create(void *c, void **out)
+static aclError stream_create(void *c, uint32_t priority, uint32_t flags, void **out)
 {
+    (void)priority, (void)flags; /* the simulator schedules streams alike */
     struct sim_stream *s;
     aclError rc = code(sim_stream_create(((struct ctx *)c)->dev, &s),
                        ACL_ERROR_RT_NO_STREAM_RESOURCE);
@@ -99,9 +112,82 @@ static aclError stream_destroy(void *s)
     return ACL_SUCCESS;
 }
 
-static aclError stream_sync(void *s)
+static aclError stream_sync(void *s, int32_t timeout_ms)
 {
-    return code(sim_stream_sync(s), ACL_ERROR_RT_INTERNAL_ERROR);
+    return code(sim_stream_sync(s, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError stream_query(void *s, int *done)
+{
+    *done = sim_stream_done(s);
+    return ACL_SUCCESS;
+}
+
+static aclError device_sync(int32_t dev)
+{
+    return code(sim_device_sync(dev), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError event_create(int32_t dev, uint32_t flags, void **out)
+{
+    struct sim_event *e;
+    aclError rc = code(sim_event_create(dev, flags & ACL_EVENT_TIME_LINE ? SIM_EVENT_TIMELINE : 0,
+                                        &e),
+                       ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    if (rc == ACL_SUCCESS)
+        *out = e;
+    return rc;
+}
+
+static aclError event_destroy(void *e)
+{
+    sim_event_destroy(e);
+    return ACL_SUCCESS;
+}
+
+static aclError event_record(void *e, void *s)
+{
+    sim_event_record(e, s);
+    return ACL_SUCCESS;
+}
+
+static aclError event_reset(void *e, void *s)
+{
+    (void)s;
+    sim_event_reset(e);
+    return ACL_SUCCESS;
+}
+
+static aclError event_wait(void *s, void *e)
+{
+    sim_event_wait(s, e);
+    return ACL_SUCCESS;
+}
+
+static aclError event_sync(void *e, int32_t timeout_ms)
+{
+    enum sim_rc rc = sim_event_sync(e, timeout_ms);
+    return rc == SIM_ETIMEOUT ? ACL_ERROR_RT_EVENT_SYNC_TIMEOUT : code(rc, 0);
+}
+
+static aclError event_query(void *e, int *done)
+{
+    *done = sim_event_done(e);
+    return ACL_SUCCESS;
+}
+
+static aclError event_elapsed(void *a, void *b, float *ms)
+{
+    switch (sim_event_elapsed(a, b, ms)) {
+    case SIM_OK:
+        return ACL_SUCCESS;
+    case SIM_ENOTREADY:
+        return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+    case SIM_EORDER:
+        return ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL;
+    default:
+        return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+    }
 }
 
 static enum sim_policy policy_of(aclrtMemMallocPolicy p)
@@ -162,31 +248,20 @@ static void lookup(const void *ptr, struct be_ptr_info *info)
     }
 }
 
-static bool on_device(aclrtMemcpyKind kind, bool dst)
+static aclError mem_copy(int32_t dev, void *stream, void *dst, const void *src, size_t count,
+                         aclrtMemcpyKind kind, int host_waits)
 {
-    switch (kind) {
-    case ACL_MEMCPY_HOST_TO_DEVICE:
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
-        return dst;
-    case ACL_MEMCPY_DEVICE_TO_HOST:
-        return !dst;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE:
-        return true;
-    default:
-        return false;
-    }
-}
-
-static aclError mem_copy(void *dst, const void *src, size_t count, aclrtMemcpyKind kind)
-{
-    return code(sim_mem_copy(dst, on_device(kind, true), src, on_device(kind, false), count),
+    bool dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    return code(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, host_waits),
                 ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
-static aclError mem_set(void *dst, int value, size_t count)
+static aclError mem_set(int32_t dev, void *stream, void *dst, int value, size_t count,
+                        int host_waits)
 {
     struct sim_block b;
-    return code(sim_mem_fill(dst, sim_mem_lookup(dst, &b), value, count),
+    return code(sim_fill(dev, stream, dst, sim_mem_lookup(dst, &b), value, count, host_waits),
                 ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
@@ -243,6 +318,36 @@ static size_t live_blocks(int32_t dev,
     return sim_mem_live(dev, each_live, &c);
 }
 
+static aclError clock_read(int which, int32_t dev, void *stream, uint64_t *ps)
+{
+    switch (which) {
+    case BE_CLOCK_HOST:
+        *ps = sim_clock_host();
+        return ACL_SUCCESS;
+    case BE_CLOCK_DEVICE:
+        *ps = sim_clock_device_now(dev);
+        return ACL_SUCCESS;
+    default:
+        *ps = sim_stream_now(stream);
+        return ACL_SUCCESS;
+    }
+}
+
+static aclError clock_reset(void)
+{
+    sim_clock_reset();
+    return ACL_SUCCESS;
+}
+
+static void note(const char *what, const void *a, const void *b)
+{
+    if (!sim_trace_enabled())
+        return;
+    char arg[96];
+    snprintf(arg, sizeof arg, "stream=%p desc=%p", a, b);
+    sim_trace_instant(-1, what, sim_clock_host(), arg);
+}
+
 static const struct be_ops ops = {
     .name = "sim",
     .init = init,
@@ -256,6 +361,16 @@ static const struct be_ops ops = {
     .stream_create = stream_create,
     .stream_destroy = stream_destroy,
     .stream_sync = stream_sync,
+    .stream_query = stream_query,
+    .device_sync = device_sync,
+    .event_create = event_create,
+    .event_destroy = event_destroy,
+    .event_record = event_record,
+    .event_reset = event_reset,
+    .event_wait = event_wait,
+    .event_sync = event_sync,
+    .event_query = event_query,
+    .event_elapsed = event_elapsed,
     .mem_alloc = mem_alloc,
     .mem_free = mem_free,
     .host_alloc = host_alloc,
@@ -269,6 +384,9 @@ static const struct be_ops ops = {
     .audit = sim_mem_audit,
     .abandon = sim_mem_abandon,
     .abandon_host = sim_host_abandon,
+    .clock = clock_read,
+    .clock_reset = clock_reset,
+    .note = note,
 };
 
 const struct be_ops *be_get(void)

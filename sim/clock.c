@@ -296,6 +296,18 @@ sim_ps sim_clock_sync_device(int32_t dev)
     return block_host_until(d ? d->last_end : 0, "synchronize device");
 }
 
+sim_ps sim_clock_host_wait(sim_ps t, sim_ps limit, bool *timed_out)
+{
+    pthread_mutex_lock(&lock);
+    sim_ps until = t;
+    bool late = limit != SIM_PS_FOREVER && t > add_ps(host, limit);
+    if (late)
+        until = add_ps(host, limit);
+    if (timed_out)
+        *timed_out = late;
+    return block_host_until(until, late ? "wait (timed out)" : "wait");
+}
+
 bool sim_clock_done(sim_ps t)
 {
     pthread_mutex_lock(&lock);

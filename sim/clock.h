@@ -184,4 +184,15 @@ sim_ps sim_clock_stream_now(struct sim_clock_stream *s);
  */
 void sim_clock_reset(void);
 
+/* "No time limit" for sim_clock_host_wait. */
+#define SIM_PS_FOREVER UINT64_MAX
+
+/*
+ * The host blocks until simulated time t (an event's completion, a stream's
+ * tail), but for at most `limit` picoseconds (SIM_PS_FOREVER: no limit).
+ * *timed_out (may be NULL) says whether the limit cut the wait short.
+ * Returns the host clock afterwards.
+ */
+sim_ps sim_clock_host_wait(sim_ps t, sim_ps limit, bool *timed_out);
+
 #endif /* ACLSIM_SIM_CLOCK_H_ */

@@ -20,6 +20,8 @@
 #include "fault/fault.h"
 #include "heap.h"
 #include "lock.h"
+#include "clock.h"
+#include "trace.h"
 #include "track.h"
 #include "sim.h"
 #include "vaspace.h"
@@ -229,10 +231,15 @@ enum sim_rc sim_device_open(int32_t id)
     struct sim_vaspace *vs = sim_vaspace_create(cap);
     if (!vs)
         return SIM_EHOSTMEM;
+    if (sim_timeline_open(id) != SIM_OK) {
+        sim_vaspace_destroy(vs);
+        return SIM_EHOSTMEM;
+    }
     uint64_t base = sim_vaspace_base(vs);
     /* The heap works in offsets from base: see track.h for why. */
     struct sim_heap *h = sim_heap_create(0, cap);
     if (!h) {
+        sim_timeline_close(id);
         sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
     }
@@ -269,6 +276,7 @@ void sim_device_close(int32_t id)
         d->n_abandoned = d->cap_abandoned = 0;
         sim_heap_destroy(d->heap);
         sim_vaspace_destroy(d->vs);
+        sim_timeline_close(id);
         free_stacks(d);
         d->heap = NULL;
         d->vs = NULL;
@@ -288,6 +296,16 @@ bool sim_device_is_open(int32_t id)
 static uint32_t page_bytes(enum sim_page page)
 {
     return page == SIM_PAGE_HUGE1G ? 1u << 30 : page == SIM_PAGE_HUGE ? 2u << 20 : 4096u;
+}
+
+/* The trace's "device memory" counter, at the host's current time. */
+static void trace_usage(struct device *d)
+{
+    struct sim_heap_stats st;
+    sim_lock_take(&d->lock);
+    sim_heap_stats(d->heap, &st);
+    sim_lock_give(&d->lock);
+    sim_trace_counter((int32_t)(d - sim.dev), "device memory", st.used_bytes, sim_clock_host());
 }
 
 /* One heap allocation of `size` bytes with `usable` of them for the
@@ -318,6 +336,8 @@ static enum sim_rc alloc_pages(struct device *d, uint64_t size, uint64_t usable,
         return SIM_ENOMEM;
     *ptr = (void *)(uintptr_t)(d->base + off);
     sim_track_alloc(*ptr, usable);
+    if (sim_trace_enabled())
+        trace_usage(d);
     return SIM_OK;
 }
 
@@ -387,6 +407,8 @@ enum sim_rc sim_mem_free(void *ptr)
     if (rc != 0)
         return SIM_EINVAL;
     sim_track_free(ptr);
+    if (sim_trace_enabled())
+        trace_usage(d);
     return SIM_OK;
 }
 

@@ -24,7 +24,9 @@ enum sim_rc {
     SIM_EHOSTMEM = -3,    /* host memory for the simulator itself ran out */
     SIM_EUNSUPPORTED = -4, /* the profile does not support the request */
     SIM_EIO = -5,          /* a copy engine failed */
-    SIM_ETIMEOUT = -6      /* work that never completes */
+    SIM_ETIMEOUT = -6,     /* work that did not complete in time */
+    SIM_ENOTREADY = -7,    /* work not complete yet */
+    SIM_EORDER = -8        /* two events in the wrong order */
 };
 
 /* ---- profile.c: SoC profiles ---- */
@@ -151,7 +153,11 @@ void sim_host_abandon(void *ptr);
 /* Bytes of live host blocks, and the most ever live. */
 void sim_host_usage(uint64_t *cur, uint64_t *peak);
 
-/* ---- stream.c: streams ---- */
+/* ---- stream.c: streams, copies and fills on them, events ---- */
+
+/* Open / close a device's timeline (device.c calls these). */
+enum sim_rc sim_timeline_open(int32_t dev);
+void sim_timeline_close(int32_t dev);
 
 struct sim_stream;
 /* SIM_ENOMEM when the device already has the profile's maximum of streams
@@ -159,9 +165,50 @@ struct sim_stream;
 enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out);
 /* Waits for the stream's work, then frees it. */
 void sim_stream_destroy(struct sim_stream *s);
-/* Returns once all work queued on s is done. */
-enum sim_rc sim_stream_sync(struct sim_stream *s);
+/* Give back a stream slot taken by sim_stream_create (internal). */
+void sim_stream_release(int32_t dev);
+/* The host waits for the stream's work, at most timeout_ms (< 0: no limit):
+ * SIM_ETIMEOUT when the limit ran out first. */
+enum sim_rc sim_stream_sync(struct sim_stream *s, int32_t timeout_ms);
+/* The simulated time (ps) at which the stream's queued work ends. */
+uint64_t sim_stream_now(struct sim_stream *s);
+/* Whether the stream's work is done, as the host sees it now. */
+bool sim_stream_done(struct sim_stream *s);
+/* The host waits for all work of a device. */
+enum sim_rc sim_device_sync(int32_t dev);
 /* Live streams of a device. */
 unsigned sim_stream_count(int32_t dev);
+
+/* Copy or fill n bytes (either side may be host memory: *_dev false) on
+ * stream s, or synchronously on device dev when s is NULL. The bytes move
+ * now; the time is taken on the device's timeline; with host_waits (or no
+ * stream) the host waits for the end. pre: ranges checked by the caller. */
+enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                     const void *src, bool src_dev, size_t n, bool host_waits);
+enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
+                     size_t n, bool host_waits);
+
+/* Events: SIM_EVENT_TIMELINE marks one that can time (ACL_EVENT_TIME_LINE). */
+#define SIM_EVENT_TIMELINE 0x8u
+struct sim_event;
+/* SIM_ENOMEM when the device has the profile's maximum of events. */
+enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out);
+void sim_event_destroy(struct sim_event *e);
+/* The event completes when the stream's work so far is done. */
+void sim_event_record(struct sim_event *e, struct sim_stream *s);
+/* Back to never recorded. */
+void sim_event_reset(struct sim_event *e);
+/* The stream's later work waits for the event (nothing if never recorded). */
+void sim_event_wait(struct sim_stream *s, const struct sim_event *e);
+/* The host waits for the event, at most timeout_ms (< 0: no limit). */
+enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms);
+/* Whether it completed, as the host sees it now (never recorded: true). */
+bool sim_event_done(const struct sim_event *e);
+/* Milliseconds from a to b: SIM_EINVAL if either was never recorded or
+ * cannot time, SIM_ENOTREADY if either is not complete yet, SIM_EORDER if
+ * b completed before a. */
+enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event *b, float *ms);
+/* Live events of a device. */
+unsigned sim_event_count(int32_t dev);
 
 #endif /* ACLSIM_SIM_SIM_H_ */

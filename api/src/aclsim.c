@@ -14,3 +14,42 @@ API_EXPORT size_t aclsim_registered_count(void)
 {
     return api_registry_count();
 }
+
+static aclError read_clock(const char *fn, int which, int32_t dev, void *stream, uint64_t *ps)
+{
+    if (!ps)
+        return api_err_null(fn, "ps");
+    if (!be_get()->clock) {
+        api_report(API_MSG_EH9999, "%s failed: the %s backend does not simulate time.", fn,
+                   be_get()->name);
+        return ACL_ERROR_API_NOT_SUPPORT;
+    }
+    return be_get()->clock(which, dev, stream, ps);
+}
+
+API_EXPORT aclError aclsim_clock_host(uint64_t *ps)
+{
+    return read_clock("aclsim_clock_host", BE_CLOCK_HOST, -1, NULL, ps);
+}
+
+API_EXPORT aclError aclsim_clock_device(int32_t deviceId, uint64_t *ps)
+{
+    aclError rc = api_device_usable("aclsim_clock_device", deviceId);
+    return rc == ACL_SUCCESS ? read_clock("aclsim_clock_device", BE_CLOCK_DEVICE, deviceId, NULL, ps)
+                             : rc;
+}
+
+API_EXPORT aclError aclsim_clock_stream(aclrtStream stream, uint64_t *ps)
+{
+    static const char fn[] = "aclsim_clock_stream";
+    struct api_ctx *c;
+    aclError rc = api_resolve_stream(fn, stream, &stream, &c);
+    return rc == ACL_SUCCESS ? read_clock(fn, BE_CLOCK_STREAM, c->device, stream, ps) : rc;
+}
+
+API_EXPORT aclError aclsim_clock_reset(void)
+{
+    if (!be_get()->clock_reset)
+        return ACL_ERROR_API_NOT_SUPPORT;
+    return be_get()->clock_reset();
+}

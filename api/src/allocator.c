@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "api.h"
+#include "backends/be.h"
 
 /* ---- Live descs (for the leak report's dangling-desc check) ----
  * A chained set keyed by handle; only Create and Destroy touch it, never
@@ -189,6 +190,8 @@ API_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDes
                    sizeof s);
         return ACL_ERROR_BAD_ALLOC;
     }
+    if (be_get()->note)
+        be_get()->note(fn, stream, allocatorDesc);
     return ACL_SUCCESS;
 }
 
@@ -232,5 +235,7 @@ API_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream)
     if (!stream)
         return api_err_null("aclrtAllocatorUnregister", "stream");
     api_registry_remove(stream);
+    if (be_get()->note)
+        be_get()->note("aclrtAllocatorUnregister", stream, NULL);
     return ACL_SUCCESS;
 }

@@ -108,7 +108,7 @@ void api_leaks_registry(const char *where);
 
 /* ---- objects.c: live handles the ACL layer gave out ---- */
 
-enum api_obj_kind { API_OBJ_CONTEXT = 1, API_OBJ_STREAM = 2 };
+enum api_obj_kind { API_OBJ_CONTEXT = 1, API_OBJ_STREAM = 2, API_OBJ_EVENT = 3 };
 
 struct api_ctx;
 

@@ -151,7 +151,7 @@ static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
         free(c);
         return rc;
     }
-    rc = be->stream_create(c->be_ctx, &c->deflt);
+    rc = be->stream_create(c->be_ctx, 0, 0, &c->deflt);
     if (rc == ACL_SUCCESS && api_obj_add(c->be_ctx, API_OBJ_CONTEXT, dev, c) != 0) {
         be->stream_destroy(c->deflt);
         rc = ACL_ERROR_BAD_ALLOC;
@@ -244,6 +244,15 @@ static void close_locked(int32_t dev, bool force)
     }
     if (devs[dev].refs > 0 || devs[dev].user_ctxs > 0 || devs[dev].primary)
         return;
+    /* Events left on the device go with it (the leak report named them). */
+    void *ev[64];
+    size_t n;
+    while ((n = api_obj_collect(API_OBJ_EVENT, dev, NULL, ev, 64)) > 0) {
+        for (size_t i = 0; i < n && i < 64; i++) {
+            api_obj_remove(ev[i]);
+            be_get()->event_destroy(ev[i]);
+        }
+    }
     be_get()->device_close(dev);
     devs[dev].open = false;
 }

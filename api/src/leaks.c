@@ -4,7 +4,7 @@
  * ACLSIM_LEAK_CHECK=warn prints, when a device closes (aclrtResetDevice at
  * reference count zero, aclrtResetDeviceForce, aclFinalize), every device
  * block still allocated (size, address, and with ACLSIM_TRACK=1 the
- * allocation stack), every stream and context never destroyed, and at
+ * allocation stack), every stream, event and context never destroyed, and at
  * aclFinalize every allocator still registered on a stream that no longer
  * exists and every desc destroyed while registered (the dangling handle
  * aclrtAllocatorGetByStream would return). ACLSIM_LEAK_CHECK=error also
@@ -80,6 +80,11 @@ void api_leaks_device(int32_t dev, const char *where)
     for (size_t i = 0; i < n && i < 64; i++) {
         header(&r);
         fprintf(stderr, "aclsim:   stream %p (aclrtCreateStream) never destroyed\n", h[i]);
+    }
+    n = api_obj_collect(API_OBJ_EVENT, dev, NULL, h, 64);
+    for (size_t i = 0; i < n && i < 64; i++) {
+        header(&r);
+        fprintf(stderr, "aclsim:   event %p (aclrtCreateEvent) never destroyed\n", h[i]);
     }
     n = api_obj_collect(API_OBJ_CONTEXT, dev, NULL, h, 64);
     for (size_t i = 0; i < n && i < 64; i++) {

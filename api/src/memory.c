@@ -239,10 +239,12 @@ static aclrtMemcpyKind kind_of(bool dst_dev, bool src_dev)
     return src_dev ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST;
 }
 
-API_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
-                                aclrtMemcpyKind kind)
+/* aclrtMemcpy and aclrtMemcpyAsync: the same checks, in CANN's order, with
+ * the runtime's "Synchronous"/"Asynchronous memory copy" wording; only the
+ * synchronous copy rejects destMax 0 on its own. */
+static aclError copy(const char *fn, const char *what, void *dst, size_t destMax, const void *src,
+                     size_t count, aclrtMemcpyKind kind, bool async, aclrtStream stream)
 {
-    static const char fn[] = "aclrtMemcpy", what[] = "Synchronous memory copy";
     API_FAULT(ACL_RT_MEMCPY, fn);
     if (count == 0)
         return ACL_SUCCESS;
@@ -258,10 +260,10 @@ API_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size
                              "ACL_MEMCPY_DEVICE_TO_HOST or ACL_MEMCPY_HOST_TO_HOST or "
                              "ACL_MEMCPY_DEFAULT or ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE");
     }
-    if (destMax == 0 || count > destMax)
-        return bad_count(what, "cnt", count, destMax, true);
+    if ((destMax == 0 && !async) || count > destMax)
+        return bad_count(what, "cnt", count, destMax, !async);
     struct api_ctx *c;
-    aclError rc = api_current_ctx(fn, &c);
+    aclError rc = async ? api_resolve_stream(fn, stream, &stream, &c) : api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS || dst == src)
         return rc;
     struct be_ptr_info di, si;
@@ -272,12 +274,30 @@ API_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size
     if (!side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
         !side_ok(what, "src", src, count, src_dev, false, &si))
         return ACL_ERROR_RT_PARAM_INVALID;
-    return engine_failed(fn, be_get()->memcpy(dst, src, count, kind_of(dst_dev, src_dev)));
+    /* From or to pageable host memory even an async copy completes before
+     * the call returns (fact sheet 3.2); page-locked memory is truly async. */
+    bool pageable = (!dst_dev && di.kind == BE_PTR_UNKNOWN) || (!src_dev && si.kind == BE_PTR_UNKNOWN);
+    return engine_failed(fn, be_get()->memcpy(c->device, async ? stream : NULL, dst, src, count,
+                                              kind_of(dst_dev, src_dev), !async || pageable));
 }
 
-API_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+API_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                                aclrtMemcpyKind kind)
 {
-    static const char fn[] = "aclrtMemset", what[] = "Synchronous memory set";
+    return copy("aclrtMemcpy", "Synchronous memory copy", dst, destMax, src, count, kind, false,
+                NULL);
+}
+
+API_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                                     aclrtMemcpyKind kind, aclrtStream stream)
+{
+    return copy("aclrtMemcpyAsync", "Asynchronous memory copy", dst, destMax, src, count, kind,
+                true, stream);
+}
+
+static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxCount,
+                     int32_t value, size_t count, bool async, aclrtStream stream)
+{
     API_FAULT(ACL_RT_MEMSET, fn);
     if (count == 0)
         return ACL_SUCCESS;
@@ -286,7 +306,7 @@ API_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, si
     if (maxCount == 0 || count > maxCount)
         return bad_count(what, "count", count, maxCount, false);
     struct api_ctx *c;
-    aclError rc = api_current_ctx(fn, &c);
+    aclError rc = async ? api_resolve_stream(fn, stream, &stream, &c) : api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS)
         return rc;
     struct be_ptr_info in;
@@ -294,7 +314,21 @@ API_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, si
     bool device = in.kind != BE_PTR_HOST_PINNED;
     if (!side_ok(what, "devPtr", devPtr, count, device, true, &in))
         return ACL_ERROR_RT_PARAM_INVALID;
-    return engine_failed(fn, be_get()->memset(devPtr, (int)(value & 0xff), count));
+    return engine_failed(fn, be_get()->memset(c->device, async ? stream : NULL, devPtr,
+                                              (int)(value & 0xff), count, !async));
+}
+
+API_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+    return fill("aclrtMemset", "Synchronous memory set", devPtr, maxCount, value, count, false,
+                NULL);
+}
+
+API_EXPORT aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                                     aclrtStream stream)
+{
+    return fill("aclrtMemsetAsync", "Asynchronous memory set", devPtr, maxCount, value, count,
+                true, stream);
 }
 
 API_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)

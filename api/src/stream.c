@@ -58,9 +58,9 @@ void api_ctx_drop_streams(struct api_ctx *ctx)
     }
 }
 
-API_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
+static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t priority,
+                              uint32_t flag)
 {
-    static const char fn[] = "aclrtCreateStream";
     API_FAULT(ACL_RT_CREATE_STREAM, fn);
     if (!stream)
         return api_err_null(fn, "stream");
@@ -70,7 +70,7 @@ API_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
         return rc;
     void *s = NULL;
     api_lock();
-    rc = be_get()->stream_create(c->be_ctx, &s);
+    rc = be_get()->stream_create(c->be_ctx, priority, flag, &s);
     if (rc == ACL_SUCCESS && api_obj_add(s, API_OBJ_STREAM, c->device, c) != 0) {
         be_get()->stream_destroy(s);
         rc = ACL_ERROR_BAD_ALLOC;
@@ -82,6 +82,17 @@ API_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
     if (rc == ACL_SUCCESS)
         *stream = s;
     return rc;
+}
+
+API_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
+{
+    return create_stream("aclrtCreateStream", stream, 0, 0);
+}
+
+API_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
+                                                uint32_t flag)
+{
+    return create_stream("aclrtCreateStreamWithConfig", stream, priority, flag);
 }
 
 API_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
@@ -103,16 +114,44 @@ API_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
     return rc;
 }
 
-API_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
+static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
 {
-    static const char fn[] = "aclrtSynchronizeStream";
     API_FAULT(ACL_RT_SYNC_STREAM, fn);
+    if (timeout < -1)
+        return api_err_value(fn, "< -1", "timeout", "-1 (no limit) or a time in ms");
     aclrtStream s;
     struct api_ctx *c;
     aclError rc = api_resolve_stream(fn, stream, &s, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    return sync_failed(fn, be_get()->stream_sync(s));
+    return sync_failed(fn, be_get()->stream_sync(s, timeout));
+}
+
+API_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
+{
+    return sync_stream("aclrtSynchronizeStream", stream, -1);
+}
+
+API_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
+{
+    return sync_stream("aclrtSynchronizeStreamWithTimeout", stream, timeout);
+}
+
+API_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
+{
+    static const char fn[] = "aclrtStreamQuery";
+    API_FAULT(ACL_RT_SYNC_STREAM, fn);
+    if (!status)
+        return api_err_null(fn, "status");
+    aclrtStream s;
+    struct api_ctx *c;
+    aclError rc = api_resolve_stream(fn, stream, &s, &c);
+    int done = 0;
+    if (rc == ACL_SUCCESS)
+        rc = be_get()->stream_query(s, &done);
+    if (rc == ACL_SUCCESS)
+        *status = done ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    return rc;
 }
 
 API_EXPORT aclError aclrtSynchronizeDevice(void)
@@ -123,20 +162,5 @@ API_EXPORT aclError aclrtSynchronizeDevice(void)
     aclError rc = api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    api_lock();
-    size_t n = api_obj_collect(API_OBJ_STREAM, c->device, NULL, NULL, 0);
-    void **h = malloc((n + 1) * sizeof *h);
-    if (!h) {
-        api_unlock();
-        return ACL_ERROR_BAD_ALLOC;
-    }
-    api_obj_collect(API_OBJ_STREAM, c->device, NULL, h, n);
-    h[n] = c->deflt;
-    /* Synchronising under the lock keeps the handles alive; the simulator's
-     * synchronisation never blocks on another API call. */
-    for (size_t i = 0; i <= n && rc == ACL_SUCCESS; i++)
-        rc = be_get()->stream_sync(h[i]);
-    api_unlock();
-    free(h);
-    return sync_failed(fn, rc);
+    return sync_failed(fn, be_get()->device_sync(c->device));
 }

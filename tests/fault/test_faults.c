@@ -412,6 +412,75 @@ static aclError scenario_ACL_RT_MEMCPY(void) { return copy_scenario(0); }
 static aclError scenario_ACL_RT_MEMSET(void) { return copy_scenario(1); }
 static aclError scenario_SIM_COPY_ENGINE(void) { return copy_scenario(0); }
 
+static aclError scenario_ACL_RT_CREATE_EVENT(void)
+{
+    aclrtEvent e = NULL;
+    on();
+    aclError rc = aclrtCreateEvent(&e);
+    off();
+    assert_null(e);
+    assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_DESTROY_EVENT(void)
+{
+    aclrtEvent e;
+    assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtDestroyEvent(e);
+    off();
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_RECORD_EVENT(void)
+{
+    aclrtEvent e;
+    aclrtEventRecordedStatus st;
+    assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtRecordEvent(e, stream);
+    off();
+    assert_int_equal(aclrtRecordEvent(e, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeEvent(e), ACL_SUCCESS);
+    assert_int_equal(aclrtQueryEventStatus(e, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError event_sync_scenario(void)
+{
+    aclrtEvent e;
+    assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e, stream), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtSynchronizeEvent(e);
+    off();
+    assert_int_equal(aclrtSynchronizeEvent(e), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_SYNC_EVENT(void) { return event_sync_scenario(); }
+static aclError scenario_SIM_EVENT_HANG(void) { return event_sync_scenario(); }
+
+static aclError scenario_ACL_RT_QUERY_EVENT(void)
+{
+    aclrtEvent e;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtQueryEventStatus(e, &st);
+    off();
+    assert_int_equal(aclrtQueryEventStatus(e, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE); /* never recorded */
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError scenario_ACL_RT_MEM_INFO(void)
 {
     size_t f = 0, t = 0;

@@ -122,6 +122,22 @@ typedef struct aclrtMemUsageInfo {
     size_t reserved[8];
 } aclrtMemUsageInfo;
 
+/* Event flags (aclrtCreateEventWithFlag / aclrtCreateEventExWithFlag). */
+#define ACL_EVENT_SYNC 0x00000001U
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
+#define ACL_EVENT_TIME_LINE 0x00000008U
+#define ACL_EVENT_DEVICE_USE_ONLY 0x00000010U
+#define ACL_EVENT_EXTERNAL 0x00000020U
+#define ACL_EVENT_IPC 0x00000040U
+
+/* Stream flags (aclrtCreateStreamWithConfig). */
+#define ACL_STREAM_FAST_LAUNCH 0x00000001U
+#define ACL_STREAM_FAST_SYNC 0x00000002U
+#define ACL_STREAM_PERSISTENT 0x00000004U
+#define ACL_STREAM_HUGE 0x00000008U
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010U
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
+
 typedef void *aclrtDrvMemHandle;
 typedef void *aclrtBinary;
 typedef void *aclrtBinHandle;
@@ -307,6 +323,141 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 
 /**
  * @ingroup AscendCL
+ * @brief Create a stream with a priority and flags (ACL_STREAM_*).
+ * @param stream [OUT] new stream
+ * @param priority [IN] priority (0 is the highest)
+ * @param flag [IN] ACL_STREAM_* flags
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
+                                                         uint32_t flag);
+
+/**
+ * @ingroup AscendCL
+ * @brief Wait for a stream's work, at most timeout ms (-1: no limit).
+ * @param stream [IN] stream (NULL: the default stream)
+ * @param timeout [IN] ms, or -1
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+
+/**
+ * @ingroup AscendCL
+ * @brief Whether a stream's work is done, without waiting.
+ * @param stream [IN] stream (NULL: the default stream)
+ * @param status [OUT] ACL_STREAM_STATUS_COMPLETE or ACL_STREAM_STATUS_NOT_READY
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
+
+/**
+ * @ingroup AscendCL
+ * @brief Make a stream wait, on the device, until an event completes.
+ * @param stream [IN] stream (NULL: the default stream)
+ * @param event [IN] event
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+
+/* ---- Events ---- */
+
+/**
+ * @ingroup AscendCL
+ * @brief Create an event (it can time: ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE).
+ * @param event [OUT] new event
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+
+/**
+ * @ingroup AscendCL
+ * @brief Create an event with ACL_EVENT_* flags.
+ * @param event [OUT] new event
+ * @param flag [IN] flags
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+
+/**
+ * @ingroup AscendCL
+ * @brief Destroy an event.
+ * @param event [IN] event
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+
+/**
+ * @ingroup AscendCL
+ * @brief Record an event on a stream: it completes when the stream's work
+ *        so far is done.
+ * @param event [IN] event
+ * @param stream [IN] stream (NULL: the default stream)
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+
+/**
+ * @ingroup AscendCL
+ * @brief Reset an event to its never-recorded state.
+ * @param event [IN] event
+ * @param stream [IN] stream (NULL: the default stream)
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
+
+/**
+ * @ingroup AscendCL
+ * @brief Wait until an event completes.
+ * @param event [IN] event
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+
+/**
+ * @ingroup AscendCL
+ * @brief Milliseconds between two completed events of the same stream.
+ * @param ms [OUT] elapsed time
+ * @param startEvent [IN] earlier event
+ * @param endEvent [IN] later event
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent,
+                                                   aclrtEvent endEvent);
+
+/**
+ * @ingroup AscendCL
+ * @brief Whether the work an event captured is done.
+ * @param event [IN] event
+ * @param status [OUT] ACL_EVENT_RECORDED_STATUS_COMPLETE or _NOT_READY
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event,
+                                                   aclrtEventRecordedStatus *status);
+
+/**
+ * @ingroup AscendCL
+ * @brief Older form of aclrtQueryEventStatus.
+ * @param event [IN] event
+ * @param status [OUT] ACL_EVENT_STATUS_COMPLETE or ACL_EVENT_STATUS_NOT_READY
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status);
+
+/**
+ * @ingroup AscendCL
  * @brief Wait until all work of the current device is done.
  * @retval ACL_SUCCESS The function is successfully executed.
  * @retval OtherValues Failure
@@ -391,6 +542,38 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                          aclrtMemcpyKind kind);
+
+/**
+ * @ingroup AscendCL
+ * @brief Copy on a stream. From page-locked host memory (aclrtMallocHost) the
+ *        copy is ordered on the stream; from pageable host memory it is done
+ *        before the call returns.
+ * @param dst [IN] destination
+ * @param destMax [IN] capacity of dst in bytes
+ * @param src [IN] source
+ * @param count [IN] bytes to copy
+ * @param kind [IN] direction
+ * @param stream [IN] stream (NULL: the default stream)
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
+                                              size_t count, aclrtMemcpyKind kind,
+                                              aclrtStream stream);
+
+/**
+ * @ingroup AscendCL
+ * @brief Fill count bytes with a byte value, on a stream.
+ * @param devPtr [IN] start address
+ * @param maxCount [IN] capacity in bytes
+ * @param value [IN] byte value
+ * @param count [IN] bytes to set
+ * @param stream [IN] stream (NULL: the default stream)
+ * @retval ACL_SUCCESS The function is successfully executed.
+ * @retval OtherValues Failure
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
+                                              size_t count, aclrtStream stream);
 
 /**
  * @ingroup AscendCL

@@ -22,6 +22,18 @@ ACL_FUNC_VISIBILITY const char *aclsim_backend_name(void);
  * aclrtAllocatorRegister), whatever the state of those streams. */
 ACL_FUNC_VISIBILITY size_t aclsim_registered_count(void);
 
+/* Simulated time, in picoseconds, as the simulator sees it (sim backend
+ * only; elsewhere ACL_ERROR_API_NOT_SUPPORT). The host clock advances with
+ * every call's host-side cost and whenever the host waits (synchronous
+ * copies, synchronisations); a device's clock is the end of its last
+ * queued operation; a stream's is the end of its queued work (NULL: the
+ * current context's default stream). */
+ACL_FUNC_VISIBILITY aclError aclsim_clock_host(uint64_t *ps);
+ACL_FUNC_VISIBILITY aclError aclsim_clock_device(int32_t deviceId, uint64_t *ps);
+ACL_FUNC_VISIBILITY aclError aclsim_clock_stream(aclrtStream stream, uint64_t *ps);
+/* Every clock back to zero (between measurements); streams keep working. */
+ACL_FUNC_VISIBILITY aclError aclsim_clock_reset(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,184 @@
+/*
+ * event.c - events of the ACL layer: create, destroy, record, reset, wait,
+ * synchronise, query, elapsed time (fact sheet 3.3).
+ *
+ * An event handle is the backend's; the ACL layer remembers its device and
+ * the context that created it, so a destroyed or foreign handle is rejected
+ * (CANN's runtime maps an invalid event to ACL_ERROR_RT_INTERNAL_ERROR) and
+ * a device reset releases the events left on it.
+ */
+#include <stdio.h>
+#include "api.h"
+#include "backends/be.h"
+
+#define KNOWN_FLAGS                                                                      \
+    (ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE |          \
+     ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)
+
+/* Whether h is a live event; queues CANN's error and returns it when not. */
+static aclError check_event(const char *func, const char *param, aclrtEvent h)
+{
+    if (!h)
+        return api_err_null(func, param);
+    api_lock();
+    enum api_obj_kind kind = api_obj_find(h, NULL, NULL);
+    api_unlock();
+    if (kind == API_OBJ_EVENT)
+        return ACL_SUCCESS;
+    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s %p is not a live "
+               "event.", func, param, h);
+    return ACL_ERROR_RT_INTERNAL_ERROR;
+}
+
+static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag)
+{
+    API_FAULT(ACL_RT_CREATE_EVENT, fn);
+    if (!event)
+        return api_err_null(fn, "event");
+    if (flag & ~(uint32_t)KNOWN_FLAGS) {
+        char v[32];
+        snprintf(v, sizeof v, "%u", flag);
+        return api_err_value(fn, v, "flag", "a combination of ACL_EVENT_* flags");
+    }
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    void *e = NULL;
+    api_lock();
+    rc = be_get()->event_create(c->device, flag, &e);
+    if (rc == ACL_SUCCESS && api_obj_add(e, API_OBJ_EVENT, c->device, c) != 0) {
+        be_get()->event_destroy(e);
+        rc = ACL_ERROR_BAD_ALLOC;
+    }
+    api_unlock();
+    if (rc == ACL_ERROR_RT_NO_EVENT_RESOURCE)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the device has "
+                   "no event resource left.", fn);
+    if (rc == ACL_SUCCESS)
+        *event = e;
+    return rc;
+}
+
+API_EXPORT aclError aclrtCreateEvent(aclrtEvent *event)
+{
+    return create_event("aclrtCreateEvent", event, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE);
+}
+
+API_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
+{
+    return create_event("aclrtCreateEventWithFlag", event, flag);
+}
+
+API_EXPORT aclError aclrtDestroyEvent(aclrtEvent event)
+{
+    static const char fn[] = "aclrtDestroyEvent";
+    API_FAULT(ACL_RT_DESTROY_EVENT, fn);
+    aclError rc = check_event(fn, "event", event);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    api_lock();
+    api_obj_remove(event);
+    api_unlock();
+    return be_get()->event_destroy(event);
+}
+
+/* Record, reset and wait share their checks: a live event, a stream
+ * (NULL: the default stream). */
+static aclError on_stream(const char *fn, aclrtEvent event, aclrtStream stream,
+                          aclError (*op)(void *event, void *stream))
+{
+    API_FAULT(ACL_RT_RECORD_EVENT, fn);
+    aclError rc = check_event(fn, "event", event);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    aclrtStream s;
+    struct api_ctx *c;
+    rc = api_resolve_stream(fn, stream, &s, &c);
+    return rc == ACL_SUCCESS ? op(event, s) : rc;
+}
+
+static aclError wait_op(void *event, void *stream)
+{
+    return be_get()->event_wait(stream, event);
+}
+
+API_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+    return on_stream("aclrtRecordEvent", event, stream, be_get()->event_record);
+}
+
+API_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
+{
+    return on_stream("aclrtResetEvent", event, stream, be_get()->event_reset);
+}
+
+API_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+{
+    return on_stream("aclrtStreamWaitEvent", event, stream, wait_op);
+}
+
+API_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event)
+{
+    static const char fn[] = "aclrtSynchronizeEvent";
+    API_FAULT(ACL_RT_SYNC_EVENT, fn);
+    aclError rc = check_event(fn, "event", event);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = be_get()->event_sync(event, -1);
+    if (rc != ACL_SUCCESS)
+        api_report(API_MSG_EH9999, "%s failed: event synchronize failed, runtime result = %d.",
+                   fn, rc);
+    return rc;
+}
+
+API_EXPORT aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
+{
+    static const char fn[] = "aclrtEventElapsedTime";
+    API_FAULT(ACL_RT_QUERY_EVENT, fn);
+    if (!ms)
+        return api_err_null(fn, "ms");
+    aclError rc = check_event(fn, "startEvent", startEvent);
+    if (rc == ACL_SUCCESS)
+        rc = check_event(fn, "endEvent", endEvent);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = be_get()->event_elapsed(startEvent, endEvent, ms);
+    if (rc == ACL_ERROR_RT_EVENT_NOT_COMPLETE)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, an event has not "
+                   "completed yet; synchronize it first.", fn);
+    else if (rc == ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, endEvent "
+                   "completed before startEvent.", fn);
+    else if (rc != ACL_SUCCESS)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, an event was "
+                   "never recorded or was created without ACL_EVENT_TIME_LINE.", fn);
+    return rc;
+}
+
+static aclError query(const char *fn, aclrtEvent event, void *status, int *done)
+{
+    API_FAULT(ACL_RT_QUERY_EVENT, fn);
+    if (!status)
+        return api_err_null(fn, "status");
+    aclError rc = check_event(fn, "event", event);
+    return rc == ACL_SUCCESS ? be_get()->event_query(event, done) : rc;
+}
+
+API_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
+{
+    int done = 0;
+    aclError rc = query("aclrtQueryEventStatus", event, status, &done);
+    if (rc == ACL_SUCCESS)
+        *status = done ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return rc;
+}
+
+API_EXPORT aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
+{
+    int done = 0;
+    aclError rc = query("aclrtQueryEvent", event, status, &done);
+    if (rc == ACL_SUCCESS)
+        *status = done ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return rc;
+}

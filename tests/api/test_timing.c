@@ -1,0 +1,379 @@
+/*
+ * test_timing.c - the cycle-approximate timing model, pinned through the
+ * public API: bandwidth-bound scaling, latency-bound small copies, one
+ * shared link per direction, full-duplex overlap, HBM apart from the host
+ * links, cross-stream waits, pageable vs page-locked async copies, the
+ * host clock, event and stream queries and timeouts, determinism across
+ * runs, per-SoC bandwidth, and the Chrome trace.
+ *
+ * Expected values come from the Ascend910B1 profile (sim/profile.c): host
+ * link 51.2 GB/s per direction, 0.2 us latency, HBM 1600 GB/s; enqueueing
+ * costs the host 1 us (sim/clock.h).
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include "testutil.h"
+#include "aclsim/aclsim.h"
+
+#define MiB (1024u * 1024u)
+#define BIG (64u * MiB)
+
+static aclrtStream s1, s2;
+static void *dev_a, *dev_b, *pin_a, *pin_b, *page;
+
+static int up(void **state)
+{
+    (void)state;
+    if (aclInit(NULL) || aclrtSetDevice(0) || aclrtCreateStream(&s1) || aclrtCreateStream(&s2))
+        return -1;
+    if (aclrtMalloc(&dev_a, 2 * BIG, ACL_MEM_MALLOC_HUGE_FIRST) ||
+        aclrtMalloc(&dev_b, 2 * BIG, ACL_MEM_MALLOC_HUGE_FIRST) ||
+        aclrtMallocHost(&pin_a, 2 * BIG) || aclrtMallocHost(&pin_b, 2 * BIG))
+        return -1;
+    page = malloc(2 * BIG);
+    return page ? 0 : -1;
+}
+
+static int down(void **state)
+{
+    (void)state;
+    free(page);
+    aclrtFreeHost(pin_a);
+    aclrtFreeHost(pin_b);
+    aclrtFree(dev_a);
+    aclrtFree(dev_b);
+    aclrtDestroyStream(s1);
+    aclrtDestroyStream(s2);
+    aclrtResetDevice(0);
+    return aclFinalize();
+}
+
+static uint64_t host_ps(void)
+{
+    uint64_t t;
+    assert_int_equal(aclsim_clock_host(&t), ACL_SUCCESS);
+    return t;
+}
+
+static uint64_t stream_ps(aclrtStream s)
+{
+    uint64_t t;
+    assert_int_equal(aclsim_clock_stream(s, &t), ACL_SUCCESS);
+    return t;
+}
+
+/* Host time one synchronous copy of n bytes takes. */
+static double sync_copy_us(void *dst, const void *src, size_t n, aclrtMemcpyKind kind)
+{
+    uint64_t t0 = host_ps();
+    assert_int_equal(aclrtMemcpy(dst, n, src, n, kind), ACL_SUCCESS);
+    return (double)(host_ps() - t0) / 1e6;
+}
+
+static void test_sync_copy_costs_call_latency_and_bytes_over_bandwidth(void **state)
+{
+    (void)state;
+    double us = sync_copy_us(dev_a, page, BIG, ACL_MEMCPY_HOST_TO_DEVICE);
+    double want = 1.0 + 0.2 + (double)BIG / 51.2e9 * 1e6; /* call + latency + transfer */
+    assert_true(us > want * 0.999 && us < want * 1.001);
+}
+
+static void test_bandwidth_bound_copies_scale_with_bytes(void **state)
+{
+    (void)state;
+    double one = sync_copy_us(dev_a, page, BIG, ACL_MEMCPY_HOST_TO_DEVICE);
+    double two = sync_copy_us(dev_a, page, 2 * BIG, ACL_MEMCPY_HOST_TO_DEVICE);
+    assert_true(two / one > 1.99 && two / one < 2.01);
+}
+
+static void test_small_copies_are_latency_bound(void **state)
+{
+    (void)state;
+    double tiny = sync_copy_us(dev_a, page, 64, ACL_MEMCPY_HOST_TO_DEVICE);
+    double small = sync_copy_us(dev_a, page, 4096, ACL_MEMCPY_HOST_TO_DEVICE);
+    assert_true(small / tiny < 1.1); /* 64x the bytes, about the same time */
+    assert_true(tiny > 1.19 && tiny < 1.21);
+}
+
+/* Device time from both streams' start to the later end, for two copies
+ * issued together on s1 and s2. */
+static double pair_us(aclrtMemcpyKind k1, aclrtMemcpyKind k2)
+{
+    aclrtEvent go;
+    assert_int_equal(aclrtCreateEvent(&go), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(go, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamWaitEvent(s2, go), ACL_SUCCESS);
+    uint64_t start = stream_ps(s1);
+    void *d1 = k1 == ACL_MEMCPY_DEVICE_TO_HOST ? pin_a : dev_a;
+    void *r1 = k1 == ACL_MEMCPY_DEVICE_TO_HOST ? dev_a : k1 == ACL_MEMCPY_DEVICE_TO_DEVICE ? dev_b : pin_a;
+    void *d2 = k2 == ACL_MEMCPY_DEVICE_TO_HOST ? pin_b : (char *)dev_a + BIG;
+    void *r2 = k2 == ACL_MEMCPY_DEVICE_TO_HOST ? (char *)dev_b + BIG : pin_b;
+    assert_int_equal(aclrtMemcpyAsync(d1, BIG, r1, BIG, k1, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(d2, BIG, r2, BIG, k2, s2), ACL_SUCCESS);
+    uint64_t end = stream_ps(s1) > stream_ps(s2) ? stream_ps(s1) : stream_ps(s2);
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(go), ACL_SUCCESS);
+    return (double)(end - start) / 1e6;
+}
+
+static void test_same_direction_copies_share_one_link(void **state)
+{
+    (void)state;
+    double single = (double)BIG / 51.2e9 * 1e6;
+    double both = pair_us(ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_HOST_TO_DEVICE);
+    assert_true(both / single > 1.95 && both / single < 2.1);
+}
+
+static void test_opposite_directions_overlap_full_duplex(void **state)
+{
+    (void)state;
+    double single = (double)BIG / 51.2e9 * 1e6;
+    double both = pair_us(ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST);
+    assert_true(both / single > 0.95 && both / single < 1.1);
+}
+
+static void test_device_to_device_does_not_use_the_host_link(void **state)
+{
+    (void)state;
+    double single = (double)BIG / 51.2e9 * 1e6;
+    double both = pair_us(ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_MEMCPY_HOST_TO_DEVICE);
+    assert_true(both / single > 0.95 && both / single < 1.1);
+}
+
+static void test_stream_waits_for_event_of_other_stream(void **state)
+{
+    (void)state;
+    aclrtEvent done;
+    assert_int_equal(aclrtCreateEvent(&done), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(dev_a, BIG, pin_a, BIG, ACL_MEMCPY_HOST_TO_DEVICE, s1),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(done, s1), ACL_SUCCESS);
+    uint64_t s1_end = stream_ps(s1);
+    assert_int_equal(aclrtStreamWaitEvent(s2, done), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(dev_b, 64, pin_b, 64, ACL_MEMCPY_HOST_TO_DEVICE, s2),
+                     ACL_SUCCESS);
+    assert_true(stream_ps(s2) > s1_end); /* the small copy ran after the big one */
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(done), ACL_SUCCESS);
+}
+
+static void test_async_from_pageable_memory_completes_before_returning(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtMemcpyAsync(dev_a, BIG, page, BIG, ACL_MEMCPY_HOST_TO_DEVICE, s1),
+                     ACL_SUCCESS);
+    assert_true(host_ps() >= stream_ps(s1));
+    aclrtStreamStatus st;
+    assert_int_equal(aclrtStreamQuery(s1, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_STREAM_STATUS_COMPLETE);
+}
+
+static void test_async_from_pinned_memory_is_ordered_on_the_stream(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtMemcpyAsync(dev_a, BIG, pin_a, BIG, ACL_MEMCPY_HOST_TO_DEVICE, s1),
+                     ACL_SUCCESS);
+    assert_true(host_ps() < stream_ps(s1));
+    aclrtStreamStatus st;
+    assert_int_equal(aclrtStreamQuery(s1, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_STREAM_STATUS_NOT_READY);
+    assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+    assert_true(host_ps() >= stream_ps(s1));
+    assert_int_equal(aclrtStreamQuery(s1, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_STREAM_STATUS_COMPLETE);
+}
+
+static void test_event_polling_terminates_and_elapsed_time_is_simulated(void **state)
+{
+    (void)state;
+    aclrtEvent a, b;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    float ms = 0;
+    assert_int_equal(aclrtCreateEvent(&a), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateEvent(&b), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(a, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(dev_a, BIG, pin_a, BIG, ACL_MEMCPY_HOST_TO_DEVICE, s1),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(b, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_EVENT_NOT_COMPLETE);
+    (void)aclGetRecentErrMsg();
+    long polls = 0;
+    while (st != ACL_EVENT_RECORDED_STATUS_COMPLETE && polls < 100000000) {
+        assert_int_equal(aclrtQueryEventStatus(b, &st), ACL_SUCCESS);
+        polls++;
+    }
+    assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    assert_int_equal(aclrtEventElapsedTime(&ms, a, b), ACL_SUCCESS);
+    double want = (1.0 + 0.2 + (double)BIG / 51.2e9 * 1e6 + 1.0) / 1000; /* ms */
+    assert_true(ms > want * 0.99 && ms < want * 1.01);
+    assert_int_equal(aclrtEventElapsedTime(&ms, b, a), ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtDestroyEvent(a), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(b), ACL_SUCCESS);
+}
+
+static void test_elapsed_needs_recorded_timing_events(void **state)
+{
+    (void)state;
+    aclrtEvent a, nt;
+    float ms;
+    assert_int_equal(aclrtCreateEvent(&a), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateEventWithFlag(&nt, ACL_EVENT_SYNC), ACL_SUCCESS);
+    assert_int_equal(aclrtEventElapsedTime(&ms, a, a), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtRecordEvent(a, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(nt, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+    assert_int_equal(aclrtEventElapsedTime(&ms, a, nt), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtEventElapsedTime(NULL, a, nt), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtEventElapsedTime", "ms");
+    assert_int_equal(aclrtCreateEventWithFlag(&nt, 0x80000000u), ACL_ERROR_INVALID_PARAM);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtDestroyEvent(a), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(nt), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(nt), ACL_ERROR_RT_INTERNAL_ERROR);
+    (void)aclGetRecentErrMsg();
+}
+
+static void test_never_recorded_event_is_complete(void **state)
+{
+    (void)state;
+    aclrtEvent e;
+    aclrtEventStatus st = ACL_EVENT_STATUS_NOT_READY;
+    assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+    assert_int_equal(aclrtQueryEvent(e, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_EVENT_STATUS_COMPLETE);
+    assert_int_equal(aclrtSynchronizeEvent(e), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+}
+
+static void test_synchronize_with_timeout_times_out_then_completes(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtMemcpyAsync(dev_a, 2 * BIG, pin_a, 2 * BIG, ACL_MEMCPY_HOST_TO_DEVICE,
+                                      s1), ACL_SUCCESS); /* ~2.6 ms */
+    uint64_t t0 = host_ps();
+    assert_int_equal(aclrtSynchronizeStreamWithTimeout(s1, 1), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    (void)aclGetRecentErrMsg();
+    assert_true(host_ps() - t0 >= 1000000000u && host_ps() - t0 < 1100000000u); /* 1 ms */
+    assert_int_equal(aclrtSynchronizeStreamWithTimeout(s1, -1), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStreamWithTimeout(s1, -2), ACL_ERROR_INVALID_PARAM);
+    (void)aclGetRecentErrMsg();
+}
+
+/* A scripted mix of work; returns a fingerprint of every clock it saw. */
+static uint64_t script(void)
+{
+    uint64_t h = 1469598103934665603ull;
+    aclrtEvent e;
+    assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+    for (int i = 0; i < 20; i++) {
+        size_t n = (size_t)4096 << (i % 12);
+        aclrtStream s = i & 1 ? s1 : s2;
+        assert_int_equal(aclrtMemcpyAsync(dev_a, n, pin_a, n, ACL_MEMCPY_HOST_TO_DEVICE, s),
+                         ACL_SUCCESS);
+        assert_int_equal(aclrtMemsetAsync(dev_b, n, i, n, s), ACL_SUCCESS);
+        assert_int_equal(aclrtRecordEvent(e, s), ACL_SUCCESS);
+        assert_int_equal(aclrtStreamWaitEvent(i & 1 ? s2 : s1, e), ACL_SUCCESS);
+        h = (h ^ stream_ps(s1)) * 1099511628211ull;
+        h = (h ^ stream_ps(s2)) * 1099511628211ull;
+        h = (h ^ host_ps()) * 1099511628211ull;
+    }
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    h = (h ^ host_ps()) * 1099511628211ull;
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    return h;
+}
+
+static void test_same_program_same_times_after_reset(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    assert_int_equal(aclsim_clock_reset(), ACL_SUCCESS);
+    assert_int_equal(host_ps(), 0);
+    uint64_t first = script();
+    assert_int_equal(aclsim_clock_reset(), ACL_SUCCESS);
+    uint64_t second = script();
+    assert_true(first == second);
+}
+
+static void test_hbm_bandwidth_follows_the_soc_profile(void **state)
+{
+    (void)state;
+    /* Its own device session, on another profile: 950DT has 4 TB/s HBM. */
+    assert_int_equal(down(NULL), ACL_SUCCESS);
+    double us[2];
+    const char *socs[2] = {"Ascend910B1", "Ascend950DT_9581"};
+    for (int i = 0; i < 2; i++) {
+        setenv("ACLSIM_SOC", socs[i], 1);
+        assert_int_equal(up(NULL), 0);
+        us[i] = sync_copy_us(dev_b, dev_a, 2 * BIG, ACL_MEMCPY_DEVICE_TO_DEVICE) - 1.2;
+        assert_int_equal(down(NULL), ACL_SUCCESS);
+    }
+    unsetenv("ACLSIM_SOC");
+    assert_int_equal(up(NULL), 0);
+    assert_true(us[0] / us[1] > 2.45 && us[0] / us[1] < 2.55); /* 4000 / 1600 */
+}
+
+static void test_trace_is_chrome_json_with_copies_counters_and_registrations(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/aclsim-trace-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(down(NULL), ACL_SUCCESS);
+    setenv("ACLSIM_TRACE", path, 1);
+    assert_int_equal(up(NULL), 0);
+    unsetenv("ACLSIM_TRACE");
+    assert_int_equal(aclrtMemcpyAsync(dev_a, BIG, pin_a, BIG, ACL_MEMCPY_HOST_TO_DEVICE, s1),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(pin_b, BIG, dev_b, BIG, ACL_MEMCPY_DEVICE_TO_HOST, s2),
+                     ACL_SUCCESS);
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    int obj;
+    aclrtAllocatorSetObjToDesc(d, &obj);
+    aclrtAllocatorSetAllocFuncToDesc(d, (aclrtAllocatorAllocFunc)(uintptr_t)1);
+    aclrtAllocatorSetFreeFuncToDesc(d, (aclrtAllocatorFreeFunc)(uintptr_t)2);
+    aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, (aclrtAllocatorGetAddrFromBlockFunc)(uintptr_t)3);
+    assert_int_equal(aclrtAllocatorRegister(s1, d), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorUnregister(s1), ACL_SUCCESS);
+    aclrtAllocatorDestroyDesc(d);
+    assert_int_equal(down(NULL), ACL_SUCCESS); /* aclFinalize writes the file */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "python3 -c \"import json,sys; t=json.load(open('%s'))['traceEvents']; "
+             "x=[e for e in t if e.get('ph')=='X' and e.get('args',{}).get('bytes')==%u]; "
+             "c=[e for e in t if e.get('ph')=='C' and e['name']=='device memory']; "
+             "i=[e for e in t if e.get('ph') in ('i','I') and 'aclrtAllocatorRegister' in e['name']]; "
+             "sys.exit(0 if len(x)>=4 and c and i else 1)\"", path, BIG);
+    int rc = system(cmd);
+    unlink(path);
+    assert_int_equal(rc, 0);
+    assert_int_equal(up(NULL), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sync_copy_costs_call_latency_and_bytes_over_bandwidth),
+        cmocka_unit_test(test_bandwidth_bound_copies_scale_with_bytes),
+        cmocka_unit_test(test_small_copies_are_latency_bound),
+        cmocka_unit_test(test_same_direction_copies_share_one_link),
+        cmocka_unit_test(test_opposite_directions_overlap_full_duplex),
+        cmocka_unit_test(test_device_to_device_does_not_use_the_host_link),
+        cmocka_unit_test(test_stream_waits_for_event_of_other_stream),
+        cmocka_unit_test(test_async_from_pageable_memory_completes_before_returning),
+        cmocka_unit_test(test_async_from_pinned_memory_is_ordered_on_the_stream),
+        cmocka_unit_test(test_event_polling_terminates_and_elapsed_time_is_simulated),
+        cmocka_unit_test(test_elapsed_needs_recorded_timing_events),
+        cmocka_unit_test(test_never_recorded_event_is_complete),
+        cmocka_unit_test(test_synchronize_with_timeout_times_out_then_completes),
+        cmocka_unit_test(test_same_program_same_times_after_reset),
+        cmocka_unit_test(test_hbm_bandwidth_follows_the_soc_profile),
+        cmocka_unit_test(test_trace_is_chrome_json_with_copies_counters_and_registrations),
+    };
+    return cmocka_run_group_tests_name("timing", tests, up, down);
+}
