@@ -63,6 +63,9 @@ struct be_ops {
     /* pre: dev open. */
     aclError (*ctx_create)(int32_t dev, void **ctx);
     void (*ctx_destroy)(void *ctx);
+    /* The calling thread's current context changed to ctx (NULL: none).
+     * NULL op when the backend keeps no per-thread state. */
+    void (*ctx_set_current)(void *ctx);
     /* pre: ctx live. ACL_ERROR_RT_NO_STREAM_RESOURCE at the device's limit. */
     aclError (*stream_create)(void *ctx, uint32_t priority, uint32_t flags, void **stream);
     /* Waits for the stream's work, then frees it. pre: stream live. */
@@ -141,6 +144,19 @@ struct be_ops {
     aclError (*clock_reset)(void);
     /* Mark an API event on the timeline (allocator registration...). */
     void (*note)(const char *what, const void *a, const void *b);
+
+    /* Forward an allocator registration to the real runtime, so that its
+     * own consumers on that stream see it (NULL when there is none). */
+    void (*alloc_register)(void *stream, const void *obj, void *alloc, void *free,
+                           void *advise, void *get_addr);
+    void (*alloc_unregister)(void *stream);
+    /* The real runtime's function `name` (differential mode), or NULL. */
+    void *(*real_sym)(const char *name);
+    /* The real runtime's message for the calling thread's last failed
+     * forwarded call, once (NULL: none). The ACL layer appends it. */
+    const char *(*take_message)(void);
+    /* One line describing the backend, for ACLSIM_BANNER. */
+    void (*describe)(char *buf, size_t len);
 };
 
 /* The backend this library was built with. */

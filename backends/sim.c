@@ -348,6 +348,13 @@ static void note(const char *what, const void *a, const void *b)
     sim_trace_instant(-1, what, sim_clock_host(), arg);
 }
 
+static void describe(char *buf, size_t len)
+{
+    const struct sim_profile *p = sim_device_profile(0);
+    snprintf(buf, len, "sim (NPU memory simulator: %s, %u device(s), %llu MiB HBM each)",
+             p->name, sim_device_count(), (unsigned long long)(sim_device_capacity(0) >> 20));
+}
+
 static const struct be_ops ops = {
     .name = "sim",
     .init = init,
@@ -387,6 +394,7 @@ static const struct be_ops ops = {
     .clock = clock_read,
     .clock_reset = clock_reset,
     .note = note,
+    .describe = describe,
 };
 
 const struct be_ops *be_get(void)

@@ -192,6 +192,10 @@ API_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDes
     }
     if (be_get()->note)
         be_get()->note(fn, stream, allocatorDesc);
+    if (be_get()->alloc_register)
+        be_get()->alloc_register(stream, (const void *)s.obj, (void *)(uintptr_t)s.alloc,
+                                 (void *)(uintptr_t)s.free, (void *)(uintptr_t)s.advise,
+                                 (void *)(uintptr_t)s.get_addr);
     return ACL_SUCCESS;
 }
 
@@ -237,5 +241,7 @@ API_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream)
     api_registry_remove(stream);
     if (be_get()->note)
         be_get()->note("aclrtAllocatorUnregister", stream, NULL);
+    if (be_get()->alloc_unregister)
+        be_get()->alloc_unregister(stream);
     return ACL_SUCCESS;
 }

@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "api.h"
 #include "backends/be.h"
 
@@ -34,13 +35,13 @@ static struct {
     struct api_ctx *primary;
 } devs[MAX_DEVICES];
 
-/* The current context, read by every memory call: initial-exec TLS (24
- * bytes of the static TLS surplus glibc keeps for dlopen'ed libraries)
- * avoids a __tls_get_addr call per access. */
-#define HOT_TLS _Thread_local __attribute__((tls_model("initial-exec")))
-static HOT_TLS void *tls_ctx; /* user handle of the current context */
-static HOT_TLS struct api_ctx *tls_cached;
-static HOT_TLS unsigned long tls_epoch;
+/* The current context, read by every memory call. Not initial-exec TLS:
+ * that would mark the whole library STATIC_TLS, and a loader that puts it
+ * in a namespace of its own (dlmopen: the ascend backend's loopback, or a
+ * framework's plugin loader) would then fail for want of static TLS. */
+static _Thread_local void *tls_ctx; /* user handle of the current context */
+static _Thread_local struct api_ctx *tls_cached;
+static _Thread_local unsigned long tls_epoch;
 
 void api_lock(void)
 {
@@ -80,6 +81,13 @@ API_EXPORT aclError aclInit(const char *configPath)
     if (rc == ACL_SUCCESS)
         init_refs = 1;
     api_unlock();
+    /* Which backend is live is never a guess (GPGPU-Sim's lesson). */
+    const char *banner = getenv("ACLSIM_BANNER");
+    if (rc == ACL_SUCCESS && banner && strcmp(banner, "1") == 0 && be_get()->describe) {
+        char line[256];
+        be_get()->describe(line, sizeof line);
+        fprintf(stderr, "aclsim: backend %s\n", line);
+    }
     if (rc != ACL_SUCCESS)
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: aclInit failed: %s.", why);
     return rc;
@@ -292,6 +300,8 @@ static void set_current(struct api_ctx *c)
 {
     tls_ctx = c ? c->be_ctx : NULL;
     tls_cached = NULL;
+    if (be_get()->ctx_set_current)
+        be_get()->ctx_set_current(tls_ctx);
 }
 
 /* ---- Devices ---- */

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "api.h"
+#include "backends/be.h"
 
 #define MAX_MSGS 8
 #define MSG_LEN 512
@@ -53,9 +54,18 @@ void api_report(enum api_msg kind, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(p->text, sizeof p->text, fmt, ap);
     va_end(ap);
-    /* Name the fault point behind this failure, if one fired. */
+    /* Name the fault point behind this failure, if one fired, and append
+     * what the real runtime said, when a forwarded call failed there. */
     if (flt_armed)
         api_note_fault();
+    const struct be_ops *be = be_get();
+    const char *real = be->take_message ? be->take_message() : NULL;
+    if (real && queued < MAX_MSGS) {
+        struct pending *q = &queue[queued++];
+        q->kind = API_MSG_EH9999;
+        q->when = p->when;
+        snprintf(q->text, sizeof q->text, "[%s runtime] %s", be->name, real);
+    }
 }
 
 aclError api_err_null(const char *func, const char *param)

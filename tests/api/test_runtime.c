@@ -45,10 +45,10 @@ static void test_init_unreadable_config_is_invalid_file(void **state)
     assert_int_equal(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
 }
 
-static void test_backend_name_is_sim(void **state)
+static void test_backend_name_is_the_one_built(void **state)
 {
     (void)state;
-    assert_string_equal(aclsim_backend_name(), "sim");
+    assert_string_equal(aclsim_backend_name(), ACLSIM_EXPECT_BACKEND);
 }
 
 static void test_device_count_from_environment(void **state)
@@ -247,7 +247,7 @@ int main(void)
         cmocka_unit_test(test_init_twice_repeat_initialize_then_finalize_twice_repeat_finalize),
         cmocka_unit_test(test_finalize_reference_counts_down_to_real_finalize),
         cmocka_unit_test(test_init_unreadable_config_is_invalid_file),
-        cmocka_unit_test(test_backend_name_is_sim),
+        cmocka_unit_test(test_backend_name_is_the_one_built),
         cmocka_unit_test(test_device_count_from_environment),
         cmocka_unit_test(test_set_device_out_of_range_invalid_device_id),
         cmocka_unit_test(test_get_device_without_set_device_is_context_null),
