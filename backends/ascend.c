@@ -99,7 +99,11 @@ static void load(void)
         return;
     }
     snprintf(lib_path, sizeof lib_path, "%s/lib64/libascendcl.so", root);
+    /* An aclsim library loaded as the real runtime (the loopback) stays
+     * quiet about itself: no banner, no differential-mode notes. */
+    setenv("ACLSIM_NESTED", "1", 1);
     lib = dlmopen(LM_ID_NEWLM, lib_path, RTLD_NOW | RTLD_LOCAL);
+    unsetenv("ACLSIM_NESTED");
     if (!lib) {
         snprintf(load_error, sizeof load_error, "cannot load %s: %s", lib_path, dlerror());
         return;
@@ -441,9 +445,14 @@ static void alloc_unregister(void *stream)
         drop_mirror(stream);
 }
 
-static void *real_sym(const char *name)
+typedef void (*any_fn)(void);
+
+static any_fn real_sym(const char *name)
 {
-    return loaded() ? dlsym(lib, name) : NULL;
+    any_fn f = NULL;
+    if (loaded())
+        *(void **)&f = dlsym(lib, name); /* POSIX's way round ISO C */
+    return f;
 }
 
 static void describe(char *buf, size_t len)

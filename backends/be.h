@@ -150,8 +150,9 @@ struct be_ops {
     void (*alloc_register)(void *stream, const void *obj, void *alloc, void *free,
                            void *advise, void *get_addr);
     void (*alloc_unregister)(void *stream);
-    /* The real runtime's function `name` (differential mode), or NULL. */
-    void *(*real_sym)(const char *name);
+    /* The real runtime's function `name` (differential mode), or NULL;
+     * cast it to its real type before calling. */
+    void (*(*real_sym)(const char *name))(void);
     /* The real runtime's message for the calling thread's last failed
      * forwarded call, once (NULL: none). The ACL layer appends it. */
     const char *(*take_message)(void);

@@ -103,7 +103,7 @@ __attribute__((destructor)) static void descs_unload(void)
     }
 }
 
-API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
+aclrtAllocatorDesc api_impl_aclrtAllocatorCreateDesc(void)
 {
     if (FLT_HIT(ACL_ALLOCATOR_CREATE_DESC)) {
         api_fault(FLT_ACL_ALLOCATOR_CREATE_DESC, "aclrtAllocatorCreateDesc");
@@ -120,7 +120,7 @@ API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
     return d;
 }
 
-API_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
+aclError api_impl_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
 {
     if (FLT_HIT(ACL_ALLOCATOR_DESTROY_DESC)) {
         if (allocatorDesc)
@@ -134,7 +134,7 @@ API_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
     return ACL_SUCCESS;
 }
 
-API_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
+aclError api_impl_aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
                                                aclrtAllocator allocator)
 {
     API_FAULT(ACL_ALLOCATOR_SET_OBJ, "aclrtAllocatorSetObjToDesc");
@@ -148,7 +148,7 @@ API_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
 
 /* The four Set*FuncToDesc calls differ only in the field they fill. */
 #define SET_FUNC(api, type, field, point)                                            \
-    API_EXPORT aclError api(aclrtAllocatorDesc allocatorDesc, type func)             \
+    aclError api_impl_##api(aclrtAllocatorDesc allocatorDesc, type func)             \
     {                                                                                \
         API_FAULT(point, #api);                                                      \
         if (!allocatorDesc)                                                          \
@@ -166,7 +166,7 @@ SET_FUNC(aclrtAllocatorSetAllocAdviseFuncToDesc, aclrtAllocatorAllocAdviseFunc, 
 SET_FUNC(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, aclrtAllocatorGetAddrFromBlockFunc,
          get_addr, ACL_ALLOCATOR_SET_GET_ADDR)
 
-API_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc)
+aclError api_impl_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc)
 {
     static const char fn[] = "aclrtAllocatorRegister";
     API_FAULT(ACL_ALLOCATOR_REGISTER, fn);
@@ -192,14 +192,15 @@ API_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDes
     }
     if (be_get()->note)
         be_get()->note(fn, stream, allocatorDesc);
-    if (be_get()->alloc_register)
+    /* (Differential mode mirrors registrations itself, desc by desc.) */
+    if (be_get()->alloc_register && !api_diff_on)
         be_get()->alloc_register(stream, (const void *)s.obj, (void *)(uintptr_t)s.alloc,
                                  (void *)(uintptr_t)s.free, (void *)(uintptr_t)s.advise,
                                  (void *)(uintptr_t)s.get_addr);
     return ACL_SUCCESS;
 }
 
-API_EXPORT aclError aclrtAllocatorGetByStream(
+aclError api_impl_aclrtAllocatorGetByStream(
     aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
     aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
     aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
@@ -233,7 +234,7 @@ API_EXPORT aclError aclrtAllocatorGetByStream(
     return ACL_SUCCESS;
 }
 
-API_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream)
+aclError api_impl_aclrtAllocatorUnregister(aclrtStream stream)
 {
     API_FAULT(ACL_ALLOCATOR_UNREGISTER, "aclrtAllocatorUnregister");
     if (!stream)
@@ -241,7 +242,7 @@ API_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream)
     api_registry_remove(stream);
     if (be_get()->note)
         be_get()->note("aclrtAllocatorUnregister", stream, NULL);
-    if (be_get()->alloc_unregister)
+    if (be_get()->alloc_unregister && !api_diff_on)
         be_get()->alloc_unregister(stream);
     return ACL_SUCCESS;
 }

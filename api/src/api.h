@@ -94,6 +94,57 @@ void api_registry_each(void (*fn)(const void *stream, const struct api_alloc_sna
 /* Whether desc is a live handle from aclrtAllocatorCreateDesc. */
 bool api_desc_live(const void *desc);
 
+/* ---- allocator.c, memory.c: the implementations behind the exported
+ * names, which diff.c defines (differential mode wraps them) ---- */
+
+aclrtAllocatorDesc api_impl_aclrtAllocatorCreateDesc(void);
+aclError api_impl_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc);
+aclError api_impl_aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
+                                             aclrtAllocator allocator);
+aclError api_impl_aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                   aclrtAllocatorAllocFunc func);
+aclError api_impl_aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                  aclrtAllocatorFreeFunc func);
+aclError api_impl_aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                         aclrtAllocatorAllocAdviseFunc func);
+aclError api_impl_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
+    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func);
+aclError api_impl_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc);
+aclError api_impl_aclrtAllocatorGetByStream(
+    aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
+    aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
+    aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+    aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc);
+aclError api_impl_aclrtAllocatorUnregister(aclrtStream stream);
+aclError api_impl_aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError api_impl_aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError api_impl_aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError api_impl_aclrtFree(void *devPtr);
+aclError api_impl_aclrtMallocHost(void **hostPtr, size_t size);
+aclError api_impl_aclrtFreeHost(void *hostPtr);
+aclError api_impl_aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                              aclrtMemcpyKind kind);
+aclError api_impl_aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                                   aclrtMemcpyKind kind, aclrtStream stream);
+aclError api_impl_aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
+aclError api_impl_aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                                   aclrtStream stream);
+aclError api_impl_aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+aclError api_impl_aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
+
+/* ---- diff.c: differential mode (ACLSIM_DIFF=1 on a backend with a real
+ * runtime) ---- */
+
+/* Non-zero while every allocator and memory call is also put to the real
+ * runtime and the answers compared. */
+extern int api_diff_on;
+
+/* ---- errmsg.c, for diff.c ---- */
+
+/* Copy the calling thread's first pending message ("Title(CODE): text")
+ * into buf without consuming it; "" when none. */
+void api_msg_peek(char *buf, size_t len);
+
 /* ---- leaks.c: aclsim's own leak report (ACLSIM_LEAK_CHECK) ---- */
 
 /* Report what device `dev` still holds as it is about to close (blocks,

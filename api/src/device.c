@@ -43,6 +43,15 @@ static _Thread_local void *tls_ctx; /* user handle of the current context */
 static _Thread_local struct api_ctx *tls_cached;
 static _Thread_local unsigned long tls_epoch;
 
+/* Loaded by aclsim's ascend backend as its "real" runtime (ACLSIM_NESTED is
+ * set only while it loads): then it does not announce itself. */
+static int nested;
+
+__attribute__((constructor)) static void device_load(void)
+{
+    nested = getenv("ACLSIM_NESTED") != NULL;
+}
+
 void api_lock(void)
 {
     pthread_mutex_lock(&big);
@@ -83,7 +92,7 @@ API_EXPORT aclError aclInit(const char *configPath)
     api_unlock();
     /* Which backend is live is never a guess (GPGPU-Sim's lesson). */
     const char *banner = getenv("ACLSIM_BANNER");
-    if (rc == ACL_SUCCESS && banner && strcmp(banner, "1") == 0 && be_get()->describe) {
+    if (rc == ACL_SUCCESS && !nested && banner && strcmp(banner, "1") == 0 && be_get()->describe) {
         char line[256];
         be_get()->describe(line, sizeof line);
         fprintf(stderr, "aclsim: backend %s\n", line);

@@ -83,6 +83,16 @@ aclError api_err_value(const char *func, const char *value, const char *param,
     return ACL_ERROR_INVALID_PARAM;
 }
 
+void api_msg_peek(char *buf, size_t len)
+{
+    if (queued == 0) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    const struct msg_kind *k = &kinds[queue[0].kind];
+    snprintf(buf, len, "%s(%s): %s", k->title, k->code, queue[0].text);
+}
+
 void api_msg_clear(void)
 {
     queued = 0;

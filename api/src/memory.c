@@ -60,17 +60,17 @@ static inline __attribute__((always_inline)) aclError malloc_common(const char *
     return no_memory(be_get()->mem_alloc(c->device, size, policy, flags, devPtr), "device", size);
 }
 
-API_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+aclError api_impl_aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
     return malloc_common("aclrtMalloc", devPtr, size, policy, 0);
 }
 
-API_EXPORT aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+aclError api_impl_aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
     return malloc_common("aclrtMallocAlign32", devPtr, size, policy, BE_ALLOC_NO_PAD);
 }
 
-API_EXPORT aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+aclError api_impl_aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
     return malloc_common("aclrtMallocCached", devPtr, size, policy, 0);
 }
@@ -86,7 +86,7 @@ static aclError bad_free(const char *func, const void *p, const struct be_ptr_in
     return ACL_ERROR_RT_MEMORY_FREE;
 }
 
-API_EXPORT aclError aclrtFree(void *devPtr)
+aclError api_impl_aclrtFree(void *devPtr)
 {
     static const char fn[] = "aclrtFree";
     if (FLT_HIT(ACL_RT_FREE)) {
@@ -107,7 +107,7 @@ API_EXPORT aclError aclrtFree(void *devPtr)
     return rc;
 }
 
-API_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
+aclError api_impl_aclrtMallocHost(void **hostPtr, size_t size)
 {
     static const char fn[] = "aclrtMallocHost";
     API_FAULT(ACL_RT_MALLOC_HOST, fn);
@@ -122,7 +122,7 @@ API_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
     return no_memory(be_get()->host_alloc(size, hostPtr), "host", size);
 }
 
-API_EXPORT aclError aclrtFreeHost(void *hostPtr)
+aclError api_impl_aclrtFreeHost(void *hostPtr)
 {
     static const char fn[] = "aclrtFreeHost";
     if (FLT_HIT(ACL_RT_FREE_HOST)) {
@@ -283,14 +283,14 @@ static aclError copy(const char *fn, const char *what, void *dst, size_t destMax
                                               kind_of(dst_dev, src_dev), !async || pageable));
 }
 
-API_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+aclError api_impl_aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                 aclrtMemcpyKind kind)
 {
     return copy("aclrtMemcpy", "Synchronous memory copy", dst, destMax, src, count, kind, false,
                 NULL);
 }
 
-API_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+aclError api_impl_aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                                      aclrtMemcpyKind kind, aclrtStream stream)
 {
     return copy("aclrtMemcpyAsync", "Asynchronous memory copy", dst, destMax, src, count, kind,
@@ -320,20 +320,20 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
                                               (int)(value & 0xff), count, !async));
 }
 
-API_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+aclError api_impl_aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
     return fill("aclrtMemset", "Synchronous memory set", devPtr, maxCount, value, count, false,
                 NULL);
 }
 
-API_EXPORT aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+aclError api_impl_aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
                                      aclrtStream stream)
 {
     return fill("aclrtMemsetAsync", "Asynchronous memory set", devPtr, maxCount, value, count,
                 true, stream);
 }
 
-API_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+aclError api_impl_aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
 {
     static const char fn[] = "aclrtGetMemInfo";
     API_FAULT(ACL_RT_MEM_INFO, fn);
@@ -348,7 +348,7 @@ API_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *tot
     return be_get()->mem_info(c->device, attr, free, total);
 }
 
-API_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
+aclError api_impl_aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
 {
     static const char fn[] = "aclrtPointerGetAttributes";
     API_FAULT(ACL_RT_MEM_INFO, fn);

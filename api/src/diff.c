@@ -1,0 +1,374 @@
+/*
+ * diff.c - the exported allocator and memory entry points, and differential
+ * mode: with ACLSIM_DIFF=1 on a backend over a real runtime (hw=ascend),
+ * every allocator and memory call is also put to the real library and the
+ * answers compared: return code, the first message aclGetRecentErrMsg would
+ * give (title, code and text; not the PID and time), and output values.
+ * Each mismatch is printed on stderr as one "aclsim diff:" line naming the
+ * call; at exit a summary line counts calls compared and mismatches, and
+ * any mismatch makes the process exit with status 24.
+ *
+ * Allocator calls are mirrored: each desc aclsim creates has a twin in the
+ * real runtime, set and registered the same way, so GetByStream can be
+ * compared value by value (descs through the twin map). Memory calls are
+ * compared when aclsim rejects them: a call aclsim forwards is answered by
+ * the real runtime already; one it rejects is put to the real runtime too
+ * (and anything that then allocates is freed again). Without differential
+ * mode each export is one predictable branch around its implementation.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "api.h"
+#include "backends/be.h"
+
+int api_diff_on;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long compared, mismatches;
+
+/* ---- Twin descs: aclsim handle -> real handle ---- */
+
+/* A destroyed desc keeps its twin entry (dead): a registration made with
+ * it lives on in both registries, and GetByStream still returns both
+ * handles, which must still be matched. Entries are freed at exit. */
+struct twin {
+    struct twin *next;
+    const void *ours;
+    void *real;
+    int dead;
+};
+static struct twin *twins;
+
+static void twin_put(const void *ours, void *real)
+{
+    struct twin *t = malloc(sizeof *t);
+    if (!t)
+        return;
+    pthread_mutex_lock(&lock);
+    *t = (struct twin){twins, ours, real, 0};
+    twins = t;
+    pthread_mutex_unlock(&lock);
+}
+
+/* The real twin of ours (NULL maps to NULL); *known = 0 when ours has none. */
+static void *twin_of(const void *ours, int *known)
+{
+    *known = 1;
+    if (!ours)
+        return NULL;
+    pthread_mutex_lock(&lock);
+    struct twin *t = twins;
+    while (t && (t->ours != ours || t->dead))
+        t = t->next;
+    pthread_mutex_unlock(&lock);
+    *known = t != NULL;
+    return t ? t->real : NULL;
+}
+
+static const void *ours_of(const void *real)
+{
+    pthread_mutex_lock(&lock);
+    struct twin *t = twins;
+    while (t && t->real != real)
+        t = t->next;
+    pthread_mutex_unlock(&lock);
+    return t ? t->ours : NULL;
+}
+
+static void twin_kill(const void *ours)
+{
+    pthread_mutex_lock(&lock);
+    for (struct twin *t = twins; t; t = t->next)
+        if (t->ours == ours && !t->dead) {
+            t->dead = 1;
+            break;
+        }
+    pthread_mutex_unlock(&lock);
+}
+
+/* ---- Comparing ---- */
+
+typedef void (*any_fn)(void);
+
+static any_fn real(const char *name)
+{
+    const struct be_ops *be = be_get();
+    return be->real_sym ? be->real_sym(name) : NULL;
+}
+
+#define REAL(name) ((__typeof__(&api_impl_##name))real(#name))
+
+/* The real runtime's first message without "[PID: n] <time> ". */
+static void real_msg(char *buf, size_t len)
+{
+    const char *(*get)(void) = (const char *(*)(void))real("aclGetRecentErrMsg");
+    const char *m = get ? get() : NULL;
+    buf[0] = '\0';
+    if (!m)
+        return;
+    const char *p = strchr(m, ']');
+    p = p ? strchr(p + 2, ' ') : NULL; /* skip the time stamp */
+    p = p ? p + 1 : m;
+    size_t n = strcspn(p, "\n");
+    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
+}
+
+static void verdict(const char *call, aclError ours, aclError theirs, const char *extra)
+{
+    char mine[512], theirs_msg[512];
+    api_msg_peek(mine, sizeof mine);
+    real_msg(theirs_msg, sizeof theirs_msg);
+    pthread_mutex_lock(&lock);
+    compared++;
+    int differ = ours != theirs || (ours != ACL_SUCCESS && strcmp(mine, theirs_msg) != 0) ||
+                 (extra && *extra);
+    if (differ)
+        mismatches++;
+    pthread_mutex_unlock(&lock);
+    if (differ)
+        fprintf(stderr, "aclsim diff: %s: aclsim returned %d \"%s\", the real runtime %d "
+                "\"%s\"%s%s\n", call, ours, mine, theirs, theirs_msg, extra ? "; " : "",
+                extra ? extra : "");
+}
+
+/* At exit: the summary, and exit status 24 if anything differed (as
+ * ACLSIM_LEAK_CHECK=error uses 23), so a device runner fails on it. */
+static void summary(void)
+{
+    fprintf(stderr, "aclsim diff: %lu calls compared, %lu mismatches\n", compared, mismatches);
+    while (twins) {
+        struct twin *t = twins;
+        twins = t->next;
+        free(t);
+    }
+    if (mismatches) {
+        fflush(NULL);
+        _exit(24);
+    }
+}
+
+__attribute__((constructor)) static void diff_load(void)
+{
+    const char *d = getenv("ACLSIM_DIFF");
+    if (!d || strcmp(d, "1") != 0 || getenv("ACLSIM_NESTED"))
+        return;
+    if (!be_get()->real_sym) {
+        fprintf(stderr, "aclsim diff: ACLSIM_DIFF=1 needs a backend over a real runtime "
+                "(scons hw=ascend); the %s backend has none\n", be_get()->name);
+        return;
+    }
+    api_diff_on = 1;
+    atexit(summary);
+}
+
+#define DIFF(x) __builtin_expect(api_diff_on, 0) && (x)
+
+/* ---- Allocator API ---- */
+
+API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
+{
+    aclrtAllocatorDesc d = api_impl_aclrtAllocatorCreateDesc();
+    if (DIFF(d != NULL)) {
+        void *rd = REAL(aclrtAllocatorCreateDesc) ? REAL(aclrtAllocatorCreateDesc)() : NULL;
+        if (rd)
+            twin_put(d, rd);
+        verdict("aclrtAllocatorCreateDesc", ACL_SUCCESS, rd ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC,
+                NULL);
+    }
+    return d;
+}
+
+API_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
+{
+    int known;
+    void *rd = api_diff_on ? twin_of(allocatorDesc, &known) : NULL;
+    aclError r = api_impl_aclrtAllocatorDestroyDesc(allocatorDesc);
+    if (DIFF(known)) {
+        verdict("aclrtAllocatorDestroyDesc", r, REAL(aclrtAllocatorDestroyDesc)(rd), NULL);
+        twin_kill(allocatorDesc);
+    }
+    return r;
+}
+
+/* SetObj and the four Set*Func calls: the same value on the twin. */
+#define SETTER(name, type)                                                                \
+    API_EXPORT aclError name(aclrtAllocatorDesc allocatorDesc, type value)               \
+    {                                                                                     \
+        aclError r = api_impl_##name(allocatorDesc, value);                               \
+        int known = 0;                                                                    \
+        void *rd = api_diff_on ? twin_of(allocatorDesc, &known) : NULL;                   \
+        if (DIFF(known))                                                                  \
+            verdict(#name, r, REAL(name)(rd, value), NULL);                               \
+        return r;                                                                         \
+    }
+
+SETTER(aclrtAllocatorSetObjToDesc, aclrtAllocator)
+SETTER(aclrtAllocatorSetAllocFuncToDesc, aclrtAllocatorAllocFunc)
+SETTER(aclrtAllocatorSetFreeFuncToDesc, aclrtAllocatorFreeFunc)
+SETTER(aclrtAllocatorSetAllocAdviseFuncToDesc, aclrtAllocatorAllocAdviseFunc)
+SETTER(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, aclrtAllocatorGetAddrFromBlockFunc)
+
+API_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc)
+{
+    aclError r = api_impl_aclrtAllocatorRegister(stream, allocatorDesc);
+    int known = 0;
+    void *rd = api_diff_on ? twin_of(allocatorDesc, &known) : NULL;
+    if (DIFF(known))
+        verdict("aclrtAllocatorRegister", r, REAL(aclrtAllocatorRegister)(stream, rd), NULL);
+    return r;
+}
+
+API_EXPORT aclError aclrtAllocatorGetByStream(
+    aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
+    aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
+    aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+    aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)
+{
+    aclError r = api_impl_aclrtAllocatorGetByStream(stream, allocatorDesc, allocator, allocFunc,
+                                                    freeFunc, allocAdviseFunc,
+                                                    getAddrFromBlockFunc);
+    if (DIFF(1)) {
+        aclrtAllocatorDesc rd = NULL;
+        aclrtAllocator obj = NULL;
+        aclrtAllocatorAllocFunc af = NULL;
+        aclrtAllocatorFreeFunc ff = NULL;
+        aclrtAllocatorAllocAdviseFunc adv = NULL;
+        aclrtAllocatorGetAddrFromBlockFunc gf = NULL;
+        aclError t = REAL(aclrtAllocatorGetByStream)(
+            stream, allocatorDesc ? &rd : NULL, allocator ? &obj : NULL, allocFunc ? &af : NULL,
+            freeFunc ? &ff : NULL, allocAdviseFunc ? &adv : NULL, getAddrFromBlockFunc ? &gf : NULL);
+        const char *what = NULL;
+        if (r == ACL_SUCCESS && t == ACL_SUCCESS) {
+            if (ours_of(rd) != *allocatorDesc)
+                what = "allocatorDesc differs";
+            else if (allocator && obj != *allocator)
+                what = "allocator differs";
+            else if ((allocFunc && af != *allocFunc) || (freeFunc && ff != *freeFunc) ||
+                     (allocAdviseFunc && adv != *allocAdviseFunc) ||
+                     (getAddrFromBlockFunc && gf != *getAddrFromBlockFunc))
+                what = "a callback differs";
+        }
+        verdict("aclrtAllocatorGetByStream", r, t, what);
+    }
+    return r;
+}
+
+API_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream)
+{
+    aclError r = api_impl_aclrtAllocatorUnregister(stream);
+    if (DIFF(1))
+        verdict("aclrtAllocatorUnregister", r, REAL(aclrtAllocatorUnregister)(stream), NULL);
+    return r;
+}
+
+/* ---- Memory API: compared when aclsim rejects the call ---- */
+
+/* Put a rejected allocation to the real runtime; free what it gives. */
+#define DIFF_ALLOC(name, free_name, ptr, ...)                                             \
+    do {                                                                                  \
+        if (DIFF(r != ACL_SUCCESS)) {                                                     \
+            void *got = NULL;                                                             \
+            aclError t = REAL(name)(ptr ? &got : NULL, __VA_ARGS__);                      \
+            if (t == ACL_SUCCESS && got)                                                  \
+                REAL(free_name)(got);                                                     \
+            verdict(#name, r, t, NULL);                                                   \
+        }                                                                                 \
+    } while (0)
+
+API_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    aclError r = api_impl_aclrtMalloc(devPtr, size, policy);
+    DIFF_ALLOC(aclrtMalloc, aclrtFree, devPtr, size, policy);
+    return r;
+}
+
+API_EXPORT aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    aclError r = api_impl_aclrtMallocAlign32(devPtr, size, policy);
+    DIFF_ALLOC(aclrtMallocAlign32, aclrtFree, devPtr, size, policy);
+    return r;
+}
+
+API_EXPORT aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    aclError r = api_impl_aclrtMallocCached(devPtr, size, policy);
+    DIFF_ALLOC(aclrtMalloc, aclrtFree, devPtr, size, policy); /* the same checks */
+    return r;
+}
+
+API_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
+{
+    aclError r = api_impl_aclrtMallocHost(hostPtr, size);
+    DIFF_ALLOC(aclrtMallocHost, aclrtFreeHost, hostPtr, size);
+    return r;
+}
+
+/* A rejected call without allocation: put the same arguments to the real
+ * runtime and compare. */
+#define DIFF_CALL(name, ...)                                                              \
+    do {                                                                                  \
+        if (DIFF(r != ACL_SUCCESS))                                                       \
+            verdict(#name, r, REAL(name)(__VA_ARGS__), NULL);                             \
+    } while (0)
+
+API_EXPORT aclError aclrtFree(void *devPtr)
+{
+    aclError r = api_impl_aclrtFree(devPtr);
+    DIFF_CALL(aclrtFree, devPtr);
+    return r;
+}
+
+API_EXPORT aclError aclrtFreeHost(void *hostPtr)
+{
+    aclError r = api_impl_aclrtFreeHost(hostPtr);
+    DIFF_CALL(aclrtFreeHost, hostPtr);
+    return r;
+}
+
+API_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                                aclrtMemcpyKind kind)
+{
+    aclError r = api_impl_aclrtMemcpy(dst, destMax, src, count, kind);
+    DIFF_CALL(aclrtMemcpy, dst, destMax, src, count, kind);
+    return r;
+}
+
+API_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                                     aclrtMemcpyKind kind, aclrtStream stream)
+{
+    aclError r = api_impl_aclrtMemcpyAsync(dst, destMax, src, count, kind, stream);
+    DIFF_CALL(aclrtMemcpyAsync, dst, destMax, src, count, kind, stream);
+    return r;
+}
+
+API_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+    aclError r = api_impl_aclrtMemset(devPtr, maxCount, value, count);
+    DIFF_CALL(aclrtMemset, devPtr, maxCount, value, count);
+    return r;
+}
+
+API_EXPORT aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                                     aclrtStream stream)
+{
+    aclError r = api_impl_aclrtMemsetAsync(devPtr, maxCount, value, count, stream);
+    DIFF_CALL(aclrtMemsetAsync, devPtr, maxCount, value, count, stream);
+    return r;
+}
+
+API_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+{
+    aclError r = api_impl_aclrtGetMemInfo(attr, free, total);
+    DIFF_CALL(aclrtGetMemInfo, attr, free, total);
+    return r;
+}
+
+API_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
+{
+    aclError r = api_impl_aclrtPointerGetAttributes(ptr, attributes);
+    DIFF_CALL(aclrtPointerGetAttributes, ptr, attributes);
+    return r;
+}
