@@ -268,7 +268,7 @@ static aclError mem_set(int32_t dev, void *stream, void *dst, int value, size_t 
 static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, size_t *total)
 {
     uint64_t used, cap;
-    sim_mem_usage(dev, &used, &cap);
+    sim_mem_usage(dev, &used, NULL, &cap);
     const struct sim_profile *p = sim_device_profile(dev);
     switch ((int)attr) {
     case ACL_DDR_MEM:
@@ -291,7 +291,7 @@ static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, siz
 static size_t mem_usage(int32_t dev, struct be_usage *out, size_t max)
 {
     struct be_usage lines[2] = {{"aclrtMalloc", 0, 0}, {"aclrtMallocHost", 0, 0}};
-    sim_mem_usage_peak(dev, &lines[0].cur, &lines[0].peak);
+    sim_mem_usage(dev, &lines[0].cur, &lines[0].peak, NULL);
     sim_host_usage(&lines[1].cur, &lines[1].peak);
     for (size_t i = 0; i < 2 && i < max; i++)
         out[i] = lines[i];

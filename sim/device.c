@@ -431,17 +431,6 @@ bool sim_mem_lookup(const void *ptr, struct sim_block *b)
     return true;
 }
 
-void sim_mem_usage_peak(int32_t id, uint64_t *used, uint64_t *peak)
-{
-    struct device *d = &sim.dev[id];
-    struct sim_heap_stats st;
-    sim_lock_take(&d->lock);
-    sim_heap_stats(d->heap, &st);
-    sim_lock_give(&d->lock);
-    *used = st.used_bytes;
-    *peak = st.peak_used_bytes;
-}
-
 struct live_walk {
     struct device *d;
     int32_t dev;
@@ -501,7 +490,7 @@ bool sim_mem_in_range(const void *ptr)
     return device_of((uintptr_t)ptr) != NULL;
 }
 
-void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *total)
+void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *peak, uint64_t *total)
 {
     struct device *d = &sim.dev[id];
     struct sim_heap_stats st;
@@ -509,7 +498,10 @@ void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *total)
     sim_heap_stats(d->heap, &st);
     sim_lock_give(&d->lock);
     *used = st.used_bytes;
-    *total = d->capacity;
+    if (peak)
+        *peak = st.peak_used_bytes;
+    if (total)
+        *total = d->capacity;
 }
 
 /* Host pointer for n bytes at p, and how many are contiguous there. */

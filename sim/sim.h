@@ -122,10 +122,9 @@ void sim_mem_audit(const void *ptr, size_t n);
 /* Whether ptr lies in some open device's address space (live or not). */
 bool sim_mem_in_range(const void *ptr);
 
-/* Bytes in use and total of a device. */
-void sim_mem_usage(int32_t dev, uint64_t *used, uint64_t *total);
-/* Bytes in use and the most ever in use since the device opened. */
-void sim_mem_usage_peak(int32_t dev, uint64_t *used, uint64_t *peak);
+/* Bytes in use on a device, the most ever in use since it opened, and its
+ * capacity (peak and total may be NULL). */
+void sim_mem_usage(int32_t dev, uint64_t *used, uint64_t *peak, uint64_t *total);
 
 /* Copy/fill through the host alias of device memory. Either side of a copy
  * may be host memory (`*_dev` false). pre: ranges inside live blocks. */
