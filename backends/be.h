@@ -6,7 +6,9 @@
  * backends/ascend.c the real libascendcl.so. The ACL layer checks every
  * argument and writes every user-visible message before it calls a backend,
  * so backends assume their preconditions (`pre:` below) and report failure
- * only through their aclError return, never with a message of their own.
+ * through their aclError return; a backend over a real runtime hands that
+ * runtime's own message up through take_message, for the ACL layer to
+ * append.
  * Handles (contexts, streams) are the backend's own pointers and reach the
  * user untouched. Calls are made with no ACL-layer lock held unless noted;
  * a backend is thread-safe on its own.

@@ -285,14 +285,6 @@ void sim_device_close(int32_t id)
     pthread_mutex_unlock(&sim.lock);
 }
 
-bool sim_device_is_open(int32_t id)
-{
-    pthread_mutex_lock(&sim.lock);
-    bool open = id >= 0 && id < SIM_MAX_DEVICES && sim.dev[id].open;
-    pthread_mutex_unlock(&sim.lock);
-    return open;
-}
-
 static uint32_t page_bytes(enum sim_page page)
 {
     return page == SIM_PAGE_HUGE1G ? 1u << 30 : page == SIM_PAGE_HUGE ? 2u << 20 : 4096u;

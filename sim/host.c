@@ -123,14 +123,6 @@ void sim_host_forget_all(void)
     pthread_mutex_unlock(&host.lock);
 }
 
-size_t sim_host_count(void)
-{
-    pthread_mutex_lock(&host.lock);
-    size_t n = host.n;
-    pthread_mutex_unlock(&host.lock);
-    return n;
-}
-
 void sim_host_usage(uint64_t *cur, uint64_t *peak)
 {
     pthread_mutex_lock(&host.lock);

@@ -49,7 +49,3 @@ const struct sim_profile *sim_profile_find(const char *name)
     return NULL;
 }
 
-const struct sim_profile *sim_profile_at(size_t i)
-{
-    return i < sizeof profiles / sizeof profiles[0] ? &profiles[i] : NULL;
-}

@@ -48,8 +48,6 @@ struct sim_profile {
 
 /* The profile named `name`, or NULL. */
 const struct sim_profile *sim_profile_find(const char *name);
-/* The i-th built-in profile (for listings), NULL past the end. */
-const struct sim_profile *sim_profile_at(size_t i);
 
 /* ---- device.c: devices and device memory ---- */
 
@@ -66,7 +64,6 @@ uint64_t sim_device_capacity(int32_t dev);
 enum sim_rc sim_device_open(int32_t dev);
 /* Forget every block and unmap the device. */
 void sim_device_close(int32_t dev);
-bool sim_device_is_open(int32_t dev);
 
 /* Page kinds of the device heap. */
 enum sim_page { SIM_PAGE_NORMAL = 0, SIM_PAGE_HUGE = 1, SIM_PAGE_HUGE1G = 2 };
@@ -143,8 +140,6 @@ bool sim_host_lookup(const void *ptr, void **start, size_t *size);
  * block the program still has is then the program's to free; one it lost
  * shows up in Valgrind as definitely lost, at its aclrtMallocHost. */
 void sim_host_forget_all(void);
-/* Number of live host blocks (leak reports). */
-size_t sim_host_count(void);
 /* The program's free of the host block at ptr failed: free it at
  * sim_host_forget_all instead. */
 void sim_host_abandon(void *ptr);
@@ -164,8 +159,6 @@ struct sim_stream;
 enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out);
 /* Waits for the stream's work, then frees it. */
 void sim_stream_destroy(struct sim_stream *s);
-/* Give back a stream slot taken by sim_stream_create (internal). */
-void sim_stream_release(int32_t dev);
 /* The host waits for the stream's work, at most timeout_ms (< 0: no limit):
  * SIM_ETIMEOUT when the limit ran out first. */
 enum sim_rc sim_stream_sync(struct sim_stream *s, int32_t timeout_ms);
@@ -175,8 +168,6 @@ uint64_t sim_stream_now(struct sim_stream *s);
 bool sim_stream_done(struct sim_stream *s);
 /* The host waits for all work of a device. */
 enum sim_rc sim_device_sync(int32_t dev);
-/* Live streams of a device. */
-unsigned sim_stream_count(int32_t dev);
 
 /* Copy or fill n bytes (either side may be host memory: *_dev false) on
  * stream s, or synchronously on device dev when s is NULL. The bytes move
@@ -207,7 +198,5 @@ bool sim_event_done(const struct sim_event *e);
  * cannot time, SIM_ENOTREADY if either is not complete yet, SIM_EORDER if
  * b completed before a. */
 enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event *b, float *ms);
-/* Live events of a device. */
-unsigned sim_event_count(int32_t dev);
 
 #endif /* ACLSIM_SIM_SIM_H_ */

@@ -55,6 +55,14 @@ void sim_timeline_close(int32_t dev)
     sim_clock_device_close(dev);
 }
 
+/* Give back a stream slot taken by sim_stream_create. */
+static void stream_release(int32_t dev)
+{
+    pthread_mutex_lock(&lock);
+    live_streams[dev]--;
+    pthread_mutex_unlock(&lock);
+}
+
 enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
 {
     const struct sim_profile *p = sim_device_profile(dev);
@@ -71,7 +79,7 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
     pthread_mutex_unlock(&lock);
     if (full || sim_clock_stream_init(dev, &s->clk) != SIM_OK) {
         if (!full)
-            sim_stream_release(dev);
+            stream_release(dev);
         free(s);
         return SIM_ENOMEM;
     }
@@ -80,17 +88,11 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
     return SIM_OK;
 }
 
-void sim_stream_release(int32_t dev)
-{
-    pthread_mutex_lock(&lock);
-    live_streams[dev]--;
-    pthread_mutex_unlock(&lock);
-}
 
 void sim_stream_destroy(struct sim_stream *s)
 {
     sim_clock_sync_stream(&s->clk); /* outstanding work first */
-    sim_stream_release(s->dev);
+    stream_release(s->dev);
     free(s);
 }
 
@@ -120,14 +122,6 @@ enum sim_rc sim_device_sync(int32_t dev)
         return SIM_ETIMEOUT;
     sim_clock_sync_device(dev);
     return SIM_OK;
-}
-
-unsigned sim_stream_count(int32_t dev)
-{
-    pthread_mutex_lock(&lock);
-    unsigned n = live_streams[dev];
-    pthread_mutex_unlock(&lock);
-    return n;
 }
 
 /* ---- Copies and fills ---- */
@@ -244,10 +238,3 @@ enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event 
     return SIM_OK;
 }
 
-unsigned sim_event_count(int32_t dev)
-{
-    pthread_mutex_lock(&lock);
-    unsigned n = live_events[dev];
-    pthread_mutex_unlock(&lock);
-    return n;
-}

@@ -38,8 +38,6 @@ aclError api_err_null(const char *func, const char *param);
 aclError api_err_value(const char *func, const char *value, const char *param,
                        const char *expected);
 
-/* Drop the calling thread's pending messages (tests and aclFinalize). */
-void api_msg_clear(void);
 
 /* ---- fault_api.c: fired fault points ---- */
 

@@ -93,11 +93,6 @@ void api_msg_peek(char *buf, size_t len)
     snprintf(buf, len, "%s(%s): %s", k->title, k->code, queue[0].text);
 }
 
-void api_msg_clear(void)
-{
-    queued = 0;
-}
-
 /* Append printf output to report[] at *len, truncating at the end. */
 static void put(size_t *len, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(size_t *len, const char *fmt, ...)
