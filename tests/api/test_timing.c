@@ -355,6 +355,37 @@ static void test_trace_is_chrome_json_with_copies_counters_and_registrations(voi
     assert_int_equal(up(NULL), 0);
 }
 
+/* The device caps streams at 1984 (the default stream counts) and events at
+ * 65536, with CANN's codes; what hit the cap leaves nothing behind. */
+static void test_stream_and_event_limits_per_device(void **state)
+{
+    (void)state;
+    enum { STREAMS = 1984, EVENTS = 65536 };
+    static aclrtStream s[STREAMS];
+    int n = 0;
+    aclError rc;
+    while ((rc = aclrtCreateStream(&s[n])) == ACL_SUCCESS && n < STREAMS - 1)
+        n++;
+    assert_int_equal(rc, ACL_ERROR_RT_NO_STREAM_RESOURCE);
+    assert_non_null(aclGetRecentErrMsg());
+    /* the default stream, s1 and s2 hold three of the slots */
+    assert_int_equal(n, STREAMS - 1 - 2);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(aclrtDestroyStream(s[i]), ACL_SUCCESS);
+    static aclrtEvent e[EVENTS];
+    int m = 0;
+    while (m < EVENTS && (rc = aclrtCreateEvent(&e[m])) == ACL_SUCCESS)
+        m++;
+    assert_int_equal(m, EVENTS);
+    aclrtEvent extra;
+    assert_int_equal(aclrtCreateEvent(&extra), ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    (void)aclGetRecentErrMsg();
+    for (int i = 0; i < m; i++)
+        assert_int_equal(aclrtDestroyEvent(e[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&s[0]), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s[0]), ACL_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -374,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_same_program_same_times_after_reset),
         cmocka_unit_test(test_hbm_bandwidth_follows_the_soc_profile),
         cmocka_unit_test(test_trace_is_chrome_json_with_copies_counters_and_registrations),
+        cmocka_unit_test(test_stream_and_event_limits_per_device),
     };
     return cmocka_run_group_tests_name("timing", tests, up, down);
 }
