@@ -1,12 +1,14 @@
 /*
  * sim.h - the NPU memory simulator: the interface backends/sim.c drives.
  *
- * The simulator models what an Ascend device's runtime does with memory:
- * SoC profiles (profile.c), devices each with a protected address space and
- * a constant-time heap that follow CANN's rounding and page policies
- * (device.c over vaspace.c and heap.c), and page-locked host memory
- * (host.c). It knows nothing of the ACL layer: calls return enum sim_rc and
- * the backend maps codes to aclError. All calls are thread-safe.
+ * The simulator models what an Ascend device's runtime does with memory and
+ * time: SoC profiles (profile.c), devices each with a protected address
+ * space and a constant-time heap that follow CANN's rounding and page
+ * policies (device.c over vaspace.c and heap.c), page-locked host memory
+ * (host.c), and streams, copies, fills and events on a simulated clock
+ * (stream.c over clock.c, traced by trace.c). It knows nothing of the ACL
+ * layer: calls return enum sim_rc and the backend maps codes to aclError.
+ * All calls are thread-safe.
  */
 #ifndef ACLSIM_SIM_SIM_H_
 #define ACLSIM_SIM_SIM_H_
