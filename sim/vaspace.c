@@ -13,14 +13,9 @@
 
 /* Under valgrind (memcheck), a huge PROT_NONE mapping above 128 GiB costs one
  * shadow entry per 64 KiB (184 MiB and 0.6 s for 144 GiB), so there the device
- * view is claimed lazily, chunk by chunk.  valgrind.h is a header-only
- * client-request interface: a few no-op instructions natively. */
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#define HAVE_VALGRIND_H 1
-#endif
-#endif
+ * view is claimed lazily, chunk by chunk (track.h tells, through valgrind's
+ * header-only client requests: a few no-op instructions natively). */
+#include "track.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -110,11 +105,7 @@ static int reserve_hinted(struct sim_vaspace *vs, uint64_t len)
 
 static int on_valgrind(void)
 {
-#ifdef HAVE_VALGRIND_H
-    return RUNNING_ON_VALGRIND != 0;
-#else
-    return 0;
-#endif
+    return sim_track_active(); /* track.h: 0 without valgrind's headers */
 }
 
 static int place(struct sim_vaspace *vs)
