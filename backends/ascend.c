@@ -358,10 +358,10 @@ static aclError mem_copy(int32_t dev, void *stream, void *dst, const void *src, 
                        : real.aclrtMemcpy(dst, count, src, count, kind));
 }
 
-static aclError mem_set(int32_t dev, void *stream, void *dst, int value, size_t count,
-                        int host_waits)
+static aclError mem_set(int32_t dev, void *stream, void *dst, int dst_dev, int value,
+                        size_t count, int host_waits)
 {
-    (void)dev, (void)host_waits;
+    (void)dev, (void)dst_dev, (void)host_waits;
     return keep(stream ? real.aclrtMemsetAsync(dst, count, value, count, stream)
                        : real.aclrtMemset(dst, count, value, count));
 }

@@ -112,11 +112,12 @@ struct be_ops {
      * With host_waits the call returns only once the work is done (a
      * synchronous call, or an async one from pageable host memory).
      * pre: the ACL layer checked bounds and direction with lookup(); kind is
-     * HOST_TO_HOST, HOST_TO_DEVICE, DEVICE_TO_HOST or DEVICE_TO_DEVICE. */
+     * HOST_TO_HOST, HOST_TO_DEVICE, DEVICE_TO_HOST or DEVICE_TO_DEVICE; a
+     * fill's dst_dev says whether dst is device memory (else acl host). */
     aclError (*memcpy)(int32_t dev, void *stream, void *dst, const void *src, size_t count,
                        aclrtMemcpyKind kind, int host_waits);
-    aclError (*memset)(int32_t dev, void *stream, void *dst, int value, size_t count,
-                       int host_waits);
+    aclError (*memset)(int32_t dev, void *stream, void *dst, int dst_dev, int value,
+                       size_t count, int host_waits);
     /* Free/total bytes of an open device for a memory attribute. */
     aclError (*mem_info)(int32_t dev, aclrtMemAttr attr, size_t *free, size_t *total);
     /* Usage lines of an open device: fills up to max, returns how many

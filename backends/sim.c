@@ -257,11 +257,10 @@ static aclError mem_copy(int32_t dev, void *stream, void *dst, const void *src, 
                 ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
-static aclError mem_set(int32_t dev, void *stream, void *dst, int value, size_t count,
-                        int host_waits)
+static aclError mem_set(int32_t dev, void *stream, void *dst, int dst_dev, int value,
+                        size_t count, int host_waits)
 {
-    struct sim_block b;
-    return code(sim_fill(dev, stream, dst, sim_mem_lookup(dst, &b), value, count, host_waits),
+    return code(sim_fill(dev, stream, dst, dst_dev, value, count, host_waits),
                 ACL_ERROR_RT_INTERNAL_ERROR);
 }
 

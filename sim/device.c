@@ -293,11 +293,10 @@ static uint32_t page_bytes(enum sim_page page)
 /* The trace's "device memory" counter, at the host's current time. */
 static void trace_usage(struct device *d)
 {
-    struct sim_heap_stats st;
-    sim_lock_take(&d->lock);
-    sim_heap_stats(d->heap, &st);
-    sim_lock_give(&d->lock);
-    sim_trace_counter((int32_t)(d - sim.dev), "device memory", st.used_bytes, sim_clock_host());
+    int32_t id = (int32_t)(d - sim.dev);
+    uint64_t used;
+    sim_mem_usage(id, &used, NULL, NULL);
+    sim_trace_counter(id, "device memory", used, sim_clock_host());
 }
 
 /* One heap allocation of `size` bytes with `usable` of them for the

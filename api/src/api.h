@@ -171,11 +171,15 @@ void api_obj_remove(void *handle);
  * non-NULL. pre: caller holds api_lock(). */
 enum api_obj_kind api_obj_find(const void *handle, int32_t *device,
                                struct api_ctx **owner);
-/* Handles of `kind` on `device` (any when < 0) owned by `owner` (any when
- * NULL): the first `max` go to out[], the count of all is returned.
- * pre: caller holds api_lock(). */
-size_t api_obj_collect(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner,
-                       void **out, size_t max);
+/* Call fn for every live handle of `kind` on `device` (any when < 0) owned
+ * by `owner` (any when NULL), with the handle's owner. fn must not add or
+ * remove handles. pre: caller holds api_lock(). */
+void api_obj_each(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner,
+                  void (*fn)(void *handle, struct api_ctx *owner, void *user), void *user);
+/* Call release for each such handle until none is left; release must
+ * remove the handle it is given. pre: caller holds api_lock(). */
+void api_obj_drain(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner,
+                   void (*release)(void *handle));
 
 /* ---- device.c: init state, devices, contexts ---- */
 

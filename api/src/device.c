@@ -241,35 +241,32 @@ static aclError open_locked(int32_t dev)
     return ACL_SUCCESS;
 }
 
+static void release_ctx(void *h)
+{
+    struct api_ctx *c;
+    if (api_obj_find(h, NULL, &c) == API_OBJ_CONTEXT)
+        ctx_free(c);
+}
+
+static void release_event(void *h)
+{
+    api_obj_remove(h);
+    be_get()->event_destroy(h);
+}
+
 /* Close a device once nothing keeps it open (or always when forced). */
 static void close_locked(int32_t dev, bool force)
 {
     if (!devs[dev].open)
         return;
     if (force) {
-        void *h[64];
-        size_t n;
-        /* User contexts, a batch at a time (each ctx_free edits the table). */
-        while ((n = api_obj_collect(API_OBJ_CONTEXT, dev, NULL, h, 64)) > 0) {
-            for (size_t i = 0; i < n && i < 64; i++) {
-                struct api_ctx *c;
-                if (api_obj_find(h[i], NULL, &c) == API_OBJ_CONTEXT)
-                    ctx_free(c);
-            }
-        }
+        api_obj_drain(API_OBJ_CONTEXT, dev, NULL, release_ctx);
         devs[dev].refs = 0;
     }
     if (devs[dev].refs > 0 || devs[dev].user_ctxs > 0 || devs[dev].primary)
         return;
     /* Events left on the device go with it (the leak report named them). */
-    void *ev[64];
-    size_t n;
-    while ((n = api_obj_collect(API_OBJ_EVENT, dev, NULL, ev, 64)) > 0) {
-        for (size_t i = 0; i < n && i < 64; i++) {
-            api_obj_remove(ev[i]);
-            be_get()->event_destroy(ev[i]);
-        }
-    }
+    api_obj_drain(API_OBJ_EVENT, dev, NULL, release_event);
     be_get()->device_close(dev);
     devs[dev].open = false;
 }

@@ -67,6 +67,20 @@ static void finish(struct report *r)
     leaks_found = 1;
 }
 
+/* A stream, event or user context still alive (api_obj_each callback). */
+static void leftover(void *h, struct api_ctx *owner, void *user)
+{
+    struct report *r = user;
+    enum api_obj_kind kind = api_obj_find(h, NULL, NULL);
+    if (kind == API_OBJ_CONTEXT && owner->primary)
+        return; /* the device's default context is the reset's to release */
+    header(r);
+    fprintf(stderr, "aclsim:   %s %p (%s) never destroyed\n",
+            kind == API_OBJ_STREAM ? "stream" : kind == API_OBJ_EVENT ? "event" : "context", h,
+            kind == API_OBJ_STREAM ? "aclrtCreateStream"
+            : kind == API_OBJ_EVENT ? "aclrtCreateEvent" : "aclrtCreateContext");
+}
+
 void api_leaks_device(int32_t dev, const char *where)
 {
     if (mode() == OFF)
@@ -75,25 +89,9 @@ void api_leaks_device(int32_t dev, const char *where)
     const struct be_ops *be = be_get();
     if (be->live_blocks)
         be->live_blocks(dev, block, &r);
-    void *h[64];
-    size_t n = api_obj_collect(API_OBJ_STREAM, dev, NULL, h, 64);
-    for (size_t i = 0; i < n && i < 64; i++) {
-        header(&r);
-        fprintf(stderr, "aclsim:   stream %p (aclrtCreateStream) never destroyed\n", h[i]);
-    }
-    n = api_obj_collect(API_OBJ_EVENT, dev, NULL, h, 64);
-    for (size_t i = 0; i < n && i < 64; i++) {
-        header(&r);
-        fprintf(stderr, "aclsim:   event %p (aclrtCreateEvent) never destroyed\n", h[i]);
-    }
-    n = api_obj_collect(API_OBJ_CONTEXT, dev, NULL, h, 64);
-    for (size_t i = 0; i < n && i < 64; i++) {
-        struct api_ctx *c;
-        if (api_obj_find(h[i], NULL, &c) == API_OBJ_CONTEXT && !c->primary) {
-            header(&r);
-            fprintf(stderr, "aclsim:   context %p (aclrtCreateContext) never destroyed\n", h[i]);
-        }
-    }
+    api_obj_each(API_OBJ_STREAM, dev, NULL, leftover, &r);
+    api_obj_each(API_OBJ_EVENT, dev, NULL, leftover, &r);
+    api_obj_each(API_OBJ_CONTEXT, dev, NULL, leftover, &r);
     finish(&r);
 }
 

@@ -316,7 +316,7 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
     bool device = in.kind != BE_PTR_HOST_PINNED;
     if (!side_ok(what, "devPtr", devPtr, count, device, true, &in))
         return ACL_ERROR_RT_PARAM_INVALID;
-    return engine_failed(fn, be_get()->memset(c->device, async ? stream : NULL, devPtr,
+    return engine_failed(fn, be_get()->memset(c->device, async ? stream : NULL, devPtr, device,
                                               (int)(value & 0xff), count, !async));
 }
 

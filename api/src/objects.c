@@ -62,17 +62,35 @@ enum api_obj_kind api_obj_find(const void *handle, int32_t *device, struct api_c
     return 0;
 }
 
-size_t api_obj_collect(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner,
-                       void **out, size_t max)
+static int matches(const struct obj *o, enum api_obj_kind kind, int32_t device,
+                   const struct api_ctx *owner)
 {
-    size_t n = 0;
+    return o->kind == kind && (device < 0 || o->device == device) && (!owner || o->owner == owner);
+}
+
+void api_obj_each(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner,
+                  void (*fn)(void *handle, struct api_ctx *owner, void *user), void *user)
+{
     for (unsigned i = 0; i < BUCKETS; i++)
         for (struct obj *o = buckets[i]; o; o = o->next)
-            if (o->kind == kind && (device < 0 || o->device == device) &&
-                (!owner || o->owner == owner)) {
-                if (n < max)
-                    out[n] = o->handle;
-                n++;
-            }
-    return n;
+            if (matches(o, kind, device, owner))
+                fn(o->handle, o->owner, user);
+}
+
+void api_obj_drain(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner,
+                   void (*release)(void *handle))
+{
+    /* Collect a batch, then release it: releasing edits the table. */
+    enum { BATCH = 64 };
+    void *h[BATCH];
+    size_t n;
+    do {
+        n = 0;
+        for (unsigned i = 0; i < BUCKETS && n < BATCH; i++)
+            for (struct obj *o = buckets[i]; o && n < BATCH; o = o->next)
+                if (matches(o, kind, device, owner))
+                    h[n++] = o->handle;
+        for (size_t i = 0; i < n; i++)
+            release(h[i]);
+    } while (n > 0);
 }

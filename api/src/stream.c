@@ -46,16 +46,15 @@ static aclError sync_failed(const char *func, aclError rc)
     return rc;
 }
 
+static void release_stream(void *h)
+{
+    api_obj_remove(h);
+    be_get()->stream_destroy(h);
+}
+
 void api_ctx_drop_streams(struct api_ctx *ctx)
 {
-    void *h[64];
-    size_t n;
-    while ((n = api_obj_collect(API_OBJ_STREAM, -1, ctx, h, 64)) > 0) {
-        for (size_t i = 0; i < n && i < 64; i++) {
-            api_obj_remove(h[i]);
-            be_get()->stream_destroy(h[i]);
-        }
-    }
+    api_obj_drain(API_OBJ_STREAM, -1, ctx, release_stream);
 }
 
 static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t priority,
