@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/mem.h"
 #include "be.h"
 
 #ifndef ACLSIM_ASCEND_DEFAULT
@@ -398,7 +399,7 @@ static void drop_mirror(void *stream)
             *p = m->next;
             real.aclrtAllocatorUnregister(stream);
             real.aclrtAllocatorDestroyDesc(m->desc);
-            free(m);
+            base_free(m);
             break;
         }
     }
@@ -411,10 +412,10 @@ static void alloc_register(void *stream, const void *obj, void *alloc, void *fre
     if (!loaded())
         return; /* nothing to mirror into */
     drop_mirror(stream);
-    struct mirror *m = malloc(sizeof *m);
+    struct mirror *m = base_malloc(sizeof *m);
     aclrtAllocatorDesc d = real.aclrtAllocatorCreateDesc();
     if (!m || !d) {
-        free(m);
+        base_free(m);
         if (d)
             real.aclrtAllocatorDestroyDesc(d);
         return;
@@ -430,7 +431,7 @@ static void alloc_register(void *stream, const void *obj, void *alloc, void *fre
     if (real.aclrtAllocatorRegister(stream, d) != ACL_SUCCESS) {
         (void)real.aclGetRecentErrMsg();
         real.aclrtAllocatorDestroyDesc(d);
-        free(m);
+        base_free(m);
         return;
     }
     pthread_mutex_lock(&mirror_lock);

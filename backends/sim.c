@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "base/mem.h"
 #include "be.h"
 #include "sim/clock.h"
 #include "sim/sim.h"
@@ -82,7 +83,7 @@ static const char *soc_name(int32_t dev)
 
 static aclError ctx_create(int32_t dev, void **out)
 {
-    struct ctx *c = malloc(sizeof *c);
+    struct ctx *c = base_malloc(sizeof *c);
     if (!c)
         return ACL_ERROR_BAD_ALLOC;
     c->dev = dev;
@@ -92,7 +93,7 @@ static aclError ctx_create(int32_t dev, void **out)
 
 static void ctx_destroy(void *c)
 {
-    free(c);
+    base_free(c);
 }
 
 static aclError stream_create(void *c, uint32_t priority, uint32_t flags, void **out)

@@ -13,12 +13,16 @@
 #define FIU_ENABLE 1
 #include <fiu.h>
 #include <fiu-control.h>
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/mem.h"
+#include "base/options.h"
 #include "fault.h"
 
 struct entry {
@@ -31,7 +35,7 @@ static const struct entry catalogue[FLT_COUNT] = {
 #undef FLT
 };
 
-int flt_armed;
+_Atomic int flt_armed;
 
 struct rule {
     struct rule *next;
@@ -74,12 +78,28 @@ static int matches(const char *pattern, const char *name)
     return strcmp(pattern, name) == 0;
 }
 
+/* Whether pattern names at least one catalogued point. */
+static int any_match(const char *pattern)
+{
+    for (int i = 0; i < FLT_COUNT; i++)
+        if (matches(pattern, catalogue[i].name))
+            return 1;
+    return 0;
+}
+
+/* The library's host allocations (base/mem.c) ask this while armed. */
+static int host_malloc_hit(void)
+{
+    return flt_fire(FLT_LIB_HOST_MALLOC);
+}
+
 void flt_arm(void)
 {
     pthread_mutex_lock(&lock);
-    if (!flt_armed) {
+    if (!atomic_load_explicit(&flt_armed, memory_order_relaxed)) {
         fiu_init(0);
-        flt_armed = 1;
+        base_mem_set_fail_hook(host_malloc_hit);
+        atomic_store_explicit(&flt_armed, 1, memory_order_release);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -129,16 +149,13 @@ int flt_fire(enum flt_point p)
 int flt_rule_add(const char *pattern, enum flt_mode mode, unsigned long n, double probability,
                  unsigned seed)
 {
-    int any = 0;
-    for (int i = 0; i < FLT_COUNT; i++)
-        any |= matches(pattern, catalogue[i].name);
-    if (!any || ((mode == FLT_NTH || mode == FLT_FROM_NTH) && n == 0))
+    if (!any_match(pattern) || ((mode == FLT_NTH || mode == FLT_FROM_NTH) && n == 0))
         return -1;
-    struct rule *r = calloc(1, sizeof *r);
-    char *copy = strdup(pattern);
+    struct rule *r = base_malloc_plain(sizeof *r);
+    char *copy = base_strdup_plain(pattern);
     if (!r || !copy) {
-        free(r);
-        free(copy);
+        base_free(r);
+        base_free(copy);
         return -1;
     }
     *r = (struct rule){.pattern = copy, .mode = mode, .n = n, .probability = probability,
@@ -162,8 +179,8 @@ static int drop_rules(const char *pattern)
         struct rule *r = *pp;
         if (!pattern || strcmp(r->pattern, pattern) == 0) {
             *pp = r->next;
-            free(r->pattern);
-            free(r);
+            base_free(r->pattern);
+            base_free(r);
             n++;
         } else {
             pp = &r->next;
@@ -178,7 +195,7 @@ int flt_rule_remove(const char *pattern)
     int n = drop_rules(pattern);
     /* libfiu keeps exact names and wildcards apart (an exact one-time point
      * shadows a wildcard), so every matching exact name is disabled too. */
-    if (flt_armed) {
+    if (atomic_load_explicit(&flt_armed, memory_order_relaxed)) {
         for (int i = 0; i < FLT_COUNT; i++)
             if (!pattern || matches(pattern, catalogue[i].name))
                 fiu_disable(catalogue[i].name);
@@ -200,52 +217,115 @@ enum flt_point flt_take_fired(void)
     return f ? (enum flt_point)(f - 1) : FLT_COUNT;
 }
 
-/* ACLSIM_FAULT=name[@n[+]][,...] */
+/* One "name[@n[+]]" item of ACLSIM_FAULT: 0, or -1 with *why set. n is a
+ * decimal count from 1, nothing may follow it but one '+'. */
+static int parse_item(char *item, enum flt_mode *mode, unsigned long *n, const char **why)
+{
+    char *at = strchr(item, '@');
+    *mode = FLT_ALWAYS;
+    *n = 0;
+    if (!at)
+        return 0;
+    *at++ = '\0';
+    unsigned long v = 0;
+    const char *c = at;
+    for (; *c >= '0' && *c <= '9'; c++) {
+        if (v > (ULONG_MAX - 9) / 10) {
+            *why = "the count is too large";
+            return -1;
+        }
+        v = v * 10 + (unsigned long)(*c - '0');
+    }
+    if (c == at || v == 0) {
+        *why = "expected a hit count from 1 after '@' (name@n, name@n+)";
+        return -1;
+    }
+    if (*c == '+')
+        c++;
+    if (*c) {
+        *why = "expected nothing but '+' after the hit count (name@n, name@n+)";
+        return -1;
+    }
+    *mode = at[strlen(at) - 1] == '+' ? FLT_FROM_NTH : FLT_NTH;
+    *n = v;
+    return 0;
+}
+
+/* ACLSIM_FAULT=name[@n[+]][,...]: either every item is valid and added, or
+ * none is and the option is reported invalid. */
 static void rules_from_env(const char *spec)
 {
-    char *copy = strdup(spec), *save = NULL;
+    char *copy = base_strdup_plain(spec), *save = NULL;
+    if (!copy)
+        return;
+    char why[160] = "";
+    for (char *item = strtok_r(copy, ",", &save); item && !why[0];
+         item = strtok_r(NULL, ",", &save)) {
+        enum flt_mode mode;
+        unsigned long n;
+        const char *bad = NULL;
+        if (parse_item(item, &mode, &n, &bad) != 0)
+            snprintf(why, sizeof why, "%s", bad);
+        else if (!any_match(item))
+            snprintf(why, sizeof why, "no fault point matches '%s' (scons faults lists them)", item);
+    }
+    base_free(copy);
+    if (why[0]) {
+        opt_invalid(OPT_FAULT, why);
+        return;
+    }
+    copy = base_strdup_plain(spec);
     if (!copy)
         return;
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        char *at = strchr(item, '@');
-        enum flt_mode mode = FLT_ALWAYS;
-        unsigned long n = 0;
-        if (at) {
-            *at++ = '\0';
-            char *end;
-            n = strtoul(at, &end, 10);
-            mode = *end == '+' ? FLT_FROM_NTH : FLT_NTH;
-        }
-        if (flt_rule_add(item, mode, n, 0, 0) != 0)
-            fprintf(stderr, "aclsim: ACLSIM_FAULT: no fault point matches '%s'\n", item);
+        enum flt_mode mode;
+        unsigned long n;
+        const char *bad;
+        if (parse_item(item, &mode, &n, &bad) == 0)
+            flt_rule_add(item, mode, n, 0, 0);
     }
-    free(copy);
+    base_free(copy);
 }
 
 static void write_counts(void)
 {
     FILE *f = fopen(count_path, "w");
-    if (!f)
+    if (!f) {
+        fprintf(stderr, "aclsim: ACLSIM_FAULT_COUNT=%s: cannot write the hit counts: %s\n",
+                count_path, strerror(errno));
         return;
+    }
     for (int i = 0; i < FLT_COUNT; i++)
         fprintf(f, "%s %lu\n", catalogue[i].name, flt_hits((enum flt_point)i));
-    fclose(f);
+    if (fclose(f) != 0)
+        fprintf(stderr, "aclsim: ACLSIM_FAULT_COUNT=%s: cannot write the hit counts: %s\n",
+                count_path, strerror(errno));
 }
 
-__attribute__((constructor)) static void fault_load(void)
+/* After the options are read (options.c runs at priority 101). */
+__attribute__((constructor(102))) static void fault_load(void)
 {
-    /* A copy loaded as aclsim's own "real" runtime (ACLSIM_NESTED, the
-     * ascend backend's loopback) leaves the program's faults to the copy
-     * the program calls. */
-    if (getenv("ACLSIM_NESTED"))
+    /* A copy loaded as aclsim's own "real" runtime (the ascend backend's
+     * loopback) leaves the program's faults to the copy the program calls. */
+    if (opt_nested())
         return;
-    const char *spec = getenv("ACLSIM_FAULT"), *count = getenv("ACLSIM_FAULT_COUNT");
-    if (getenv("FIU_ENABLE") || getenv("FIU_CTRL_FIFO") || (spec && *spec) || (count && *count))
+    const char *spec = opt_str(OPT_FAULT), *count = opt_str(OPT_FAULT_COUNT);
+    if (opt_is_set(OPT_FIU_ENABLE) || opt_is_set(OPT_FIU_CTRL_FIFO) || spec || count)
         flt_arm();
-    if (spec && *spec)
+    if (spec)
         rules_from_env(spec);
-    if (count && *count)
-        count_path = strdup(count); /* written when the library unloads */
+    if (count) {
+        /* Say now, not silently at exit, when the file cannot be written. */
+        FILE *f = fopen(count, "w");
+        if (!f) {
+            char why[160];
+            snprintf(why, sizeof why, "the file cannot be created: %s", strerror(errno));
+            opt_invalid(OPT_FAULT_COUNT, why);
+            return;
+        }
+        fclose(f);
+        count_path = base_strdup_plain(count); /* written when the library unloads */
+    }
 }
 
 /* Runs at exit, after the program's own atexit handlers (and, for a library
@@ -256,6 +336,6 @@ __attribute__((destructor)) static void fault_unload(void)
     if (count_path)
         write_counts();
     drop_rules(NULL);
-    free(count_path);
+    base_free(count_path);
     count_path = NULL;
 }

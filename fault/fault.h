@@ -14,15 +14,18 @@
  * the n-th hit on, or at random under a seed) or libfiu (fiu_fail: points
  * enabled by fiu-run, fiu-ctrl or fiu_enable, wildcards included) says so.
  *
- * Environment (read once, at library load):
+ * Environment (base/options.def, read once, at library load):
  *   ACLSIM_FAULT=name[@n[+]][,...]  fail name always, or only its n-th hit,
  *                                   or its n-th hit and every later one
  *   ACLSIM_FAULT_COUNT=path         at exit, write "name hits" per point
- * This layer depends on nothing above it.
+ * Arming also installs the lib/host/malloc check into base/mem.c, so every
+ * host allocation of the library can be made to fail.
+ * This layer depends only on base/.
  */
 #ifndef ACLSIM_FAULT_FAULT_H_
 #define ACLSIM_FAULT_FAULT_H_
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 enum flt_point {
@@ -32,13 +35,16 @@ enum flt_point {
     FLT_COUNT
 };
 
-/* Non-zero while any point may fire. */
-extern int flt_armed;
+/* Non-zero while any point may fire. Atomic because a program may arm
+ * injection (aclsim_fault_*) while its other threads run. */
+extern _Atomic int flt_armed;
 
 /* The armed slow path: count the hit, return non-zero when it must fail. */
 int flt_fire(enum flt_point p);
 
-#define FLT_HIT(id) (__builtin_expect(flt_armed, 0) && flt_fire(FLT_##id))
+#define FLT_HIT(id)                                                                  \
+    (__builtin_expect(atomic_load_explicit(&flt_armed, memory_order_relaxed), 0) &&     \
+     flt_fire(FLT_##id))
 
 /* Catalogue entries: libfiu name and what the point simulates. */
 const char *flt_name(enum flt_point p);

@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/mem.h"
 #include "fault/fault.h"
 #include "heap.h"
 #include "lock.h"
@@ -168,13 +169,13 @@ static void remember_stack(struct device *d, uint64_t off)
     struct stacks *t = d->stacks;
     if (2 * (t->count + 1) > t->cap) {
         struct stacks bigger = {t->cap ? 2 * t->cap : 256, 0, NULL};
-        bigger.v = calloc(bigger.cap, sizeof *bigger.v);
+        bigger.v = base_calloc(bigger.cap, sizeof *bigger.v);
         if (!bigger.v)
             return;
         for (size_t i = 0; i < t->cap; i++)
             if (t->v[i].key)
                 stack_put(&bigger, &t->v[i]);
-        free(t->v);
+        base_free(t->v);
         *t = bigger;
     }
     struct stack e = {off + 1, 0, {0}};
@@ -215,8 +216,8 @@ static void forget_stack(struct device *d, uint64_t off)
 static void free_stacks(struct device *d)
 {
     if (d->stacks) {
-        free(d->stacks->v);
-        free(d->stacks);
+        base_free(d->stacks->v);
+        base_free(d->stacks);
         d->stacks = NULL;
     }
 }
@@ -246,7 +247,7 @@ enum sim_rc sim_device_open(int32_t id)
     const char *track = getenv("ACLSIM_TRACK");
     struct stacks *stacks = NULL;
     if (track && strcmp(track, "1") == 0)
-        stacks = calloc(1, sizeof *stacks); /* NULL: track nothing */
+        stacks = base_calloc(1, sizeof *stacks); /* NULL: track nothing */
     pthread_mutex_lock(&sim.lock);
     d->lock = (struct sim_lock)SIM_LOCK_INIT;
     d->stacks = stacks;
@@ -271,7 +272,7 @@ void sim_device_close(int32_t id)
         for (size_t i = 0; i < d->n_abandoned; i++)
             if (sim_heap_free(d->heap, d->abandoned[i], NULL) == 0)
                 sim_track_free((void *)(uintptr_t)(d->base + d->abandoned[i]));
-        free(d->abandoned);
+        base_free(d->abandoned);
         d->abandoned = NULL;
         d->n_abandoned = d->cap_abandoned = 0;
         sim_heap_destroy(d->heap);
@@ -460,7 +461,7 @@ void sim_mem_abandon(void *ptr)
     sim_lock_take(&d->lock);
     if (d->n_abandoned == d->cap_abandoned) {
         size_t cap = d->cap_abandoned ? 2 * d->cap_abandoned : 8;
-        uint64_t *v = realloc(d->abandoned, cap * sizeof *v);
+        uint64_t *v = base_realloc(d->abandoned, cap * sizeof *v);
         if (v) {
             d->abandoned = v;
             d->cap_abandoned = cap;

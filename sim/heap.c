@@ -38,6 +38,7 @@
  *    once more; sim_heap_trim flushes on demand.  Only TLSF-free blocks obey "no
  *    two adjacent free blocks"; a quick block may neighbour free or quick blocks.
  */
+#include "base/mem.h"
 #include "heap.h"
 
 #include <stddef.h>
@@ -251,7 +252,7 @@ static int reserve_nodes(struct sim_heap *h, uint32_t n)
     if (h->cap_nodes > (NIL - 1) / 2)
         return -1;
     ncap = h->cap_nodes * 2;
-    nn = realloc(h->nodes, (size_t)ncap * sizeof(*nn));
+    nn = base_realloc(h->nodes, (size_t)ncap * sizeof(*nn));
     if (nn == NULL)
         return -1;
     h->nodes = nn;
@@ -320,7 +321,7 @@ static int tab_reserve(struct sim_heap *h)
 
     if ((h->tab_count + 1) * 2 <= ocap)
         return 0;
-    nt = malloc((size_t)ncap * sizeof(*nt));
+    nt = base_malloc((size_t)ncap * sizeof(*nt));
     if (nt == NULL)
         return -1;
     for (i = 0; i < ncap; i++)
@@ -332,7 +333,7 @@ static int tab_reserve(struct sim_heap *h)
         if (ot[i].node != NIL)
             tab_put(nt, h->tab_mask, tab_home(h, ot[i].key), ot[i].key, ot[i].node);
     }
-    free(ot);
+    base_free(ot);
     return 0;
 }
 
@@ -451,7 +452,7 @@ struct sim_heap *sim_heap_create(uint64_t base, uint64_t size)
 
     if (size < GRAN || (base | size) % GRAN != 0 || base + size < base)
         return NULL;
-    h = calloc(1, sizeof(*h));
+    h = base_calloc(1, sizeof(*h));
     if (h == NULL)
         return NULL;
     h->base = base;
@@ -462,14 +463,14 @@ struct sim_heap *sim_heap_create(uint64_t base, uint64_t size)
                                                                    : QUICK_BYTES_MAX;
     h->spare = NIL;
     h->cap_nodes = 64;
-    h->nodes = malloc(h->cap_nodes * sizeof(*h->nodes));
+    h->nodes = base_malloc(h->cap_nodes * sizeof(*h->nodes));
     h->tab_mask = 63;
     h->tab_shift = 64 - 6;
-    h->tab = malloc((size_t)(h->tab_mask + 1) * sizeof(*h->tab));
+    h->tab = base_malloc((size_t)(h->tab_mask + 1) * sizeof(*h->tab));
     if (h->nodes == NULL || h->tab == NULL || bm_init(h) != 0) {
-        free(h->nodes);
-        free(h->tab);
-        free(h);
+        base_free(h->nodes);
+        base_free(h->tab);
+        base_free(h);
         return NULL;
     }
     for (i = 0; i <= h->tab_mask; i++)
@@ -488,9 +489,9 @@ void sim_heap_destroy(struct sim_heap *h)
     if (h == NULL)
         return;
     munmap(h->bm_mem, h->bm_len);
-    free(h->nodes);
-    free(h->tab);
-    free(h);
+    base_free(h->nodes);
+    base_free(h->tab);
+    base_free(h);
 }
 
 /* Split block bi at offset off (bytes, 0 < off < size): bi keeps the head, the

@@ -10,6 +10,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "base/mem.h"
 #include "fault/fault.h"
 #include "sim.h"
 
@@ -40,20 +42,30 @@ static size_t upper(uintptr_t addr)
     return lo;
 }
 
+/* Whether size is more than the machine has: such a request cannot be
+ * pinned, and is refused before the C library is asked (under
+ * AddressSanitizer, asking would abort the program). */
+static bool beyond_ram(size_t size)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 && size / (size_t)page >= (size_t)pages;
+}
+
 enum sim_rc sim_host_alloc(size_t size, void **ptr)
 {
-    void *p = NULL;
-    if (FLT_HIT(SIM_HOST_ALLOC))
+    if (FLT_HIT(SIM_HOST_ALLOC) || beyond_ram(size))
         return SIM_ENOMEM;
-    if (posix_memalign(&p, 64, size) != 0)
-        return SIM_EHOSTMEM;
+    /* Host memory that cannot be had is memory that cannot be pinned. */
+    void *p = base_aligned(64, size);
+    if (!p)
+        return SIM_ENOMEM;
     pthread_mutex_lock(&host.lock);
     if (host.n == host.cap) {
         size_t cap = host.cap ? host.cap * 2 : 16;
-        struct hblock *v = realloc(host.v, cap * sizeof *v);
+        struct hblock *v = base_realloc(host.v, cap * sizeof *v);
         if (!v) {
             pthread_mutex_unlock(&host.lock);
-            free(p);
+            base_free(p);
             return SIM_EHOSTMEM;
         }
         host.v = v;
@@ -84,7 +96,7 @@ enum sim_rc sim_host_free(void *ptr)
     memmove(&host.v[at], &host.v[at + 1], (host.n - at - 1) * sizeof *host.v);
     host.n--;
     pthread_mutex_unlock(&host.lock);
-    free(ptr);
+    base_free(ptr);
     return SIM_OK;
 }
 
@@ -115,8 +127,8 @@ void sim_host_forget_all(void)
     pthread_mutex_lock(&host.lock);
     for (size_t i = 0; i < host.n; i++)
         if (host.v[i].abandoned)
-            free((void *)host.v[i].start);
-    free(host.v);
+            base_free((void *)host.v[i].start);
+    base_free(host.v);
     host.v = NULL;
     host.n = host.cap = 0;
     host.bytes = 0;

@@ -12,6 +12,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include "base/mem.h"
 #include "clock.h"
 #include "fault/fault.h"
 #include "sim.h"
@@ -68,7 +69,7 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
     const struct sim_profile *p = sim_device_profile(dev);
     if (FLT_HIT(SIM_STREAM_RESOURCE))
         return SIM_ENOMEM;
-    struct sim_stream *s = malloc(sizeof *s);
+    struct sim_stream *s = base_malloc(sizeof *s);
     if (!s)
         return SIM_EHOSTMEM;
     pthread_mutex_lock(&lock);
@@ -80,7 +81,7 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
     if (full || sim_clock_stream_init(dev, &s->clk) != SIM_OK) {
         if (!full)
             stream_release(dev);
-        free(s);
+        base_free(s);
         return SIM_ENOMEM;
     }
     s->dev = dev;
@@ -93,7 +94,7 @@ void sim_stream_destroy(struct sim_stream *s)
 {
     sim_clock_sync_stream(&s->clk); /* outstanding work first */
     stream_release(s->dev);
-    free(s);
+    base_free(s);
 }
 
 enum sim_rc sim_stream_sync(struct sim_stream *s, int32_t timeout_ms)
@@ -163,7 +164,7 @@ enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
 enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out)
 {
     const struct sim_profile *p = sim_device_profile(dev);
-    struct sim_event *e = calloc(1, sizeof *e);
+    struct sim_event *e = base_calloc(1, sizeof *e);
     if (!e)
         return SIM_EHOSTMEM;
     pthread_mutex_lock(&lock);
@@ -172,7 +173,7 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
         live_events[dev]++;
     pthread_mutex_unlock(&lock);
     if (full) {
-        free(e);
+        base_free(e);
         return SIM_ENOMEM;
     }
     e->dev = dev;
@@ -186,7 +187,7 @@ void sim_event_destroy(struct sim_event *e)
     pthread_mutex_lock(&lock);
     live_events[e->dev]--;
     pthread_mutex_unlock(&lock);
-    free(e);
+    base_free(e);
 }
 
 void sim_event_record(struct sim_event *e, struct sim_stream *s)

@@ -12,6 +12,7 @@
  * within a device, thread 0 holds counters and instants, 1 + link the links,
  * 10 + engine the copy engines and 100 + id the streams.
  */
+#include "base/mem.h"
 #include "trace.h"
 
 #include <inttypes.h>
@@ -80,7 +81,7 @@ static uint64_t hash_str(const char *s)
 static bool strset_grow(struct strset *t)
 {
     size_t cap = t->cap ? t->cap * 2 : INITIAL_NAMES;
-    char **slot = calloc(cap, sizeof *slot);
+    char **slot = base_calloc(cap, sizeof *slot);
     if (!slot)
         return false;
     for (size_t i = 0; i < t->cap; i++) {
@@ -91,7 +92,7 @@ static bool strset_grow(struct strset *t)
             j = (j + 1) & (cap - 1);
         slot[j] = t->slot[i];
     }
-    free(t->slot);
+    base_free(t->slot);
     t->slot = slot;
     t->cap = cap;
     return true;
@@ -107,7 +108,7 @@ static const char *intern(const char *s)
         if (strcmp(names.slot[j], s) == 0)
             return names.slot[j];
     size_t len = strlen(s) + 1;
-    char *copy = malloc(len);
+    char *copy = base_malloc(len);
     if (!copy)
         return NULL;
     memcpy(copy, s, len);
@@ -119,8 +120,8 @@ static const char *intern(const char *s)
 static void strset_free(struct strset *t)
 {
     for (size_t i = 0; i < t->cap; i++)
-        free(t->slot[i]);
-    free(t->slot);
+        base_free(t->slot[i]);
+    base_free(t->slot);
     *t = (struct strset){0};
 }
 
@@ -133,7 +134,7 @@ static struct rec *append(enum kind kind, const char *name)
         return NULL;
     if (nrecs == caprecs) {
         size_t cap = caprecs ? caprecs * 2 : INITIAL_RECS;
-        struct rec *r = realloc(recs, cap * sizeof *r);
+        struct rec *r = base_realloc(recs, cap * sizeof *r);
         if (!r) {
             dropped++;
             return NULL;
@@ -211,7 +212,7 @@ void sim_trace_instant(int32_t dev, const char *name, sim_ps at, const char *arg
     char *copy = NULL;
     if (arg) {
         size_t len = strlen(arg) + 1;
-        copy = malloc(len);
+        copy = base_malloc(len);
         if (copy)
             memcpy(copy, arg, len);
     }
@@ -224,7 +225,7 @@ void sim_trace_instant(int32_t dev, const char *name, sim_ps at, const char *arg
     } else {
         if (arg && !copy && out)
             dropped++;
-        free(copy);
+        base_free(copy);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -245,7 +246,7 @@ enum sim_rc sim_trace_open(const char *path)
         pthread_mutex_unlock(&lock);
         return SIM_EIO;
     }
-    recs = malloc(INITIAL_RECS * sizeof *recs);
+    recs = base_malloc(INITIAL_RECS * sizeof *recs);
     if (!recs) {
         fclose(f);
         pthread_mutex_unlock(&lock);
@@ -277,7 +278,7 @@ static bool keyset_add(struct keyset *t, uint64_t key)
 {
     if (2 * (t->n + 1) > t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
-        uint64_t *slot = calloc(cap, sizeof *slot);
+        uint64_t *slot = base_calloc(cap, sizeof *slot);
         if (!slot)
             return false;
         for (size_t i = 0; i < t->cap; i++) {
@@ -288,7 +289,7 @@ static bool keyset_add(struct keyset *t, uint64_t key)
                 j = (j + 1) & (cap - 1);
             slot[j] = t->slot[i];
         }
-        free(t->slot);
+        base_free(t->slot);
         t->slot = slot;
         t->cap = cap;
     }
@@ -482,7 +483,7 @@ enum sim_rc sim_trace_close(void)
         ok = each_track(&recs[i], collect_track, &tracks);
     uint64_t *keys = NULL;
     if (ok && tracks.n) {
-        keys = malloc(tracks.n * sizeof *keys);
+        keys = base_malloc(tracks.n * sizeof *keys);
         ok = keys != NULL;
     }
     fputs("{\"traceEvents\":[", f);
@@ -503,11 +504,11 @@ enum sim_rc sim_trace_close(void)
     ok = !ferror(f) && ok;
     ok = fclose(f) == 0 && ok;
 
-    free(keys);
-    free(tracks.slot);
+    base_free(keys);
+    base_free(tracks.slot);
     for (size_t i = 0; i < nrecs; i++)
-        free(recs[i].arg);
-    free(recs);
+        base_free(recs[i].arg);
+    base_free(recs);
     recs = NULL;
     nrecs = caprecs = 0;
     dropped = 0;

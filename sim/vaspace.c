@@ -3,6 +3,7 @@
  * lazily mapped read/write host alias, both MAP_NORESERVE and chunked by 1 GiB.
  * See sim/vaspace.h for the reservation strategy.
  */
+#include "base/mem.h"
 #include "vaspace.h"
 
 #include <stdatomic.h>
@@ -141,18 +142,18 @@ struct sim_vaspace *sim_vaspace_create(uint64_t size)
 
     if (size == 0 || size > (UINT64_C(1) << 47))
         return NULL;
-    vs = calloc(1, sizeof(*vs));
+    vs = base_calloc(1, sizeof(*vs));
     if (vs == NULL)
         return NULL;
     vs->size = (size + CHUNK - 1) & ~(CHUNK - 1);
     vs->nchunks = vs->size >> CHUNK_SHIFT;
     vs->page = pg > 0 ? (uint64_t)pg : 4096;
-    vs->claimed = calloc((size_t)vs->nchunks, sizeof(*vs->claimed));
-    vs->alias = malloc((size_t)vs->nchunks * sizeof(*vs->alias));
+    vs->claimed = base_calloc((size_t)vs->nchunks, sizeof(*vs->claimed));
+    vs->alias = base_malloc((size_t)vs->nchunks * sizeof(*vs->alias));
     if (vs->claimed == NULL || vs->alias == NULL || place(vs) != 0) {
-        free(vs->claimed);
-        free(vs->alias);
-        free(vs);
+        base_free(vs->claimed);
+        base_free(vs->alias);
+        base_free(vs);
         return NULL;
     }
     for (k = 0; k < vs->nchunks; k++)
@@ -268,7 +269,7 @@ void sim_vaspace_destroy(struct sim_vaspace *vs)
         if (vs->claimed[k])
             munmap((void *)(uintptr_t)(vs->base + (k << CHUNK_SHIFT)), (size_t)CHUNK);
     }
-    free(vs->claimed);
-    free(vs->alias);
-    free(vs);
+    base_free(vs->claimed);
+    base_free(vs->alias);
+    base_free(vs);
 }

@@ -12,6 +12,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include "base/mem.h"
 #include "api.h"
 #include "backends/be.h"
 
@@ -37,7 +38,7 @@ static struct desc_node **desc_bucket(const void *d)
 
 static int desc_add(const void *d)
 {
-    struct desc_node *n = malloc(sizeof *n);
+    struct desc_node *n = base_malloc(sizeof *n);
     if (!n)
         return -1;
     pthread_mutex_lock(&desc_lock);
@@ -55,7 +56,7 @@ static void desc_remove(const void *d)
         if ((*p)->desc == d) {
             struct desc_node *n = *p;
             *p = n->next;
-            free(n);
+            base_free(n);
             break;
         }
     }
@@ -97,8 +98,8 @@ __attribute__((destructor)) static void descs_unload(void)
             struct desc_node *n = descs[i];
             descs[i] = n->next;
             if (n->abandoned)
-                free((void *)n->desc);
-            free(n);
+                base_free((void *)n->desc);
+            base_free(n);
         }
     }
 }
@@ -109,9 +110,9 @@ aclrtAllocatorDesc api_impl_aclrtAllocatorCreateDesc(void)
         api_fault(FLT_ACL_ALLOCATOR_CREATE_DESC, "aclrtAllocatorCreateDesc");
         return NULL;
     }
-    struct desc *d = calloc(1, sizeof *d);
+    struct desc *d = base_calloc(1, sizeof *d);
     if (d && desc_add(d) != 0) {
-        free(d);
+        base_free(d);
         d = NULL;
     }
     if (!d)
@@ -130,7 +131,7 @@ aclError api_impl_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
     if (!allocatorDesc)
         return api_err_null("aclrtAllocatorDestroyDesc", "allocatorDesc");
     desc_remove(allocatorDesc);
-    free(allocatorDesc);
+    base_free(allocatorDesc);
     return ACL_SUCCESS;
 }
 

@@ -39,6 +39,12 @@ aclError api_err_value(const char *func, const char *value, const char *param,
                        const char *expected);
 
 
+/* "<func> failed" for a runtime failure without a message of its own:
+ * host memory (rc ACL_ERROR_BAD_ALLOC) gets the lib/host/malloc text
+ * (EH0010), anything else "runtime result = <rc>" (EH9999). Returns rc;
+ * ACL_SUCCESS passes through without a message. */
+aclError api_err_runtime(const char *func, aclError rc);
+
 /* ---- fault_api.c: fired fault points ---- */
 
 /* Queue the message of fault point p (its text may name `func`) and return

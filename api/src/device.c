@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/mem.h"
 #include "api.h"
 #include "backends/be.h"
 
@@ -158,14 +159,14 @@ API_EXPORT aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion
 static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
 {
     const struct be_ops *be = be_get();
-    struct api_ctx *c = calloc(1, sizeof *c);
+    struct api_ctx *c = base_calloc(1, sizeof *c);
     if (!c)
         return ACL_ERROR_BAD_ALLOC;
     c->device = dev;
     c->primary = primary;
     aclError rc = be->ctx_create(dev, &c->be_ctx);
     if (rc != ACL_SUCCESS) {
-        free(c);
+        base_free(c);
         return rc;
     }
     rc = be->stream_create(c->be_ctx, 0, 0, &c->deflt);
@@ -175,7 +176,7 @@ static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
     }
     if (rc != ACL_SUCCESS) {
         be->ctx_destroy(c->be_ctx);
-        free(c);
+        base_free(c);
         return rc;
     }
     *out = c;
@@ -197,7 +198,7 @@ static void ctx_free(struct api_ctx *c)
     if (tls_ctx == c->be_ctx)
         tls_ctx = NULL;
     atomic_fetch_add_explicit(&ctx_epoch, 1, memory_order_release);
-    free(c);
+    base_free(c);
 }
 
 static aclError check_device(int32_t dev)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/mem.h"
 #include "api.h"
 #include "backends/be.h"
 
@@ -44,7 +45,7 @@ static struct twin *twins;
 
 static void twin_put(const void *ours, void *real)
 {
-    struct twin *t = malloc(sizeof *t);
+    struct twin *t = base_malloc(sizeof *t);
     if (!t)
         return;
     pthread_mutex_lock(&lock);
@@ -142,7 +143,7 @@ static void summary(void)
     while (twins) {
         struct twin *t = twins;
         twins = t->next;
-        free(t);
+        base_free(t);
     }
     if (mismatches) {
         fflush(NULL);

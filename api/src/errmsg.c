@@ -56,7 +56,7 @@ void api_report(enum api_msg kind, const char *fmt, ...)
     va_end(ap);
     /* Name the fault point behind this failure, if one fired, and append
      * what the real runtime said, when a forwarded call failed there. */
-    if (flt_armed)
+    if (atomic_load_explicit(&flt_armed, memory_order_relaxed))
         api_note_fault();
     const struct be_ops *be = be_get();
     const char *real = be->take_message ? be->take_message() : NULL;
@@ -81,6 +81,15 @@ aclError api_err_value(const char *func, const char *value, const char *param,
                "%s failed because value %s for parameter %s is invalid. Expected value: %s.",
                func, value, param, expected);
     return ACL_ERROR_INVALID_PARAM;
+}
+
+aclError api_err_runtime(const char *func, aclError rc)
+{
+    if (rc == ACL_ERROR_BAD_ALLOC)
+        return api_fault(FLT_LIB_HOST_MALLOC, func);
+    if (rc != ACL_SUCCESS)
+        api_report(API_MSG_EH9999, "%s failed, runtime result = %d.", func, rc);
+    return rc;
 }
 
 void api_msg_peek(char *buf, size_t len)

@@ -6,6 +6,7 @@
  * A chained hash table keyed by handle value; the caller holds api_lock().
  */
 #include <stdlib.h>
+#include "base/mem.h"
 #include "api.h"
 
 #define BUCKETS 1024u
@@ -27,7 +28,7 @@ static struct obj **bucket(const void *h)
 
 int api_obj_add(void *handle, enum api_obj_kind kind, int32_t device, struct api_ctx *owner)
 {
-    struct obj *o = malloc(sizeof *o);
+    struct obj *o = base_malloc(sizeof *o);
     if (!o)
         return -1;
     struct obj **b = bucket(handle);
@@ -42,7 +43,7 @@ void api_obj_remove(void *handle)
         if ((*p)->handle == handle) {
             struct obj *o = *p;
             *p = o->next;
-            free(o);
+            base_free(o);
             return;
         }
     }

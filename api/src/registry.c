@@ -21,6 +21,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/mem.h"
 #include "api.h"
 
 #define MIN_CAP 64u
@@ -87,14 +88,14 @@ static void load_vals(const struct table *t, size_t i, uintptr_t v[6])
 
 static void free_table(struct table *t)
 {
-    free(t->keys);
-    free(t->vals);
-    free(t);
+    base_free(t->keys);
+    base_free(t->vals);
+    base_free(t);
 }
 
 static struct table *new_table(size_t cap)
 {
-    struct table *t = calloc(1, sizeof *t);
+    struct table *t = base_calloc(1, sizeof *t);
     if (!t)
         return NULL;
     t->keys = aligned_alloc(64, cap * sizeof *t->keys);

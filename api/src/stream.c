@@ -78,6 +78,8 @@ static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t prio
     if (rc == ACL_ERROR_RT_NO_STREAM_RESOURCE)
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the device has "
                    "no stream resource left.", fn);
+    else
+        api_err_runtime(fn, rc);
     if (rc == ACL_SUCCESS)
         *stream = s;
     return rc;

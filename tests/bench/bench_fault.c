@@ -48,7 +48,7 @@ static double per_call(uint64_t (*f)(uint64_t))
 
 int main(void)
 {
-    if (flt_armed) {
+    if (atomic_load_explicit(&flt_armed, memory_order_relaxed)) {
         fprintf(stderr, "bench_fault: fault injection is armed (FIU_* or ACLSIM_FAULT* set)\n");
         return 1;
     }

@@ -91,6 +91,19 @@ static int registered(aclrtStream s)
 /* ---- One scenario per point: fire it once, return the call's result,
  * and check that the call works again afterwards. ---- */
 
+/* The library's own host memory: creating a stream needs some. */
+static aclError scenario_LIB_HOST_MALLOC(void)
+{
+    aclrtStream s = NULL;
+    on();
+    aclError rc = aclrtCreateStream(&s);
+    off();
+    assert_null(s);
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError scenario_ACL_ALLOCATOR_CREATE_DESC(void)
 {
     on();
