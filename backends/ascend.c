@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/mem.h"
+#include "base/options.h"
 #include "be.h"
 
 #ifndef ACLSIM_ASCEND_DEFAULT
@@ -91,8 +92,8 @@ static char load_error[512];
 /* Load the real library in its own namespace and resolve every entry. */
 static void load(void)
 {
-    const char *root = getenv("ASCEND_INSTALL_PATH");
-    if (!root || !*root)
+    const char *root = opt_str(OPT_ASCEND_INSTALL_PATH);
+    if (!root)
         root = ACLSIM_ASCEND_DEFAULT;
     if (!*root) {
         snprintf(load_error, sizeof load_error,
@@ -100,11 +101,10 @@ static void load(void)
         return;
     }
     snprintf(lib_path, sizeof lib_path, "%s/lib64/libascendcl.so", root);
-    /* An aclsim library loaded as the real runtime (the loopback) stays
-     * quiet about itself: no banner, no differential-mode notes. */
-    setenv("ACLSIM_NESTED", "1", 1);
+    /* An aclsim library loaded as the real runtime (the loopback) finds
+     * itself in a namespace of its own and stays quiet about itself: no
+     * banner, faults or differential mode (base/options.c, opt_nested). */
     lib = dlmopen(LM_ID_NEWLM, lib_path, RTLD_NOW | RTLD_LOCAL);
-    unsetenv("ACLSIM_NESTED");
     if (!lib) {
         snprintf(load_error, sizeof load_error, "cannot load %s: %s", lib_path, dlerror());
         return;

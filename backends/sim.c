@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "base/mem.h"
+#include "base/options.h"
 #include "be.h"
 #include "sim/clock.h"
 #include "sim/sim.h"
@@ -45,9 +46,9 @@ static aclError init(const char **why)
 {
     if (sim_configure(why) != SIM_OK)
         return ACL_ERROR_INVALID_PARAM;
-    const char *trace = getenv("ACLSIM_TRACE");
-    if (trace && *trace && !sim_trace_enabled() && sim_trace_open(trace) != SIM_OK) {
-        *why = "ACLSIM_TRACE names a file that cannot be created";
+    const char *trace = opt_str(OPT_TRACE);
+    if (trace && !sim_trace_enabled() && sim_trace_open(trace) != SIM_OK) {
+        *why = opt_invalid(OPT_TRACE, "the file cannot be created");
         return ACL_ERROR_INVALID_PARAM;
     }
     return ACL_SUCCESS;

@@ -2,12 +2,11 @@
  * device.c - simulated devices: configuration from the environment, and
  * device memory as an address space (vaspace.c) plus a heap (heap.c).
  *
- * Environment, read by sim_configure while no device is open:
- *   ACLSIM_SOC           profile name (default Ascend910B1)
- *   ACLSIM_HBM_BYTES     capacity override, e.g. for small-HBM tests
- *   ACLSIM_DEVICE_COUNT  number of devices (default 1, at most 64)
- *   ACLSIM_TRACK=1       remember each live block's allocation stack, for
- *                        the leak report (read when a device opens)
+ * Options (base/options.def), applied by sim_configure while no device is
+ * open: ACLSIM_SOC (profile), ACLSIM_HBM_BYTES (capacity override, checked
+ * here against the profile and the heap's granule), ACLSIM_DEVICE_COUNT;
+ * ACLSIM_TRACK=1 (read when a device opens) remembers each live block's
+ * allocation stack for the leak report.
  * Each device has its own lock (lock.h); lookups by address scan the open devices'
  * ranges (at most 64, usually one).
  */
@@ -18,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/mem.h"
+#include <stdio.h>
+#include "base/options.h"
 #include "fault/fault.h"
 #include "heap.h"
 #include "lock.h"
@@ -26,8 +27,6 @@
 #include "track.h"
 #include "sim.h"
 #include "vaspace.h"
-
-#define DEFAULT_SOC "Ascend910B1"
 
 /* Allocation stacks of live blocks, kept only with ACLSIM_TRACK=1: an
  * open-addressing table keyed by offset + 1 (0 = empty), no tombstones. */
@@ -63,39 +62,24 @@ static struct {
     struct device dev[SIM_MAX_DEVICES];
 } sim = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || s[0] == '-')
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static enum sim_rc configure_locked(const char **why)
 {
-    const char *soc = getenv("ACLSIM_SOC");
-    const struct sim_profile *p = sim_profile_find(soc && *soc ? soc : DEFAULT_SOC);
+    const struct sim_profile *p = sim_profile_find(opt_str(OPT_SOC));
     if (!p) {
-        *why = "ACLSIM_SOC names no known SoC profile";
+        *why = opt_invalid(OPT_SOC, "expected the name of a SoC profile (README: SoC profiles)");
         return SIM_EINVAL;
     }
-    uint64_t hbm = 0, count = 1;
-    const char *s = getenv("ACLSIM_HBM_BYTES");
-    if (s && *s && (parse_u64(s, &hbm) || hbm < (1u << 20) || hbm > p->hbm_bytes)) {
-        *why = "ACLSIM_HBM_BYTES must be a byte count between 1 MiB and the profile's HBM";
-        return SIM_EINVAL;
-    }
-    s = getenv("ACLSIM_DEVICE_COUNT");
-    if (s && *s && (parse_u64(s, &count) || count < 1 || count > SIM_MAX_DEVICES)) {
-        *why = "ACLSIM_DEVICE_COUNT must be between 1 and 64";
+    uint64_t hbm = opt_uint(OPT_HBM_BYTES);
+    if (opt_is_set(OPT_HBM_BYTES) && (hbm > p->hbm_bytes || hbm % SIM_HEAP_GRANULE)) {
+        char want[128];
+        snprintf(want, sizeof want, "expected a multiple of %u bytes from 1 MiB to %s's %llu",
+                 SIM_HEAP_GRANULE, p->name, (unsigned long long)p->hbm_bytes);
+        *why = opt_invalid(OPT_HBM_BYTES, want);
         return SIM_EINVAL;
     }
     sim.profile = p;
-    sim.hbm_override = hbm;
-    sim.count = (uint32_t)count;
+    sim.hbm_override = opt_is_set(OPT_HBM_BYTES) ? hbm : 0;
+    sim.count = (uint32_t)opt_uint(OPT_DEVICE_COUNT);
     sim.configured = true;
     return SIM_OK;
 }
@@ -120,7 +104,7 @@ static void ensure_configured(void)
     if (!sim.configured) {
         const char *why;
         if (configure_locked(&why) != SIM_OK) {
-            sim.profile = sim_profile_find(DEFAULT_SOC);
+            sim.profile = sim_profile_find("Ascend910B1");
             sim.hbm_override = 0;
             sim.count = 1;
             sim.configured = true;
@@ -244,9 +228,8 @@ enum sim_rc sim_device_open(int32_t id)
         sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
     }
-    const char *track = getenv("ACLSIM_TRACK");
     struct stacks *stacks = NULL;
-    if (track && strcmp(track, "1") == 0)
+    if (opt_bool(OPT_TRACK))
         stacks = base_calloc(1, sizeof *stacks); /* NULL: track nothing */
     pthread_mutex_lock(&sim.lock);
     d->lock = (struct sim_lock)SIM_LOCK_INIT;

@@ -32,6 +32,9 @@
 
 #include <stdint.h>
 
+/* Every block starts on, and is sized in, multiples of this many bytes. */
+#define SIM_HEAP_GRANULE 64u
+
 struct sim_heap;
 
 /*

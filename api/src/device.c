@@ -21,6 +21,7 @@
 #include <string.h>
 #include "base/mem.h"
 #include "api.h"
+#include "base/options.h"
 #include "backends/be.h"
 
 #define MAX_DEVICES 64
@@ -43,15 +44,6 @@ static struct {
 static _Thread_local void *tls_ctx; /* user handle of the current context */
 static _Thread_local struct api_ctx *tls_cached;
 static _Thread_local unsigned long tls_epoch;
-
-/* Loaded by aclsim's ascend backend as its "real" runtime (ACLSIM_NESTED is
- * set only while it loads): then it does not announce itself. */
-static int nested;
-
-__attribute__((constructor)) static void device_load(void)
-{
-    nested = getenv("ACLSIM_NESTED") != NULL;
-}
 
 void api_lock(void)
 {
@@ -87,13 +79,20 @@ API_EXPORT aclError aclInit(const char *configPath)
         return ACL_ERROR_REPEAT_INITIALIZE;
     }
     const char *why = "";
-    aclError rc = be_get()->init(&why);
+    aclError rc = ACL_SUCCESS;
+    /* The options are read again for every start of the runtime. */
+    if (opt_reload() != 0 || opt_error()) {
+        why = opt_error();
+        rc = ACL_ERROR_INVALID_PARAM;
+    }
+    if (rc == ACL_SUCCESS)
+        rc = be_get()->init(&why);
     if (rc == ACL_SUCCESS)
         init_refs = 1;
     api_unlock();
-    /* Which backend is live is never a guess (GPGPU-Sim's lesson). */
-    const char *banner = getenv("ACLSIM_BANNER");
-    if (rc == ACL_SUCCESS && !nested && banner && strcmp(banner, "1") == 0 && be_get()->describe) {
+    /* Which backend is live is never a guess (GPGPU-Sim's lesson); a copy
+     * loaded as another copy's real runtime (the loopback) stays quiet. */
+    if (rc == ACL_SUCCESS && !opt_nested() && opt_bool(OPT_BANNER) && be_get()->describe) {
         char line[256];
         be_get()->describe(line, sizeof line);
         fprintf(stderr, "aclsim: backend %s\n", line);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "base/mem.h"
 #include "api.h"
+#include "base/options.h"
 #include "backends/be.h"
 
 int api_diff_on;
@@ -151,10 +152,9 @@ static void summary(void)
     }
 }
 
-__attribute__((constructor)) static void diff_load(void)
+__attribute__((constructor(110))) static void diff_load(void)
 {
-    const char *d = getenv("ACLSIM_DIFF");
-    if (!d || strcmp(d, "1") != 0 || getenv("ACLSIM_NESTED"))
+    if (!opt_bool(OPT_DIFF) || opt_nested())
         return;
     if (!be_get()->real_sym) {
         fprintf(stderr, "aclsim diff: ACLSIM_DIFF=1 needs a backend over a real runtime "

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "api.h"
+#include "base/options.h"
 #include "backends/be.h"
 
 #define LEAK_EXIT 23
@@ -26,12 +27,10 @@ enum mode { OFF, WARN, ERROR };
 
 static int leaks_found;
 
+/* ACLSIM_LEAK_CHECK's words are off|warn|error, in this order. */
 static enum mode mode(void)
 {
-    const char *m = getenv("ACLSIM_LEAK_CHECK");
-    if (!m || !*m || strcmp(m, "off") == 0 || strcmp(m, "0") == 0)
-        return OFF;
-    return strcmp(m, "error") == 0 ? ERROR : WARN;
+    return (enum mode)opt_enum(OPT_LEAK_CHECK);
 }
 
 struct report {
@@ -63,7 +62,7 @@ static void finish(struct report *r)
     if (!r->lines)
         return;
     fprintf(stderr, "aclsim: %d leak(s) at %s%s\n", r->lines, r->where,
-            getenv("ACLSIM_TRACK") ? "" : "; set ACLSIM_TRACK=1 for allocation stacks");
+            opt_bool(OPT_TRACK) ? "" : "; set ACLSIM_TRACK=1 for allocation stacks");
     leaks_found = 1;
 }
 

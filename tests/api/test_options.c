@@ -1,0 +1,157 @@
+/*
+ * test_options.c - aclsim's run-time options (base/options.def): a bad
+ * value makes aclInit fail with ACL_ERROR_INVALID_PARAM and a message that
+ * names the variable in one format, nothing is left half-built (the next
+ * aclInit with a good value works), and the README's table and the
+ * catalogue never drift apart.
+ */
+#include <stdlib.h>
+#include "testutil.h"
+
+static const struct {
+    const char *name, *help;
+} options[] = {
+#define OPT(id, name, kind, def, lo, hi, when, help) {name, help},
+#include "base/options.def"
+#undef OPT
+};
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
+/* aclInit with name=value must fail naming it; then, with the variable
+ * gone, aclInit and a device work. */
+static void expect_rejected(const char *name, const char *value, const char *expected)
+{
+    setenv(name, value, 1);
+    assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
+    char text[512];
+    snprintf(text, sizeof text,
+             "The argument is invalid.Reason: aclInit failed: %s=%s is invalid: %s.", name, value,
+             expected);
+    expect_msg("Invalid_Argument(EE1001)", text);
+    unsetenv(name);
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclFinalize(), ACL_SUCCESS);
+    expect_no_msg();
+}
+
+static void test_hbm_bytes_with_a_leading_space_is_rejected(void **state)
+{
+    (void)state;
+    expect_rejected("ACLSIM_HBM_BYTES", " 5", "expected a decimal number of at least 1048576");
+    expect_rejected("ACLSIM_HBM_BYTES", " -5", "expected a decimal number of at least 1048576");
+}
+
+static void test_hbm_bytes_must_be_digits_only(void **state)
+{
+    (void)state;
+    expect_rejected("ACLSIM_HBM_BYTES", "abc", "expected a decimal number of at least 1048576");
+    expect_rejected("ACLSIM_HBM_BYTES", "64M", "expected a decimal number of at least 1048576");
+    expect_rejected("ACLSIM_HBM_BYTES", "0x100000",
+                    "expected a decimal number of at least 1048576");
+    expect_rejected("ACLSIM_HBM_BYTES", "-1", "expected a decimal number of at least 1048576");
+    expect_rejected("ACLSIM_HBM_BYTES", "99999999999999999999999",
+                    "expected a decimal number of at least 1048576");
+}
+
+/* Before, a size off the heap's granule passed aclInit and every
+ * aclrtSetDevice failed without naming the variable. */
+static void test_hbm_bytes_off_the_granule_fails_at_init_not_at_set_device(void **state)
+{
+    (void)state;
+    expect_rejected("ACLSIM_HBM_BYTES", "1048577",
+                    "expected a multiple of 64 bytes from 1 MiB to Ascend910B1's 68719476736");
+    expect_rejected("ACLSIM_HBM_BYTES", "68719476800",
+                    "expected a multiple of 64 bytes from 1 MiB to Ascend910B1's 68719476736");
+    setenv("ACLSIM_HBM_BYTES", "1048640", 1); /* 1 MiB + 64: fine */
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclFinalize(), ACL_SUCCESS);
+    unsetenv("ACLSIM_HBM_BYTES");
+}
+
+static void test_device_count_out_of_range_is_rejected(void **state)
+{
+    (void)state;
+    expect_rejected("ACLSIM_DEVICE_COUNT", "0", "expected a decimal number from 1 to 64");
+    expect_rejected("ACLSIM_DEVICE_COUNT", "65", "expected a decimal number from 1 to 64");
+}
+
+static void test_words_and_flags_are_checked(void **state)
+{
+    (void)state;
+    expect_rejected("ACLSIM_LEAK_CHECK", "maybe", "expected one of off, warn, error");
+    expect_rejected("ACLSIM_TRACK", "2", "expected 0 or 1");
+    expect_rejected("ACLSIM_BANNER", "yes", "expected 0 or 1");
+    expect_rejected("ACLSIM_SOC", "Ascend999",
+                    "expected the name of a SoC profile (README: SoC profiles)");
+}
+
+static void test_unwritable_trace_fails_init_naming_it(void **state)
+{
+    (void)state;
+    expect_rejected("ACLSIM_TRACE", "/nonexistent-dir/trace.json",
+                    "the file cannot be created");
+}
+
+/* ---- The documentation ---- */
+
+static char readme[1 << 17];
+
+static void load_readme(void)
+{
+    FILE *f = fopen(ACLSIM_README, "r");
+    assert_non_null(f);
+    size_t n = fread(readme, 1, sizeof readme - 1, f);
+    fclose(f);
+    readme[n] = '\0';
+}
+
+static void test_readme_table_lists_every_option(void **state)
+{
+    (void)state;
+    load_readme();
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        char row[128];
+        snprintf(row, sizeof row, "`%s`", options[i].name);
+        if (!strstr(readme, row))
+            fail_msg("README.md does not document %s", options[i].name);
+    }
+}
+
+/* An ACLSIM_* variable the README names must be one the library reads. */
+static void test_readme_names_no_option_the_library_lacks(void **state)
+{
+    (void)state;
+    load_readme();
+    for (const char *p = strstr(readme, "ACLSIM_"); p; p = strstr(p + 1, "ACLSIM_")) {
+        char name[64];
+        size_t n = 0;
+        while (n < sizeof name - 1 && ((p[n] >= 'A' && p[n] <= 'Z') || p[n] == '_' ||
+                                       (p[n] >= '0' && p[n] <= '9')))
+            name[n] = p[n], n++;
+        name[n] = '\0';
+        int known = 0;
+        for (size_t i = 0; i < N_OPTIONS; i++)
+            known |= strcmp(options[i].name, name) == 0;
+        if (!known)
+            fail_msg("README.md names %s, which base/options.def does not define", name);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hbm_bytes_with_a_leading_space_is_rejected),
+        cmocka_unit_test(test_hbm_bytes_must_be_digits_only),
+        cmocka_unit_test(test_hbm_bytes_off_the_granule_fails_at_init_not_at_set_device),
+        cmocka_unit_test(test_device_count_out_of_range_is_rejected),
+        cmocka_unit_test(test_words_and_flags_are_checked),
+        cmocka_unit_test(test_unwritable_trace_fails_init_naming_it),
+        cmocka_unit_test(test_readme_table_lists_every_option),
+        cmocka_unit_test(test_readme_names_no_option_the_library_lacks),
+    };
+    return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}
