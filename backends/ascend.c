@@ -464,6 +464,13 @@ static void describe(char *buf, size_t len)
         snprintf(buf, len, "ascend (not loaded: %s)", load_error);
 }
 
+static const struct be_bridge bridge = {
+    .real_sym = real_sym,
+    .take_message = take_message,
+    .alloc_register = alloc_register,
+    .alloc_unregister = alloc_unregister,
+};
+
 static const struct be_ops ops = {
     .name = "ascend",
     .init = init,
@@ -497,11 +504,8 @@ static const struct be_ops ops = {
     .memset = mem_set,
     .mem_info = mem_info,
     .mem_usage = mem_usage,
-    .alloc_register = alloc_register,
-    .alloc_unregister = alloc_unregister,
-    .real_sym = real_sym,
-    .take_message = take_message,
     .describe = describe,
+    .bridge = &bridge,
 };
 
 const struct be_ops *be_get(void)

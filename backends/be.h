@@ -3,15 +3,41 @@
  *
  * A backend is one file exposing one const table of operations (SQLite's
  * mem methods): backends/sim.c drives the NPU memory simulator in sim/;
- * backends/ascend.c the real libascendcl.so. The ACL layer checks every
- * argument and writes every user-visible message before it calls a backend,
- * so backends assume their preconditions (`pre:` below) and report failure
- * through their aclError return; a backend over a real runtime hands that
- * runtime's own message up through take_message, for the ACL layer to
- * append.
- * Handles (contexts, streams) are the backend's own pointers and reach the
- * user untouched. Calls are made with no ACL-layer lock held unless noted;
- * a backend is thread-safe on its own.
+ * backends/ascend.c the real libascendcl.so. The table has three parts:
+ *   struct be_ops     what every backend provides. The ACL layer checks
+ *                     once, when the library loads (be_missing), that no
+ *                     member is NULL, and never tests them again;
+ *   struct be_tools   the simulator's tools (clocks, trace, leak walks,
+ *                     misuse reports), NULL for a backend without them;
+ *   struct be_bridge  the bridge to a real runtime (its symbols, its
+ *                     messages, mirrored registrations), NULL for none.
+ * Each optional member says what the ACL layer does when it is absent.
+ *
+ * The ACL layer checks every argument and writes every user-visible
+ * message before it calls a backend, so backends assume their
+ * preconditions (`pre:` below) and report failure through their aclError
+ * return; a backend over a real runtime hands that runtime's own message
+ * up through bridge->take_message, for the ACL layer to append.
+ * Handles (contexts, streams, events) are the backend's own pointers and
+ * reach the user untouched.
+ *
+ * The lock contract:
+ *  - The ACL layer calls the backend with none of its own locks held, so a
+ *    slow backend call (a stream destroy waiting for real device work)
+ *    stalls only its own caller.
+ *  - A handle a backend creates is published to other threads only after
+ *    the backend call returned it; when publishing fails (host memory, or
+ *    its context is being destroyed meanwhile), the layer destroys it again.
+ *  - A handle is withdrawn from lookups before the backend destroys it, and
+ *    the backend's destroy runs only once no call is using the handle any
+ *    more (api/src/objects.c counts users): a backend never sees a handle
+ *    destroyed under a call it is serving.
+ *  - Opening and closing a device, and process init/fini, are serialised
+ *    by the layer (other callers wait); a device is closed only after every
+ *    context, stream and event on it was destroyed.
+ *  - Everything else may be called from many threads at once: a backend is
+ *    thread-safe on its own. A backend must still fail cleanly, not crash,
+ *    when a memory call names a device another thread is closing.
  */
 #ifndef ACLSIM_BACKENDS_BE_H_
 #define ACLSIM_BACKENDS_BE_H_
@@ -25,7 +51,8 @@ struct be_ptr_info {
     int kind;        /* one of the BE_PTR_* below */
     int32_t device;  /* device of a device block */
     void *start;     /* start of the live block containing the address */
-    size_t size;     /* usable size of that block (as requested, rounded) */
+    size_t size;     /* usable size of that block (as requested, rounded); 0:
+                        the backend does not know the extent */
     uint32_t page_size;
 };
 enum {
@@ -44,6 +71,9 @@ struct be_usage {
     uint64_t cur, peak;
 };
 
+struct be_tools;
+struct be_bridge;
+
 struct be_ops {
     const char *name; /* "sim" or "ascend" */
 
@@ -51,13 +81,15 @@ struct be_ops {
      * failure *why says what is wrong (a static string). */
     aclError (*init)(const char **why);
     void (*fini)(void);
+    /* One line describing the backend, for ACLSIM_BANNER. */
+    void (*describe)(char *buf, size_t len);
 
     aclError (*device_count)(uint32_t *count);
     /* First aclrtSetDevice/aclrtCreateContext of a device.
      * pre: 0 <= dev < count, not open. */
     aclError (*device_open)(int32_t dev);
     /* Release everything of an open device (its memory too).
-     * pre: every context and stream of dev already destroyed. */
+     * pre: every context, stream and event of dev already destroyed. */
     void (*device_close)(int32_t dev);
     /* pre: dev open. Returns a static string. */
     const char *(*soc_name)(int32_t dev);
@@ -65,8 +97,9 @@ struct be_ops {
     /* pre: dev open. */
     aclError (*ctx_create)(int32_t dev, void **ctx);
     void (*ctx_destroy)(void *ctx);
-    /* The calling thread's current context changed to ctx (NULL: none).
-     * NULL op when the backend keeps no per-thread state. */
+    /* Optional. The calling thread's current context changed to ctx (NULL:
+     * none). NULL when the backend keeps no per-thread state: the layer
+     * then just remembers the context itself. */
     void (*ctx_set_current)(void *ctx);
     /* pre: ctx live. ACL_ERROR_RT_NO_STREAM_RESOURCE at the device's limit. */
     aclError (*stream_create)(void *ctx, uint32_t priority, uint32_t flags, void **stream);
@@ -96,7 +129,8 @@ struct be_ops {
 
     /* Device memory. size is the user's size; rounding, padding and page
      * policy are the backend's business; BE_ALLOC_NO_PAD asks for no padding
-     * (aclrtMallocAlign32). pre: size > 0, dev open. */
+     * (aclrtMallocAlign32). pre: size > 0, dev was open when the caller
+     * looked (it may be closing: then fail with ACL_ERROR_RT_MEMORY_ALLOCATION). */
     aclError (*mem_alloc)(int32_t dev, size_t size, aclrtMemMallocPolicy policy, unsigned flags,
                           void **ptr);
     /* Free the live device block starting at ptr, on whichever device it
@@ -121,49 +155,83 @@ struct be_ops {
     /* Free/total bytes of an open device for a memory attribute. */
     aclError (*mem_info)(int32_t dev, aclrtMemAttr attr, size_t *free, size_t *total);
     /* Usage lines of an open device: fills up to max, returns how many
-     * there are. */
+     * there are (0: the backend keeps no such figures). */
     size_t (*mem_usage)(int32_t dev, struct be_usage *out, size_t max);
 
+    /* Optional parts: NULL when the backend has none. */
+    const struct be_tools *tools;
+    const struct be_bridge *bridge;
+};
+
+/* The simulator's tools. Every member may be NULL; the layer's answer is
+ * given with it. */
+struct be_tools {
+    /* Simulated clocks in picoseconds: BE_CLOCK_HOST, _DEVICE (dev), _STREAM
+     * (stream). Absent: aclsim_clock_* fail with ACL_ERROR_API_NOT_SUPPORT. */
+    aclError (*clock)(int which, int32_t dev, void *stream, uint64_t *ps);
+    aclError (*clock_reset)(void);
+    /* Mark an API event on the timeline (allocator registration...).
+     * Absent: nothing is marked. */
+    void (*note)(const char *what, const void *a, const void *b);
     /* Call fn for each live device block of an open device (for leak
-     * reports), with its allocation stack when the backend tracks them;
-     * returns how many there are. NULL when the backend cannot tell. */
+     * reports), with its allocation stack when tracked; returns how many
+     * there are. Absent: the leak report names no blocks. */
     size_t (*live_blocks)(int32_t dev,
                           void (*fn)(void *start, size_t size, void *const *frames, int n,
                                      void *user),
                           void *user);
     /* The ACL layer rejected an access to [ptr, ptr+n) as outside live
-     * device memory: let the backend's tools (memcheck) report it too. */
+     * device memory: let the backend's tools (memcheck) report it too.
+     * Absent: only the layer's own message reports it. */
     void (*audit)(const void *ptr, size_t n);
     /* A free the program asked for failed (an injected fault): release the
      * block when its device closes (device memory) or at aclFinalize (host
      * memory) instead, so the program is not blamed for a leak it could not
-     * avoid. NULL when the backend has nothing to do. */
+     * avoid. Absent: the block stays allocated. */
     void (*abandon)(void *ptr);
     void (*abandon_host)(void *ptr);
+};
 
-    /* Simulated clocks in picoseconds: BE_CLOCK_HOST, _DEVICE (dev), _STREAM
-     * (stream). ACL_ERROR_API_NOT_SUPPORT where time is not simulated. */
-    aclError (*clock)(int which, int32_t dev, void *stream, uint64_t *ps);
-    aclError (*clock_reset)(void);
-    /* Mark an API event on the timeline (allocator registration...). */
-    void (*note)(const char *what, const void *a, const void *b);
-
+/* The bridge to a real runtime. Every member may be NULL. */
+struct be_bridge {
+    /* The real runtime's function `name`, or NULL; cast it to its real type
+     * before calling. Used to forward calls aclsim does not simulate and by
+     * differential mode. Absent: such calls answer "not simulated". */
+    void (*(*real_sym)(const char *name))(void);
+    /* The real runtime's message for the calling thread's last failed
+     * forwarded call, once (NULL: none). The ACL layer appends it.
+     * Absent: only aclsim's message is given. */
+    const char *(*take_message)(void);
     /* Forward an allocator registration to the real runtime, so that its
-     * own consumers on that stream see it (NULL when there is none). */
+     * own consumers on that stream see it. Absent: registrations stay
+     * aclsim's. */
     void (*alloc_register)(void *stream, const void *obj, void *alloc, void *free,
                            void *advise, void *get_addr);
     void (*alloc_unregister)(void *stream);
-    /* The real runtime's function `name` (differential mode), or NULL;
-     * cast it to its real type before calling. */
-    void (*(*real_sym)(const char *name))(void);
-    /* The real runtime's message for the calling thread's last failed
-     * forwarded call, once (NULL: none). The ACL layer appends it. */
-    const char *(*take_message)(void);
-    /* One line describing the backend, for ACLSIM_BANNER. */
-    void (*describe)(char *buf, size_t len);
 };
 
 /* The backend this library was built with. */
 const struct be_ops *be_get(void);
+
+/* The first required member of ops that is NULL (its name), or NULL when
+ * the table is complete. The ACL layer asks once, at load. */
+static inline const char *be_missing(const struct be_ops *ops)
+{
+#define BE_REQUIRE(m)                                                                    \
+    if (!ops->m)                                                                         \
+        return #m;
+    BE_REQUIRE(name) BE_REQUIRE(init) BE_REQUIRE(fini) BE_REQUIRE(describe)
+    BE_REQUIRE(device_count) BE_REQUIRE(device_open) BE_REQUIRE(device_close)
+    BE_REQUIRE(soc_name) BE_REQUIRE(ctx_create) BE_REQUIRE(ctx_destroy)
+    BE_REQUIRE(stream_create) BE_REQUIRE(stream_destroy) BE_REQUIRE(stream_sync)
+    BE_REQUIRE(stream_query) BE_REQUIRE(device_sync) BE_REQUIRE(event_create)
+    BE_REQUIRE(event_destroy) BE_REQUIRE(event_record) BE_REQUIRE(event_reset)
+    BE_REQUIRE(event_wait) BE_REQUIRE(event_sync) BE_REQUIRE(event_query)
+    BE_REQUIRE(event_elapsed) BE_REQUIRE(mem_alloc) BE_REQUIRE(mem_free)
+    BE_REQUIRE(host_alloc) BE_REQUIRE(host_free) BE_REQUIRE(lookup) BE_REQUIRE(memcpy)
+    BE_REQUIRE(memset) BE_REQUIRE(mem_info) BE_REQUIRE(mem_usage)
+#undef BE_REQUIRE
+    return NULL;
+}
 
 #endif /* ACLSIM_BACKENDS_BE_H_ */

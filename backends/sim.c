@@ -2,7 +2,7 @@
  * sim.c - the simulator backend: struct be_ops over the NPU memory
  * simulator in sim/.
  *
- * Everything here is static except be_sim_ops(). The backend translates:
+ * Everything here is static except be_get(). The backend translates:
  * ACL enums to the simulator's (page policies), simulator results to the
  * runtime codes CANN returns for the same failure (out of device memory =
  * ACL_ERROR_RT_MEMORY_ALLOCATION, a bad free = ACL_ERROR_RT_MEMORY_FREE,
@@ -356,6 +356,16 @@ static void describe(char *buf, size_t len)
              p->name, sim_device_count(), (unsigned long long)(sim_device_capacity(0) >> 20));
 }
 
+static const struct be_tools tools = {
+    .clock = clock_read,
+    .clock_reset = clock_reset,
+    .note = note,
+    .live_blocks = live_blocks,
+    .audit = sim_mem_audit,
+    .abandon = sim_mem_abandon,
+    .abandon_host = sim_host_abandon,
+};
+
 static const struct be_ops ops = {
     .name = "sim",
     .init = init,
@@ -388,14 +398,8 @@ static const struct be_ops ops = {
     .memset = mem_set,
     .mem_info = mem_info,
     .mem_usage = mem_usage,
-    .live_blocks = live_blocks,
-    .audit = sim_mem_audit,
-    .abandon = sim_mem_abandon,
-    .abandon_host = sim_host_abandon,
-    .clock = clock_read,
-    .clock_reset = clock_reset,
-    .note = note,
     .describe = describe,
+    .tools = &tools,
 };
 
 const struct be_ops *be_get(void)

@@ -1,6 +1,7 @@
 /*
  * fault.c - the fault-point machinery behind fault.h: arming, hit counts,
- * aclsim's rules (always, n-th hit, from n-th hit, random under a seed) and
+ * aclsim's rules (always, n-th hit, from n-th hit, random under a seed, and
+ * "slow": every hit sleeps, for tests of what a slow call blocks) and
  * the libfiu glue (fiu_fail, so fiu-run, fiu-ctrl and fiu_enable reach every
  * point, wildcards included).
  *
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "base/mem.h"
 #include "base/options.h"
 #include "fault.h"
@@ -118,6 +120,7 @@ int flt_fire(enum flt_point p)
     atomic_fetch_add_explicit(&hits[p], 1, memory_order_relaxed);
     const char *name = catalogue[p].name;
     int fail = 0;
+    unsigned long delay_ms = 0;
     pthread_mutex_lock(&lock);
     for (struct rule *r = rules; r; r = r->next) {
         if (!matches(r->pattern, name))
@@ -136,9 +139,17 @@ int flt_fire(enum flt_point p)
         case FLT_RANDOM:
             fail |= next_uniform(&r->prng) < r->probability;
             break;
+        case FLT_DELAY:
+            delay_ms += r->n;
+            break;
         }
     }
     pthread_mutex_unlock(&lock);
+    if (delay_ms) {
+        struct timespec t = {(time_t)(delay_ms / 1000), (long)(delay_ms % 1000) * 1000000L};
+        while (nanosleep(&t, &t) != 0 && errno == EINTR)
+            ;
+    }
     if (!fail)
         fail = fiu_fail(name) != 0;
     if (fail)

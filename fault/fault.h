@@ -58,7 +58,7 @@ void flt_arm(void);
 /* Rules, as the aclsim_fault_* helpers set them. `pattern` is a point name
  * or a prefix ending in '*'. n counts hits from now, 1-based. Return 0, or
  * -1 when no catalogued point matches or host memory runs out. */
-enum flt_mode { FLT_ALWAYS, FLT_NTH, FLT_FROM_NTH, FLT_RANDOM };
+enum flt_mode { FLT_ALWAYS, FLT_NTH, FLT_FROM_NTH, FLT_RANDOM, FLT_DELAY /* n = ms */ };
 int flt_rule_add(const char *pattern, enum flt_mode mode, unsigned long n, double probability,
                  unsigned seed);
 /* Drop the rules matching `pattern` exactly (NULL: all rules), and disable

@@ -11,6 +11,7 @@
  * events per device as the device does.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include "base/mem.h"
 #include "clock.h"
@@ -22,12 +23,21 @@ struct sim_stream {
     struct sim_clock_stream clk;
 };
 
+/* An event's state is one atomic word, so a record on one thread and
+ * queries, waits and syncs on others see it whole: 0 when never recorded
+ * (or reset), else the completion time of the captured work plus one. */
 struct sim_event {
     int32_t dev;
     uint32_t flags;
-    bool recorded;
-    sim_ps at;
+    _Atomic sim_ps mark;
 };
+
+static bool recorded(const struct sim_event *e, sim_ps *at)
+{
+    sim_ps m = atomic_load_explicit(&((struct sim_event *)e)->mark, memory_order_acquire);
+    *at = m ? m - 1 : 0;
+    return m != 0;
+}
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned live_streams[SIM_MAX_DEVICES], live_events[SIM_MAX_DEVICES];
@@ -192,50 +202,52 @@ void sim_event_destroy(struct sim_event *e)
 
 void sim_event_record(struct sim_event *e, struct sim_stream *s)
 {
-    e->at = sim_clock_record(&s->clk);
-    e->recorded = true;
+    atomic_store_explicit(&e->mark, sim_clock_record(&s->clk) + 1, memory_order_release);
 }
 
 void sim_event_reset(struct sim_event *e)
 {
-    e->recorded = false;
-    e->at = 0;
+    atomic_store_explicit(&e->mark, 0, memory_order_release);
 }
 
 void sim_event_wait(struct sim_stream *s, const struct sim_event *e)
 {
     /* Waiting on an event never recorded waits for nothing, as in CANN. */
-    if (e->recorded)
-        sim_clock_wait(&s->clk, e->at);
+    sim_ps at;
+    if (recorded(e, &at))
+        sim_clock_wait(&s->clk, at);
 }
 
 enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
 {
     if (FLT_HIT(SIM_EVENT_HANG))
         return SIM_ETIMEOUT;
-    if (!e->recorded)
+    sim_ps at;
+    if (!recorded(e, &at))
         return SIM_OK;
     bool late = false;
     sim_ps limit = timeout_ms < 0 ? SIM_PS_FOREVER : (sim_ps)timeout_ms * 1000000000u;
-    sim_clock_host_wait(e->at, limit, &late);
+    sim_clock_host_wait(at, limit, &late);
     return late ? SIM_ETIMEOUT : SIM_OK;
 }
 
 bool sim_event_done(const struct sim_event *e)
 {
-    return !e->recorded || sim_clock_done(e->at);
+    sim_ps at;
+    return !recorded(e, &at) || sim_clock_done(at);
 }
 
 enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event *b, float *ms)
 {
-    if (!a->recorded || !b->recorded || !(a->flags & SIM_EVENT_TIMELINE) ||
+    sim_ps ta, tb;
+    if (!recorded(a, &ta) || !recorded(b, &tb) || !(a->flags & SIM_EVENT_TIMELINE) ||
         !(b->flags & SIM_EVENT_TIMELINE))
         return SIM_EINVAL;
-    if (!sim_clock_done(a->at) || !sim_clock_done(b->at))
+    if (!sim_clock_done(ta) || !sim_clock_done(tb))
         return SIM_ENOTREADY;
-    if (b->at < a->at)
+    if (tb < ta)
         return SIM_EORDER;
-    *ms = (float)((double)(b->at - a->at) / 1e9);
+    *ms = (float)((double)(tb - ta) / 1e9);
     return SIM_OK;
 }
 

@@ -191,11 +191,11 @@ aclError api_impl_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc 
                    sizeof s);
         return ACL_ERROR_BAD_ALLOC;
     }
-    if (be_get()->note)
-        be_get()->note(fn, stream, allocatorDesc);
+    if (API_TOOL(note))
+        API_TOOL(note)(fn, stream, allocatorDesc);
     /* (Differential mode mirrors registrations itself, desc by desc.) */
-    if (be_get()->alloc_register && !api_diff_on)
-        be_get()->alloc_register(stream, (const void *)s.obj, (void *)(uintptr_t)s.alloc,
+    if (API_BRIDGE(alloc_register) && !api_diff_on)
+        API_BRIDGE(alloc_register)(stream, (const void *)s.obj, (void *)(uintptr_t)s.alloc,
                                  (void *)(uintptr_t)s.free, (void *)(uintptr_t)s.advise,
                                  (void *)(uintptr_t)s.get_addr);
     return ACL_SUCCESS;
@@ -241,9 +241,9 @@ aclError api_impl_aclrtAllocatorUnregister(aclrtStream stream)
     if (!stream)
         return api_err_null("aclrtAllocatorUnregister", "stream");
     api_registry_remove(stream);
-    if (be_get()->note)
-        be_get()->note("aclrtAllocatorUnregister", stream, NULL);
-    if (be_get()->alloc_unregister && !api_diff_on)
-        be_get()->alloc_unregister(stream);
+    if (API_TOOL(note))
+        API_TOOL(note)("aclrtAllocatorUnregister", stream, NULL);
+    if (API_BRIDGE(alloc_unregister) && !api_diff_on)
+        API_BRIDGE(alloc_unregister)(stream);
     return ACL_SUCCESS;
 }

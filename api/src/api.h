@@ -15,6 +15,11 @@
 
 #define API_EXPORT __attribute__((visibility("default")))
 
+/* A member of the backend's optional parts (backends/be.h: tools, bridge),
+ * or NULL when the backend lacks the part or the member. */
+#define API_TOOL(m) (be_get()->tools ? be_get()->tools->m : NULL)
+#define API_BRIDGE(m) (be_get()->bridge ? be_get()->bridge->m : NULL)
+
 /* ---- errmsg.c: CANN's per-thread error messages ---- */
 
 enum api_msg {
@@ -153,68 +158,105 @@ void api_msg_peek(char *buf, size_t len);
 
 /* Report what device `dev` still holds as it is about to close (blocks,
  * streams and contexts the program never released); `where` names the
- * call. pre: caller holds api_lock(), before anything is released. */
+ * call. pre: the device is BUSY (device.c), nothing of it released yet. */
 void api_leaks_device(int32_t dev, const char *where);
 
 /* Report registrations left at aclFinalize: allocators still registered on
  * streams that no longer exist, and descs destroyed while registered.
- * pre: caller holds api_lock(). */
+ * pre: api_lock() not held. */
 void api_leaks_registry(const char *where);
 
-/* ---- objects.c: live handles the ACL layer gave out ---- */
+/* ---- objects.c: live handles the ACL layer gave out, and their users ---- */
 
 enum api_obj_kind { API_OBJ_CONTEXT = 1, API_OBJ_STREAM = 2, API_OBJ_EVENT = 3 };
+enum { API_OBJ_NOMEM = -1, API_OBJ_GONE = -2 };
 
 struct api_ctx;
+struct api_obj;
 
-/* Remember a handle with its kind, device and owning context (NULL for a
- * context). Returns 0, or -1 on host OOM. pre: caller holds api_lock(). */
-int api_obj_add(void *handle, enum api_obj_kind kind, int32_t device,
-                struct api_ctx *owner);
-/* Forget a handle. pre: caller holds api_lock(). */
-void api_obj_remove(void *handle);
-/* Kind of a live handle, 0 if unknown; *device and *owner filled if
- * non-NULL. pre: caller holds api_lock(). */
-enum api_obj_kind api_obj_find(const void *handle, int32_t *device,
-                               struct api_ctx **owner);
-/* Call fn for every live handle of `kind` on `device` (any when < 0) owned
- * by `owner` (any when NULL), with the handle's owner. fn must not add or
- * remove handles. pre: caller holds api_lock(). */
+/* Publish a handle the backend just created, with its kind, device and
+ * owning context (NULL for a context): lookups find it from now on.
+ * Returns 0; API_OBJ_NOMEM when host memory runs out, API_OBJ_GONE when
+ * the owner is no longer published (being destroyed): the caller then
+ * destroys the handle again. */
+int api_obj_add(void *handle, enum api_obj_kind kind, int32_t device, struct api_ctx *owner);
+
+/* The published handle of `kind` with a reference taken (the backend
+ * object stays alive until api_obj_put), or NULL when there is none. */
+struct api_obj *api_obj_get(const void *handle, enum api_obj_kind kind);
+void api_obj_put(struct api_obj *o);
+void *api_obj_handle(const struct api_obj *o);
+struct api_ctx *api_obj_owner(const struct api_obj *o);
+int32_t api_obj_device(const struct api_obj *o);
+
+/* Withdraw a published handle (a context's streams with it); its backend
+ * object is released once the last reference is put, at once if there is
+ * none. Returns 0, or -1 when handle is not a published one of kind. */
+int api_obj_retire(const void *handle, enum api_obj_kind kind);
+/* Retire every published handle of `kind` on `device` (any when < 0)
+ * owned by `owner` (any when NULL). */
+void api_obj_retire_all(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner);
+/* Wait until every object of device has been released. */
+void api_obj_wait_device(int32_t device);
+
+/* Kind of a published handle, 0 when unknown. */
+enum api_obj_kind api_obj_kind_of(const void *handle);
+/* Call fn for every published handle of `kind` on `device` (any when < 0)
+ * owned by `owner` (any when NULL). fn runs under the table's lock: it must
+ * not call api_obj_* or the backend. */
 void api_obj_each(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner,
-                  void (*fn)(void *handle, struct api_ctx *owner, void *user), void *user);
-/* Call release for each such handle until none is left; release must
- * remove the handle it is given. pre: caller holds api_lock(). */
-void api_obj_drain(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner,
-                   void (*release)(void *handle));
+                  void (*fn)(void *handle, enum api_obj_kind kind, struct api_ctx *owner,
+                             void *user),
+                  void *user);
+
+/* Release the backend object behind a handle whose last reference went
+ * (stream.c, event.c, device.c). Called with no lock held. */
+void api_release_stream(void *stream);
+void api_release_event(void *event);
+void api_release_ctx(struct api_ctx *ctx);
 
 /* ---- device.c: init state, devices, contexts ---- */
 
 void api_lock(void);
 void api_unlock(void);
 
+/* A context. Not freed before the library unloads (device.c), so a
+ * pointer to one stays readable after the context is destroyed. */
 struct api_ctx {
     int32_t device;
     bool primary;      /* the device's default context */
     void *be_ctx;      /* backend context handle */
     aclrtStream deflt; /* the context's default stream (backend handle) */
+    struct api_ctx *next_dead;
 };
 
 /* The calling thread's current context, validated (NULL and 107002 with a
- * message when there is none). `func` names the API for the message. */
+ * message when there is none). `func` names the API for the message. No
+ * reference is taken: enough for reading its device. */
 aclError api_current_ctx(const char *func, struct api_ctx **out);
 
-/* Resolve a user stream argument: NULL means the current context's default
- * stream. An unknown handle gives ACL_ERROR_RT_INTERNAL_ERROR (CANN's code
- * for an invalid stream) with a message. On success *ctx is the stream's
- * context. pre: caller does not hold api_lock(). */
-aclError api_resolve_stream(const char *func, aclrtStream stream,
-                            aclrtStream *out, struct api_ctx **ctx);
+/* The published context behind a user handle, or NULL (objects.c). */
+struct api_ctx *api_ctx_lookup(const void *handle);
 
 /* ACL_SUCCESS when deviceId names an open device; otherwise
- * ACL_ERROR_RT_INVALID_DEVICEID with a message naming `func`. Takes the lock. */
+ * ACL_ERROR_RT_INVALID_DEVICEID with a message naming `func`. */
 aclError api_device_usable(const char *func, int32_t deviceId);
 
-/* Destroy every stream owned by ctx, its default stream too. pre: lock. */
-void api_ctx_drop_streams(struct api_ctx *ctx);
+/* ---- stream.c ---- */
+
+/* A stream in use by a call: the backend handle, its context, and the
+ * reference that keeps both alive (api_stream_put). */
+struct api_stream_ref {
+    void *stream;
+    struct api_ctx *ctx;
+    struct api_obj *obj;
+};
+
+/* Resolve a user stream argument (NULL: the current context's default
+ * stream) and take a reference. An unknown or destroyed handle gives
+ * ACL_ERROR_RT_INTERNAL_ERROR (CANN's code for an invalid stream) with a
+ * message naming `func`. */
+aclError api_stream_get(const char *func, aclrtStream stream, struct api_stream_ref *out);
+void api_stream_put(struct api_stream_ref *ref);
 
 #endif /* ACLSIM_API_API_H_ */

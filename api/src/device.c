@@ -9,33 +9,46 @@
  * aclFinalize close it whatever is left. Each thread has a current context.
  * Handles given to the user are the backend's, untouched.
  *
- * One mutex (api_lock) guards this bookkeeping; it is never held across a
- * wait for device work. The current context of a thread is cached with an
- * epoch that every context destruction bumps, so the memory calls find
- * their context without taking the lock.
+ * Locking follows backends/be.h: one mutex (api_lock) guards this
+ * bookkeeping and is never held across a backend call. A device that is
+ * being opened or closed, or is getting its primary context, is BUSY: the
+ * thread doing it works without the lock, and other threads that need that
+ * device wait on a condition variable; init/fini work the same way. Context
+ * structs are not freed before the library unloads (a retired one goes to
+ * a graveyard), so the memory calls can read the current context's device
+ * from a per-thread cache without the lock, even while another thread
+ * destroys that context: the cache carries an epoch that every context
+ * destruction bumps.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "base/mem.h"
 #include "api.h"
+#include "base/mem.h"
 #include "base/options.h"
 #include "backends/be.h"
 
 #define MAX_DEVICES 64
 
+enum dev_state { DEV_CLOSED, DEV_OPEN, DEV_BUSY };
+
 static pthread_mutex_t big = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t settled = PTHREAD_COND_INITIALIZER; /* a BUSY state ended */
 static int init_refs;
+static bool init_busy;
 static _Atomic unsigned long ctx_epoch = 1;
 
 static struct {
-    bool open;
+    enum dev_state state;
     unsigned refs;      /* aclrtSetDevice references */
-    unsigned user_ctxs; /* contexts from aclrtCreateContext */
+    unsigned user_ctxs; /* contexts from aclrtCreateContext, made or being made */
     struct api_ctx *primary;
 } devs[MAX_DEVICES];
+
+/* Retired context structs, freed when the library unloads: a thread's
+ * cache, or a call in flight, may still point at one. */
+static struct api_ctx *graveyard;
 
 /* The current context, read by every memory call. Not initial-exec TLS:
  * that would mark the whole library STATIC_TLS, and a loader that puts it
@@ -55,16 +68,192 @@ void api_unlock(void)
     pthread_mutex_unlock(&big);
 }
 
-/* ---- Init ---- */
+/* Wait until device dev is not BUSY. pre: lock held. */
+static void wait_settled(int32_t dev)
+{
+    while (devs[dev].state == DEV_BUSY)
+        pthread_cond_wait(&settled, &big);
+}
 
-/* Close every open device (aclFinalize). pre: lock held. */
-static void close_all_locked(void);
+/* End a BUSY spell of dev in `state`. pre: lock held. */
+static void settle(int32_t dev, enum dev_state state)
+{
+    devs[dev].state = state;
+    pthread_cond_broadcast(&settled);
+}
+
+/* ---- Contexts ---- */
+
+/* A new context on an open device, with its default stream, published.
+ * Called without the lock. */
+static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
+{
+    const struct be_ops *be = be_get();
+    struct api_ctx *c = base_calloc(1, sizeof *c);
+    if (!c)
+        return ACL_ERROR_BAD_ALLOC;
+    *c = (struct api_ctx){.device = dev, .primary = primary};
+    aclError rc = be->ctx_create(dev, &c->be_ctx);
+    if (rc == ACL_SUCCESS) {
+        rc = be->stream_create(c->be_ctx, 0, 0, &c->deflt);
+        if (rc == ACL_SUCCESS && api_obj_add(c->be_ctx, API_OBJ_CONTEXT, dev, c) != 0) {
+            be->stream_destroy(c->deflt);
+            rc = ACL_ERROR_BAD_ALLOC;
+        }
+        if (rc != ACL_SUCCESS)
+            be->ctx_destroy(c->be_ctx);
+    }
+    if (rc != ACL_SUCCESS) {
+        base_free(c); /* never published: nobody can point at it */
+        return rc;
+    }
+    *out = c;
+    return ACL_SUCCESS;
+}
+
+void api_release_ctx(struct api_ctx *c)
+{
+    const struct be_ops *be = be_get();
+    be->stream_destroy(c->deflt);
+    be->ctx_destroy(c->be_ctx);
+    atomic_fetch_add_explicit(&ctx_epoch, 1, memory_order_release);
+    api_lock();
+    c->next_dead = graveyard;
+    graveyard = c;
+    api_unlock();
+}
+
+__attribute__((destructor)) static void device_unload(void)
+{
+    while (graveyard) {
+        struct api_ctx *c = graveyard;
+        graveyard = c->next_dead;
+        base_free(c);
+    }
+}
+
+static aclError check_device(int32_t dev)
+{
+    uint32_t n = 0;
+    be_get()->device_count(&n);
+    if (dev < 0 || (uint32_t)dev >= n || dev >= MAX_DEVICES) {
+        api_report(API_MSG_EE1001,
+                   "The argument is invalid.Reason: invalid device id %d, valid range is [0, %u).",
+                   (int)dev, n);
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    return ACL_SUCCESS;
+}
+
+aclError api_device_usable(const char *func, int32_t dev)
+{
+    aclError rc = check_device(dev);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    api_lock();
+    bool open = devs[dev].state == DEV_OPEN;
+    api_unlock();
+    if (!open) {
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, device %d is not "
+                   "set; call aclrtSetDevice first.", func, (int)dev);
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    return ACL_SUCCESS;
+}
+
+/* Release a device's contexts (all of them, or just `only`), then, when
+ * `close` is set, its events and the device itself; reports leaks first
+ * when the device closes. pre: lock not held, dev BUSY. */
+static void teardown(int32_t dev, struct api_ctx *only, bool close, const char *where)
+{
+    if (close && where)
+        api_leaks_device(dev, where);
+    if (only)
+        api_obj_retire(only->be_ctx, API_OBJ_CONTEXT);
+    if (!close)
+        return;
+    api_obj_retire_all(API_OBJ_CONTEXT, dev, NULL);
+    /* Events left on the device go with it (the leak report named them). */
+    api_obj_retire_all(API_OBJ_EVENT, dev, NULL);
+    /* Calls still using them finish first. */
+    api_obj_wait_device(dev);
+    be_get()->device_close(dev);
+}
+
+/* Open device dev if it is closed; on success it is OPEN (not BUSY).
+ * pre: lock held; returns with it held. */
+static aclError open_locked(int32_t dev)
+{
+    wait_settled(dev);
+    if (devs[dev].state == DEV_OPEN)
+        return ACL_SUCCESS;
+    devs[dev].state = DEV_BUSY;
+    api_unlock();
+    aclError rc = be_get()->device_open(dev);
+    api_lock();
+    settle(dev, rc == ACL_SUCCESS ? DEV_OPEN : DEV_CLOSED);
+    return rc;
+}
+
+/* Close dev if nothing keeps it open any more (or whatever is left, when
+ * forced). pre: lock held, dev not BUSY; returns with it held. */
+static void close_if_unused_locked(int32_t dev, bool force, const char *where)
+{
+    if (devs[dev].state != DEV_OPEN)
+        return;
+    if (!force && (devs[dev].refs > 0 || devs[dev].user_ctxs > 0 || devs[dev].primary))
+        return;
+    devs[dev].state = DEV_BUSY;
+    devs[dev].refs = 0;
+    devs[dev].user_ctxs = 0;
+    devs[dev].primary = NULL;
+    api_unlock();
+    teardown(dev, NULL, true, where);
+    api_lock();
+    settle(dev, DEV_CLOSED);
+}
+
+aclError api_current_ctx(const char *func, struct api_ctx **out)
+{
+    if (tls_cached && tls_epoch == atomic_load_explicit(&ctx_epoch, memory_order_acquire)) {
+        *out = tls_cached;
+        return ACL_SUCCESS;
+    }
+    unsigned long epoch = atomic_load_explicit(&ctx_epoch, memory_order_acquire);
+    struct api_ctx *c = tls_ctx ? api_ctx_lookup(tls_ctx) : NULL;
+    tls_cached = c;
+    tls_epoch = epoch;
+    if (!c) {
+        api_report(API_MSG_EE1001,
+                   "The argument is invalid.Reason: %s failed, the current thread has no "
+                   "context; call aclrtSetDevice or aclrtSetCurrentContext first.",
+                   func);
+        return ACL_ERROR_RT_CONTEXT_NULL;
+    }
+    *out = c;
+    return ACL_SUCCESS;
+}
+
+static void set_current(struct api_ctx *c)
+{
+    tls_ctx = c ? c->be_ctx : NULL;
+    tls_cached = NULL;
+    if (be_get()->ctx_set_current)
+        be_get()->ctx_set_current(tls_ctx);
+}
+
+/* ---- Init ---- */
 
 API_EXPORT aclError aclInit(const char *configPath)
 {
     API_FAULT(ACL_INIT, "aclInit");
     if (configPath && configPath[0]) {
         FILE *f = fopen(configPath, "r");
+        /* A directory opens for reading but cannot be read. */
+        if (f && (fgetc(f), ferror(f))) {
+            fclose(f);
+            f = NULL;
+        }
         if (!f) {
             api_report(API_MSG_EH9999, "aclInit failed: config file %s cannot be read.",
                        configPath);
@@ -73,11 +262,15 @@ API_EXPORT aclError aclInit(const char *configPath)
         fclose(f);
     }
     api_lock();
+    while (init_busy)
+        pthread_cond_wait(&settled, &big);
     if (init_refs > 0) {
         init_refs++;
         api_unlock();
         return ACL_ERROR_REPEAT_INITIALIZE;
     }
+    init_busy = true;
+    api_unlock();
     const char *why = "";
     aclError rc = ACL_SUCCESS;
     /* The options are read again for every start of the runtime. */
@@ -87,12 +280,15 @@ API_EXPORT aclError aclInit(const char *configPath)
     }
     if (rc == ACL_SUCCESS)
         rc = be_get()->init(&why);
+    api_lock();
     if (rc == ACL_SUCCESS)
         init_refs = 1;
+    init_busy = false;
+    pthread_cond_broadcast(&settled);
     api_unlock();
     /* Which backend is live is never a guess (GPGPU-Sim's lesson); a copy
      * loaded as another copy's real runtime (the loopback) stays quiet. */
-    if (rc == ACL_SUCCESS && !opt_nested() && opt_bool(OPT_BANNER) && be_get()->describe) {
+    if (rc == ACL_SUCCESS && !opt_nested() && opt_bool(OPT_BANNER)) {
         char line[256];
         be_get()->describe(line, sizeof line);
         fprintf(stderr, "aclsim: backend %s\n", line);
@@ -104,7 +300,10 @@ API_EXPORT aclError aclInit(const char *configPath)
 
 static aclError finalize(int all, uint64_t *left)
 {
+    const char *where = all ? "aclFinalize" : "aclFinalizeReference";
     api_lock();
+    while (init_busy)
+        pthread_cond_wait(&settled, &big);
     if (init_refs == 0) {
         api_unlock();
         return ACL_ERROR_REPEAT_FINALIZE;
@@ -112,14 +311,21 @@ static aclError finalize(int all, uint64_t *left)
     init_refs = all ? 0 : init_refs - 1;
     if (left)
         *left = (uint64_t)init_refs;
-    if (init_refs == 0) {
-        for (int32_t d = 0; d < MAX_DEVICES; d++)
-            if (devs[d].open)
-                api_leaks_device(d, all ? "aclFinalize" : "aclFinalizeReference");
-        api_leaks_registry(all ? "aclFinalize" : "aclFinalizeReference");
-        close_all_locked();
-        be_get()->fini();
+    if (init_refs > 0) {
+        api_unlock();
+        return ACL_SUCCESS;
     }
+    init_busy = true;
+    for (int32_t d = 0; d < MAX_DEVICES; d++) {
+        wait_settled(d);
+        close_if_unused_locked(d, true, where);
+    }
+    api_unlock();
+    api_leaks_registry(where);
+    be_get()->fini();
+    api_lock();
+    init_busy = false;
+    pthread_cond_broadcast(&settled);
     api_unlock();
     return ACL_SUCCESS;
 }
@@ -152,164 +358,6 @@ API_EXPORT aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion
     return ACL_SUCCESS;
 }
 
-/* ---- Contexts ---- */
-
-/* A new context on an open device, with its default stream. pre: lock. */
-static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
-{
-    const struct be_ops *be = be_get();
-    struct api_ctx *c = base_calloc(1, sizeof *c);
-    if (!c)
-        return ACL_ERROR_BAD_ALLOC;
-    c->device = dev;
-    c->primary = primary;
-    aclError rc = be->ctx_create(dev, &c->be_ctx);
-    if (rc != ACL_SUCCESS) {
-        base_free(c);
-        return rc;
-    }
-    rc = be->stream_create(c->be_ctx, 0, 0, &c->deflt);
-    if (rc == ACL_SUCCESS && api_obj_add(c->be_ctx, API_OBJ_CONTEXT, dev, c) != 0) {
-        be->stream_destroy(c->deflt);
-        rc = ACL_ERROR_BAD_ALLOC;
-    }
-    if (rc != ACL_SUCCESS) {
-        be->ctx_destroy(c->be_ctx);
-        base_free(c);
-        return rc;
-    }
-    *out = c;
-    return ACL_SUCCESS;
-}
-
-/* Destroy a context, its streams and default stream. pre: lock. */
-static void ctx_free(struct api_ctx *c)
-{
-    const struct be_ops *be = be_get();
-    api_ctx_drop_streams(c);
-    be->stream_destroy(c->deflt);
-    api_obj_remove(c->be_ctx);
-    be->ctx_destroy(c->be_ctx);
-    if (c->primary)
-        devs[c->device].primary = NULL;
-    else
-        devs[c->device].user_ctxs--;
-    if (tls_ctx == c->be_ctx)
-        tls_ctx = NULL;
-    atomic_fetch_add_explicit(&ctx_epoch, 1, memory_order_release);
-    base_free(c);
-}
-
-static aclError check_device(int32_t dev)
-{
-    uint32_t n = 0;
-    be_get()->device_count(&n);
-    if (dev < 0 || (uint32_t)dev >= n || dev >= MAX_DEVICES) {
-        api_report(API_MSG_EE1001,
-                   "The argument is invalid.Reason: invalid device id %d, valid range is [0, %u).",
-                   (int)dev, n);
-        return ACL_ERROR_RT_INVALID_DEVICEID;
-    }
-    return ACL_SUCCESS;
-}
-
-aclError api_device_usable(const char *func, int32_t dev)
-{
-    aclError rc = check_device(dev);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    api_lock();
-    bool open = devs[dev].open;
-    api_unlock();
-    if (!open) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, device %d is not "
-                   "set; call aclrtSetDevice first.", func, (int)dev);
-        return ACL_ERROR_RT_INVALID_DEVICEID;
-    }
-    return ACL_SUCCESS;
-}
-
-/* Open a device if it is not. pre: lock, dev valid. */
-static aclError open_locked(int32_t dev)
-{
-    if (devs[dev].open)
-        return ACL_SUCCESS;
-    aclError rc = be_get()->device_open(dev);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    devs[dev].open = true;
-    return ACL_SUCCESS;
-}
-
-static void release_ctx(void *h)
-{
-    struct api_ctx *c;
-    if (api_obj_find(h, NULL, &c) == API_OBJ_CONTEXT)
-        ctx_free(c);
-}
-
-static void release_event(void *h)
-{
-    api_obj_remove(h);
-    be_get()->event_destroy(h);
-}
-
-/* Close a device once nothing keeps it open (or always when forced). */
-static void close_locked(int32_t dev, bool force)
-{
-    if (!devs[dev].open)
-        return;
-    if (force) {
-        api_obj_drain(API_OBJ_CONTEXT, dev, NULL, release_ctx);
-        devs[dev].refs = 0;
-    }
-    if (devs[dev].refs > 0 || devs[dev].user_ctxs > 0 || devs[dev].primary)
-        return;
-    /* Events left on the device go with it (the leak report named them). */
-    api_obj_drain(API_OBJ_EVENT, dev, NULL, release_event);
-    be_get()->device_close(dev);
-    devs[dev].open = false;
-}
-
-static void close_all_locked(void)
-{
-    for (int32_t d = 0; d < MAX_DEVICES; d++)
-        close_locked(d, true);
-}
-
-aclError api_current_ctx(const char *func, struct api_ctx **out)
-{
-    if (tls_cached && tls_epoch == atomic_load_explicit(&ctx_epoch, memory_order_acquire)) {
-        *out = tls_cached;
-        return ACL_SUCCESS;
-    }
-    api_lock();
-    unsigned long epoch = atomic_load_explicit(&ctx_epoch, memory_order_acquire);
-    struct api_ctx *c = NULL;
-    if (tls_ctx && api_obj_find(tls_ctx, NULL, &c) != API_OBJ_CONTEXT)
-        c = NULL;
-    api_unlock();
-    tls_cached = c;
-    tls_epoch = epoch;
-    if (!c) {
-        api_report(API_MSG_EE1001,
-                   "The argument is invalid.Reason: %s failed, the current thread has no "
-                   "context; call aclrtSetDevice or aclrtSetCurrentContext first.",
-                   func);
-        return ACL_ERROR_RT_CONTEXT_NULL;
-    }
-    *out = c;
-    return ACL_SUCCESS;
-}
-
-static void set_current(struct api_ctx *c)
-{
-    tls_ctx = c ? c->be_ctx : NULL;
-    tls_cached = NULL;
-    if (be_get()->ctx_set_current)
-        be_get()->ctx_set_current(tls_ctx);
-}
-
 /* ---- Devices ---- */
 
 API_EXPORT aclError aclrtGetDeviceCount(uint32_t *count)
@@ -322,23 +370,35 @@ API_EXPORT aclError aclrtGetDeviceCount(uint32_t *count)
 
 API_EXPORT aclError aclrtSetDevice(int32_t deviceId)
 {
-    API_FAULT(ACL_RT_SET_DEVICE, "aclrtSetDevice");
+    static const char fn[] = "aclrtSetDevice";
+    API_FAULT(ACL_RT_SET_DEVICE, fn);
     aclError rc = check_device(deviceId);
     if (rc != ACL_SUCCESS)
         return rc;
     api_lock();
     rc = open_locked(deviceId);
+    struct api_ctx *c = NULL;
     if (rc == ACL_SUCCESS && !devs[deviceId].primary) {
-        rc = ctx_new(deviceId, true, &devs[deviceId].primary);
+        /* Make the primary context with the device BUSY, so nobody else
+         * makes one or closes the device meanwhile. */
+        devs[deviceId].state = DEV_BUSY;
+        api_unlock();
+        rc = ctx_new(deviceId, true, &c);
+        api_lock();
+        if (rc == ACL_SUCCESS)
+            devs[deviceId].primary = c;
+        settle(deviceId, DEV_OPEN);
         if (rc != ACL_SUCCESS)
-            close_locked(deviceId, false);
+            close_if_unused_locked(deviceId, false, NULL);
     }
     if (rc == ACL_SUCCESS) {
         devs[deviceId].refs++;
-        set_current(devs[deviceId].primary);
+        c = devs[deviceId].primary;
     }
     api_unlock();
-    if (rc != ACL_SUCCESS)
+    if (rc == ACL_SUCCESS)
+        set_current(c);
+    else
         api_report(API_MSG_EH9999, "open device %d failed, runtime result = %d.", (int)deviceId,
                    rc);
     return rc;
@@ -349,18 +409,27 @@ static aclError reset(int32_t dev, bool force)
     aclError rc = check_device(dev);
     if (rc != ACL_SUCCESS)
         return rc;
+    char where[64];
+    snprintf(where, sizeof where, "%s(%d)", force ? "aclrtResetDeviceForce" : "aclrtResetDevice",
+             (int)dev);
     api_lock();
-    /* Report what the program left before this reset releases it. */
-    if (devs[dev].open && (force || (devs[dev].refs == 1 && devs[dev].user_ctxs == 0))) {
-        char where[64];
-        snprintf(where, sizeof where, "%s(%d)",
-                 force ? "aclrtResetDeviceForce" : "aclrtResetDevice", (int)dev);
-        api_leaks_device(dev, where);
+    wait_settled(dev);
+    if (devs[dev].state == DEV_OPEN && !force && devs[dev].refs > 0 && --devs[dev].refs == 0 &&
+        devs[dev].primary) {
+        struct api_ctx *primary = devs[dev].primary;
+        if (devs[dev].user_ctxs > 0) {
+            /* Only the primary context goes; the device stays open. */
+            devs[dev].state = DEV_BUSY;
+            devs[dev].primary = NULL;
+            api_unlock();
+            teardown(dev, primary, false, NULL);
+            api_lock();
+            settle(dev, DEV_OPEN);
+        } else {
+            devs[dev].primary = NULL;
+        }
     }
-    if (devs[dev].open && !force && devs[dev].refs > 0 && --devs[dev].refs == 0 &&
-        devs[dev].primary)
-        ctx_free(devs[dev].primary);
-    close_locked(dev, force);
+    close_if_unused_locked(dev, force, where);
     api_unlock();
     return ACL_SUCCESS;
 }
@@ -412,38 +481,44 @@ API_EXPORT const char *aclrtGetSocName(void)
 
 API_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 {
-    API_FAULT(ACL_RT_CREATE_CONTEXT, "aclrtCreateContext");
+    static const char fn[] = "aclrtCreateContext";
+    API_FAULT(ACL_RT_CREATE_CONTEXT, fn);
     if (!context)
-        return api_err_null("aclrtCreateContext", "context");
+        return api_err_null(fn, "context");
     aclError rc = check_device(deviceId);
     if (rc != ACL_SUCCESS)
         return rc;
-    struct api_ctx *c = NULL;
     api_lock();
     rc = open_locked(deviceId);
-    if (rc == ACL_SUCCESS) {
-        rc = ctx_new(deviceId, false, &c);
-        if (rc == ACL_SUCCESS) {
-            devs[deviceId].user_ctxs++;
-            set_current(c);
-            *context = c->be_ctx;
-        } else {
-            close_locked(deviceId, false);
-        }
-    }
+    if (rc == ACL_SUCCESS)
+        devs[deviceId].user_ctxs++; /* keeps the device open while we work */
     api_unlock();
-    return rc;
+    struct api_ctx *c = NULL;
+    if (rc == ACL_SUCCESS)
+        rc = ctx_new(deviceId, false, &c);
+    if (rc != ACL_SUCCESS) {
+        api_lock();
+        wait_settled(deviceId);
+        if (devs[deviceId].state == DEV_OPEN && devs[deviceId].user_ctxs > 0) {
+            devs[deviceId].user_ctxs--;
+            close_if_unused_locked(deviceId, false, NULL);
+        }
+        api_unlock();
+        return api_err_runtime(fn, rc);
+    }
+    set_current(c);
+    *context = c->be_ctx;
+    return ACL_SUCCESS;
 }
 
-/* The context behind a user handle, or NULL with EH0012 queued. pre: lock. */
+/* The context behind a user handle, or NULL with EH0012 queued. */
 static struct api_ctx *ctx_of(const char *func, aclrtContext h)
 {
-    struct api_ctx *c;
-    if (api_obj_find(h, NULL, &c) == API_OBJ_CONTEXT)
-        return c;
-    api_report(API_MSG_EH0012,
-               "%s failed. Parameter context is invalid. Reason: it is not a live context.", func);
-    return NULL;
+    struct api_ctx *c = api_ctx_lookup(h);
+    if (!c)
+        api_report(API_MSG_EH0012, "%s failed. Parameter context is invalid. Reason: it is not a "
+                   "live context.", func);
+    return c;
 }
 
 API_EXPORT aclError aclrtDestroyContext(aclrtContext context)
@@ -452,22 +527,34 @@ API_EXPORT aclError aclrtDestroyContext(aclrtContext context)
     API_FAULT(ACL_RT_DESTROY_CONTEXT, fn);
     if (!context)
         return api_err_null(fn, "context");
-    api_lock();
     struct api_ctx *c = ctx_of(fn, context);
-    aclError rc = ACL_ERROR_INVALID_PARAM;
-    if (c && c->primary) {
+    if (!c)
+        return ACL_ERROR_INVALID_PARAM;
+    if (c->primary) {
         api_report(API_MSG_EH0012,
                    "%s failed. Parameter context is invalid. Reason: the default context of a "
                    "device is released by aclrtResetDevice.",
                    fn);
-    } else if (c) {
-        int32_t dev = c->device;
-        ctx_free(c);
-        close_locked(dev, false);
-        rc = ACL_SUCCESS;
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    int32_t dev = c->device;
+    /* Whoever withdraws the handle first destroys it; a second destroy
+     * racing with it finds nothing. */
+    if (api_obj_retire(context, API_OBJ_CONTEXT) != 0) {
+        api_report(API_MSG_EH0012, "%s failed. Parameter context is invalid. Reason: it is not a "
+                   "live context.", fn);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (tls_ctx == context)
+        set_current(NULL);
+    api_lock();
+    wait_settled(dev);
+    if (devs[dev].state == DEV_OPEN && devs[dev].user_ctxs > 0) {
+        devs[dev].user_ctxs--;
+        close_if_unused_locked(dev, false, NULL);
     }
     api_unlock();
-    return rc;
+    return ACL_SUCCESS;
 }
 
 API_EXPORT aclError aclrtSetCurrentContext(aclrtContext context)
@@ -476,11 +563,9 @@ API_EXPORT aclError aclrtSetCurrentContext(aclrtContext context)
     API_FAULT(ACL_RT_CURRENT_CONTEXT, fn);
     if (!context)
         return api_err_null(fn, "context");
-    api_lock();
     struct api_ctx *c = ctx_of(fn, context);
     if (c)
         set_current(c);
-    api_unlock();
     return c ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 

@@ -97,8 +97,7 @@ typedef void (*any_fn)(void);
 
 static any_fn real(const char *name)
 {
-    const struct be_ops *be = be_get();
-    return be->real_sym ? be->real_sym(name) : NULL;
+    return API_BRIDGE(real_sym) ? API_BRIDGE(real_sym)(name) : NULL;
 }
 
 #define REAL(name) ((__typeof__(&api_impl_##name))real(#name))
@@ -156,7 +155,7 @@ __attribute__((constructor(110))) static void diff_load(void)
 {
     if (!opt_bool(OPT_DIFF) || opt_nested())
         return;
-    if (!be_get()->real_sym) {
+    if (!API_BRIDGE(real_sym)) {
         fprintf(stderr, "aclsim diff: ACLSIM_DIFF=1 needs a backend over a real runtime "
                 "(scons hw=ascend); the %s backend has none\n", be_get()->name);
         return;

@@ -59,7 +59,7 @@ void api_report(enum api_msg kind, const char *fmt, ...)
     if (atomic_load_explicit(&flt_armed, memory_order_relaxed))
         api_note_fault();
     const struct be_ops *be = be_get();
-    const char *real = be->take_message ? be->take_message() : NULL;
+    const char *real = API_BRIDGE(take_message) ? API_BRIDGE(take_message)() : NULL;
     if (real && queued < MAX_MSGS) {
         struct pending *q = &queue[queued++];
         q->kind = API_MSG_EH9999;

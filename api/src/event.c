@@ -3,9 +3,11 @@
  * synchronise, query, elapsed time (fact sheet 3.3).
  *
  * An event handle is the backend's; the ACL layer remembers its device and
- * the context that created it, so a destroyed or foreign handle is rejected
- * (CANN's runtime maps an invalid event to ACL_ERROR_RT_INTERNAL_ERROR) and
- * a device reset releases the events left on it.
+ * the context that created it (objects.c), so a destroyed or foreign handle
+ * is rejected (CANN's runtime maps an invalid event to
+ * ACL_ERROR_RT_INTERNAL_ERROR) and a device reset releases the events left
+ * on it. Each call holds a reference to the events it uses, so a destroy on
+ * another thread takes effect when the call is done.
  */
 #include <stdio.h>
 #include "api.h"
@@ -15,19 +17,22 @@
     (ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE |          \
      ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)
 
-/* Whether h is a live event; queues CANN's error and returns it when not. */
-static aclError check_event(const char *func, const char *param, aclrtEvent h)
+/* Take a reference on a live event, or queue CANN's error and return it. */
+static aclError get_event(const char *func, const char *param, aclrtEvent h, struct api_obj **out)
 {
     if (!h)
         return api_err_null(func, param);
-    api_lock();
-    enum api_obj_kind kind = api_obj_find(h, NULL, NULL);
-    api_unlock();
-    if (kind == API_OBJ_EVENT)
+    *out = api_obj_get(h, API_OBJ_EVENT);
+    if (*out)
         return ACL_SUCCESS;
     api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s %p is not a live "
                "event.", func, param, h);
     return ACL_ERROR_RT_INTERNAL_ERROR;
+}
+
+void api_release_event(void *h)
+{
+    be_get()->event_destroy(h);
 }
 
 static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag)
@@ -40,21 +45,28 @@ static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag)
         snprintf(v, sizeof v, "%u", flag);
         return api_err_value(fn, v, "flag", "a combination of ACL_EVENT_* flags");
     }
-    struct api_ctx *c;
-    aclError rc = api_current_ctx(fn, &c);
+    struct api_stream_ref ctx; /* the current context, held while we work */
+    aclError rc = api_stream_get(fn, NULL, &ctx);
     if (rc != ACL_SUCCESS)
         return rc;
     void *e = NULL;
-    api_lock();
-    rc = be_get()->event_create(c->device, flag, &e);
-    if (rc == ACL_SUCCESS && api_obj_add(e, API_OBJ_EVENT, c->device, c) != 0) {
-        be_get()->event_destroy(e);
-        rc = ACL_ERROR_BAD_ALLOC;
+    rc = be_get()->event_create(ctx.ctx->device, flag, &e);
+    if (rc == ACL_SUCCESS) {
+        int added = api_obj_add(e, API_OBJ_EVENT, ctx.ctx->device, ctx.ctx);
+        if (added != 0) {
+            be_get()->event_destroy(e);
+            rc = added == API_OBJ_GONE ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_BAD_ALLOC;
+        }
     }
-    api_unlock();
+    api_stream_put(&ctx);
     if (rc == ACL_ERROR_RT_NO_EVENT_RESOURCE)
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the device has "
                    "no event resource left.", fn);
+    else if (rc == ACL_ERROR_RT_CONTEXT_NULL)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the current "
+                   "context was destroyed by another thread.", fn);
+    else
+        api_err_runtime(fn, rc);
     if (rc == ACL_SUCCESS)
         *event = e;
     return rc;
@@ -74,13 +86,15 @@ API_EXPORT aclError aclrtDestroyEvent(aclrtEvent event)
 {
     static const char fn[] = "aclrtDestroyEvent";
     API_FAULT(ACL_RT_DESTROY_EVENT, fn);
-    aclError rc = check_event(fn, "event", event);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    api_lock();
-    api_obj_remove(event);
-    api_unlock();
-    return be_get()->event_destroy(event);
+    if (!event)
+        return api_err_null(fn, "event");
+    /* Check and withdraw in one step: of two threads destroying one event,
+     * exactly one succeeds. */
+    if (api_obj_retire(event, API_OBJ_EVENT) == 0)
+        return ACL_SUCCESS;
+    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, event %p is not a live "
+               "event.", fn, event);
+    return ACL_ERROR_RT_INTERNAL_ERROR;
 }
 
 /* Record, reset and wait share their checks: a live event, a stream
@@ -89,13 +103,18 @@ static aclError on_stream(const char *fn, aclrtEvent event, aclrtStream stream,
                           aclError (*op)(void *event, void *stream))
 {
     API_FAULT(ACL_RT_RECORD_EVENT, fn);
-    aclError rc = check_event(fn, "event", event);
+    struct api_obj *e;
+    aclError rc = get_event(fn, "event", event, &e);
     if (rc != ACL_SUCCESS)
         return rc;
-    aclrtStream s;
-    struct api_ctx *c;
-    rc = api_resolve_stream(fn, stream, &s, &c);
-    return rc == ACL_SUCCESS ? op(event, s) : rc;
+    struct api_stream_ref s;
+    rc = api_stream_get(fn, stream, &s);
+    if (rc == ACL_SUCCESS) {
+        rc = op(event, s.stream);
+        api_stream_put(&s);
+    }
+    api_obj_put(e);
+    return rc;
 }
 
 static aclError wait_op(void *event, void *stream)
@@ -122,10 +141,12 @@ API_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event)
 {
     static const char fn[] = "aclrtSynchronizeEvent";
     API_FAULT(ACL_RT_SYNC_EVENT, fn);
-    aclError rc = check_event(fn, "event", event);
+    struct api_obj *e;
+    aclError rc = get_event(fn, "event", event, &e);
     if (rc != ACL_SUCCESS)
         return rc;
     rc = be_get()->event_sync(event, -1);
+    api_obj_put(e);
     if (rc != ACL_SUCCESS)
         api_report(API_MSG_EH9999, "%s failed: event synchronize failed, runtime result = %d.",
                    fn, rc);
@@ -138,12 +159,18 @@ API_EXPORT aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclr
     API_FAULT(ACL_RT_QUERY_EVENT, fn);
     if (!ms)
         return api_err_null(fn, "ms");
-    aclError rc = check_event(fn, "startEvent", startEvent);
-    if (rc == ACL_SUCCESS)
-        rc = check_event(fn, "endEvent", endEvent);
+    struct api_obj *a, *b;
+    aclError rc = get_event(fn, "startEvent", startEvent, &a);
     if (rc != ACL_SUCCESS)
         return rc;
+    rc = get_event(fn, "endEvent", endEvent, &b);
+    if (rc != ACL_SUCCESS) {
+        api_obj_put(a);
+        return rc;
+    }
     rc = be_get()->event_elapsed(startEvent, endEvent, ms);
+    api_obj_put(b);
+    api_obj_put(a);
     if (rc == ACL_ERROR_RT_EVENT_NOT_COMPLETE)
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, an event has not "
                    "completed yet; synchronize it first.", fn);
@@ -161,8 +188,13 @@ static aclError query(const char *fn, aclrtEvent event, void *status, int *done)
     API_FAULT(ACL_RT_QUERY_EVENT, fn);
     if (!status)
         return api_err_null(fn, "status");
-    aclError rc = check_event(fn, "event", event);
-    return rc == ACL_SUCCESS ? be_get()->event_query(event, done) : rc;
+    struct api_obj *e;
+    aclError rc = get_event(fn, "event", event, &e);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = be_get()->event_query(event, done);
+    api_obj_put(e);
+    return rc;
 }
 
 API_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)

@@ -52,9 +52,14 @@ API_EXPORT int aclsim_fault_enable_nth(const char *name, unsigned long n, int pe
 
 API_EXPORT int aclsim_fault_enable_random(const char *name, double probability, unsigned seed)
 {
-    if (!name || probability < 0 || probability > 1)
+    if (!name || !(probability >= 0 && probability <= 1)) /* NaN too */
         return -1;
     return flt_rule_add(name, FLT_RANDOM, 0, probability, seed);
+}
+
+API_EXPORT int aclsim_fault_delay(const char *name, unsigned long ms)
+{
+    return name && ms ? flt_rule_add(name, FLT_DELAY, ms, 0, 0) : -1;
 }
 
 API_EXPORT int aclsim_fault_disable(const char *name)

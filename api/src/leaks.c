@@ -67,10 +67,9 @@ static void finish(struct report *r)
 }
 
 /* A stream, event or user context still alive (api_obj_each callback). */
-static void leftover(void *h, struct api_ctx *owner, void *user)
+static void leftover(void *h, enum api_obj_kind kind, struct api_ctx *owner, void *user)
 {
     struct report *r = user;
-    enum api_obj_kind kind = api_obj_find(h, NULL, NULL);
     if (kind == API_OBJ_CONTEXT && owner->primary)
         return; /* the device's default context is the reset's to release */
     header(r);
@@ -85,9 +84,8 @@ void api_leaks_device(int32_t dev, const char *where)
     if (mode() == OFF)
         return;
     struct report r = {where, 0};
-    const struct be_ops *be = be_get();
-    if (be->live_blocks)
-        be->live_blocks(dev, block, &r);
+    if (API_TOOL(live_blocks))
+        API_TOOL(live_blocks)(dev, block, &r);
     api_obj_each(API_OBJ_STREAM, dev, NULL, leftover, &r);
     api_obj_each(API_OBJ_EVENT, dev, NULL, leftover, &r);
     api_obj_each(API_OBJ_CONTEXT, dev, NULL, leftover, &r);
@@ -103,7 +101,7 @@ static void registration(const void *stream, const struct api_alloc_snapshot *s,
                 "stream %p: aclrtAllocatorGetByStream returns a dangling handle\n", s->desc,
                 stream);
     }
-    if (api_obj_find(stream, NULL, NULL) != API_OBJ_STREAM) {
+    if (api_obj_kind_of(stream) != API_OBJ_STREAM) {
         header(r);
         fprintf(stderr, "aclsim:   allocator desc %p still registered on stream %p, which is "
                 "not a live stream (aclrtAllocatorUnregister was never called)\n", s->desc,

@@ -90,8 +90,8 @@ aclError api_impl_aclrtFree(void *devPtr)
 {
     static const char fn[] = "aclrtFree";
     if (FLT_HIT(ACL_RT_FREE)) {
-        if (devPtr && be_get()->abandon)
-            be_get()->abandon(devPtr); /* released with its device instead */
+        if (devPtr && API_TOOL(abandon))
+            API_TOOL(abandon)(devPtr); /* released with its device instead */
         return api_fault(FLT_ACL_RT_FREE, fn);
     }
     if (!devPtr)
@@ -126,8 +126,8 @@ aclError api_impl_aclrtFreeHost(void *hostPtr)
 {
     static const char fn[] = "aclrtFreeHost";
     if (FLT_HIT(ACL_RT_FREE_HOST)) {
-        if (hostPtr && be_get()->abandon_host)
-            be_get()->abandon_host(hostPtr); /* released at aclFinalize instead */
+        if (hostPtr && API_TOOL(abandon_host))
+            API_TOOL(abandon_host)(hostPtr); /* released at aclFinalize instead */
         return api_fault(FLT_ACL_RT_FREE_HOST, fn);
     }
     if (!hostPtr)
@@ -189,8 +189,8 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
         /* size 0: the backend cannot tell the block's extent (a real
          * device); the runtime itself is then the judge. */
         if (in->size != 0 && n > in->size - off) {
-            if (in->kind == BE_PTR_DEVICE && be_get()->audit)
-                be_get()->audit(p, n); /* memcheck: "0 bytes after a block" */
+            if (in->kind == BE_PTR_DEVICE && API_TOOL(audit))
+                API_TOOL(audit)(p, n); /* memcheck: "0 bytes after a block" */
             api_report(API_MSG_EE1003, "%s failed because value %zu for parameter count is "
                        "invalid. Expected value: at most %zu: %s %p lies %zu bytes into a block of "
                        "%zu bytes, the access would run past its end.", what, n, in->size - off,
@@ -201,8 +201,8 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
     }
     if (in->kind == BE_PTR_UNKNOWN && !device && !need_acl)
         return true;
-    if (in->kind == BE_PTR_DEVICE_FREE && be_get()->audit)
-        be_get()->audit(p, n); /* use after free: memcheck names the block */
+    if (in->kind == BE_PTR_DEVICE_FREE && API_TOOL(audit))
+        API_TOOL(audit)(p, n); /* use after free: memcheck names the block */
     api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. Expected "
                "value: %s.", what, p, param,
                device ? "an address inside a live allocation of aclrtMalloc (is it freed?)"
@@ -241,6 +241,29 @@ static aclrtMemcpyKind kind_of(bool dst_dev, bool src_dev)
     return src_dev ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST;
 }
 
+/* The checks and the work of a copy whose stream (NULL: synchronous) is
+ * held by the caller. */
+static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c, void *stream,
+                             void *dst, const void *src, size_t count, aclrtMemcpyKind kind,
+                             bool async)
+{
+    if (dst == src)
+        return ACL_SUCCESS;
+    struct be_ptr_info di, si;
+    be_get()->lookup(dst, &di);
+    be_get()->lookup(src, &si);
+    bool dst_dev, src_dev;
+    sides((int)kind, &di, &si, &dst_dev, &src_dev);
+    if (!side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
+        !side_ok(what, "src", src, count, src_dev, false, &si))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    /* From or to pageable host memory even an async copy completes before
+     * the call returns (fact sheet 3.2); page-locked memory is truly async. */
+    bool pageable = (!dst_dev && di.kind == BE_PTR_UNKNOWN) || (!src_dev && si.kind == BE_PTR_UNKNOWN);
+    return engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count,
+                                              kind_of(dst_dev, src_dev), !async || pageable));
+}
+
 /* aclrtMemcpy and aclrtMemcpyAsync: the same checks, in CANN's order, with
  * the runtime's "Synchronous"/"Asynchronous memory copy" wording; only the
  * synchronous copy rejects destMax 0 on its own. */
@@ -264,23 +287,17 @@ static aclError copy(const char *fn, const char *what, void *dst, size_t destMax
     }
     if ((destMax == 0 && !async) || count > destMax)
         return bad_count(what, "cnt", count, destMax, !async);
+    struct api_stream_ref ref = {0};
     struct api_ctx *c;
-    aclError rc = async ? api_resolve_stream(fn, stream, &stream, &c) : api_current_ctx(fn, &c);
-    if (rc != ACL_SUCCESS || dst == src)
+    aclError rc = async ? api_stream_get(fn, stream, &ref) : api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
         return rc;
-    struct be_ptr_info di, si;
-    be_get()->lookup(dst, &di);
-    be_get()->lookup(src, &si);
-    bool dst_dev, src_dev;
-    sides((int)kind, &di, &si, &dst_dev, &src_dev);
-    if (!side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
-        !side_ok(what, "src", src, count, src_dev, false, &si))
-        return ACL_ERROR_RT_PARAM_INVALID;
-    /* From or to pageable host memory even an async copy completes before
-     * the call returns (fact sheet 3.2); page-locked memory is truly async. */
-    bool pageable = (!dst_dev && di.kind == BE_PTR_UNKNOWN) || (!src_dev && si.kind == BE_PTR_UNKNOWN);
-    return engine_failed(fn, be_get()->memcpy(c->device, async ? stream : NULL, dst, src, count,
-                                              kind_of(dst_dev, src_dev), !async || pageable));
+    if (async)
+        c = ref.ctx;
+    rc = copy_checked(fn, what, c, async ? ref.stream : NULL, dst, src, count, kind, async);
+    if (async)
+        api_stream_put(&ref);
+    return rc;
 }
 
 aclError api_impl_aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
@@ -307,17 +324,24 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
         return api_err_null(fn, "devPtr");
     if (maxCount == 0 || count > maxCount)
         return bad_count(what, "count", count, maxCount, false);
+    struct api_stream_ref ref = {0};
     struct api_ctx *c;
-    aclError rc = async ? api_resolve_stream(fn, stream, &stream, &c) : api_current_ctx(fn, &c);
+    aclError rc = async ? api_stream_get(fn, stream, &ref) : api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS)
         return rc;
+    if (async)
+        c = ref.ctx;
     struct be_ptr_info in;
     be_get()->lookup(devPtr, &in);
     bool device = in.kind != BE_PTR_HOST_PINNED;
     if (!side_ok(what, "devPtr", devPtr, count, device, true, &in))
-        return ACL_ERROR_RT_PARAM_INVALID;
-    return engine_failed(fn, be_get()->memset(c->device, async ? stream : NULL, devPtr, device,
-                                              (int)(value & 0xff), count, !async));
+        rc = ACL_ERROR_RT_PARAM_INVALID;
+    else
+        rc = engine_failed(fn, be_get()->memset(c->device, async ? ref.stream : NULL, devPtr,
+                                                device, (int)(value & 0xff), count, !async));
+    if (async)
+        api_stream_put(&ref);
+    return rc;
 }
 
 aclError api_impl_aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)

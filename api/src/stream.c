@@ -3,12 +3,13 @@
  * the NULL-means-default-stream rule (fact sheet 3.3).
  *
  * A stream handle is the backend's; the ACL layer remembers which context
- * owns it, so a destroyed or foreign handle gets CANN's error (an invalid
- * stream maps to ACL_ERROR_RT_INTERNAL_ERROR in CANN's runtime) and a
- * device reset can release the streams it owns. Destroying a stream does
- * not touch the allocator registry, as in CANN.
+ * owns it (objects.c), so a destroyed or foreign handle gets CANN's error
+ * (an invalid stream maps to ACL_ERROR_RT_INTERNAL_ERROR in CANN's runtime)
+ * and a device reset can release the streams it owns. Every call that uses
+ * a stream holds a reference to it for the duration (api_stream_get), so a
+ * destroy on another thread takes effect when that call is done.
+ * Destroying a stream does not touch the allocator registry, as in CANN.
  */
-#include <stdlib.h>
 #include "api.h"
 #include "backends/be.h"
 
@@ -19,22 +20,33 @@ static aclError bad_stream(const char *func, const void *stream)
     return ACL_ERROR_RT_INTERNAL_ERROR;
 }
 
-aclError api_resolve_stream(const char *func, aclrtStream stream, aclrtStream *out,
-                            struct api_ctx **ctx)
+aclError api_stream_get(const char *func, aclrtStream stream, struct api_stream_ref *out)
 {
     if (!stream) {
-        aclError rc = api_current_ctx(func, ctx);
-        if (rc == ACL_SUCCESS)
-            *out = (*ctx)->deflt;
-        return rc;
+        /* The default stream lives as long as its context. */
+        struct api_ctx *c;
+        aclError rc = api_current_ctx(func, &c);
+        if (rc != ACL_SUCCESS)
+            return rc;
+        struct api_obj *o = api_obj_get(c->be_ctx, API_OBJ_CONTEXT);
+        if (!o) {
+            api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the current "
+                       "context was destroyed by another thread.", func);
+            return ACL_ERROR_RT_CONTEXT_NULL;
+        }
+        *out = (struct api_stream_ref){c->deflt, c, o};
+        return ACL_SUCCESS;
     }
-    api_lock();
-    enum api_obj_kind kind = api_obj_find(stream, NULL, ctx);
-    api_unlock();
-    if (kind != API_OBJ_STREAM)
+    struct api_obj *o = api_obj_get(stream, API_OBJ_STREAM);
+    if (!o)
         return bad_stream(func, stream);
-    *out = stream;
+    *out = (struct api_stream_ref){stream, api_obj_owner(o), o};
     return ACL_SUCCESS;
+}
+
+void api_stream_put(struct api_stream_ref *ref)
+{
+    api_obj_put(ref->obj);
 }
 
 /* Report a synchronisation the device could not complete. */
@@ -46,15 +58,9 @@ static aclError sync_failed(const char *func, aclError rc)
     return rc;
 }
 
-static void release_stream(void *h)
+void api_release_stream(void *h)
 {
-    api_obj_remove(h);
     be_get()->stream_destroy(h);
-}
-
-void api_ctx_drop_streams(struct api_ctx *ctx)
-{
-    api_obj_drain(API_OBJ_STREAM, -1, ctx, release_stream);
 }
 
 static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t priority,
@@ -63,21 +69,26 @@ static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t prio
     API_FAULT(ACL_RT_CREATE_STREAM, fn);
     if (!stream)
         return api_err_null(fn, "stream");
-    struct api_ctx *c;
-    aclError rc = api_current_ctx(fn, &c);
+    struct api_stream_ref ctx; /* the current context, held while we work */
+    aclError rc = api_stream_get(fn, NULL, &ctx);
     if (rc != ACL_SUCCESS)
         return rc;
     void *s = NULL;
-    api_lock();
-    rc = be_get()->stream_create(c->be_ctx, priority, flag, &s);
-    if (rc == ACL_SUCCESS && api_obj_add(s, API_OBJ_STREAM, c->device, c) != 0) {
-        be_get()->stream_destroy(s);
-        rc = ACL_ERROR_BAD_ALLOC;
+    rc = be_get()->stream_create(ctx.ctx->be_ctx, priority, flag, &s);
+    if (rc == ACL_SUCCESS) {
+        int added = api_obj_add(s, API_OBJ_STREAM, ctx.ctx->device, ctx.ctx);
+        if (added != 0) {
+            be_get()->stream_destroy(s);
+            rc = added == API_OBJ_GONE ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_BAD_ALLOC;
+        }
     }
-    api_unlock();
+    api_stream_put(&ctx);
     if (rc == ACL_ERROR_RT_NO_STREAM_RESOURCE)
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the device has "
                    "no stream resource left.", fn);
+    else if (rc == ACL_ERROR_RT_CONTEXT_NULL)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the current "
+                   "context was destroyed by another thread.", fn);
     else
         api_err_runtime(fn, rc);
     if (rc == ACL_SUCCESS)
@@ -102,17 +113,9 @@ API_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
     API_FAULT(ACL_RT_DESTROY_STREAM, fn);
     if (!stream)
         return api_err_null(fn, "stream");
-    api_lock();
-    struct api_ctx *owner;
-    aclError rc = ACL_SUCCESS;
-    if (api_obj_find(stream, NULL, &owner) != API_OBJ_STREAM) {
-        rc = bad_stream(fn, stream);
-    } else {
-        api_obj_remove(stream);
-        rc = be_get()->stream_destroy(stream);
-    }
-    api_unlock();
-    return rc;
+    /* The first destroy withdraws the handle; the backend destroys it once
+     * no call uses it (now, usually). */
+    return api_obj_retire(stream, API_OBJ_STREAM) == 0 ? ACL_SUCCESS : bad_stream(fn, stream);
 }
 
 static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
@@ -120,12 +123,13 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     API_FAULT(ACL_RT_SYNC_STREAM, fn);
     if (timeout < -1)
         return api_err_value(fn, "< -1", "timeout", "-1 (no limit) or a time in ms");
-    aclrtStream s;
-    struct api_ctx *c;
-    aclError rc = api_resolve_stream(fn, stream, &s, &c);
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
     if (rc != ACL_SUCCESS)
         return rc;
-    return sync_failed(fn, be_get()->stream_sync(s, timeout));
+    rc = sync_failed(fn, be_get()->stream_sync(s.stream, timeout));
+    api_stream_put(&s);
+    return rc;
 }
 
 API_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
@@ -144,12 +148,13 @@ API_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *stat
     API_FAULT(ACL_RT_SYNC_STREAM, fn);
     if (!status)
         return api_err_null(fn, "status");
-    aclrtStream s;
-    struct api_ctx *c;
-    aclError rc = api_resolve_stream(fn, stream, &s, &c);
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
     int done = 0;
-    if (rc == ACL_SUCCESS)
-        rc = be_get()->stream_query(s, &done);
+    rc = be_get()->stream_query(s.stream, &done);
+    api_stream_put(&s);
     if (rc == ACL_SUCCESS)
         *status = done ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     return rc;
@@ -159,9 +164,11 @@ API_EXPORT aclError aclrtSynchronizeDevice(void)
 {
     static const char fn[] = "aclrtSynchronizeDevice";
     API_FAULT(ACL_RT_SYNC_STREAM, fn);
-    struct api_ctx *c;
-    aclError rc = api_current_ctx(fn, &c);
+    struct api_stream_ref ctx; /* keeps the device from closing under us */
+    aclError rc = api_stream_get(fn, NULL, &ctx);
     if (rc != ACL_SUCCESS)
         return rc;
-    return sync_failed(fn, be_get()->device_sync(c->device));
+    rc = sync_failed(fn, be_get()->device_sync(ctx.ctx->device));
+    api_stream_put(&ctx);
+    return rc;
 }

@@ -34,6 +34,12 @@ ACL_FUNC_VISIBILITY int aclsim_fault_enable_nth(const char *name, unsigned long 
 ACL_FUNC_VISIBILITY int aclsim_fault_enable_random(const char *name, double probability,
                                                    unsigned seed);
 
+/* Every hit of the matching points sleeps ms milliseconds, then goes on
+ * without failing: a slow driver or device, to test what a slow call holds
+ * up (a point inside the simulator, e.g. sim/stream/create, is a slow
+ * backend call). */
+ACL_FUNC_VISIBILITY int aclsim_fault_delay(const char *name, unsigned long ms);
+
 /* Drop the rules added with exactly this name, and disable it in libfiu. */
 ACL_FUNC_VISIBILITY int aclsim_fault_disable(const char *name);
 
