@@ -237,6 +237,10 @@ static void test_elapsed_needs_recorded_timing_events(void **state)
     (void)aclGetRecentErrMsg();
 }
 
+/* CANN's header marks aclrtQueryEvent deprecated (ours follows it); the
+ * library still exports it, so the suite still pins it. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 static void test_never_recorded_event_is_complete(void **state)
 {
     (void)state;
@@ -248,6 +252,7 @@ static void test_never_recorded_event_is_complete(void **state)
     assert_int_equal(aclrtSynchronizeEvent(e), ACL_SUCCESS);
     assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
 }
+#pragma GCC diagnostic pop
 
 static void test_synchronize_with_timeout_times_out_then_completes(void **state)
 {

@@ -1,0 +1,84 @@
+/*
+ * test_catalogue_decl.c - api/calls.def checked against the public headers.
+ *
+ * Every CALL line must describe its function exactly as api/include/acl/
+ * declares it (return type and parameter list), name a declared FAMILY,
+ * carry a status that fits its return type, and give a `fail` value that
+ * converts to that type; no function may appear twice. All of it is checked
+ * at compile time, so building this file is the test; running it prints the
+ * counts per status.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "acl/acl.h"
+#include "acl/acl_rt_allocator.h"
+#include "acl/acl_rt_memory_soma.h"
+#include "acl/acl_op_compiler.h"
+#include "acl/ops/acl_cblas.h"
+
+/* Deprecated calls are catalogued like the others. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+/* The functions of cann-runtime-functions.txt (404) and cann-op-functions.txt
+ * (179); the two lists share no name. */
+#define CATALOGUE_CALLS 583
+
+enum fam {
+#define FAMILY(id, title, why) API_FAM_##id,
+#define CALL(fam, st, ret, name, params, args, fail)
+#include "api/calls.def"
+#undef FAMILY
+#undef CALL
+    API_FAM_COUNT
+};
+
+/* Per status: 0 the call returns a value, 1 it returns void, 2 either. */
+enum { ST_SIM = 0, ST_NOSIM = 0, ST_SIMV = 1, ST_NOSIMV = 1, ST_OWN = 2 };
+enum { IX_SIM, IX_SIMV, IX_NOSIM, IX_NOSIMV, IX_OWN, IX_COUNT };
+
+#define FAMILY(id, title, why)
+#define CALL(fam, st, ret, name, params, args, fail)                                      \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(&name), ret (*) params),      \
+                   #name ": the catalogue line differs from the header");                \
+    _Static_assert(API_FAM_##fam < API_FAM_COUNT, #name ": unknown family " #fam);       \
+    _Static_assert(ST_##st == 2 || ST_##st == __builtin_types_compatible_p(ret, void),   \
+                   #name ": status " #st " does not fit its return type");               \
+    CALL_FAIL_##st(ret, name, fail)
+/* `fail` must convert to the return type; the file-scope object per call also
+ * makes a duplicated name a redefinition. */
+#define CALL_FAIL_SIM(ret, name, fail) static ret fail_##name __attribute__((unused)) = fail;
+#define CALL_FAIL_NOSIM CALL_FAIL_SIM
+#define CALL_FAIL_SIMV(ret, name, fail) static char fail_##name __attribute__((unused));
+#define CALL_FAIL_NOSIMV CALL_FAIL_SIMV
+#define CALL_FAIL_OWN CALL_FAIL_SIMV
+#include "api/calls.def"
+#undef CALL
+
+enum {
+#define CALL(fam, st, ret, name, params, args, fail) +1
+    N_CALLS = 0
+#include "api/calls.def"
+#undef CALL
+};
+_Static_assert(N_CALLS == CATALOGUE_CALLS, "calls.def must list every function of both lists");
+
+int main(void)
+{
+    size_t n[IX_COUNT] = {0};
+    int bad = 0;
+    /* A failing aclError call answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT (enums
+     * share aclError's type, so this one is checked by spelling, at run time). */
+#define CALL(fam, st, ret, name, params, args, fail)                                       \
+    n[IX_##st]++;                                                                         \
+    if (strcmp(#ret, "aclError") == 0 && strcmp(#fail, "ACL_ERROR_RT_FEATURE_NOT_SUPPORT") != 0) { \
+        printf("%s: an aclError call must fail with ACL_ERROR_RT_FEATURE_NOT_SUPPORT\n", #name); \
+        bad = 1;                                                                          \
+    }
+#include "api/calls.def"
+#undef CALL
+    printf("catalogue: %d calls in %d families match their headers: %zu SIM, %zu SIMV, "
+           "%zu NOSIM, %zu NOSIMV, %zu OWN\n",
+           (int)N_CALLS, (int)API_FAM_COUNT, n[IX_SIM], n[IX_SIMV], n[IX_NOSIM], n[IX_NOSIMV],
+           n[IX_OWN]);
+    return bad;
+}
