@@ -23,66 +23,73 @@
 #include <string.h>
 #include "base/mem.h"
 #include "base/options.h"
+#include "api/calls.h"
 #include "be.h"
 
 #ifndef ACLSIM_ASCEND_DEFAULT
 #define ACLSIM_ASCEND_DEFAULT ""
 #endif
 
-/* The real entry points we forward to, X(name, return type, parameters). */
-#define REAL_FUNCS(X)                                                                        \
-    X(aclInit, aclError, (const char *))                                                     \
-    X(aclFinalize, aclError, (void))                                                         \
-    X(aclGetRecentErrMsg, const char *, (void))                                              \
-    X(aclrtGetDeviceCount, aclError, (uint32_t *))                                           \
-    X(aclrtSetDevice, aclError, (int32_t))                                                   \
-    X(aclrtResetDevice, aclError, (int32_t))                                                 \
-    X(aclrtGetSocName, const char *, (void))                                                 \
-    X(aclrtCreateContext, aclError, (aclrtContext *, int32_t))                               \
-    X(aclrtDestroyContext, aclError, (aclrtContext))                                         \
-    X(aclrtSetCurrentContext, aclError, (aclrtContext))                                      \
-    X(aclrtCreateStreamWithConfig, aclError, (aclrtStream *, uint32_t, uint32_t))            \
-    X(aclrtDestroyStream, aclError, (aclrtStream))                                           \
-    X(aclrtSynchronizeStreamWithTimeout, aclError, (aclrtStream, int32_t))                   \
-    X(aclrtStreamQuery, aclError, (aclrtStream, aclrtStreamStatus *))                        \
-    X(aclrtSynchronizeDevice, aclError, (void))                                              \
-    X(aclrtCreateEventWithFlag, aclError, (aclrtEvent *, uint32_t))                          \
-    X(aclrtDestroyEvent, aclError, (aclrtEvent))                                             \
-    X(aclrtRecordEvent, aclError, (aclrtEvent, aclrtStream))                                 \
-    X(aclrtResetEvent, aclError, (aclrtEvent, aclrtStream))                                  \
-    X(aclrtStreamWaitEvent, aclError, (aclrtStream, aclrtEvent))                             \
-    X(aclrtSynchronizeEvent, aclError, (aclrtEvent))                                         \
-    X(aclrtQueryEventStatus, aclError, (aclrtEvent, aclrtEventRecordedStatus *))             \
-    X(aclrtEventElapsedTime, aclError, (float *, aclrtEvent, aclrtEvent))                    \
-    X(aclrtMalloc, aclError, (void **, size_t, aclrtMemMallocPolicy))                        \
-    X(aclrtMallocAlign32, aclError, (void **, size_t, aclrtMemMallocPolicy))                 \
-    X(aclrtFree, aclError, (void *))                                                         \
-    X(aclrtMallocHost, aclError, (void **, size_t))                                          \
-    X(aclrtFreeHost, aclError, (void *))                                                     \
-    X(aclrtPointerGetAttributes, aclError, (const void *, aclrtPtrAttributes *))             \
-    X(aclrtMemcpy, aclError, (void *, size_t, const void *, size_t, aclrtMemcpyKind))        \
-    X(aclrtMemcpyAsync, aclError,                                                            \
-      (void *, size_t, const void *, size_t, aclrtMemcpyKind, aclrtStream))                  \
-    X(aclrtMemset, aclError, (void *, size_t, int32_t, size_t))                              \
-    X(aclrtMemsetAsync, aclError, (void *, size_t, int32_t, size_t, aclrtStream))            \
-    X(aclrtGetMemInfo, aclError, (aclrtMemAttr, size_t *, size_t *))                         \
-    X(aclrtAllocatorCreateDesc, aclrtAllocatorDesc, (void))                                  \
-    X(aclrtAllocatorDestroyDesc, aclError, (aclrtAllocatorDesc))                             \
-    X(aclrtAllocatorSetObjToDesc, aclError, (aclrtAllocatorDesc, aclrtAllocator))            \
-    X(aclrtAllocatorSetAllocFuncToDesc, aclError, (aclrtAllocatorDesc, aclrtAllocatorAllocFunc)) \
-    X(aclrtAllocatorSetFreeFuncToDesc, aclError, (aclrtAllocatorDesc, aclrtAllocatorFreeFunc)) \
-    X(aclrtAllocatorSetAllocAdviseFuncToDesc, aclError,                                      \
-      (aclrtAllocatorDesc, aclrtAllocatorAllocAdviseFunc))                                   \
-    X(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, aclError,                                 \
-      (aclrtAllocatorDesc, aclrtAllocatorGetAddrFromBlockFunc))                              \
-    X(aclrtAllocatorRegister, aclError, (aclrtStream, aclrtAllocatorDesc))                   \
-    X(aclrtAllocatorUnregister, aclError, (aclrtStream))
+/* The real runtime's entry points, one per catalogued call (api/calls.def),
+ * resolved when the library loads; NULL where the real runtime lacks one.
+ * REAL(name) is the entry typed as our header declares it. */
+typedef void (*any_fn)(void);
+static any_fn table[API_CALL_COUNT];
+static const char *const names[API_CALL_COUNT] = {
+#define FAMILY(id, title, why)
+#define CALL(fam, st, ret, name, params, args, fail) #name,
+#include "api/calls.def"
+#undef FAMILY
+#undef CALL
+};
+#define REAL(name) ((__typeof__(&name))table[API_CALL_##name])
 
-static struct {
-#define FIELD(name, ret, params) ret(*name) params;
-    REAL_FUNCS(FIELD)
-#undef FIELD
-} real;
+/* The entries this backend's own operations use: a runtime without one of
+ * them cannot be driven at all. */
+#define REQUIRED(X) \
+    X(aclInit) \
+    X(aclFinalize) \
+    X(aclGetRecentErrMsg) \
+    X(aclrtGetDeviceCount) \
+    X(aclrtSetDevice) \
+    X(aclrtResetDevice) \
+    X(aclrtGetSocName) \
+    X(aclrtCreateContext) \
+    X(aclrtDestroyContext) \
+    X(aclrtSetCurrentContext) \
+    X(aclrtCreateStreamWithConfig) \
+    X(aclrtDestroyStream) \
+    X(aclrtSynchronizeStreamWithTimeout) \
+    X(aclrtStreamQuery) \
+    X(aclrtSynchronizeDevice) \
+    X(aclrtCreateEventWithFlag) \
+    X(aclrtDestroyEvent) \
+    X(aclrtRecordEvent) \
+    X(aclrtResetEvent) \
+    X(aclrtStreamWaitEvent) \
+    X(aclrtSynchronizeEvent) \
+    X(aclrtQueryEventStatus) \
+    X(aclrtEventElapsedTime) \
+    X(aclrtMalloc) \
+    X(aclrtMallocAlign32) \
+    X(aclrtFree) \
+    X(aclrtMallocHost) \
+    X(aclrtFreeHost) \
+    X(aclrtPointerGetAttributes) \
+    X(aclrtMemcpy) \
+    X(aclrtMemcpyAsync) \
+    X(aclrtMemset) \
+    X(aclrtMemsetAsync) \
+    X(aclrtGetMemInfo) \
+    X(aclrtAllocatorCreateDesc) \
+    X(aclrtAllocatorDestroyDesc) \
+    X(aclrtAllocatorSetObjToDesc) \
+    X(aclrtAllocatorSetAllocFuncToDesc) \
+    X(aclrtAllocatorSetFreeFuncToDesc) \
+    X(aclrtAllocatorSetAllocAdviseFuncToDesc) \
+    X(aclrtAllocatorSetGetAddrFromBlockFuncToDesc) \
+    X(aclrtAllocatorRegister) \
+    X(aclrtAllocatorUnregister)
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void *lib;
@@ -120,15 +127,17 @@ static void load(void)
         lib = NULL;
         return;
     }
-#define RESOLVE(sym, ret, params)                                                             \
-    if (!(*(void **)&real.sym = dlsym(lib, #sym))) {                                         \
+    for (int i = 0; i < API_CALL_COUNT; i++)
+        *(void **)&table[i] = dlsym(lib, names[i]); /* POSIX's way round ISO C */
+#define CHECK(sym)                                                                           \
+    if (!table[API_CALL_##sym]) {                                                            \
         snprintf(load_error, sizeof load_error, "%s has no %s", lib_path, #sym);             \
         dlclose(lib);                                                                        \
         lib = NULL;                                                                          \
         return;                                                                              \
     }
-    REAL_FUNCS(RESOLVE)
-#undef RESOLVE
+    REQUIRED(CHECK)
+#undef CHECK
 }
 
 static int loaded(void)
@@ -143,7 +152,7 @@ static _Thread_local char last_msg[1024];
 static aclError keep(aclError rc)
 {
     if (rc != ACL_SUCCESS) {
-        const char *m = real.aclGetRecentErrMsg();
+        const char *m = REAL(aclGetRecentErrMsg)();
         snprintf(last_msg, sizeof last_msg, "%s", m ? m : "");
     }
     return rc;
@@ -167,37 +176,37 @@ static aclError init(const char **why)
         *why = load_error;
         return ACL_ERROR_RT_NO_DEVICE;
     }
-    aclError rc = real.aclInit(NULL);
+    aclError rc = REAL(aclInit)(NULL);
     return rc == ACL_ERROR_REPEAT_INITIALIZE ? ACL_SUCCESS : keep(rc);
 }
 
 static void fini(void)
 {
     if (lib)
-        real.aclFinalize();
+        REAL(aclFinalize)();
 }
 
 static aclError device_count(uint32_t *count)
 {
     if (!loaded())
         return ACL_ERROR_RT_NO_DEVICE;
-    return keep(real.aclrtGetDeviceCount(count));
+    return keep(REAL(aclrtGetDeviceCount)(count));
 }
 
 static aclError device_open(int32_t dev)
 {
-    return keep(real.aclrtSetDevice(dev));
+    return keep(REAL(aclrtSetDevice)(dev));
 }
 
 static void device_close(int32_t dev)
 {
-    real.aclrtResetDevice(dev);
+    REAL(aclrtResetDevice)(dev);
 }
 
 static const char *soc_name(int32_t dev)
 {
     (void)dev;
-    return real.aclrtGetSocName();
+    return REAL(aclrtGetSocName)();
 }
 
 /* The context this thread's calls run in, as the ACL layer last set it. */
@@ -205,16 +214,16 @@ static _Thread_local void *current;
 
 static aclError ctx_create(int32_t dev, void **ctx)
 {
-    aclError rc = keep(real.aclrtCreateContext(ctx, dev));
+    aclError rc = keep(REAL(aclrtCreateContext)(ctx, dev));
     /* The real call made the new context current; the ACL layer decides. */
     if (current)
-        real.aclrtSetCurrentContext(current);
+        REAL(aclrtSetCurrentContext)(current);
     return rc;
 }
 
 static void ctx_destroy(void *ctx)
 {
-    real.aclrtDestroyContext(ctx);
+    REAL(aclrtDestroyContext)(ctx);
     if (ctx == current)
         current = NULL;
 }
@@ -223,7 +232,7 @@ static void ctx_set_current(void *ctx)
 {
     current = ctx;
     if (ctx && loaded())
-        real.aclrtSetCurrentContext(ctx);
+        REAL(aclrtSetCurrentContext)(ctx);
 }
 
 /* ---- Streams and events ---- */
@@ -231,27 +240,27 @@ static void ctx_set_current(void *ctx)
 static aclError stream_create(void *ctx, uint32_t priority, uint32_t flags, void **stream)
 {
     if (ctx != current)
-        real.aclrtSetCurrentContext(ctx);
-    aclError rc = keep(real.aclrtCreateStreamWithConfig(stream, priority, flags));
+        REAL(aclrtSetCurrentContext)(ctx);
+    aclError rc = keep(REAL(aclrtCreateStreamWithConfig)(stream, priority, flags));
     if (ctx != current && current)
-        real.aclrtSetCurrentContext(current);
+        REAL(aclrtSetCurrentContext)(current);
     return rc;
 }
 
 static aclError stream_destroy(void *s)
 {
-    return keep(real.aclrtDestroyStream(s));
+    return keep(REAL(aclrtDestroyStream)(s));
 }
 
 static aclError stream_sync(void *s, int32_t timeout_ms)
 {
-    return keep(real.aclrtSynchronizeStreamWithTimeout(s, timeout_ms));
+    return keep(REAL(aclrtSynchronizeStreamWithTimeout)(s, timeout_ms));
 }
 
 static aclError stream_query(void *s, int *done)
 {
     aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
-    aclError rc = keep(real.aclrtStreamQuery(s, &st));
+    aclError rc = keep(REAL(aclrtStreamQuery)(s, &st));
     *done = st == ACL_STREAM_STATUS_COMPLETE;
     return rc;
 }
@@ -259,52 +268,52 @@ static aclError stream_query(void *s, int *done)
 static aclError device_sync(int32_t dev)
 {
     (void)dev; /* the current context's device, as the ACL layer set it */
-    return keep(real.aclrtSynchronizeDevice());
+    return keep(REAL(aclrtSynchronizeDevice)());
 }
 
 static aclError event_create(int32_t dev, uint32_t flags, void **event)
 {
     (void)dev;
-    return keep(real.aclrtCreateEventWithFlag(event, flags));
+    return keep(REAL(aclrtCreateEventWithFlag)(event, flags));
 }
 
 static aclError event_destroy(void *e)
 {
-    return keep(real.aclrtDestroyEvent(e));
+    return keep(REAL(aclrtDestroyEvent)(e));
 }
 
 static aclError event_record(void *e, void *s)
 {
-    return keep(real.aclrtRecordEvent(e, s));
+    return keep(REAL(aclrtRecordEvent)(e, s));
 }
 
 static aclError event_reset(void *e, void *s)
 {
-    return keep(real.aclrtResetEvent(e, s));
+    return keep(REAL(aclrtResetEvent)(e, s));
 }
 
 static aclError event_wait(void *s, void *e)
 {
-    return keep(real.aclrtStreamWaitEvent(s, e));
+    return keep(REAL(aclrtStreamWaitEvent)(s, e));
 }
 
 static aclError event_sync(void *e, int32_t timeout_ms)
 {
     (void)timeout_ms; /* the ACL layer only asks for an unbounded wait */
-    return keep(real.aclrtSynchronizeEvent(e));
+    return keep(REAL(aclrtSynchronizeEvent)(e));
 }
 
 static aclError event_query(void *e, int *done)
 {
     aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
-    aclError rc = keep(real.aclrtQueryEventStatus(e, &st));
+    aclError rc = keep(REAL(aclrtQueryEventStatus)(e, &st));
     *done = st == ACL_EVENT_RECORDED_STATUS_COMPLETE;
     return rc;
 }
 
 static aclError event_elapsed(void *a, void *b, float *ms)
 {
-    return keep(real.aclrtEventElapsedTime(ms, a, b));
+    return keep(REAL(aclrtEventElapsedTime)(ms, a, b));
 }
 
 /* ---- Memory ---- */
@@ -313,25 +322,25 @@ static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy,
                           void **ptr)
 {
     (void)dev;
-    return keep(flags & BE_ALLOC_NO_PAD ? real.aclrtMallocAlign32(ptr, size, policy)
-                                        : real.aclrtMalloc(ptr, size, policy));
+    return keep(flags & BE_ALLOC_NO_PAD ? REAL(aclrtMallocAlign32)(ptr, size, policy)
+                                        : REAL(aclrtMalloc)(ptr, size, policy));
 }
 
 static aclError mem_free(void *ptr)
 {
     /* The real runtime tells a bad pointer from a good one itself. */
-    aclError rc = keep(real.aclrtFree(ptr));
+    aclError rc = keep(REAL(aclrtFree)(ptr));
     return rc == ACL_SUCCESS ? rc : ACL_ERROR_RT_MEMORY_FREE;
 }
 
 static aclError host_alloc(size_t size, void **ptr)
 {
-    return keep(real.aclrtMallocHost(ptr, size));
+    return keep(REAL(aclrtMallocHost)(ptr, size));
 }
 
 static aclError host_free(void *ptr)
 {
-    return keep(real.aclrtFreeHost(ptr));
+    return keep(REAL(aclrtFreeHost)(ptr));
 }
 
 /* The real runtime knows where a pointer lives but not its block's extent:
@@ -340,8 +349,8 @@ static void lookup(const void *ptr, struct be_ptr_info *info)
 {
     aclrtPtrAttributes a;
     *info = (struct be_ptr_info){.kind = BE_PTR_UNKNOWN, .device = -1};
-    if (!lib || real.aclrtPointerGetAttributes(ptr, &a) != ACL_SUCCESS) {
-        (void)real.aclGetRecentErrMsg();
+    if (!lib || REAL(aclrtPointerGetAttributes)(ptr, &a) != ACL_SUCCESS) {
+        (void)REAL(aclGetRecentErrMsg)();
         return;
     }
     if (a.location.type == ACL_MEM_LOCATION_TYPE_DEVICE)
@@ -355,22 +364,22 @@ static aclError mem_copy(int32_t dev, void *stream, void *dst, const void *src, 
                          aclrtMemcpyKind kind, int host_waits)
 {
     (void)dev, (void)host_waits; /* the real runtime decides when it returns */
-    return keep(stream ? real.aclrtMemcpyAsync(dst, count, src, count, kind, stream)
-                       : real.aclrtMemcpy(dst, count, src, count, kind));
+    return keep(stream ? REAL(aclrtMemcpyAsync)(dst, count, src, count, kind, stream)
+                       : REAL(aclrtMemcpy)(dst, count, src, count, kind));
 }
 
 static aclError mem_set(int32_t dev, void *stream, void *dst, int dst_dev, int value,
                         size_t count, int host_waits)
 {
     (void)dev, (void)dst_dev, (void)host_waits;
-    return keep(stream ? real.aclrtMemsetAsync(dst, count, value, count, stream)
-                       : real.aclrtMemset(dst, count, value, count));
+    return keep(stream ? REAL(aclrtMemsetAsync)(dst, count, value, count, stream)
+                       : REAL(aclrtMemset)(dst, count, value, count));
 }
 
 static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, size_t *total)
 {
     (void)dev;
-    return keep(real.aclrtGetMemInfo(attr, free_bytes, total));
+    return keep(REAL(aclrtGetMemInfo)(attr, free_bytes, total));
 }
 
 static size_t mem_usage(int32_t dev, struct be_usage *out, size_t max)
@@ -397,8 +406,8 @@ static void drop_mirror(void *stream)
         if ((*p)->stream == stream) {
             struct mirror *m = *p;
             *p = m->next;
-            real.aclrtAllocatorUnregister(stream);
-            real.aclrtAllocatorDestroyDesc(m->desc);
+            REAL(aclrtAllocatorUnregister)(stream);
+            REAL(aclrtAllocatorDestroyDesc)(m->desc);
             base_free(m);
             break;
         }
@@ -413,24 +422,24 @@ static void alloc_register(void *stream, const void *obj, void *alloc, void *fre
         return; /* nothing to mirror into */
     drop_mirror(stream);
     struct mirror *m = base_malloc(sizeof *m);
-    aclrtAllocatorDesc d = real.aclrtAllocatorCreateDesc();
+    aclrtAllocatorDesc d = REAL(aclrtAllocatorCreateDesc)();
     if (!m || !d) {
         base_free(m);
         if (d)
-            real.aclrtAllocatorDestroyDesc(d);
+            REAL(aclrtAllocatorDestroyDesc)(d);
         return;
     }
-    real.aclrtAllocatorSetObjToDesc(d, (aclrtAllocator)obj);
-    real.aclrtAllocatorSetAllocFuncToDesc(d, (aclrtAllocatorAllocFunc)(uintptr_t)alloc);
-    real.aclrtAllocatorSetFreeFuncToDesc(d, (aclrtAllocatorFreeFunc)(uintptr_t)freef);
+    REAL(aclrtAllocatorSetObjToDesc)(d, (aclrtAllocator)obj);
+    REAL(aclrtAllocatorSetAllocFuncToDesc)(d, (aclrtAllocatorAllocFunc)(uintptr_t)alloc);
+    REAL(aclrtAllocatorSetFreeFuncToDesc)(d, (aclrtAllocatorFreeFunc)(uintptr_t)freef);
     if (advise)
-        real.aclrtAllocatorSetAllocAdviseFuncToDesc(
+        REAL(aclrtAllocatorSetAllocAdviseFuncToDesc)(
             d, (aclrtAllocatorAllocAdviseFunc)(uintptr_t)advise);
-    real.aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
+    REAL(aclrtAllocatorSetGetAddrFromBlockFuncToDesc)(
         d, (aclrtAllocatorGetAddrFromBlockFunc)(uintptr_t)get_addr);
-    if (real.aclrtAllocatorRegister(stream, d) != ACL_SUCCESS) {
-        (void)real.aclGetRecentErrMsg();
-        real.aclrtAllocatorDestroyDesc(d);
+    if (REAL(aclrtAllocatorRegister)(stream, d) != ACL_SUCCESS) {
+        (void)REAL(aclGetRecentErrMsg)();
+        REAL(aclrtAllocatorDestroyDesc)(d);
         base_free(m);
         return;
     }
@@ -446,14 +455,9 @@ static void alloc_unregister(void *stream)
         drop_mirror(stream);
 }
 
-typedef void (*any_fn)(void);
-
-static any_fn real_sym(const char *name)
+static any_fn real(enum api_call id)
 {
-    any_fn f = NULL;
-    if (loaded())
-        *(void **)&f = dlsym(lib, name); /* POSIX's way round ISO C */
-    return f;
+    return loaded() ? table[id] : NULL;
 }
 
 static void describe(char *buf, size_t len)
@@ -465,7 +469,7 @@ static void describe(char *buf, size_t len)
 }
 
 static const struct be_bridge bridge = {
-    .real_sym = real_sym,
+    .real = real,
     .take_message = take_message,
     .alloc_register = alloc_register,
     .alloc_unregister = alloc_unregister,

@@ -45,6 +45,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "acl/acl.h"
+#include "api/calls.h"
 
 /* What be_ops.lookup learns about an address. */
 struct be_ptr_info {
@@ -194,10 +195,11 @@ struct be_tools {
 
 /* The bridge to a real runtime. Every member may be NULL. */
 struct be_bridge {
-    /* The real runtime's function `name`, or NULL; cast it to its real type
-     * before calling. Used to forward calls aclsim does not simulate and by
-     * differential mode. Absent: such calls answer "not simulated". */
-    void (*(*real_sym)(const char *name))(void);
+    /* The real runtime's entry point for catalogued call id (api/calls.def),
+     * or NULL when it has none; cast it to the call's type before calling.
+     * Used to forward calls aclsim does not simulate and by differential
+     * mode. Absent: such calls answer "not simulated". */
+    void (*(*real)(enum api_call id))(void);
     /* The real runtime's message for the calling thread's last failed
      * forwarded call, once (NULL: none). The ACL layer appends it.
      * Absent: only aclsim's message is given. */

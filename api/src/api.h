@@ -11,6 +11,14 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "acl/acl.h"
+#include "acl/acl_rt_allocator.h"
+#include "acl/acl_rt_memory_soma.h"
+#include "acl/acl_op_compiler.h"
+#include "acl/acl_dump.h"
+#include "acl/ops/acl_cblas.h"
+#include "aclsim/aclsim.h"
+#include "aclsim/fault.h"
+#include "api/calls.h"
 #include "fault/fault.h"
 
 #define API_EXPORT __attribute__((visibility("default")))
@@ -103,50 +111,46 @@ void api_registry_each(void (*fn)(const void *stream, const struct api_alloc_sna
 /* Whether desc is a live handle from aclrtAllocatorCreateDesc. */
 bool api_desc_live(const void *desc);
 
-/* ---- allocator.c, memory.c: the implementations behind the exported
- * names, which diff.c defines (differential mode wraps them) ---- */
+/* ---- The implementations behind the exports (api/calls.def) ----
+ *
+ * Every simulated call is implemented as api_impl_<name> in the file of
+ * its family; exports.c defines the exported name around it. A HOOK call
+ * also has api_diff_<name> in diff.c, which the export calls instead in
+ * differential mode. */
+#define FAMILY(id, title, why)
+#define CALL(fam, st, ret, name, params, args, fail) API_DECLARE_##st(ret, name, params)
+#define API_DECLARE_SIM(ret, name, params) ret api_impl_##name params;
+#define API_DECLARE_SIMV API_DECLARE_SIM
+#define API_DECLARE_DIFF API_DECLARE_SIM
+#define API_DECLARE_HOOK(ret, name, params) ret api_impl_##name params; ret api_diff_##name params;
+#define API_DECLARE_NOSIM(ret, name, params)
+#define API_DECLARE_NOSIMV API_DECLARE_NOSIM
+#define API_DECLARE_OWN API_DECLARE_NOSIM
+#include "api/calls.def"
+#undef FAMILY
+#undef CALL
 
-aclrtAllocatorDesc api_impl_aclrtAllocatorCreateDesc(void);
-aclError api_impl_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc);
-aclError api_impl_aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
-                                             aclrtAllocator allocator);
-aclError api_impl_aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
-                                                   aclrtAllocatorAllocFunc func);
-aclError api_impl_aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
-                                                  aclrtAllocatorFreeFunc func);
-aclError api_impl_aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc,
-                                                         aclrtAllocatorAllocAdviseFunc func);
-aclError api_impl_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
-    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func);
-aclError api_impl_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc);
-aclError api_impl_aclrtAllocatorGetByStream(
-    aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
-    aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
-    aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
-    aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc);
-aclError api_impl_aclrtAllocatorUnregister(aclrtStream stream);
-aclError api_impl_aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
-aclError api_impl_aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
-aclError api_impl_aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
-aclError api_impl_aclrtFree(void *devPtr);
-aclError api_impl_aclrtMallocHost(void **hostPtr, size_t size);
-aclError api_impl_aclrtFreeHost(void *hostPtr);
-aclError api_impl_aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
-                              aclrtMemcpyKind kind);
-aclError api_impl_aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
-                                   aclrtMemcpyKind kind, aclrtStream stream);
-aclError api_impl_aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
-aclError api_impl_aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
-                                   aclrtStream stream);
-aclError api_impl_aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
-aclError api_impl_aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
+/* ---- exports.c: the call catalogue's exports ---- */
+
+/* The real runtime's entry point for a call (backends/be.h, bridge), or
+ * NULL when there is no real runtime or it lacks the call. */
+typedef void (*api_any_fn)(void);
+api_any_fn api_real(enum api_call id);
+
+/* Queue "<call> is not simulated by aclsim: <why>." for a call of a family
+ * aclsim does not simulate. */
+void api_not_simulated(enum api_call id);
 
 /* ---- diff.c: differential mode (ACLSIM_DIFF=1 on a backend with a real
  * runtime) ---- */
 
-/* Non-zero while every allocator and memory call is also put to the real
- * runtime and the answers compared. */
+/* Non-zero while every checked call is also put to the real runtime and
+ * the answers compared. */
 extern int api_diff_on;
+
+/* Compare a call aclsim rejected with rc against the real runtime's answer
+ * `theirs` to the same arguments (DIFF calls). */
+void api_diff_verdict(const char *call, aclError rc, aclError theirs);
 
 /* ---- errmsg.c, for diff.c ---- */
 

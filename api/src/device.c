@@ -244,7 +244,7 @@ static void set_current(struct api_ctx *c)
 
 /* ---- Init ---- */
 
-API_EXPORT aclError aclInit(const char *configPath)
+aclError api_impl_aclInit(const char *configPath)
 {
     API_FAULT(ACL_INIT, "aclInit");
     if (configPath && configPath[0]) {
@@ -330,19 +330,19 @@ static aclError finalize(int all, uint64_t *left)
     return ACL_SUCCESS;
 }
 
-API_EXPORT aclError aclFinalize(void)
+aclError api_impl_aclFinalize(void)
 {
     API_FAULT(ACL_FINALIZE, "aclFinalize");
     return finalize(1, NULL);
 }
 
-API_EXPORT aclError aclFinalizeReference(uint64_t *refCount)
+aclError api_impl_aclFinalizeReference(uint64_t *refCount)
 {
     API_FAULT(ACL_FINALIZE, "aclFinalizeReference");
     return finalize(0, refCount);
 }
 
-API_EXPORT aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
+aclError api_impl_aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
                                     int32_t *patchVersion)
 {
     API_FAULT(ACL_RT_GET_DEVICE, "aclrtGetVersion");
@@ -360,7 +360,7 @@ API_EXPORT aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion
 
 /* ---- Devices ---- */
 
-API_EXPORT aclError aclrtGetDeviceCount(uint32_t *count)
+aclError api_impl_aclrtGetDeviceCount(uint32_t *count)
 {
     API_FAULT(ACL_RT_GET_DEVICE, "aclrtGetDeviceCount");
     if (!count)
@@ -368,7 +368,7 @@ API_EXPORT aclError aclrtGetDeviceCount(uint32_t *count)
     return be_get()->device_count(count);
 }
 
-API_EXPORT aclError aclrtSetDevice(int32_t deviceId)
+aclError api_impl_aclrtSetDevice(int32_t deviceId)
 {
     static const char fn[] = "aclrtSetDevice";
     API_FAULT(ACL_RT_SET_DEVICE, fn);
@@ -434,19 +434,19 @@ static aclError reset(int32_t dev, bool force)
     return ACL_SUCCESS;
 }
 
-API_EXPORT aclError aclrtResetDevice(int32_t deviceId)
+aclError api_impl_aclrtResetDevice(int32_t deviceId)
 {
     API_FAULT(ACL_RT_RESET_DEVICE, "aclrtResetDevice");
     return reset(deviceId, false);
 }
 
-API_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId)
+aclError api_impl_aclrtResetDeviceForce(int32_t deviceId)
 {
     API_FAULT(ACL_RT_RESET_DEVICE, "aclrtResetDeviceForce");
     return reset(deviceId, true);
 }
 
-API_EXPORT aclError aclrtGetDevice(int32_t *deviceId)
+aclError api_impl_aclrtGetDevice(int32_t *deviceId)
 {
     API_FAULT(ACL_RT_GET_DEVICE, "aclrtGetDevice");
     if (!deviceId)
@@ -458,7 +458,7 @@ API_EXPORT aclError aclrtGetDevice(int32_t *deviceId)
     return rc;
 }
 
-API_EXPORT aclError aclrtGetRunMode(aclrtRunMode *runMode)
+aclError api_impl_aclrtGetRunMode(aclrtRunMode *runMode)
 {
     API_FAULT(ACL_RT_GET_DEVICE, "aclrtGetRunMode");
     if (!runMode)
@@ -467,7 +467,7 @@ API_EXPORT aclError aclrtGetRunMode(aclrtRunMode *runMode)
     return ACL_SUCCESS;
 }
 
-API_EXPORT const char *aclrtGetSocName(void)
+const char *api_impl_aclrtGetSocName(void)
 {
     if (FLT_HIT(ACL_RT_GET_DEVICE)) {
         api_fault(FLT_ACL_RT_GET_DEVICE, "aclrtGetSocName");
@@ -479,7 +479,7 @@ API_EXPORT const char *aclrtGetSocName(void)
     return be_get()->soc_name(c->device);
 }
 
-API_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
+aclError api_impl_aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 {
     static const char fn[] = "aclrtCreateContext";
     API_FAULT(ACL_RT_CREATE_CONTEXT, fn);
@@ -521,7 +521,7 @@ static struct api_ctx *ctx_of(const char *func, aclrtContext h)
     return c;
 }
 
-API_EXPORT aclError aclrtDestroyContext(aclrtContext context)
+aclError api_impl_aclrtDestroyContext(aclrtContext context)
 {
     static const char fn[] = "aclrtDestroyContext";
     API_FAULT(ACL_RT_DESTROY_CONTEXT, fn);
@@ -557,7 +557,7 @@ API_EXPORT aclError aclrtDestroyContext(aclrtContext context)
     return ACL_SUCCESS;
 }
 
-API_EXPORT aclError aclrtSetCurrentContext(aclrtContext context)
+aclError api_impl_aclrtSetCurrentContext(aclrtContext context)
 {
     static const char fn[] = "aclrtSetCurrentContext";
     API_FAULT(ACL_RT_CURRENT_CONTEXT, fn);
@@ -569,7 +569,7 @@ API_EXPORT aclError aclrtSetCurrentContext(aclrtContext context)
     return c ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 
-API_EXPORT aclError aclrtGetCurrentContext(aclrtContext *context)
+aclError api_impl_aclrtGetCurrentContext(aclrtContext *context)
 {
     API_FAULT(ACL_RT_CURRENT_CONTEXT, "aclrtGetCurrentContext");
     if (!context)

@@ -1,9 +1,11 @@
 /*
- * diff.c - the exported allocator and memory entry points, and differential
- * mode: with ACLSIM_DIFF=1 on a backend over a real runtime (hw=ascend),
- * every allocator and memory call is also put to the real library and the
- * answers compared: return code, the first message aclGetRecentErrMsg would
- * give (title, code and text; not the PID and time), and output values.
+ * diff.c - differential mode: with ACLSIM_DIFF=1 on a backend over a real
+ * runtime (hw=ascend), every allocator and memory call is also put to the
+ * real library and the answers compared: return code, the first message
+ * aclGetRecentErrMsg would give (title, code and text; not the PID and
+ * time), and output values. The generated exports (exports.c) compare the
+ * DIFF calls of the catalogue themselves and call the api_diff_* hooks
+ * here for the HOOK calls.
  * Each mismatch is printed on stderr as one "aclsim diff:" line naming the
  * call; at exit a summary line counts calls compared and mismatches, and
  * any mismatch makes the process exit with status 24.
@@ -93,19 +95,12 @@ static void twin_kill(const void *ours)
 
 /* ---- Comparing ---- */
 
-typedef void (*any_fn)(void);
-
-static any_fn real(const char *name)
-{
-    return API_BRIDGE(real_sym) ? API_BRIDGE(real_sym)(name) : NULL;
-}
-
-#define REAL(name) ((__typeof__(&api_impl_##name))real(#name))
+#define REAL(name) ((__typeof__(&name))api_real(API_CALL_##name))
 
 /* The real runtime's first message without "[PID: n] <time> ". */
 static void real_msg(char *buf, size_t len)
 {
-    const char *(*get)(void) = (const char *(*)(void))real("aclGetRecentErrMsg");
+    const char *(*get)(void) = REAL(aclGetRecentErrMsg);
     const char *m = get ? get() : NULL;
     buf[0] = '\0';
     if (!m)
@@ -155,7 +150,7 @@ __attribute__((constructor(110))) static void diff_load(void)
 {
     if (!opt_bool(OPT_DIFF) || opt_nested())
         return;
-    if (!API_BRIDGE(real_sym)) {
+    if (!API_BRIDGE(real)) {
         fprintf(stderr, "aclsim diff: ACLSIM_DIFF=1 needs a backend over a real runtime "
                 "(scons hw=ascend); the %s backend has none\n", be_get()->name);
         return;
@@ -164,14 +159,17 @@ __attribute__((constructor(110))) static void diff_load(void)
     atexit(summary);
 }
 
-#define DIFF(x) __builtin_expect(api_diff_on, 0) && (x)
+void api_diff_verdict(const char *call, aclError rc, aclError theirs)
+{
+    verdict(call, rc, theirs, NULL);
+}
 
-/* ---- Allocator API ---- */
+/* ---- Allocator API: twin descs ---- */
 
-API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
+aclrtAllocatorDesc api_diff_aclrtAllocatorCreateDesc(void)
 {
     aclrtAllocatorDesc d = api_impl_aclrtAllocatorCreateDesc();
-    if (DIFF(d != NULL)) {
+    if (d != NULL) {
         void *rd = REAL(aclrtAllocatorCreateDesc) ? REAL(aclrtAllocatorCreateDesc)() : NULL;
         if (rd)
             twin_put(d, rd);
@@ -181,12 +179,12 @@ API_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
     return d;
 }
 
-API_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
+aclError api_diff_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
 {
     int known;
-    void *rd = api_diff_on ? twin_of(allocatorDesc, &known) : NULL;
+    void *rd = twin_of(allocatorDesc, &known);
     aclError r = api_impl_aclrtAllocatorDestroyDesc(allocatorDesc);
-    if (DIFF(known)) {
+    if (known) {
         verdict("aclrtAllocatorDestroyDesc", r, REAL(aclrtAllocatorDestroyDesc)(rd), NULL);
         twin_kill(allocatorDesc);
     }
@@ -195,12 +193,12 @@ API_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
 
 /* SetObj and the four Set*Func calls: the same value on the twin. */
 #define SETTER(name, type)                                                                \
-    API_EXPORT aclError name(aclrtAllocatorDesc allocatorDesc, type value)               \
+    aclError api_diff_##name(aclrtAllocatorDesc allocatorDesc, type value)                \
     {                                                                                     \
         aclError r = api_impl_##name(allocatorDesc, value);                               \
         int known = 0;                                                                    \
-        void *rd = api_diff_on ? twin_of(allocatorDesc, &known) : NULL;                   \
-        if (DIFF(known))                                                                  \
+        void *rd = twin_of(allocatorDesc, &known);                                        \
+        if (known)                                                                        \
             verdict(#name, r, REAL(name)(rd, value), NULL);                               \
         return r;                                                                         \
     }
@@ -211,17 +209,17 @@ SETTER(aclrtAllocatorSetFreeFuncToDesc, aclrtAllocatorFreeFunc)
 SETTER(aclrtAllocatorSetAllocAdviseFuncToDesc, aclrtAllocatorAllocAdviseFunc)
 SETTER(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, aclrtAllocatorGetAddrFromBlockFunc)
 
-API_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc)
+aclError api_diff_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc)
 {
     aclError r = api_impl_aclrtAllocatorRegister(stream, allocatorDesc);
     int known = 0;
-    void *rd = api_diff_on ? twin_of(allocatorDesc, &known) : NULL;
-    if (DIFF(known))
+    void *rd = twin_of(allocatorDesc, &known);
+    if (known)
         verdict("aclrtAllocatorRegister", r, REAL(aclrtAllocatorRegister)(stream, rd), NULL);
     return r;
 }
 
-API_EXPORT aclError aclrtAllocatorGetByStream(
+aclError api_diff_aclrtAllocatorGetByStream(
     aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
     aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
     aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
@@ -230,7 +228,7 @@ API_EXPORT aclError aclrtAllocatorGetByStream(
     aclError r = api_impl_aclrtAllocatorGetByStream(stream, allocatorDesc, allocator, allocFunc,
                                                     freeFunc, allocAdviseFunc,
                                                     getAddrFromBlockFunc);
-    if (DIFF(1)) {
+    {
         aclrtAllocatorDesc rd = NULL;
         aclrtAllocator obj = NULL;
         aclrtAllocatorAllocFunc af = NULL;
@@ -256,20 +254,19 @@ API_EXPORT aclError aclrtAllocatorGetByStream(
     return r;
 }
 
-API_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream)
+aclError api_diff_aclrtAllocatorUnregister(aclrtStream stream)
 {
     aclError r = api_impl_aclrtAllocatorUnregister(stream);
-    if (DIFF(1))
-        verdict("aclrtAllocatorUnregister", r, REAL(aclrtAllocatorUnregister)(stream), NULL);
+    verdict("aclrtAllocatorUnregister", r, REAL(aclrtAllocatorUnregister)(stream), NULL);
     return r;
 }
 
-/* ---- Memory API: compared when aclsim rejects the call ---- */
+/* ---- Allocations: compared when aclsim rejects the call ---- */
 
 /* Put a rejected allocation to the real runtime; free what it gives. */
 #define DIFF_ALLOC(name, free_name, ptr, ...)                                             \
     do {                                                                                  \
-        if (DIFF(r != ACL_SUCCESS)) {                                                     \
+        if (r != ACL_SUCCESS) {                                                           \
             void *got = NULL;                                                             \
             aclError t = REAL(name)(ptr ? &got : NULL, __VA_ARGS__);                      \
             if (t == ACL_SUCCESS && got)                                                  \
@@ -278,97 +275,30 @@ API_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream)
         }                                                                                 \
     } while (0)
 
-API_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+aclError api_diff_aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
     aclError r = api_impl_aclrtMalloc(devPtr, size, policy);
     DIFF_ALLOC(aclrtMalloc, aclrtFree, devPtr, size, policy);
     return r;
 }
 
-API_EXPORT aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+aclError api_diff_aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
     aclError r = api_impl_aclrtMallocAlign32(devPtr, size, policy);
     DIFF_ALLOC(aclrtMallocAlign32, aclrtFree, devPtr, size, policy);
     return r;
 }
 
-API_EXPORT aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+aclError api_diff_aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
     aclError r = api_impl_aclrtMallocCached(devPtr, size, policy);
     DIFF_ALLOC(aclrtMalloc, aclrtFree, devPtr, size, policy); /* the same checks */
     return r;
 }
 
-API_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
+aclError api_diff_aclrtMallocHost(void **hostPtr, size_t size)
 {
     aclError r = api_impl_aclrtMallocHost(hostPtr, size);
     DIFF_ALLOC(aclrtMallocHost, aclrtFreeHost, hostPtr, size);
-    return r;
-}
-
-/* A rejected call without allocation: put the same arguments to the real
- * runtime and compare. */
-#define DIFF_CALL(name, ...)                                                              \
-    do {                                                                                  \
-        if (DIFF(r != ACL_SUCCESS))                                                       \
-            verdict(#name, r, REAL(name)(__VA_ARGS__), NULL);                             \
-    } while (0)
-
-API_EXPORT aclError aclrtFree(void *devPtr)
-{
-    aclError r = api_impl_aclrtFree(devPtr);
-    DIFF_CALL(aclrtFree, devPtr);
-    return r;
-}
-
-API_EXPORT aclError aclrtFreeHost(void *hostPtr)
-{
-    aclError r = api_impl_aclrtFreeHost(hostPtr);
-    DIFF_CALL(aclrtFreeHost, hostPtr);
-    return r;
-}
-
-API_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
-                                aclrtMemcpyKind kind)
-{
-    aclError r = api_impl_aclrtMemcpy(dst, destMax, src, count, kind);
-    DIFF_CALL(aclrtMemcpy, dst, destMax, src, count, kind);
-    return r;
-}
-
-API_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
-                                     aclrtMemcpyKind kind, aclrtStream stream)
-{
-    aclError r = api_impl_aclrtMemcpyAsync(dst, destMax, src, count, kind, stream);
-    DIFF_CALL(aclrtMemcpyAsync, dst, destMax, src, count, kind, stream);
-    return r;
-}
-
-API_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
-{
-    aclError r = api_impl_aclrtMemset(devPtr, maxCount, value, count);
-    DIFF_CALL(aclrtMemset, devPtr, maxCount, value, count);
-    return r;
-}
-
-API_EXPORT aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
-                                     aclrtStream stream)
-{
-    aclError r = api_impl_aclrtMemsetAsync(devPtr, maxCount, value, count, stream);
-    DIFF_CALL(aclrtMemsetAsync, devPtr, maxCount, value, count, stream);
-    return r;
-}
-
-API_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
-{
-    aclError r = api_impl_aclrtGetMemInfo(attr, free, total);
-    DIFF_CALL(aclrtGetMemInfo, attr, free, total);
-    return r;
-}
-
-API_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
-{
-    aclError r = api_impl_aclrtPointerGetAttributes(ptr, attributes);
-    DIFF_CALL(aclrtPointerGetAttributes, ptr, attributes);
     return r;
 }

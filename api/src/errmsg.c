@@ -118,7 +118,7 @@ static void put(size_t *len, const char *fmt, ...)
         *len = sizeof report - 1;
 }
 
-API_EXPORT const char *aclGetRecentErrMsg(void)
+const char *api_impl_aclGetRecentErrMsg(void)
 {
     if (queued == 0)
         return NULL;

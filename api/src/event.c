@@ -72,17 +72,17 @@ static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag)
     return rc;
 }
 
-API_EXPORT aclError aclrtCreateEvent(aclrtEvent *event)
+aclError api_impl_aclrtCreateEvent(aclrtEvent *event)
 {
     return create_event("aclrtCreateEvent", event, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE);
 }
 
-API_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
+aclError api_impl_aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
 {
     return create_event("aclrtCreateEventWithFlag", event, flag);
 }
 
-API_EXPORT aclError aclrtDestroyEvent(aclrtEvent event)
+aclError api_impl_aclrtDestroyEvent(aclrtEvent event)
 {
     static const char fn[] = "aclrtDestroyEvent";
     API_FAULT(ACL_RT_DESTROY_EVENT, fn);
@@ -122,22 +122,22 @@ static aclError wait_op(void *event, void *stream)
     return be_get()->event_wait(stream, event);
 }
 
-API_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+aclError api_impl_aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
     return on_stream("aclrtRecordEvent", event, stream, be_get()->event_record);
 }
 
-API_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
+aclError api_impl_aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
     return on_stream("aclrtResetEvent", event, stream, be_get()->event_reset);
 }
 
-API_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+aclError api_impl_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
     return on_stream("aclrtStreamWaitEvent", event, stream, wait_op);
 }
 
-API_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event)
+aclError api_impl_aclrtSynchronizeEvent(aclrtEvent event)
 {
     static const char fn[] = "aclrtSynchronizeEvent";
     API_FAULT(ACL_RT_SYNC_EVENT, fn);
@@ -153,7 +153,7 @@ API_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event)
     return rc;
 }
 
-API_EXPORT aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
+aclError api_impl_aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
 {
     static const char fn[] = "aclrtEventElapsedTime";
     API_FAULT(ACL_RT_QUERY_EVENT, fn);
@@ -197,7 +197,7 @@ static aclError query(const char *fn, aclrtEvent event, void *status, int *done)
     return rc;
 }
 
-API_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
+aclError api_impl_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
 {
     int done = 0;
     aclError rc = query("aclrtQueryEventStatus", event, status, &done);
@@ -206,7 +206,7 @@ API_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedSt
     return rc;
 }
 
-API_EXPORT aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
+aclError api_impl_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
 {
     int done = 0;
     aclError rc = query("aclrtQueryEvent", event, status, &done);

@@ -401,7 +401,7 @@ aclError api_impl_aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes 
     return ACL_SUCCESS;
 }
 
-API_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo,
+aclError api_impl_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo,
                                          size_t inputNum, size_t *outputNum)
 {
     static const char fn[] = "aclrtGetMemUsageInfo";

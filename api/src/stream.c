@@ -96,18 +96,18 @@ static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t prio
     return rc;
 }
 
-API_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
+aclError api_impl_aclrtCreateStream(aclrtStream *stream)
 {
     return create_stream("aclrtCreateStream", stream, 0, 0);
 }
 
-API_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
+aclError api_impl_aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
                                                 uint32_t flag)
 {
     return create_stream("aclrtCreateStreamWithConfig", stream, priority, flag);
 }
 
-API_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
+aclError api_impl_aclrtDestroyStream(aclrtStream stream)
 {
     static const char fn[] = "aclrtDestroyStream";
     API_FAULT(ACL_RT_DESTROY_STREAM, fn);
@@ -132,17 +132,17 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     return rc;
 }
 
-API_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
+aclError api_impl_aclrtSynchronizeStream(aclrtStream stream)
 {
     return sync_stream("aclrtSynchronizeStream", stream, -1);
 }
 
-API_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
+aclError api_impl_aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 {
     return sync_stream("aclrtSynchronizeStreamWithTimeout", stream, timeout);
 }
 
-API_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
+aclError api_impl_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 {
     static const char fn[] = "aclrtStreamQuery";
     API_FAULT(ACL_RT_SYNC_STREAM, fn);
@@ -160,7 +160,7 @@ API_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *stat
     return rc;
 }
 
-API_EXPORT aclError aclrtSynchronizeDevice(void)
+aclError api_impl_aclrtSynchronizeDevice(void)
 {
     static const char fn[] = "aclrtSynchronizeDevice";
     API_FAULT(ACL_RT_SYNC_STREAM, fn);

@@ -15,13 +15,17 @@
 #include "acl/acl_rt_memory_soma.h"
 #include "acl/acl_op_compiler.h"
 #include "acl/ops/acl_cblas.h"
+#include "acl/acl_dump.h"
+#include "aclsim/aclsim.h"
+#include "aclsim/fault.h"
 
 /* Deprecated calls are catalogued like the others. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* The functions of cann-runtime-functions.txt (404) and cann-op-functions.txt
- * (179); the two lists share no name. */
-#define CATALOGUE_CALLS 583
+ * (179), which share no name, the 7 of acl_dump.h (which acl_op.h includes)
+ * and aclsim's 17 additions. */
+#define CATALOGUE_CALLS (404 + 179 + 7 + 17)
 
 enum fam {
 #define FAMILY(id, title, why) API_FAM_##id,
@@ -33,8 +37,8 @@ enum fam {
 };
 
 /* Per status: 0 the call returns a value, 1 it returns void, 2 either. */
-enum { ST_SIM = 0, ST_NOSIM = 0, ST_SIMV = 1, ST_NOSIMV = 1, ST_OWN = 2 };
-enum { IX_SIM, IX_SIMV, IX_NOSIM, IX_NOSIMV, IX_OWN, IX_COUNT };
+enum { ST_SIM = 0, ST_DIFF = 0, ST_HOOK = 0, ST_NOSIM = 0, ST_SIMV = 1, ST_NOSIMV = 1, ST_OWN = 2 };
+enum { IX_SIM, IX_DIFF, IX_HOOK, IX_SIMV, IX_NOSIM, IX_NOSIMV, IX_OWN, IX_COUNT };
 
 #define FAMILY(id, title, why)
 #define CALL(fam, st, ret, name, params, args, fail)                                      \
@@ -48,6 +52,8 @@ enum { IX_SIM, IX_SIMV, IX_NOSIM, IX_NOSIMV, IX_OWN, IX_COUNT };
  * makes a duplicated name a redefinition. */
 #define CALL_FAIL_SIM(ret, name, fail) static ret fail_##name __attribute__((unused)) = fail;
 #define CALL_FAIL_NOSIM CALL_FAIL_SIM
+#define CALL_FAIL_DIFF CALL_FAIL_SIM
+#define CALL_FAIL_HOOK CALL_FAIL_SIM
 #define CALL_FAIL_SIMV(ret, name, fail) static char fail_##name __attribute__((unused));
 #define CALL_FAIL_NOSIMV CALL_FAIL_SIMV
 #define CALL_FAIL_OWN CALL_FAIL_SIMV

@@ -1,0 +1,118 @@
+/*
+ * exports.c - every exported CANN call, generated from the call catalogue
+ * (api/calls.def); nothing else in the library defines an acl* symbol,
+ * except the variadic aclAppLog and the aclsim_* additions (OWN lines).
+ *
+ * What each status generates:
+ *   SIM, SIMV  the export calls api_impl_<name>;
+ *   DIFF       the same, and in differential mode a call aclsim rejected
+ *              is put to the real runtime with the same arguments and the
+ *              answers compared;
+ *   HOOK       in differential mode api_diff_<name> (diff.c) runs instead;
+ *   NOSIM(V)   the call is forwarded to the real runtime when there is one
+ *              that has it (hw=ascend), and otherwise fails with the line's
+ *              `fail` value and a message naming the call and why it is not
+ *              simulated.
+ * With LTO each export and its implementation become one function, so a
+ * simulated call costs nothing extra and memcheck's stacks name the call.
+ */
+#include <stdatomic.h>
+#include "api.h"
+#include "backends/be.h"
+
+/* Deprecated calls are exported like the others. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+/* ---- The catalogue as data ---- */
+
+static const char *const call_names[API_CALL_COUNT] = {
+#define FAMILY(id, title, why)
+#define CALL(fam, st, ret, name, params, args, fail) #name,
+#include "api/calls.def"
+#undef FAMILY
+#undef CALL
+};
+
+static const enum api_family call_family[API_CALL_COUNT] = {
+#define FAMILY(id, title, why)
+#define CALL(fam, st, ret, name, params, args, fail) API_FAM_##fam,
+#include "api/calls.def"
+#undef FAMILY
+#undef CALL
+};
+
+static const char *const family_why[API_FAM_COUNT] = {
+#define FAMILY(id, title, why) why,
+#define CALL(fam, st, ret, name, params, args, fail)
+#include "api/calls.def"
+#undef FAMILY
+#undef CALL
+};
+
+api_any_fn api_real(enum api_call id)
+{
+    api_any_fn (*real)(enum api_call) = API_BRIDGE(real);
+    return real ? real(id) : NULL;
+}
+
+void api_not_simulated(enum api_call id)
+{
+    api_report(API_MSG_EH9999, "%s is not simulated by aclsim: %s.", call_names[id],
+               family_why[call_family[id]][0] ? family_why[call_family[id]]
+                                              : "it has no meaning on the simulator");
+}
+
+/* ---- The exports ---- */
+
+#define DIFF_ON __builtin_expect(api_diff_on, 0)
+#define REAL(name) ((__typeof__(&name))api_real(API_CALL_##name))
+
+#define API_DEFINE_SIM(ret, name, params, args, fail)                                    \
+    API_EXPORT ret name params                                                           \
+    {                                                                                    \
+        return api_impl_##name args;                                                     \
+    }
+#define API_DEFINE_SIMV(ret, name, params, args, fail)                                   \
+    API_EXPORT void name params                                                          \
+    {                                                                                    \
+        api_impl_##name args;                                                            \
+    }
+#define API_DEFINE_DIFF(ret, name, params, args, fail)                                   \
+    API_EXPORT ret name params                                                           \
+    {                                                                                    \
+        ret r_ = api_impl_##name args;                                                   \
+        if (DIFF_ON && r_ != ACL_SUCCESS && REAL(name))                                  \
+            api_diff_verdict(#name, r_, REAL(name) args);                                \
+        return r_;                                                                       \
+    }
+#define API_DEFINE_HOOK(ret, name, params, args, fail)                                   \
+    API_EXPORT ret name params                                                           \
+    {                                                                                    \
+        if (DIFF_ON)                                                                     \
+            return api_diff_##name args;                                                 \
+        return api_impl_##name args;                                                     \
+    }
+#define API_DEFINE_NOSIM(ret, name, params, args, fail)                                  \
+    API_EXPORT ret name params                                                           \
+    {                                                                                    \
+        if (REAL(name))                                                                  \
+            return REAL(name) args;                                                      \
+        api_not_simulated(API_CALL_##name);                                              \
+        return fail;                                                                     \
+    }
+#define API_DEFINE_NOSIMV(ret, name, params, args, fail)                                 \
+    API_EXPORT void name params                                                          \
+    {                                                                                    \
+        if (REAL(name)) {                                                                \
+            REAL(name) args;                                                             \
+            return;                                                                      \
+        }                                                                                \
+        api_not_simulated(API_CALL_##name);                                              \
+    }
+#define API_DEFINE_OWN(ret, name, params, args, fail)
+
+#define FAMILY(id, title, why)
+#define CALL(fam, st, ret, name, params, args, fail) API_DEFINE_##st(ret, name, params, args, fail)
+#include "api/calls.def"
+#undef FAMILY
+#undef CALL
