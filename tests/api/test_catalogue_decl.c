@@ -39,6 +39,10 @@ enum fam {
 /* Per status: 0 the call returns a value, 1 it returns void, 2 either. */
 enum { ST_SIM = 0, ST_DIFF = 0, ST_HOOK = 0, ST_NOSIM = 0, ST_SIMV = 1, ST_NOSIMV = 1, ST_OWN = 2 };
 enum { IX_SIM, IX_DIFF, IX_HOOK, IX_SIMV, IX_NOSIM, IX_NOSIMV, IX_OWN, IX_COUNT };
+enum {
+    ST_SIMULATED_SIM = 1, ST_SIMULATED_DIFF = 1, ST_SIMULATED_HOOK = 1, ST_SIMULATED_SIMV = 1,
+    ST_SIMULATED_OWN = 1, ST_SIMULATED_NOSIM = 0, ST_SIMULATED_NOSIMV = 0
+};
 
 #define FAMILY(id, title, why)
 #define CALL(fam, st, ret, name, params, args, fail)                                      \
@@ -68,6 +72,46 @@ enum {
 };
 _Static_assert(N_CALLS == CATALOGUE_CALLS, "calls.def must list every function of both lists");
 
+/* The README's coverage table (printed by scons coverage) has a row per
+ * family with its counts: "| title | declared | simulated | not simulated |". */
+static int readme_rows_match(void)
+{
+    static char text[1 << 18];
+    FILE *f = fopen(ACLSIM_README, "r");
+    if (!f) {
+        printf("cannot read %s\n", ACLSIM_README);
+        return 0;
+    }
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = '\0';
+#undef FAMILY
+    static const char *const titles[API_FAM_COUNT] = {
+#define FAMILY(id, title, why) title,
+#define CALL(fam, st, ret, name, params, args, fail)
+#include "api/calls.def"
+#undef FAMILY
+#undef CALL
+    };
+    size_t sim[API_FAM_COUNT] = {0}, nosim[API_FAM_COUNT] = {0};
+#define FAMILY(id, title, why)
+#define CALL(fam, st, ret, name, params, args, fail)                                       \
+    (ST_SIMULATED_##st ? sim : nosim)[API_FAM_##fam]++;
+#include "api/calls.def"
+#undef CALL
+    int ok = 1;
+    for (int i = 0; i < API_FAM_COUNT; i++) {
+        char row[256];
+        snprintf(row, sizeof row, "| %s | %zu | %zu | %zu |", titles[i], sim[i] + nosim[i], sim[i],
+                 nosim[i]);
+        if (!strstr(text, row)) {
+            printf("README.md's coverage table lacks \"%s\" (run scons coverage)\n", row);
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
 int main(void)
 {
     size_t n[IX_COUNT] = {0};
@@ -86,5 +130,7 @@ int main(void)
            "%zu NOSIM, %zu NOSIMV, %zu OWN\n",
            (int)N_CALLS, (int)API_FAM_COUNT, n[IX_SIM], n[IX_SIMV], n[IX_NOSIM], n[IX_NOSIMV],
            n[IX_OWN]);
+    if (!readme_rows_match())
+        bad = 1;
     return bad;
 }
