@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "base/mem.h"
 #include "base/options.h"
 #include "api/calls.h"
@@ -107,7 +108,22 @@ static void load(void)
                  "no CANN install: set ASCEND_INSTALL_PATH to the CANN directory");
         return;
     }
-    snprintf(lib_path, sizeof lib_path, "%s/lib64/libascendcl.so", root);
+    /* Where CANN installs keep the runtime, older layouts and newer names
+     * alike; the first that exists is loaded (a libascendcl.so that depends
+     * on libacl_rt.so brings it along, and lookups search both). */
+    static const char *const candidates[] = {
+        "lib64/libascendcl.so", "lib64/libacl_rt.so", "runtime/lib64/libascendcl.so",
+        "runtime/lib64/libacl_rt.so", "acllib/lib64/libascendcl.so",
+    };
+    snprintf(lib_path, sizeof lib_path, "%s/%s", root, candidates[0]);
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        char p[sizeof lib_path];
+        snprintf(p, sizeof p, "%s/%s", root, candidates[i]);
+        if (access(p, R_OK) == 0) {
+            snprintf(lib_path, sizeof lib_path, "%s", p);
+            break;
+        }
+    }
     /* An aclsim library loaded as the real runtime (the loopback) finds
      * itself in a namespace of its own and stays quiet about itself: no
      * banner, faults or differential mode (base/options.c, opt_nested). */
