@@ -148,8 +148,8 @@ aclError api_impl_aclrtSynchronizeEvent(aclrtEvent event)
     rc = be_get()->event_sync(event, -1);
     api_obj_put(e);
     if (rc != ACL_SUCCESS)
-        api_report(API_MSG_EH9999, "%s failed: event synchronize failed, runtime result = %d.",
-                   fn, rc);
+        api_report(API_MSG_EH9999, "%s failed: event synchronize %s, runtime result = %d.", fn,
+                   rc == ACL_ERROR_RT_EVENT_SYNC_TIMEOUT ? "timeout" : "failed", rc);
     return rc;
 }
 

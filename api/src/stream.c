@@ -53,8 +53,8 @@ void api_stream_put(struct api_stream_ref *ref)
 static aclError sync_failed(const char *func, aclError rc)
 {
     if (rc != ACL_SUCCESS)
-        api_report(API_MSG_EH9999, "%s failed: stream synchronize failed, runtime result = %d.",
-                   func, rc);
+        api_report(API_MSG_EH9999, "%s failed: stream synchronize %s, runtime result = %d.", func,
+                   rc == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT ? "timeout" : "failed", rc);
     return rc;
 }
 

@@ -6,7 +6,9 @@
  * is disabled.
  *
  * Each point has a scenario_<ID> below; the table is generated from
- * fault/points.def, so a point without a scenario does not compile.
+ * fault/points.def, so a point without a scenario does not compile. The
+ * message the user gets is compared with the catalogue's title, code and
+ * text (a "%s" there stands for the name of the call that failed).
  * Built a second time with -DWRONG_WIRING (tests/meta), one expectation is
  * deliberately wrong and that binary must fail: proof this suite bites.
  */
@@ -19,11 +21,61 @@
 static const struct {
     const char *name;
     aclError code;
+    const char *msg, *text;
 } catalogue[FLT_COUNT] = {
-#define FLT(id, name, code, msg, text, what) {name, code},
+#define FLT(id, name, code, msg, text, what) {name, code, #msg, text},
 #include "fault/points.def"
 #undef FLT
 };
+
+/* Message kinds (api/src/messages.def): id, code and title. */
+static const struct {
+    const char *id, *code, *title;
+} kinds[] = {
+#define MSG(id, code, title, cause, solution) {#id, code, title},
+#include "api/src/messages.def"
+#undef MSG
+};
+
+/* Whether text matches pattern, where "%s" in pattern stands for an API
+ * name (letters, digits, underscores). */
+static int text_matches(const char *pattern, const char *text)
+{
+    while (*pattern) {
+        if (pattern[0] == '%' && pattern[1] == 's') {
+            const char *t = text;
+            while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') ||
+                   (*t >= '0' && *t <= '9') || *t == '_')
+                t++;
+            if (t == text)
+                return 0;
+            text = t;
+            pattern += 2;
+        } else if (*pattern++ != *text++) {
+            return 0;
+        }
+    }
+    return *text == '\0' || *text == '\n';
+}
+
+/* The first line of the report must be the point's catalogued message:
+ * "<title>(<code>): <text>" after the "[PID: n] <time> " prefix. */
+static void check_text(size_t i, const char *m)
+{
+    const char *kind = NULL, *title = NULL;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (strcmp(kinds[k].id, catalogue[i].msg) == 0)
+            kind = kinds[k].code, title = kinds[k].title;
+    assert_non_null(kind);
+    char head[128];
+    snprintf(head, sizeof head, "%s(%s): ", title, kind);
+    const char *at = strstr(m, head);
+    if (!at || memchr(m, '\n', (size_t)(at - m)))
+        fail_msg("%s: the report does not start with %s:\n%s", catalogue[i].name, head, m);
+    if (!text_matches(catalogue[i].text, at + strlen(head)))
+        fail_msg("%s: the user sees\n  %.*s\nbut the catalogue says\n  %s", catalogue[i].name,
+                 (int)strcspn(at + strlen(head), "\n"), at + strlen(head), catalogue[i].text);
+}
 
 static aclrtStream stream;
 static int obj;
@@ -530,6 +582,7 @@ static void check_point(size_t i)
         fail_msg("%s: the call returned %d, the catalogue says %d", current, rc, want);
     if (!m)
         fail_msg("%s: no message for aclGetRecentErrMsg", current);
+    check_text(i, m);
     char tag[128];
     snprintf(tag, sizeof tag, "[aclsim] fault point %s fired", current);
     if (!strstr(m, tag))
