@@ -75,6 +75,44 @@ void api_note_fault(void);
             return api_fault(FLT_##id, func);                                \
     } while (0)
 
+/* ---- data.c: data buffers (struct aclDataBuffer of acl_base_rt.h) ---- */
+
+struct aclDataBuffer {
+    void *data;
+    size_t length;
+};
+
+/* ---- tensor.c: tensor descriptions (struct aclTensorDesc of acl_base_mdl.h) ---- */
+
+/* A tensor description, as CANN's GE ACL layer keeps one. Fixed size: CANN
+ * hands descs out as arrays (aclGetTensorDescByIndex indexes them). */
+struct aclTensorDesc {
+    aclDataType dtype;
+    aclFormat format;         /* origin format (aclSetTensorOriginFormat) */
+    aclFormat storage_format; /* aclSetTensorFormat/StorageFormat; UNDEFINED: unset */
+    size_t ndims, n_storage, n_range, n_vrange;
+    int64_t *dims;            /* origin shape; -1 unknown dim, {-2} unknown rank */
+    int64_t *storage_dims;    /* aclSetTensorShape/StorageShape (a copy of dims at create) */
+    int64_t (*range)[2];      /* aclSetTensorShapeRange */
+    int64_t (*vrange)[2];     /* aclSetTensorValueRange */
+    char *name, *dyn_name;    /* NULL reads as "" */
+    void *const_data;         /* aclSetTensorConst: a copy */
+    size_t const_len;
+    bool is_const;
+    aclMemType memtype;
+    void *address;
+};
+
+/* CANN's GE ACL layer messages: EH0002 "Argument <param> must not be null."
+ * and EH0001 "Value <value> for <param> is invalid. Reason: <reason>.";
+ * both return ACL_ERROR_INVALID_PARAM. */
+aclError api_err_arg_null(const char *param);
+aclError api_err_arg_value(const char *param, const char *value, const char *reason);
+
+/* Element count of a shape as aclGetTensorDescElementCount counts it: 1 for
+ * a scalar, 0 for a negative dim or on overflow. */
+size_t api_shape_elements(const int64_t *dims, size_t ndims);
+
 /* ---- registry.c: stream -> allocator snapshot, lock-free lookups ---- */
 
 struct api_alloc_snapshot {
@@ -140,6 +178,32 @@ api_any_fn api_real(enum api_call id);
 /* Queue "<call> is not simulated by aclsim: <why>." for a call of a family
  * aclsim does not simulate. */
 void api_not_simulated(enum api_call id);
+
+/* ---- Operator families (data buffers, tensor descs, aclop*, aclblas*) ----
+ * On a backend with a real runtime these calls are the real runtime's
+ * (their handles must be its own, for its own operators to read them):
+ * each implementation starts by forwarding, and only the simulator runs
+ * aclsim's. A family whose every call forwards this way needs no backend
+ * op beyond the one operators run through. */
+#define API_FORWARD_FN_(name)                                                            \
+    _Pragma("GCC diagnostic push")                                                       \
+    _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"")                      \
+    __typeof__(&name) real_ = (__typeof__(&name))api_real(API_CALL_##name);             \
+    _Pragma("GCC diagnostic pop")
+#define API_FORWARD(name, args)                                                          \
+    do {                                                                                 \
+        API_FORWARD_FN_(name)                                                            \
+        if (real_)                                                                       \
+            return real_ args;                                                           \
+    } while (0)
+#define API_FORWARD_VOID(name, args)                                                     \
+    do {                                                                                 \
+        API_FORWARD_FN_(name)                                                            \
+        if (real_) {                                                                     \
+            real_ args;                                                                  \
+            return;                                                                      \
+        }                                                                                \
+    } while (0)
 
 /* ---- diff.c: differential mode (ACLSIM_DIFF=1 on a backend with a real
  * runtime) ---- */

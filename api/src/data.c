@@ -4,6 +4,7 @@
  * Pure host-side bookkeeping: nothing here reaches a backend.
  */
 #include "api.h"
+#include "base/mem.h"
 
 size_t api_impl_aclDataTypeSize(aclDataType dataType)
 {
@@ -38,4 +39,59 @@ size_t api_impl_aclDataTypeSize(aclDataType dataType)
          * other value, the 4-bit float types included. */
         return 8;
     }
+}
+
+/* ---- Data buffers ----
+ * A data buffer is a host object holding a pointer and a length; nothing is
+ * checked against the memory it names (CANN's runtime: data_buffer.cpp).
+ * Written here for the operator families; NULL checks give EH0008 with the
+ * public name, as the runtime's ACL layer reports them. */
+
+aclDataBuffer *api_impl_aclCreateDataBuffer(void *data, size_t size)
+{
+    API_FORWARD(aclCreateDataBuffer, (data, size));
+    aclDataBuffer *b = base_malloc(sizeof *b);
+    if (!b) {
+        api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.",
+                   sizeof *b);
+        return NULL;
+    }
+    *b = (aclDataBuffer){data, size};
+    return b;
+}
+
+aclError api_impl_aclDestroyDataBuffer(const aclDataBuffer *dataBuffer)
+{
+    API_FORWARD(aclDestroyDataBuffer, (dataBuffer));
+    if (!dataBuffer)
+        return api_err_null("aclDestroyDataBuffer", "dataBuffer");
+    base_free((void *)dataBuffer);
+    return ACL_SUCCESS;
+}
+
+aclError api_impl_aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size)
+{
+    API_FORWARD(aclUpdateDataBuffer, (dataBuffer, data, size));
+    if (!dataBuffer)
+        return api_err_null("aclUpdateDataBuffer", "dataBuffer");
+    *dataBuffer = (aclDataBuffer){data, size};
+    return ACL_SUCCESS;
+}
+
+void *api_impl_aclGetDataBufferAddr(const aclDataBuffer *dataBuffer)
+{
+    API_FORWARD(aclGetDataBufferAddr, (dataBuffer));
+    return dataBuffer ? dataBuffer->data : NULL;
+}
+
+uint32_t api_impl_aclGetDataBufferSize(const aclDataBuffer *dataBuffer)
+{
+    API_FORWARD(aclGetDataBufferSize, (dataBuffer));
+    return dataBuffer ? (uint32_t)dataBuffer->length : 0; /* truncated, as CANN's */
+}
+
+size_t api_impl_aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer)
+{
+    API_FORWARD(aclGetDataBufferSizeV2, (dataBuffer));
+    return dataBuffer ? dataBuffer->length : 0;
 }
