@@ -484,6 +484,19 @@ static void describe(char *buf, size_t len)
         snprintf(buf, len, "ascend (not loaded: %s)", load_error);
 }
 
+/* ---- operators ---- */
+
+/* The operator families forward whole to the real runtime (API_FORWARD in
+ * api/src), so its own single-op executor runs them on the device with
+ * the allocators mirrored to it; aclsim's built-in library never runs
+ * here. */
+static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end)
+{
+    (void)stream, (void)op;
+    *start = *end = 0;
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
 static const struct be_bridge bridge = {
     .real = real,
     .take_message = take_message,
@@ -525,6 +538,7 @@ static const struct be_ops ops = {
     .mem_info = mem_info,
     .mem_usage = mem_usage,
     .describe = describe,
+    .op_run = op_run,
     .bridge = &bridge,
 };
 

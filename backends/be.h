@@ -72,6 +72,45 @@ struct be_usage {
     uint64_t cur, peak;
 };
 
+/* ---- operators ---- */
+
+/* A built-in operator, validated by the ACL layer (api/src/oplib.c), as a
+ * backend runs it (sim/ops.c computes it). Kinds in the order of
+ * enum sim_opkind. */
+enum be_op_kind {
+    BE_OP_ADD, BE_OP_SUB, BE_OP_MUL, BE_OP_DIV, BE_OP_MAXIMUM, BE_OP_MINIMUM,
+    BE_OP_RELU, BE_OP_SIGMOID, BE_OP_TANH, BE_OP_GELU, BE_OP_EXP, BE_OP_ABS, BE_OP_NEG,
+    BE_OP_SQRT, BE_OP_CAST, BE_OP_MATMUL, BE_OP_GEMM, BE_OP_REDUCE_SUM, BE_OP_TRANSPOSE
+};
+enum { BE_OP_MAX_IN = 5, BE_OP_MAX_DIMS = 8 };
+struct be_tensor {
+    const void *data; /* device address, or host memory (const inputs) when !dev */
+    bool dev;
+    aclDataType dtype;
+    int ndims;
+    int64_t dims[BE_OP_MAX_DIMS];
+};
+struct be_op {
+    enum be_op_kind kind;
+    const char *type; /* CANN's operator type name */
+    int n_in;
+    struct be_tensor in[BE_OP_MAX_IN];
+    struct be_tensor out;
+    bool trans_a, trans_b, keep_dims;
+    int n_axes; /* ReduceSum axes (distinct, in range), Transpose perm */
+    int64_t axes[BE_OP_MAX_DIMS];
+    void *ws, *tiling; /* allocator blocks the kernel writes (NULL: none) */
+    size_t ws_bytes, tiling_bytes;
+};
+
+/* A pending use of device bytes (be_tools.pending_*). */
+struct be_pending {
+    const void *start;
+    size_t size;
+    const void *stream;
+    uint64_t from, until, tag;
+};
+
 struct be_tools;
 struct be_bridge;
 
@@ -159,6 +198,15 @@ struct be_ops {
      * there are (0: the backend keeps no such figures). */
     size_t (*mem_usage)(int32_t dev, struct be_usage *out, size_t max);
 
+    /* ---- operators ---- */
+    /* Run a built-in operator on a stream of an open device: the results on
+     * the device bytes, the time on the stream; *start and *end receive its
+     * simulated interval in ps (0 without a timing model). pre: op
+     * validated. A backend over a real runtime answers
+     * ACL_ERROR_RT_FEATURE_NOT_SUPPORT: there the operator families forward
+     * to the real runtime's own aclop* calls instead (API_FORWARD). */
+    aclError (*op_run)(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end);
+
     /* Optional parts: NULL when the backend has none. */
     const struct be_tools *tools;
     const struct be_bridge *bridge;
@@ -191,6 +239,17 @@ struct be_tools {
      * avoid. Absent: the block stays allocated. */
     void (*abandon)(void *ptr);
     void (*abandon_host)(void *ptr);
+
+    /* ---- allocator sanitizer: pending work (sim/pending.c) ----
+     * [p, p+n) is used by work of `stream` during [from, until) of
+     * simulated time (ps). Absent: the sanitizer checks addresses only. */
+    void (*pending_add)(const void *p, size_t n, const void *stream, uint64_t from,
+                        uint64_t until, uint64_t tag);
+    /* The first pending use overlapping [p, p+n) by a stream other than
+     * `stream` (NULL: the host) whose interval overlaps [from, to): 1 and
+     * *out, else 0. */
+    int (*pending_find)(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
+                        struct be_pending *out);
 };
 
 /* The bridge to a real runtime. Every member may be NULL. */
@@ -232,6 +291,7 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(event_elapsed) BE_REQUIRE(mem_alloc) BE_REQUIRE(mem_free)
     BE_REQUIRE(host_alloc) BE_REQUIRE(host_free) BE_REQUIRE(lookup) BE_REQUIRE(memcpy)
     BE_REQUIRE(memset) BE_REQUIRE(mem_info) BE_REQUIRE(mem_usage)
+    BE_REQUIRE(op_run)
 #undef BE_REQUIRE
     return NULL;
 }

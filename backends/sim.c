@@ -337,6 +337,7 @@ static aclError clock_read(int which, int32_t dev, void *stream, uint64_t *ps)
 static aclError clock_reset(void)
 {
     sim_clock_reset();
+    sim_pending_clear(); /* their times are of the old clock */
     return ACL_SUCCESS;
 }
 
@@ -356,6 +357,75 @@ static void describe(char *buf, size_t len)
              p->name, sim_device_count(), (unsigned long long)(sim_device_capacity(0) >> 20));
 }
 
+/* ---- operators ---- */
+
+static enum sim_dtype sim_dt(aclDataType t)
+{
+    switch ((int)t) {
+    case ACL_FLOAT16:
+        return SIM_DT_F16;
+    case ACL_BF16:
+        return SIM_DT_BF16;
+    case ACL_INT32:
+        return SIM_DT_I32;
+    case ACL_INT8:
+        return SIM_DT_I8;
+    case ACL_UINT8:
+    case ACL_BOOL:
+        return SIM_DT_U8;
+    case ACL_INT64:
+        return SIM_DT_I64;
+    default:
+        return SIM_DT_F32;
+    }
+}
+
+static struct sim_tensor sim_tensor_of(const struct be_tensor *t)
+{
+    struct sim_tensor r = {t->data, t->dev, sim_dt(t->dtype), t->ndims, {0}};
+    for (int i = 0; i < t->ndims && i < SIM_OP_MAX_DIMS; i++)
+        r.dims[i] = t->dims[i];
+    return r;
+}
+
+_Static_assert((int)BE_OP_TRANSPOSE == (int)SIM_OP_TRANSPOSE && (int)BE_OP_GEMM == (int)SIM_OP_GEMM &&
+                   (int)BE_OP_CAST == (int)SIM_OP_CAST && BE_OP_MAX_IN == SIM_OP_MAX_IN &&
+                   BE_OP_MAX_DIMS == SIM_OP_MAX_DIMS,
+               "be_op_kind and sim_opkind list the kinds in one order");
+
+static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end)
+{
+    /* be_op_kind lists the kinds in sim_opkind's order. */
+    struct sim_op o = {.kind = (enum sim_opkind)op->kind, .name = op->type, .n_in = op->n_in,
+                       .out = sim_tensor_of(&op->out), .trans_a = op->trans_a,
+                       .trans_b = op->trans_b, .keep_dims = op->keep_dims,
+                       .n_axes = op->n_axes, .ws = op->ws, .ws_bytes = op->ws_bytes,
+                       .tiling = op->tiling, .tiling_bytes = op->tiling_bytes};
+    for (int i = 0; i < op->n_in && i < SIM_OP_MAX_IN; i++)
+        o.in[i] = sim_tensor_of(&op->in[i]);
+    for (int i = 0; i < op->n_axes && i < SIM_OP_MAX_DIMS; i++)
+        o.axes[i] = op->axes[i];
+    struct sim_block b;
+    int32_t dev = sim_mem_lookup(op->out.data, &b) ? b.dev : 0;
+    return code(sim_op_run(dev, stream, &o, start, end), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static void pending_add(const void *p, size_t n, const void *stream, uint64_t from,
+                        uint64_t until, uint64_t tag)
+{
+    sim_pending_add(p, n, stream, from, until, tag);
+}
+
+static int pending_find(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
+                        struct be_pending *out)
+{
+    struct sim_pending r;
+    if (!sim_pending_find(p, n, stream, from, to, &r))
+        return 0;
+    *out = (struct be_pending){r.start, r.size, r.stream, r.from, r.until, r.tag};
+    return 1;
+}
+
 static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
@@ -364,6 +434,8 @@ static const struct be_tools tools = {
     .audit = sim_mem_audit,
     .abandon = sim_mem_abandon,
     .abandon_host = sim_host_abandon,
+    .pending_add = pending_add,
+    .pending_find = pending_find,
 };
 
 static const struct be_ops ops = {
@@ -399,6 +471,7 @@ static const struct be_ops ops = {
     .mem_info = mem_info,
     .mem_usage = mem_usage,
     .describe = describe,
+    .op_run = op_run,
     .tools = &tools,
 };
 

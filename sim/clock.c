@@ -15,6 +15,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "trace.h"
 
 #define PS_PER_US 1e6
@@ -359,4 +360,32 @@ void sim_clock_reset(void)
         d->gen++;
     }
     pthread_mutex_unlock(&lock);
+}
+
+/* ---- kernels (built-in operators, ops.c) ---- */
+
+sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char *name,
+                        sim_ps *start)
+{
+    pthread_mutex_lock(&lock);
+    struct device *d = stream_device(s);
+    sim_ps begin = host, end = host;
+    if (d) {
+        host = add_ps(host, host_call);
+        begin = max_ps(tail_of(d, s), host);
+        end = add_ps(begin, duration);
+        s->tail = end;
+        d->last_end = max_ps(d->last_end, end);
+    }
+    int32_t dev = s ? s->device : -1;
+    pthread_mutex_unlock(&lock);
+    if (start)
+        *start = begin;
+    if (d && sim_trace_enabled()) {
+        char arg[96];
+        snprintf(arg, sizeof arg, "kernel %s, %.3f us", name ? name : "kernel",
+                 (double)(end - begin) / PS_PER_US);
+        sim_trace_instant(dev, name ? name : "kernel", begin, arg);
+    }
+    return end;
 }

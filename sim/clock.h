@@ -195,4 +195,16 @@ void sim_clock_reset(void);
  */
 sim_ps sim_clock_host_wait(sim_ps t, sim_ps limit, bool *timed_out);
 
+
+/*
+ * Enqueue a kernel (a built-in operator) of `duration` on s: the host pays
+ * host_call; it starts at max(s's tail, host clock) and uses no link or
+ * copy engine (kernels of different streams overlap). name labels the
+ * trace. *start, when start != NULL, receives the start time.
+ * pre: s initialised on an open device.
+ * Returns the end time (the host clock, with no effect, when pre fails).
+ */
+sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char *name,
+                        sim_ps *start);
+
 #endif /* ACLSIM_SIM_CLOCK_H_ */

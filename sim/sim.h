@@ -201,4 +201,93 @@ bool sim_event_done(const struct sim_event *e);
  * b completed before a. */
 enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event *b, float *ms);
 
+
+/* ---- ops.c, roofline.c, pending.c: built-in operators and the facts of
+ * pending work (the allocator sanitizer's) ---- */
+
+/* Element types of the built-in operators. */
+enum sim_dtype { SIM_DT_F32, SIM_DT_F16, SIM_DT_BF16, SIM_DT_I32, SIM_DT_I8, SIM_DT_U8, SIM_DT_I64 };
+
+/* What a built-in operator computes. Binary elementwise operators
+ * broadcast their inputs (numpy rules); MATMUL covers MatMul and
+ * BatchMatMul (leading dims broadcast), GEMM is out = alpha*a@b + beta*c. */
+enum sim_opkind {
+    SIM_OP_ADD, SIM_OP_SUB, SIM_OP_MUL, SIM_OP_DIV, SIM_OP_MAXIMUM, SIM_OP_MINIMUM,
+    SIM_OP_RELU, SIM_OP_SIGMOID, SIM_OP_TANH, SIM_OP_GELU, SIM_OP_EXP, SIM_OP_ABS, SIM_OP_NEG,
+    SIM_OP_SQRT, SIM_OP_CAST, SIM_OP_MATMUL, SIM_OP_GEMM, SIM_OP_REDUCE_SUM, SIM_OP_TRANSPOSE
+};
+
+#define SIM_OP_MAX_DIMS 8
+#define SIM_OP_MAX_IN 5
+
+struct sim_tensor {
+    const void *data; /* device address, or host memory when !dev */
+    bool dev;
+    enum sim_dtype dt;
+    int ndims;
+    int64_t dims[SIM_OP_MAX_DIMS];
+};
+
+struct sim_op {
+    enum sim_opkind kind;
+    const char *name;          /* the operator's type, for the trace */
+    int n_in;
+    struct sim_tensor in[SIM_OP_MAX_IN];
+    struct sim_tensor out;     /* data is a device address */
+    bool trans_a, trans_b;     /* MATMUL, GEMM */
+    bool keep_dims;            /* REDUCE_SUM */
+    int n_axes;                /* REDUCE_SUM: axes (distinct, in range); TRANSPOSE: perm */
+    int64_t axes[SIM_OP_MAX_DIMS];
+    void *ws;                  /* device workspace the kernel writes (NULL: none) */
+    size_t ws_bytes;
+    void *tiling;              /* device block for the tiling record (NULL: none) */
+    size_t tiling_bytes;
+};
+
+/* Run op on stream s of device dev: the results are computed on the
+ * device bytes now (like every simulated operation, so a correctly
+ * ordered program reads right data) and the operator takes its roofline
+ * time on the stream; *start and *end receive its simulated interval.
+ * SIM_EHOSTMEM when host scratch memory runs out, SIM_EIO on an injected
+ * copy-engine fault (nothing written then).
+ * pre: op validated: shapes consistent, data inside live blocks. */
+enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *op,
+                       uint64_t *start, uint64_t *end);
+
+/* Roofline figures (roofline.c, sources there): flop/s of the cube (matrix)
+ * or vector unit of SoC `soc` for a data type, and the duration in ps of a
+ * kernel doing `flops` and moving `bytes` on a device of hbm_gbps. */
+#define SIM_ROOF_PS_PER_US UINT64_C(1000000)
+double sim_roofline_flops_per_s(const char *soc, bool cube, enum sim_dtype dt);
+uint64_t sim_roofline_ps(const char *soc, double hbm_gbps, bool cube, enum sim_dtype dt,
+                         double flops, double bytes);
+
+/* Enqueue a kernel of `ps` on stream s (the host pays its enqueue cost):
+ * it starts when the stream and the host reach it. */
+void sim_stream_kernel(struct sim_stream *s, uint64_t ps, const char *name, uint64_t *start,
+                       uint64_t *end);
+
+/* Pending uses of device bytes: [p, p+n) in use by work of `stream` from
+ * simulated time `from` until `until` (tag: the caller's). Records whose
+ * `until` the host clock has passed are dropped, as they can no longer
+ * conflict with anything (every later operation starts after the host
+ * enqueued it). A record of the same bytes and stream as an existing one
+ * extends it. Thread-safe. */
+struct sim_pending {
+    const void *start;
+    size_t size;
+    const void *stream;
+    uint64_t from, until, tag;
+};
+void sim_pending_add(const void *p, size_t n, const void *stream, uint64_t from,
+                     uint64_t until, uint64_t tag);
+/* The first record (lowest address) overlapping [p, p+n) whose stream is
+ * not `stream` and whose interval overlaps [from, to): true and *out. */
+bool sim_pending_find(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
+                      struct sim_pending *out);
+/* Records kept (after dropping the ones the host clock has passed). */
+size_t sim_pending_count(void);
+/* Forget every record (the clocks were reset). */
+void sim_pending_clear(void);
+
 #endif /* ACLSIM_SIM_SIM_H_ */

@@ -251,3 +251,13 @@ enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event 
     return SIM_OK;
 }
 
+
+/* ---- Kernels ---- */
+
+void sim_stream_kernel(struct sim_stream *s, uint64_t ps, const char *name, uint64_t *start,
+                       uint64_t *end)
+{
+    sim_ps b = 0;
+    *end = sim_clock_kernel(&s->clk, ps, name, &b);
+    *start = b;
+}

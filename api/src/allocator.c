@@ -130,6 +130,7 @@ aclError api_impl_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
     }
     if (!allocatorDesc)
         return api_err_null("aclrtAllocatorDestroyDesc", "allocatorDesc");
+    api_check_destroy_desc(allocatorDesc); /* operators still using it? */
     desc_remove(allocatorDesc);
     base_free(allocatorDesc);
     return ACL_SUCCESS;
@@ -240,6 +241,7 @@ aclError api_impl_aclrtAllocatorUnregister(aclrtStream stream)
     API_FAULT(ACL_ALLOCATOR_UNREGISTER, "aclrtAllocatorUnregister");
     if (!stream)
         return api_err_null("aclrtAllocatorUnregister", "stream");
+    api_check_unregister(stream); /* operators still using it? */
     api_registry_remove(stream);
     if (API_TOOL(note))
         API_TOOL(note)("aclrtAllocatorUnregister", stream, NULL);

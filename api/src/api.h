@@ -234,6 +234,28 @@ void api_leaks_device(int32_t dev, const char *where);
  * pre: api_lock() not held. */
 void api_leaks_registry(const char *where);
 
+/* ---- opexec.c, alloccheck.c: the single-op executor and the allocator
+ * sanitizer, as other files reach them ---- */
+
+/* A stream's backend object is released (stream.c, device.c): its
+ * executor state and built-in allocator go with it. */
+void api_op_stream_released(void *stream);
+/* Device dev is closing: release the built-in allocators of its streams
+ * (before the leak report, which must not count them). */
+void api_op_device_closing(int32_t dev);
+
+/* Host-side accesses the sanitizer checks against pending operator work:
+ * api_check_mark before a copy or fill (stream: backend handle, NULL for a
+ * synchronous one), api_check_access after it with the mark, per side. */
+uint64_t api_check_mark(const void *stream);
+void api_check_access(const char *call, const void *p, size_t n, const void *stream,
+                      uint64_t mark);
+/* Before aclrtFree(p) frees a device block. */
+void api_check_free(const void *p);
+/* Before aclrtAllocatorUnregister(stream) / aclrtAllocatorDestroyDesc(desc). */
+void api_check_unregister(const void *stream);
+void api_check_destroy_desc(const void *desc);
+
 /* ---- objects.c: live handles the ACL layer gave out, and their users ---- */
 
 enum api_obj_kind { API_OBJ_CONTEXT = 1, API_OBJ_STREAM = 2, API_OBJ_EVENT = 3 };

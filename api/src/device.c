@@ -114,6 +114,7 @@ static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
 void api_release_ctx(struct api_ctx *c)
 {
     const struct be_ops *be = be_get();
+    api_op_stream_released(c->deflt); /* the executor's state of the stream */
     be->stream_destroy(c->deflt);
     be->ctx_destroy(c->be_ctx);
     atomic_fetch_add_explicit(&ctx_epoch, 1, memory_order_release);
@@ -166,6 +167,8 @@ aclError api_device_usable(const char *func, int32_t dev)
  * when the device closes. pre: lock not held, dev BUSY. */
 static void teardown(int32_t dev, struct api_ctx *only, bool close, const char *where)
 {
+    if (close)
+        api_op_device_closing(dev); /* operator caches are the runtime's, not leaks */
     if (close && where)
         api_leaks_device(dev, where);
     if (only)

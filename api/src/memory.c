@@ -96,6 +96,7 @@ aclError api_impl_aclrtFree(void *devPtr)
     }
     if (!devPtr)
         return api_err_null(fn, "devPtr");
+    api_check_free(devPtr); /* the allocator sanitizer: pending operator work */
     /* The backend validates the address itself; only a rejected one is
      * looked up, to say why. */
     aclError rc = be_get()->mem_free(devPtr);
@@ -260,8 +261,14 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
     /* From or to pageable host memory even an async copy completes before
      * the call returns (fact sheet 3.2); page-locked memory is truly async. */
     bool pageable = (!dst_dev && di.kind == BE_PTR_UNKNOWN) || (!src_dev && si.kind == BE_PTR_UNKNOWN);
-    return engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count,
-                                              kind_of(dst_dev, src_dev), !async || pageable));
+    uint64_t mark = api_check_mark(stream);
+    aclError rc = engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count,
+                                                     kind_of(dst_dev, src_dev), !async || pageable));
+    if (rc == ACL_SUCCESS && dst_dev) /* the allocator sanitizer: pending operator work */
+        api_check_access(fn, dst, count, stream, mark);
+    if (rc == ACL_SUCCESS && src_dev)
+        api_check_access(fn, src, count, stream, mark);
+    return rc;
 }
 
 /* aclrtMemcpy and aclrtMemcpyAsync: the same checks, in CANN's order, with
@@ -334,11 +341,14 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
     struct be_ptr_info in;
     be_get()->lookup(devPtr, &in);
     bool device = in.kind != BE_PTR_HOST_PINNED;
+    uint64_t mark = api_check_mark(async ? ref.stream : NULL);
     if (!side_ok(what, "devPtr", devPtr, count, device, true, &in))
         rc = ACL_ERROR_RT_PARAM_INVALID;
     else
         rc = engine_failed(fn, be_get()->memset(c->device, async ? ref.stream : NULL, devPtr,
                                                 device, (int)(value & 0xff), count, !async));
+    if (rc == ACL_SUCCESS && device) /* the allocator sanitizer: pending operator work */
+        api_check_access(fn, devPtr, count, async ? ref.stream : NULL, mark);
     if (async)
         api_stream_put(&ref);
     return rc;

@@ -16,7 +16,7 @@
 #include <string.h>
 #include "api.h"
 #include "base/mem.h"
-#include "opattr.h"
+#include "ops.h"
 
 /* ---- Attributes ---- */
 
@@ -278,4 +278,176 @@ aclError api_impl_aclopSetAttrListListInt(aclopAttr *attr, const char *attrName,
             a.ints[k++] = values[i][j];
     }
     return attr_put(attr, attrName, &a);
+}
+
+/* ---- Execution ---- */
+
+/* CANN's array checks (utils/array_utils): the array, then each element. */
+static aclError check_ptr_array(int n, const void *const *arr)
+{
+    if (n <= 0)
+        return ACL_SUCCESS;
+    if (!arr)
+        return api_err_arg_null("arr");
+    for (int i = 0; i < n; i++)
+        if (!arr[i])
+            return api_err_arg_null("arr[i]");
+    return ACL_SUCCESS;
+}
+
+aclError api_op_check_buffers(int n, const aclDataBuffer *const *arr)
+{
+    if (n <= 0)
+        return ACL_SUCCESS;
+    if (!arr)
+        return api_err_arg_null("arr");
+    for (int i = 0; i < n; i++) {
+        if (!arr[i])
+            return api_err_arg_null("arr[idx]");
+        if (!arr[i]->data && arr[i]->length > 0) {
+            char why[96];
+            /* CANN's text, missing space included */
+            snprintf(why, sizeof why, "data of element at index[%d]while size is larger than 0", i);
+            return api_err_arg_value("data", "nullptr", why);
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+aclError api_op_check_descs(int n_in, const aclTensorDesc *const *in, int n_out,
+                            const aclTensorDesc *const *out)
+{
+    aclError rc = check_ptr_array(n_in, (const void *const *)in);
+    return rc != ACL_SUCCESS ? rc : check_ptr_array(n_out, (const void *const *)out);
+}
+
+bool api_op_all_outputs_empty(int n, const aclTensorDesc *const *out)
+{
+    if (n == 0)
+        return false;
+    for (int i = 0; i < n; i++) {
+        bool zero = false;
+        for (size_t k = 0; k < out[i]->ndims; k++)
+            zero |= out[i]->dims[k] == 0;
+        if (!zero)
+            return false;
+    }
+    return true;
+}
+
+static const aclError mismatch_code[] = {
+    [API_OPM_OK] = ACL_SUCCESS,
+    [API_OPM_TYPE] = ACL_ERROR_OP_TYPE_NOT_MATCH,
+    [API_OPM_INPUT] = ACL_ERROR_OP_INPUT_NOT_MATCH,
+    [API_OPM_OUTPUT] = ACL_ERROR_OP_OUTPUT_NOT_MATCH,
+    [API_OPM_ATTR] = ACL_ERROR_OP_ATTR_NOT_MATCH,
+    [API_OPM_DTYPE] = ACL_ERROR_UNSUPPORTED_DATA_TYPE,
+    [API_OPM_FORMAT] = ACL_ERROR_FORMAT_NOT_MATCH,
+};
+
+/* Write planned output dims back into the desc (the V2 calls). */
+static aclError refresh_output(aclTensorDesc *d, const struct be_tensor *t)
+{
+    int64_t *dims = d->dims;
+    if ((size_t)t->ndims != d->ndims) {
+        dims = t->ndims ? base_malloc((size_t)t->ndims * sizeof *dims) : NULL;
+        if (t->ndims && !dims)
+            return bad_alloc((size_t)t->ndims * sizeof *dims);
+        base_free(d->dims);
+        d->dims = dims;
+        d->ndims = (size_t)t->ndims;
+    }
+    memcpy(d->dims, t->dims, (size_t)t->ndims * sizeof *dims);
+    return ACL_SUCCESS;
+}
+
+aclError api_op_call(const char *fn, bool compiled, bool refresh, const char *opType, int numInputs,
+                     const aclTensorDesc *const inputDesc[], const aclDataBuffer *const inputs[],
+                     int numOutputs, const aclTensorDesc *const outputDesc[],
+                     aclDataBuffer *const outputs[], const aclopAttr *attr, aclrtStream stream)
+{
+    struct api_op_plan plan;
+    char why[320];
+    enum api_op_mismatch m = api_op_plan(opType, numInputs, inputDesc, inputs, numOutputs,
+                                         outputDesc, outputs, attr, refresh, &plan, why,
+                                         sizeof why);
+    if (m != API_OPM_OK) {
+        if (compiled) {
+            /* aclsim's compiler names what does not match (CANN's gives GE's codes). */
+            api_report(API_MSG_EH9999, "%s failed: %s.", fn, why);
+            api_report(API_MSG_EH9999, "build op model failed, result = %d", mismatch_code[m]);
+            return mismatch_code[m];
+        }
+        /* Without a compile step, CANN's executor finds no matching model. */
+        api_report(API_MSG_EH9999, "[Match][OpModel]MatchOpModel opName = %s fail from static map "
+                   "or dynamic map. Please make sure the op executed and the op compiled is "
+                   "matched, you can check the op type, op inputs number, outputs number, input "
+                   "format, origin format, datatype, memtype, attr, dim range, and so on.", opType);
+        api_report(API_MSG_EH9999, "%s: %s.", fn, why);
+        return ACL_ERROR_OP_NOT_FOUND;
+    }
+    aclError rc = api_op_execute(fn, &plan, stream);
+    if (rc == ACL_SUCCESS && plan.refresh)
+        rc = refresh_output((aclTensorDesc *)outputDesc[0], &plan.op.out);
+    return rc;
+}
+
+aclError api_impl_aclopExecute(const char *opType, int numInputs,
+                               const aclTensorDesc *const inputDesc[],
+                               const aclDataBuffer *const inputs[], int numOutputs,
+                               const aclTensorDesc *const outputDesc[],
+                               aclDataBuffer *const outputs[], const aclopAttr *attr,
+                               aclrtStream stream)
+{
+    API_FORWARD(aclopExecute, (opType, numInputs, inputDesc, inputs, numOutputs, outputDesc,
+                               outputs, attr, stream));
+    if (!opType)
+        return api_err_arg_null("opType");
+    char v[24];
+    if (numInputs < 0) {
+        snprintf(v, sizeof v, "%d", numInputs);
+        return api_err_arg_value("numInputs", v, "must be non-negative");
+    }
+    if (numOutputs < 0) {
+        snprintf(v, sizeof v, "%d", numOutputs);
+        return api_err_arg_value("numOutputs", v, "must be non-negative");
+    }
+    aclError rc = api_op_check_descs(numInputs, inputDesc, numOutputs, outputDesc);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (api_op_all_outputs_empty(numOutputs, outputDesc))
+        return ACL_SUCCESS;
+    if ((rc = check_ptr_array(numInputs, (const void *const *)inputs)) != ACL_SUCCESS ||
+        (rc = check_ptr_array(numOutputs, (const void *const *)outputs)) != ACL_SUCCESS)
+        return rc;
+    return api_op_call("aclopExecute", false, false, opType, numInputs, inputDesc, inputs,
+                       numOutputs, outputDesc, outputs, attr, stream);
+}
+
+aclError api_impl_aclopExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
+                                 aclDataBuffer *inputs[], int numOutputs,
+                                 aclTensorDesc *outputDesc[], aclDataBuffer *outputs[],
+                                 aclopAttr *attr, aclrtStream stream)
+{
+    API_FORWARD(aclopExecuteV2, (opType, numInputs, inputDesc, inputs, numOutputs, outputDesc,
+                                 outputs, attr, stream));
+    if (!opType)
+        return api_err_arg_null("opType");
+    if (numInputs < 0 || numOutputs < 0)
+        return ACL_ERROR_INVALID_PARAM; /* CANN gives no message here */
+    const aclTensorDesc *const *in_desc = (const aclTensorDesc *const *)inputDesc;
+    const aclTensorDesc *const *out_desc = (const aclTensorDesc *const *)outputDesc;
+    aclError rc = api_op_check_descs(numInputs, in_desc, numOutputs, out_desc);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (api_op_all_outputs_empty(numOutputs, out_desc))
+        return ACL_SUCCESS;
+    if ((rc = api_op_check_buffers(numInputs, (const aclDataBuffer *const *)inputs)) !=
+            ACL_SUCCESS ||
+        (rc = api_op_check_buffers(numOutputs, (const aclDataBuffer *const *)outputs)) !=
+            ACL_SUCCESS)
+        return rc;
+    return api_op_call("aclopExecuteV2", false, true, opType, numInputs, in_desc,
+                       (const aclDataBuffer *const *)inputs, numOutputs, out_desc, outputs, attr,
+                       stream);
 }

@@ -60,6 +60,7 @@ static aclError sync_failed(const char *func, aclError rc)
 
 void api_release_stream(void *h)
 {
+    api_op_stream_released(h); /* the executor's state of the stream */
     be_get()->stream_destroy(h);
 }
 

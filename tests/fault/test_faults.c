@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include "../api/testutil.h"
 #include "acl/acl_rt_allocator.h"
+#include "acl/acl_op.h"
 #include "aclsim/fault.h"
 #include "fault/fault.h"
 
@@ -555,6 +556,63 @@ static aclError scenario_ACL_RT_MEM_INFO(void)
     assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t), ACL_SUCCESS);
     return rc;
 }
+
+/* ---- The single-op executor: an allocator handing out device memory
+ * (the block is the address), registered on a fresh stream. ---- */
+static int op_allocs, op_frees;
+static void *DA(aclrtAllocator a, size_t n)
+{
+    (void)a;
+    void *p = NULL;
+    if (aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+        return NULL;
+    op_allocs++;
+    return p;
+}
+static void DF(aclrtAllocator a, aclrtAllocatorBlock b) { (void)a; op_frees++; aclrtFree(b); }
+static void *DG(aclrtAllocatorBlock b) { return b; }
+
+static aclError op_scenario(void)
+{
+    aclrtStream s;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    assert_int_equal(aclrtAllocatorSetObjToDesc(d, &obj), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetAllocFuncToDesc(d, DA), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetFreeFuncToDesc(d, DF), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, DG), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorRegister(s, d), ACL_SUCCESS);
+    int64_t dims[1] = {16};
+    void *mem[3];
+    aclTensorDesc *td[3];
+    aclDataBuffer *db[3];
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(aclrtMalloc(&mem[i], 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        assert_int_equal(aclrtMemset(mem[i], 64, 0, 64), ACL_SUCCESS);
+        td[i] = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+        db[i] = aclCreateDataBuffer(mem[i], 64);
+    }
+    op_allocs = op_frees = 0;
+    on();
+    aclError rc = aclopExecuteV2("Add", 2, td, db, 1, td + 2, db + 2, NULL, s);
+    off();
+    assert_int_equal(op_allocs, op_frees); /* what it got went back */
+    assert_int_equal(aclopExecuteV2("Add", 2, td, db, 1, td + 2, db + 2, NULL, s), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_true(op_allocs > 0 && op_allocs == op_frees);
+    for (int i = 0; i < 3; i++) {
+        aclDestroyTensorDesc(td[i]);
+        aclDestroyDataBuffer(db[i]);
+        assert_int_equal(aclrtFree(mem[i]), ACL_SUCCESS);
+    }
+    assert_int_equal(aclrtAllocatorUnregister(s), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorDestroyDesc(d), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_OP_ALLOC(void) { return op_scenario(); }
+static aclError scenario_ACL_OP_GET_ADDR(void) { return op_scenario(); }
 
 static aclError (*const scenarios[FLT_COUNT])(void) = {
 #define FLT(id, name, code, msg, text, what) scenario_##id,
