@@ -607,8 +607,11 @@ enum api_op_mismatch api_op_plan(const char *type, int n_in,
     if (given == hi && hi > lo && optional_absent(in_desc[hi - 1]))
         given--;
     if (given < lo || given > hi)
-        return no(&c, API_OPM_INPUT, "%s takes %d%s%d inputs, got %d", type, lo,
-                  lo == hi ? "" : " to ", lo == hi ? lo : hi, n_in);
+    {
+        if (lo == hi)
+            return no(&c, API_OPM_INPUT, "%s takes %d inputs, got %d", type, lo, n_in);
+        return no(&c, API_OPM_INPUT, "%s takes %d to %d inputs, got %d", type, lo, hi, n_in);
+    }
     if (n_out != 1)
         return no(&c, API_OPM_OUTPUT, "%s has 1 output, got %d", type, n_out);
     for (int i = 0; i < given; i++) {
