@@ -434,14 +434,19 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
     enum kind k = stream ? K_CROSS : K_HOST_REUSE;
     count(k);
     const struct op_info *e = op_of(r.tag);
-    line(true, "allocator check (%s): %s %s [%p, %p) %s at %.3f us, but operator %s (#%llu) on "
-         "stream %p still uses the block [%p, %p) until %.3f us", kind_names[k], call,
-         stream ? "on stream" : "by the host", p, (const void *)((const char *)p + n),
-         stream ? "" : "", us(from), e ? e->type : "?", (unsigned long long)r.tag, r.stream,
-         r.start, (const void *)((const char *)r.start + r.size), us(r.until));
+    char who[48];
     if (stream)
-        line(false, "(the copy runs on stream %p) order it after the operator with an event, "
-             "or synchronise first", stream);
+        snprintf(who, sizeof who, "on stream %p", stream);
+    else
+        snprintf(who, sizeof who, "from the host");
+    line(true, "allocator check (%s): %s %s touches [%p, %p) at %.3f us, but operator %s (#%llu) "
+         "on stream %p still uses the block [%p, %p) until %.3f us", kind_names[k], call, who, p,
+         (const void *)((const char *)p + n), us(from), e ? e->type : "?",
+         (unsigned long long)r.tag, r.stream, r.start,
+         (const void *)((const char *)r.start + r.size), us(r.until));
+    if (stream)
+        line(false, "order the copy after the operator with an event recorded on the "
+             "operator's stream (aclrtStreamWaitEvent), or synchronise first");
     else
         line(false, "the executor freed the block right after the launch, but the operator has "
              "not completed: synchronise the operator's stream (or its event) before the host "
@@ -516,6 +521,15 @@ void api_check_unregister(const void *stream)
 void api_check_destroy_desc(const void *desc)
 {
     going(K_DESTROY, "aclrtAllocatorDestroyDesc", by_desc, n_by_desc, desc);
+}
+
+void api_check_clock_reset(void)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < n_allocs; i++)
+        base_free(allocs[i].s);
+    n_allocs = n_by_stream = n_by_desc = 0;
+    pthread_mutex_unlock(&lock);
 }
 
 /* ---- Counts and exit ---- */

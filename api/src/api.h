@@ -252,6 +252,8 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
                       uint64_t mark);
 /* Before aclrtFree(p) frees a device block. */
 void api_check_free(const void *p);
+/* The clocks go back to zero: forget the times the sanitizer keeps. */
+void api_check_clock_reset(void);
 /* Before aclrtAllocatorUnregister(stream) / aclrtAllocatorDestroyDesc(desc). */
 void api_check_unregister(const void *stream);
 void api_check_destroy_desc(const void *desc);
