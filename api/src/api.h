@@ -109,6 +109,9 @@ struct aclTensorDesc {
 aclError api_err_arg_null(const char *param);
 aclError api_err_arg_value(const char *param, const char *value, const char *reason);
 
+/* A deep copy of a desc (operator handles keep one), or NULL. */
+aclTensorDesc *api_desc_clone(const aclTensorDesc *d);
+
 /* Element count of a shape as aclGetTensorDescElementCount counts it: 1 for
  * a scalar, 0 for a negative dim or on overflow. */
 size_t api_shape_elements(const int64_t *dims, size_t ndims);

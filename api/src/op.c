@@ -12,7 +12,9 @@
  * README's "Operators" section for how that differs from CANN.
  * Forwarded whole to a real runtime when one is loaded (API_FORWARD).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "api.h"
 #include "base/mem.h"
@@ -450,4 +452,278 @@ aclError api_impl_aclopExecuteV2(const char *opType, int numInputs, aclTensorDes
     return api_op_call("aclopExecuteV2", false, true, opType, numInputs, in_desc,
                        (const aclDataBuffer *const *)inputs, numOutputs, out_desc, outputs, attr,
                        stream);
+}
+
+/* ---- aclopCast ---- */
+
+aclError api_impl_aclopCast(const aclTensorDesc *srcDesc, const aclDataBuffer *srcBuffer,
+                            const aclTensorDesc *dstDesc, aclDataBuffer *dstBuffer,
+                            uint8_t truncate, aclrtStream stream)
+{
+    API_FORWARD(aclopCast, (srcDesc, srcBuffer, dstDesc, dstBuffer, truncate, stream));
+    (void)truncate; /* CANN sets it only for Cast kernels that have it; ours truncates */
+    if (!dstDesc)
+        return api_err_arg_null("dstDesc");
+    int64_t dst = dstDesc->dtype;
+    struct api_attr a = {.name = (char *)"dst_type", .kind = API_ATTR_INT, .n = 1, .ints = &dst};
+    aclopAttr attr = {&a, 1, 1};
+    aclTensorDesc *in[1] = {(aclTensorDesc *)srcDesc}, *out[1] = {(aclTensorDesc *)dstDesc};
+    aclDataBuffer *ib[1] = {(aclDataBuffer *)srcBuffer}, *ob[1] = {dstBuffer};
+    return api_impl_aclopExecuteV2("Cast", 1, in, ib, 1, out, ob, &attr, stream);
+}
+
+/* ---- Operator handles: an operator matched once, executed many times ---- */
+
+struct aclopHandle {
+    char *type;
+    int n_in, n_out;
+    aclTensorDesc **in, **out; /* copies */
+    aclopAttr *attr;           /* a copy */
+};
+
+/* A deep copy of attr (NULL: none); *ok false when memory ran out. */
+static aclopAttr *attr_clone(const aclopAttr *attr, bool *ok)
+{
+    *ok = true;
+    if (!attr)
+        return NULL;
+    aclopAttr *c = api_impl_aclopCreateAttr();
+    for (size_t i = 0; c && i < attr->n; i++) {
+        const struct api_attr *a = &attr->v[i];
+        aclError rc;
+        if (a->kind == API_ATTR_LIST_LIST_INT) {
+            const int64_t *lists[64];
+            size_t k = 0;
+            for (size_t j = 0; j < a->nlists && j < 64; k += (size_t)a->lens[j], j++)
+                lists[j] = a->ints + k;
+            rc = api_impl_aclopSetAttrListListInt(c, a->name, (int)a->nlists, a->lens, lists);
+        } else if (a->floats) {
+            rc = set_floats(c, a->name, a->kind, a->n, a->floats);
+        } else if (a->strs || a->kind == API_ATTR_STRING || a->kind == API_ATTR_LIST_STRING) {
+            rc = set_strings(c, a->name, a->kind, a->n, (const char *const *)a->strs);
+        } else {
+            rc = set_ints(c, a->name, a->kind, a->n, a->ints, sizeof(int64_t));
+        }
+        if (rc != ACL_SUCCESS) {
+            api_impl_aclopDestroyAttr(c);
+            c = NULL;
+        }
+    }
+    *ok = c != NULL;
+    return c;
+}
+
+static void handle_free(aclopHandle *h)
+{
+    for (int i = 0; h->in && i < h->n_in; i++)
+        api_impl_aclDestroyTensorDesc(h->in[i]);
+    for (int i = 0; h->out && i < h->n_out; i++)
+        api_impl_aclDestroyTensorDesc(h->out[i]);
+    base_free(h->in);
+    base_free(h->out);
+    api_impl_aclopDestroyAttr(h->attr);
+    base_free(h->type);
+    base_free(h);
+}
+
+aclError api_impl_aclopCreateHandle(const char *opType, int numInputs,
+                                    const aclTensorDesc *const inputDesc[], int numOutputs,
+                                    const aclTensorDesc *const outputDesc[],
+                                    const aclopAttr *opAttr, aclopHandle **handle)
+{
+    API_FORWARD(aclopCreateHandle, (opType, numInputs, inputDesc, numOutputs, outputDesc, opAttr,
+                                    handle));
+    if (!opType)
+        return api_err_arg_null("opType");
+    if (!handle)
+        return api_err_arg_null("handle");
+    if (numInputs < 0 || numOutputs < 0)
+        return ACL_ERROR_INVALID_PARAM;
+    aclError rc = api_op_check_descs(numInputs, inputDesc, numOutputs, outputDesc);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    for (int i = 0; i < numInputs + numOutputs; i++) {
+        const aclTensorDesc *d = i < numInputs ? inputDesc[i] : outputDesc[i - numInputs];
+        if (!d->is_const && d->memtype != ACL_MEMTYPE_DEVICE) {
+            api_report(API_MSG_EH9999, "[Check][HostMemTensorDesc]aclopCreateHandle or "
+                       "ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT placeMent in %s not support",
+                       i < numInputs ? "inputDesc" : "outputDesc");
+            return ACL_ERROR_API_NOT_SUPPORT;
+        }
+    }
+    /* Match now (CANN: CreateOpHandle matches the operator's model). */
+    aclDataBuffer none = {NULL, 0};
+    const aclDataBuffer *ib[BE_OP_MAX_IN + 1];
+    aclDataBuffer *ob[2] = {&none, &none};
+    for (int i = 0; i <= BE_OP_MAX_IN; i++)
+        ib[i] = &none;
+    struct api_op_plan plan;
+    char why[320];
+    if (numInputs <= BE_OP_MAX_IN && numOutputs <= 1 &&
+        api_op_plan(opType, numInputs, inputDesc, ib, numOutputs, outputDesc, ob, opAttr, false,
+                    &plan, why, sizeof why) != API_OPM_OK) {
+        api_report(API_MSG_EH9999, "[Match][OpModel]MatchOpModel opName = %s fail from static "
+                   "map or dynamic map. Please make sure the op executed and the op compiled is "
+                   "matched, you can check the op type, op inputs number, outputs number, input "
+                   "format, origin format, datatype, memtype, attr, dim range, and so on.", opType);
+        api_report(API_MSG_EH9999, "aclopCreateHandle: %s.", why);
+        return ACL_ERROR_OP_NOT_FOUND;
+    }
+    aclopHandle *h = base_calloc(1, sizeof *h);
+    bool ok = h != NULL;
+    if (h) {
+        h->n_in = numInputs;
+        h->n_out = numOutputs;
+        h->type = base_strdup(opType);
+        h->in = base_calloc((size_t)numInputs + 1, sizeof *h->in);
+        h->out = base_calloc((size_t)numOutputs + 1, sizeof *h->out);
+        ok = h->type && h->in && h->out;
+        for (int i = 0; ok && i < numInputs + numOutputs; i++) {
+            const aclTensorDesc *d = i < numInputs ? inputDesc[i] : outputDesc[i - numInputs];
+            aclTensorDesc *c = api_desc_clone(d);
+            if (i < numInputs)
+                h->in[i] = c;
+            else
+                h->out[i - numInputs] = c;
+            ok = c != NULL;
+        }
+        if (ok)
+            h->attr = attr_clone(opAttr, &ok);
+    }
+    if (!ok) {
+        if (h)
+            handle_free(h);
+        return bad_alloc(sizeof *h);
+    }
+    *handle = h;
+    return ACL_SUCCESS;
+}
+
+void api_impl_aclopDestroyHandle(aclopHandle *handle)
+{
+    API_FORWARD_VOID(aclopDestroyHandle, (handle));
+    if (handle)
+        handle_free(handle);
+}
+
+aclError api_impl_aclopExecWithHandle(aclopHandle *handle, int numInputs,
+                                      const aclDataBuffer *const inputs[], int numOutputs,
+                                      aclDataBuffer *const outputs[], aclrtStream stream)
+{
+    API_FORWARD(aclopExecWithHandle, (handle, numInputs, inputs, numOutputs, outputs, stream));
+    if (!handle)
+        return api_err_arg_null("handle");
+    char v[24], why[64];
+    if (numInputs < 0 || numOutputs < 0) {
+        snprintf(v, sizeof v, "%d", numInputs < 0 ? numInputs : numOutputs);
+        return api_err_arg_value(numInputs < 0 ? "numInputs" : "numOutputs", v,
+                                 "must be non-negative");
+    }
+    aclError rc = check_ptr_array(numInputs, (const void *const *)inputs);
+    if (rc == ACL_SUCCESS)
+        rc = check_ptr_array(numOutputs, (const void *const *)outputs);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    bool empty = numOutputs > 0;
+    for (int i = 0; i < numOutputs; i++)
+        empty &= outputs[i]->length == 0;
+    if (empty)
+        return ACL_SUCCESS;
+    if (numInputs != handle->n_in) {
+        snprintf(v, sizeof v, "%d", numInputs);
+        snprintf(why, sizeof why, "input num mismatch: expect %d", handle->n_in);
+        api_err_arg_value("input num", v, why);
+        return ACL_ERROR_OP_INPUT_NOT_MATCH;
+    }
+    if (numOutputs != handle->n_out) {
+        snprintf(v, sizeof v, "%d", numOutputs);
+        /* CANN's text says "input" here too */
+        snprintf(why, sizeof why, "input num mismatch: expect %d", handle->n_out);
+        api_err_arg_value("output num", v, why);
+        return ACL_ERROR_OP_OUTPUT_NOT_MATCH;
+    }
+    return api_op_call("aclopExecWithHandle", false, false, handle->type, handle->n_in,
+                       (const aclTensorDesc *const *)handle->in, inputs, handle->n_out,
+                       (const aclTensorDesc *const *)handle->out, outputs, handle->attr, stream);
+}
+
+aclError api_impl_aclopCreateHandleForCast(aclTensorDesc *srcDesc, aclTensorDesc *dstDesc,
+                                           uint8_t truncate, aclopHandle **handle)
+{
+    API_FORWARD(aclopCreateHandleForCast, (srcDesc, dstDesc, truncate, handle));
+    (void)truncate;
+    if (!dstDesc)
+        return api_err_arg_null("dstDesc");
+    int64_t dst = dstDesc->dtype;
+    struct api_attr a = {.name = (char *)"dst_type", .kind = API_ATTR_INT, .n = 1, .ints = &dst};
+    aclopAttr attr = {&a, 1, 1};
+    const aclTensorDesc *in[1] = {srcDesc}, *out[1] = {dstDesc};
+    return api_impl_aclopCreateHandle("Cast", 1, in, 1, out, &attr, handle);
+}
+
+/* ---- Other calls of the family with a meaning here ---- */
+
+aclError api_impl_aclopSetModelDir(const char *modelDir)
+{
+    API_FORWARD(aclopSetModelDir, (modelDir));
+    static bool set;
+    if (!modelDir)
+        return api_err_arg_null("modelDir");
+    char real[4096];
+    if (!realpath(modelDir, real)) {
+        api_report(API_MSG_EH0003, "Path %s is invalid. Reason: cannot convert to realpath: %s.",
+                   modelDir, strerror(errno));
+        return ACL_ERROR_READ_MODEL_FAILURE;
+    }
+    api_lock();
+    bool again = set;
+    set = true;
+    api_unlock();
+    if (again) {
+        api_report(API_MSG_EH9999, "[Check][InitFlag]repeatedly set model dir.");
+        return ACL_ERROR_REPEAT_INITIALIZE;
+    }
+    /* The built-in operators need no models: the directory is not read. */
+    return ACL_SUCCESS;
+}
+
+aclError api_impl_aclopSetMaxOpQueueNum(uint64_t maxOpNum)
+{
+    API_FORWARD(aclopSetMaxOpQueueNum, (maxOpNum));
+    if (maxOpNum == 0)
+        return api_err_arg_value("maxOpNum", "0", "must be positive");
+    return ACL_SUCCESS; /* nothing is cached to age out */
+}
+
+aclError api_impl_aclopInferShape(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
+                                  aclDataBuffer *inputs[], int numOutputs,
+                                  aclTensorDesc *outputDesc[], aclopAttr *attr)
+{
+    API_FORWARD(aclopInferShape, (opType, numInputs, inputDesc, inputs, numOutputs, outputDesc,
+                                  attr));
+    if (!opType)
+        return api_err_arg_null("opType");
+    if (numInputs < 0 || numOutputs < 0)
+        return ACL_ERROR_INVALID_PARAM;
+    aclError rc = api_op_check_descs(numInputs, (const aclTensorDesc *const *)inputDesc,
+                                     numOutputs, (const aclTensorDesc *const *)outputDesc);
+    if (rc == ACL_SUCCESS)
+        rc = check_ptr_array(numInputs, (const void *const *)inputs);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    /* The output shapes, as the V2 calls plan them (unknown dims allowed). */
+    aclDataBuffer none = {NULL, 0};
+    aclDataBuffer *ob[2] = {&none, &none};
+    struct api_op_plan plan;
+    char why[320];
+    if (numOutputs > 1 || numInputs > BE_OP_MAX_IN + 1 ||
+        api_op_plan(opType, numInputs, (const aclTensorDesc *const *)inputDesc,
+                    (const aclDataBuffer *const *)inputs, numOutputs,
+                    (const aclTensorDesc *const *)outputDesc, ob, attr, true, &plan, why,
+                    sizeof why) != API_OPM_OK) {
+        api_report(API_MSG_EH9999, "aclopInferShape failed: %s.",
+                   numOutputs > 1 ? "more than one output" : why);
+        return ACL_ERROR_GE_FAILURE;
+    }
+    return refresh_output(outputDesc[0], &plan.op.out);
 }

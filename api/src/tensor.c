@@ -490,3 +490,37 @@ aclError api_impl_aclSetTensorPlaceMent(aclTensorDesc *desc, aclMemType memType)
     desc->memtype = memType;
     return ACL_SUCCESS;
 }
+
+aclTensorDesc *api_desc_clone(const aclTensorDesc *d)
+{
+    aclTensorDesc *c = base_calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *d;
+    c->dims = c->storage_dims = NULL;
+    c->range = c->vrange = NULL;
+    c->name = c->dyn_name = NULL;
+    c->const_data = NULL;
+    bool ok = true, ok2 = true;
+    c->dims = dims_copy(d->dims, d->ndims, &ok);
+    c->storage_dims = dims_copy(d->storage_dims, d->n_storage, &ok2);
+    ok &= ok2;
+    if (ok && d->n_range && (c->range = base_malloc(d->n_range * sizeof *c->range)))
+        memcpy(c->range, d->range, d->n_range * sizeof *c->range);
+    if (ok && d->n_vrange && (c->vrange = base_malloc(d->n_vrange * sizeof *c->vrange)))
+        memcpy(c->vrange, d->vrange, d->n_vrange * sizeof *c->vrange);
+    ok &= (!d->n_range || c->range) && (!d->n_vrange || c->vrange);
+    if (ok && d->name)
+        ok = (c->name = base_strdup(d->name)) != NULL;
+    if (ok && d->dyn_name)
+        ok = (c->dyn_name = base_strdup(d->dyn_name)) != NULL;
+    if (ok && d->const_data && (c->const_data = base_malloc(d->const_len)))
+        memcpy(c->const_data, d->const_data, d->const_len);
+    ok &= !d->const_data || c->const_data;
+    if (!ok) {
+        desc_clear(c);
+        base_free(c);
+        return NULL;
+    }
+    return c;
+}

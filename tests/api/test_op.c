@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include "testutil.h"
 #include "acl/acl_op_compiler.h"
+#include "acl/ops/acl_cblas.h"
 #include "acl/acl_rt_allocator.h"
 #include "aclsim/aclsim.h"
 
@@ -558,6 +559,116 @@ static void test_operator_takes_roofline_time_on_its_stream(void **state)
     aclrtDestroyStream(s);
 }
 
+/* ---- cblas, handles, aclopCast ---- */
+
+static void test_hgemm_and_s8gemm_through_gemm(void **state)
+{
+    (void)state;
+    int64_t d22[2] = {2, 2}, d0[1] = {1}, d23[2] = {2, 3}, d32[2] = {3, 2};
+    /* fp16: A = 2I, B = [[1, 0.5], [2, 3]], alpha 1, beta 0: C = 2B. */
+    uint16_t a[4] = {0x4000, 0, 0, 0x4000}, b[4] = {0x3C00, 0x3800, 0x4000, 0x4200};
+    uint16_t one = 0x3C00, zero = 0, c[4];
+    struct tensor ta = make(ACL_FLOAT16, 2, d22, a), tb = make(ACL_FLOAT16, 2, d22, b);
+    struct tensor tc = make(ACL_FLOAT16, 2, d22, NULL), al = make(ACL_FLOAT16, 1, d0, &one);
+    struct tensor be = make(ACL_FLOAT16, 1, d0, &zero);
+    assert_int_equal(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2, al.dev, ta.dev,
+                                  -1, tb.dev, -1, be.dev, tc.dev, -1, ACL_COMPUTE_HIGH_PRECISION,
+                                  S),
+                     ACL_SUCCESS);
+    read_back(&tc, c);
+    uint16_t want[4] = {0x4000, 0x3C00, 0x4400, 0x4600};
+    assert_memory_equal(c, want, sizeof want);
+    /* int8, B transposed, alpha 2, beta 1 on C = 1. */
+    int8_t ia[6] = {1, 2, 3, 4, 5, 6}, ibt[6] = {1, 0, 1, 0, 1, 0}; /* B^T [2x3] */
+    int32_t two = 2, onei = 1, ci[4] = {1, 1, 1, 1}, co[4];
+    struct tensor sa = make(ACL_INT8, 2, d23, ia), sb = make(ACL_INT8, 2, d23, ibt);
+    struct tensor sc = make(ACL_INT32, 2, d22, ci), sal = make(ACL_INT32, 1, d0, &two);
+    struct tensor sbe = make(ACL_INT32, 1, d0, &onei);
+    (void)d32;
+    assert_int_equal(aclblasS8gemm(ACL_TRANS_N, ACL_TRANS_T, ACL_TRANS_N, 2, 2, 3, sal.dev, sa.dev,
+                                   -1, sb.dev, -1, sbe.dev, sc.dev, -1,
+                                   ACL_COMPUTE_HIGH_PRECISION, S),
+                     ACL_SUCCESS);
+    read_back(&sc, co);
+    /* B = [[1, 0], [0, 1], [1, 0]]: A @ B = [[4, 2], [10, 5]]; times 2 plus 1. */
+    int32_t wi[4] = {9, 5, 21, 11};
+    assert_memory_equal(co, wi, sizeof wi);
+    /* CANN's checks, in its order. */
+    assert_int_equal(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2, al.dev, ta.dev,
+                                   0, ACL_FLOAT16, tb.dev, -1, ACL_FLOAT16, be.dev, tc.dev, -1,
+                                   ACL_FLOAT16, ACL_COMPUTE_HIGH_PRECISION, S),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0001)", "Value lda = 0, ldb = -1, ldc = -1 for lda, ldb, ldc "
+               "is invalid. Reason: only support -1.");
+    assert_int_equal(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 0, 2, 2, al.dev, ta.dev,
+                                  -1, tb.dev, -1, be.dev, tc.dev, -1, ACL_COMPUTE_HIGH_PRECISION,
+                                  S),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0001)", "Value m = 0, n = 2, k = 2 for m, n, k is invalid. "
+               "Reason: mnk must > 0.");
+    assert_int_equal(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2, NULL, ta.dev,
+                                  -1, tb.dev, -1, be.dev, tc.dev, -1, ACL_COMPUTE_HIGH_PRECISION,
+                                  S),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument_Null_Pointer(EH0002)", "Argument alpha must not be null.");
+    assert_int_equal(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2, al.dev, ta.dev,
+                                  -1, tb.dev, -1, be.dev, tc.dev, -1, ACL_COMPUTE_LOW_PRECISION,
+                                  S),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0001)", "Value  for type is invalid. Reason: only support "
+               "ACL_COMPUTE_HIGH_PRECISION.");
+    struct tensor *all[] = {&ta, &tb, &tc, &al, &be, &sa, &sb, &sc, &sal, &sbe};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        drop(all[i]);
+}
+
+static void test_handles_for_s8gemv_and_cast(void **state)
+{
+    (void)state;
+    int64_t d23[2] = {2, 3}, d3[2] = {3, 1}, d2[2] = {2, 1}, d0[1] = {1};
+    int8_t a[6] = {1, 2, 3, 4, 5, 6}, x[3] = {1, 1, 2};
+    int32_t one = 1, zero = 0, y[2];
+    struct tensor ta = make(ACL_INT8, 2, d23, a), tx = make(ACL_INT8, 2, d3, x);
+    struct tensor ty = make(ACL_INT32, 2, d2, NULL), al = make(ACL_INT32, 1, d0, &one);
+    struct tensor be = make(ACL_INT32, 1, d0, &zero);
+    aclopHandle *h = NULL;
+    assert_int_equal(aclblasCreateHandleForS8gemv(ACL_TRANS_N, 2, 3, ACL_COMPUTE_HIGH_PRECISION,
+                                                  &h),
+                     ACL_SUCCESS);
+    const aclDataBuffer *in[5] = {ta.buf, tx.buf, ty.buf, al.buf, be.buf};
+    aclDataBuffer *out[1] = {ty.buf};
+    assert_int_equal(aclopExecWithHandle(h, 5, in, 1, out, S), ACL_SUCCESS);
+    read_back(&ty, y);
+    assert_int_equal(y[0], 9);
+    assert_int_equal(y[1], 21);
+    assert_int_equal(aclopExecWithHandle(h, 4, in, 1, out, S), ACL_ERROR_OP_INPUT_NOT_MATCH);
+    expect_msg("Invalid_Argument(EH0001)", "Value 4 for input num is invalid. Reason: input num "
+               "mismatch: expect 5.");
+    assert_int_equal(aclopExecWithHandle(NULL, 5, in, 1, out, S), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument_Null_Pointer(EH0002)", "Argument handle must not be null.");
+    aclopDestroyHandle(h);
+    /* Cast: by call and by handle. */
+    float f[2];
+    struct tensor tf = make(ACL_FLOAT, 2, d2, NULL);
+    assert_int_equal(aclopCast(ty.desc, ty.buf, tf.desc, tf.buf, 0, S), ACL_SUCCESS);
+    read_back(&tf, f);
+    assert_true(f[0] == 9 && f[1] == 21);
+    assert_int_equal(aclopCreateHandleForCast(tf.desc, ty.desc, 0, &h), ACL_SUCCESS);
+    const aclDataBuffer *cin[1] = {tf.buf};
+    aclDataBuffer *cout[1] = {ty.buf};
+    assert_int_equal(aclopExecWithHandle(h, 1, cin, 1, cout, S), ACL_SUCCESS);
+    aclopDestroyHandle(h);
+    assert_int_equal(aclopCast(ty.desc, ty.buf, NULL, tf.buf, 0, S), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument_Null_Pointer(EH0002)", "Argument dstDesc must not be null.");
+    assert_int_equal(aclopCreateHandle("Frobnicate", 1, (const aclTensorDesc *const *)&tf.desc,
+                                       1, (const aclTensorDesc *const *)&tf.desc, NULL, &h),
+                     ACL_ERROR_OP_NOT_FOUND);
+    (void)aclGetRecentErrMsg();
+    struct tensor *all[] = {&ta, &tx, &ty, &al, &be, &tf};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        drop(all[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -574,6 +685,8 @@ int main(void)
         cmocka_unit_test_setup(test_alloc_null_fails_the_execute_no_fallback, fresh),
         cmocka_unit_test_setup(test_builtin_allocator_kept_for_life_late_registration_ignored, fresh),
         cmocka_unit_test_setup(test_operator_takes_roofline_time_on_its_stream, fresh),
+        cmocka_unit_test_setup(test_hgemm_and_s8gemm_through_gemm, fresh),
+        cmocka_unit_test_setup(test_handles_for_s8gemv_and_cast, fresh),
     };
     return cmocka_run_group_tests_name("op", tests, setup, teardown);
 }
