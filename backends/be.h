@@ -66,6 +66,15 @@ enum {
 enum { BE_ALLOC_NO_PAD = 1 };
 enum { BE_CLOCK_HOST = 0, BE_CLOCK_DEVICE = 1, BE_CLOCK_STREAM = 2 };
 
+/* ---- streams, events, notifies, peers (fam-stream) ---- */
+enum {
+    BE_SP_ID, BE_SP_PRIORITY, BE_SP_FLAGS, BE_SP_FAILURE_MODE, BE_SP_OVERFLOW, BE_SP_TAG,
+    BE_SP_CACHE_OP
+};
+enum { BE_AVAIL_STREAM, BE_AVAIL_EVENT };
+enum { BE_EV_ID, BE_EV_TIMESTAMP, BE_EV_WAITED };
+enum { BE_DP_SAT_MODE, BE_DP_OP_WAIT_TIMEOUT, BE_DP_OP_EXEC_TIMEOUT_MS };
+
 /* One line of aclrtGetMemUsageInfo. */
 struct be_usage {
     const char *name;
@@ -159,6 +168,42 @@ struct be_ops {
      * there are (0: the backend keeps no such figures). */
     size_t (*mem_usage)(int32_t dev, struct be_usage *out, size_t max);
 
+    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    /* Read (set 0) or change (set 1) a stream's property BE_SP_* in *val. */
+    aclError (*stream_prop)(void *stream, int prop, int set, uint64_t *val);
+    /* Drop the stream's work that has not started (abort, stop, forced
+     * destroy); what a wait still holds goes too. */
+    aclError (*stream_abort)(void *stream);
+    /* Stream (BE_AVAIL_STREAM) or event (BE_AVAIL_EVENT) slots left on an
+     * open device. */
+    aclError (*avail)(int32_t dev, int what, uint32_t *n);
+    /* An event's id (BE_EV_ID), completion time in us (BE_EV_TIMESTAMP:
+     * ACL_ERROR_RT_EVENT_NOT_COMPLETE, ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID
+     * for one never recorded), or whether a wait on it is satisfied
+     * (BE_EV_WAITED: 1 or 0). */
+    aclError (*event_info)(void *event, int what, uint64_t *val);
+    /* Read or change a device-wide setting BE_DP_* of an open device (the
+     * current one). */
+    aclError (*dev_prop)(int32_t dev, int prop, int set, uint64_t *val);
+    /* Notifies of an open device; ACL_ERROR_RT_NO_NOTIFY_RESOURCE at its
+     * limit. A wait holds its stream until a record (timeout_s 0: no limit). */
+    aclError (*notify_create)(int32_t dev, void **notify);
+    aclError (*notify_destroy)(void *notify);
+    aclError (*notify_record)(void *notify, void *stream);
+    aclError (*notify_wait)(void *notify, void *stream, uint32_t timeout_s);
+    aclError (*notify_reset)(void *notify);
+    aclError (*notify_id)(void *notify, uint32_t *id);
+    /* 8 bytes of device memory written / waited for on a stream.
+     * pre: addr inside a live device block, 8-byte aligned. */
+    aclError (*value_write)(void *stream, void *addr, uint64_t value);
+    aclError (*value_wait)(void *stream, void *addr, uint64_t value, uint32_t flag);
+    /* Whether device dev can reach peer's memory; enable (1) or disable (0)
+     * the current device's access to peer; the topology between two
+     * devices (ACL_RT_DEVS_TOPOLOGY_*). pre: both ids valid, distinct. */
+    aclError (*peer_can_access)(int32_t dev, int32_t peer, int32_t *can);
+    aclError (*peer_enable)(int32_t dev, int32_t peer, int enable);
+    aclError (*devices_topo)(int32_t dev, int32_t other, uint64_t *topo);
+
     /* Optional parts: NULL when the backend has none. */
     const struct be_tools *tools;
     const struct be_bridge *bridge;
@@ -232,6 +277,13 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(event_elapsed) BE_REQUIRE(mem_alloc) BE_REQUIRE(mem_free)
     BE_REQUIRE(host_alloc) BE_REQUIRE(host_free) BE_REQUIRE(lookup) BE_REQUIRE(memcpy)
     BE_REQUIRE(memset) BE_REQUIRE(mem_info) BE_REQUIRE(mem_usage)
+    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    BE_REQUIRE(stream_prop) BE_REQUIRE(stream_abort) BE_REQUIRE(avail)
+    BE_REQUIRE(event_info) BE_REQUIRE(dev_prop) BE_REQUIRE(notify_create)
+    BE_REQUIRE(notify_destroy) BE_REQUIRE(notify_record) BE_REQUIRE(notify_wait)
+    BE_REQUIRE(notify_reset) BE_REQUIRE(notify_id) BE_REQUIRE(value_write)
+    BE_REQUIRE(value_wait) BE_REQUIRE(peer_can_access) BE_REQUIRE(peer_enable)
+    BE_REQUIRE(devices_topo)
 #undef BE_REQUIRE
     return NULL;
 }

@@ -8,6 +8,7 @@
  * ACL_ERROR_RT_MEMORY_ALLOCATION, a bad free = ACL_ERROR_RT_MEMORY_FREE,
  * too many streams = ACL_ERROR_RT_NO_STREAM_RESOURCE).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "base/mem.h"
@@ -36,6 +37,8 @@ static aclError code(enum sim_rc rc, aclError if_nomem)
         return ACL_ERROR_RT_COPY_DATA;
     case SIM_ETIMEOUT:
         return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+    case SIM_EWAIT:
+        return ACL_ERROR_RT_WAIT_TIMEOUT;
     case SIM_EINVAL:
     default:
         return ACL_ERROR_RT_PARAM_INVALID;
@@ -46,6 +49,7 @@ static aclError init(const char **why)
 {
     if (sim_configure(why) != SIM_OK)
         return ACL_ERROR_INVALID_PARAM;
+    sim_gate_configure((uint32_t)opt_uint(OPT_WAIT_GRACE_MS));
     const char *trace = opt_str(OPT_TRACE);
     if (trace && !sim_trace_enabled() && sim_trace_open(trace) != SIM_OK) {
         *why = opt_invalid(OPT_TRACE, "the file cannot be created");
@@ -99,12 +103,15 @@ static void ctx_destroy(void *c)
 
 static aclError stream_create(void *c, uint32_t priority, uint32_t flags, void **out)
 {
-    (void)priority, (void)flags; /* the simulator schedules streams alike */
     struct sim_stream *s;
     aclError rc = code(sim_stream_create(((struct ctx *)c)->dev, &s),
                        ACL_ERROR_RT_NO_STREAM_RESOURCE);
-    if (rc == ACL_SUCCESS)
+    if (rc == ACL_SUCCESS) {
+        /* Kept for the program: the simulator schedules streams alike. */
+        sim_stream_set_prop(s, SIM_SP_PRIORITY, priority);
+        sim_stream_set_prop(s, SIM_SP_FLAGS, flags);
         *out = s;
+    }
     return rc;
 }
 
@@ -356,6 +363,145 @@ static void describe(char *buf, size_t len)
              p->name, sim_device_count(), (unsigned long long)(sim_device_capacity(0) >> 20));
 }
 
+/* ---- streams, events, notifies, peers (fam-stream) ---- */
+
+static aclError stream_prop(void *stream, int prop, int set, uint64_t *val)
+{
+    static const enum sim_stream_prop of[] = {
+        [BE_SP_PRIORITY] = SIM_SP_PRIORITY, [BE_SP_FLAGS] = SIM_SP_FLAGS,
+        [BE_SP_FAILURE_MODE] = SIM_SP_FAILURE_MODE, [BE_SP_OVERFLOW] = SIM_SP_OVERFLOW,
+        [BE_SP_TAG] = SIM_SP_TAG, [BE_SP_CACHE_OP] = SIM_SP_CACHE_OP};
+    if (prop == BE_SP_ID) {
+        *val = sim_stream_id(stream);
+        return set ? ACL_ERROR_RT_PARAM_INVALID : ACL_SUCCESS;
+    }
+    if (set)
+        sim_stream_set_prop(stream, of[prop], *val);
+    else
+        *val = sim_stream_prop(stream, of[prop]);
+    return ACL_SUCCESS;
+}
+
+static aclError stream_abort(void *stream)
+{
+    sim_stream_abort(stream);
+    return ACL_SUCCESS;
+}
+
+static aclError avail(int32_t dev, int what, uint32_t *n)
+{
+    *n = what == BE_AVAIL_STREAM ? sim_stream_avail(dev) : sim_event_avail(dev);
+    return ACL_SUCCESS;
+}
+
+static aclError event_info(void *e, int what, uint64_t *val)
+{
+    switch (what) {
+    case BE_EV_ID:
+        *val = sim_event_id(e);
+        return ACL_SUCCESS;
+    case BE_EV_WAITED:
+        *val = sim_event_waited(e);
+        return ACL_SUCCESS;
+    default:
+        switch (sim_event_timestamp(e, val)) {
+        case SIM_OK:
+            *val /= 1000000u; /* ps to us */
+            return ACL_SUCCESS;
+        case SIM_ENOTREADY:
+            return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+        default:
+            return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+        }
+    }
+}
+
+/* Device-wide settings: kept for the program (nothing in the simulator
+ * overflows or runs kernels that could time out). */
+static _Atomic uint64_t dev_props[SIM_MAX_DEVICES][3];
+
+static aclError dev_prop(int32_t dev, int prop, int set, uint64_t *val)
+{
+    if (set)
+        atomic_store(&dev_props[dev][prop], *val);
+    else
+        *val = atomic_load(&dev_props[dev][prop]);
+    return ACL_SUCCESS;
+}
+
+static aclError notify_create(int32_t dev, void **out)
+{
+    struct sim_notify *n;
+    aclError rc = code(sim_notify_create(dev, &n), ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
+    if (rc == ACL_SUCCESS)
+        *out = n;
+    return rc;
+}
+
+static aclError notify_destroy(void *n)
+{
+    sim_notify_destroy(n);
+    return ACL_SUCCESS;
+}
+
+static aclError notify_record(void *n, void *s)
+{
+    sim_notify_record(n, s);
+    return ACL_SUCCESS;
+}
+
+static aclError notify_wait(void *n, void *s, uint32_t timeout_s)
+{
+    sim_notify_wait(n, s, timeout_s);
+    return ACL_SUCCESS;
+}
+
+static aclError notify_reset(void *n)
+{
+    sim_notify_reset(n);
+    return ACL_SUCCESS;
+}
+
+static aclError notify_id(void *n, uint32_t *id)
+{
+    *id = sim_notify_id(n);
+    return ACL_SUCCESS;
+}
+
+static aclError value_write(void *s, void *addr, uint64_t value)
+{
+    sim_value_write(s, addr, value);
+    return ACL_SUCCESS;
+}
+
+static aclError value_wait(void *s, void *addr, uint64_t value, uint32_t flag)
+{
+    sim_value_wait(s, addr, value, flag);
+    return ACL_SUCCESS;
+}
+
+/* The simulated devices are one server's NPUs on one HCCS fabric: every
+ * pair can reach each other (an assumption until the fabric is modelled). */
+static aclError peer_can_access(int32_t dev, int32_t peer, int32_t *can)
+{
+    (void)dev, (void)peer;
+    *can = 1;
+    return ACL_SUCCESS;
+}
+
+static aclError peer_enable(int32_t dev, int32_t peer, int enable)
+{
+    (void)dev, (void)peer, (void)enable; /* the ACL layer keeps the state */
+    return ACL_SUCCESS;
+}
+
+static aclError devices_topo(int32_t dev, int32_t other, uint64_t *topo)
+{
+    (void)dev, (void)other;
+    *topo = ACL_RT_DEVS_TOPOLOGY_HCCS;
+    return ACL_SUCCESS;
+}
+
 static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
@@ -398,6 +544,23 @@ static const struct be_ops ops = {
     .memset = mem_set,
     .mem_info = mem_info,
     .mem_usage = mem_usage,
+    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    .stream_prop = stream_prop,
+    .stream_abort = stream_abort,
+    .avail = avail,
+    .event_info = event_info,
+    .dev_prop = dev_prop,
+    .notify_create = notify_create,
+    .notify_destroy = notify_destroy,
+    .notify_record = notify_record,
+    .notify_wait = notify_wait,
+    .notify_reset = notify_reset,
+    .notify_id = notify_id,
+    .value_write = value_write,
+    .value_wait = value_wait,
+    .peer_can_access = peer_can_access,
+    .peer_enable = peer_enable,
+    .devices_topo = devices_topo,
     .describe = describe,
     .tools = &tools,
 };

@@ -28,7 +28,8 @@ enum sim_rc {
     SIM_EIO = -5,          /* a copy engine failed */
     SIM_ETIMEOUT = -6,     /* work that did not complete in time */
     SIM_ENOTREADY = -7,    /* work not complete yet */
-    SIM_EORDER = -8        /* two events in the wrong order */
+    SIM_EORDER = -8,       /* two events in the wrong order */
+    SIM_EWAIT = -9         /* a stream held by a wait that nothing satisfied */
 };
 
 /* ---- profile.c: SoC profiles ---- */
@@ -200,5 +201,75 @@ bool sim_event_done(const struct sim_event *e);
  * cannot time, SIM_ENOTREADY if either is not complete yet, SIM_EORDER if
  * b completed before a. */
 enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event *b, float *ms);
+
+/* ---- stream.c and notify.c: stream properties, waits that hold a stream ----
+ *
+ * A stream can be held by a wait the device cannot satisfy yet: a notify
+ * not recorded yet, a value not written yet, an event whose record is
+ * itself queued behind such a wait. Work enqueued on a held stream is kept
+ * (host-memory sources are copied at once, as the runtime stages pageable
+ * memory) and runs, in order, when the wait is satisfied, at the simulated
+ * time that satisfies it. A host synchronisation on a held stream first
+ * waits (real time, at most the grace set by sim_gate_configure) for
+ * another host thread to satisfy it; then a wait with a timeout fails the
+ * stream at its deadline (SIM_EWAIT, queued work dropped), a bounded
+ * synchronisation times out (SIM_ETIMEOUT) and an unbounded one on an
+ * unbounded wait fails with SIM_EWAIT instead of hanging, the stream still
+ * held. */
+
+/* Per-stream settings, kept for the program (the simulator schedules every
+ * stream alike). */
+enum sim_stream_prop {
+    SIM_SP_PRIORITY,
+    SIM_SP_FLAGS,
+    SIM_SP_FAILURE_MODE,
+    SIM_SP_OVERFLOW,
+    SIM_SP_TAG,
+    SIM_SP_CACHE_OP,
+    SIM_SP_CUBE_LIMIT,
+    SIM_SP_VECTOR_LIMIT,
+    SIM_SP_COUNT
+};
+uint64_t sim_stream_prop(struct sim_stream *s, enum sim_stream_prop p);
+void sim_stream_set_prop(struct sim_stream *s, enum sim_stream_prop p, uint64_t v);
+/* The stream's number on its device (0 is the first stream created). */
+uint32_t sim_stream_id(struct sim_stream *s);
+/* Drop the stream's work not started by now, and anything held. */
+void sim_stream_abort(struct sim_stream *s);
+/* Stream and event slots a device has left. */
+uint32_t sim_stream_avail(int32_t dev);
+uint32_t sim_event_avail(int32_t dev);
+/* An event's number on its device. */
+uint32_t sim_event_id(const struct sim_event *e);
+/* When the event's captured work completed (ps): SIM_EINVAL if never
+ * recorded, SIM_ENOTREADY if not complete yet. */
+enum sim_rc sim_event_timestamp(const struct sim_event *e, uint64_t *ps);
+/* Whether a wait on the event would be satisfied now (recorded and done). */
+bool sim_event_waited(const struct sim_event *e);
+
+/* How long a synchronisation on a held stream waits for another host
+ * thread, in real milliseconds. */
+void sim_gate_configure(uint32_t grace_ms);
+/* Whether s is held by a wait now. */
+bool sim_gate_held(struct sim_stream *s);
+
+/* Notifies: a record sets the notify when the stream reaches it; a wait
+ * holds its stream until the notify is set, then resets it (one waiter per
+ * record). timeout_s 0: no limit. */
+struct sim_notify;
+enum sim_rc sim_notify_create(int32_t dev, struct sim_notify **out);
+void sim_notify_destroy(struct sim_notify *n);
+void sim_notify_record(struct sim_notify *n, struct sim_stream *s);
+void sim_notify_wait(struct sim_notify *n, struct sim_stream *s, uint32_t timeout_s);
+/* Back to not set (host side, at once). */
+void sim_notify_reset(struct sim_notify *n);
+uint32_t sim_notify_id(const struct sim_notify *n);
+
+/* Value writes and waits on 8 bytes of device memory: a write stores value
+ * when the stream reaches it; a wait holds its stream until the bytes meet
+ * the condition (SIM_WAIT_*). pre: addr inside a live device block. */
+enum { SIM_WAIT_GEQ = 0, SIM_WAIT_EQ = 1, SIM_WAIT_AND = 2, SIM_WAIT_NOR = 3 };
+void sim_value_write(struct sim_stream *s, void *addr, uint64_t value);
+void sim_value_wait(struct sim_stream *s, const void *addr, uint64_t value, uint32_t flag);
 
 #endif /* ACLSIM_SIM_SIM_H_ */

@@ -16,31 +16,19 @@
 #include "base/mem.h"
 #include "clock.h"
 #include "fault/fault.h"
+#include "gate.h"
 #include "sim.h"
-
-struct sim_stream {
-    int32_t dev;
-    struct sim_clock_stream clk;
-};
-
-/* An event's state is one atomic word, so a record on one thread and
- * queries, waits and syncs on others see it whole: 0 when never recorded
- * (or reset), else the completion time of the captured work plus one. */
-struct sim_event {
-    int32_t dev;
-    uint32_t flags;
-    _Atomic sim_ps mark;
-};
 
 static bool recorded(const struct sim_event *e, sim_ps *at)
 {
     sim_ps m = atomic_load_explicit(&((struct sim_event *)e)->mark, memory_order_acquire);
-    *at = m ? m - 1 : 0;
+    *at = m ? m - 1 : 0; /* pending: a time the host never reaches */
     return m != 0;
 }
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned live_streams[SIM_MAX_DEVICES], live_events[SIM_MAX_DEVICES];
+static uint32_t next_event_id[SIM_MAX_DEVICES];
 static struct sim_clock_stream sync_clk[SIM_MAX_DEVICES]; /* synchronous work */
 
 enum sim_rc sim_timeline_open(int32_t dev)
@@ -95,6 +83,8 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
         return SIM_ENOMEM;
     }
     s->dev = dev;
+    for (int i = 0; i < SIM_SP_COUNT; i++)
+        atomic_init(&s->prop[i], 0);
     *out = s;
     return SIM_OK;
 }
@@ -102,6 +92,7 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
 
 void sim_stream_destroy(struct sim_stream *s)
 {
+    sim_gate_drop(s); /* what a wait still held is dropped */
     sim_clock_sync_stream(&s->clk); /* outstanding work first */
     stream_release(s->dev);
     base_free(s);
@@ -111,6 +102,10 @@ enum sim_rc sim_stream_sync(struct sim_stream *s, int32_t timeout_ms)
 {
     if (FLT_HIT(SIM_STREAM_HANG))
         return SIM_ETIMEOUT;
+    bool held = false;
+    enum sim_rc rc = sim_gate_sync(s, timeout_ms, &held);
+    if (held)
+        return rc;
     bool late = false;
     sim_ps limit = timeout_ms < 0 ? SIM_PS_FOREVER : (sim_ps)timeout_ms * 1000000000u;
     sim_clock_host_wait(sim_clock_stream_now(&s->clk), limit, &late);
@@ -124,6 +119,10 @@ uint64_t sim_stream_now(struct sim_stream *s)
 
 bool sim_stream_done(struct sim_stream *s)
 {
+    if (sim_gate_held(s)) {
+        sim_clock_done(SIM_PS_FOREVER); /* the host still pays the query */
+        return false;
+    }
     return sim_clock_done(sim_clock_stream_now(&s->clk));
 }
 
@@ -131,6 +130,9 @@ enum sim_rc sim_device_sync(int32_t dev)
 {
     if (FLT_HIT(SIM_STREAM_HANG))
         return SIM_ETIMEOUT;
+    enum sim_rc rc = sim_gate_sync_device(dev);
+    if (rc != SIM_OK)
+        return rc;
     sim_clock_sync_device(dev);
     return SIM_OK;
 }
@@ -147,6 +149,23 @@ static enum sim_link link_of(bool dst_dev, bool src_dev)
 enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                      const void *src, bool src_dev, size_t n, bool host_waits)
 {
+    if (s) {
+        struct sim_task t = {.kind = SIM_T_COPY, .dst = dst, .src = src, .dst_dev = dst_dev,
+                             .src_dev = src_dev, .n = n};
+        bool queued = false;
+        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+        if (rc != SIM_OK || queued)
+            return rc;
+    }
+    enum sim_rc rc = sim_copy_run(dev, s, dst, dst_dev, src, src_dev, n, host_waits);
+    if (rc == SIM_OK && s && dst_dev)
+        sim_gate_poke(s);
+    return rc;
+}
+
+enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                         const void *src, bool src_dev, size_t n, bool host_waits)
+{
     enum sim_rc rc = sim_mem_copy(dst, dst_dev, src, src_dev, n);
     if (rc != SIM_OK)
         return rc;
@@ -157,6 +176,23 @@ enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
 
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits)
+{
+    if (s) {
+        struct sim_task t = {.kind = SIM_T_FILL, .dst = dst, .dst_dev = dst_dev, .n = n,
+                             .fill = value};
+        bool queued = false;
+        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+        if (rc != SIM_OK || queued)
+            return rc;
+    }
+    enum sim_rc rc = sim_fill_run(dev, s, dst, dst_dev, value, n, host_waits);
+    if (rc == SIM_OK && s && dst_dev)
+        sim_gate_poke(s);
+    return rc;
+}
+
+enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
+                         size_t n, bool host_waits)
 {
     enum sim_rc rc = sim_mem_fill(dst, dst_dev, value, n);
     if (rc != SIM_OK)
@@ -188,12 +224,16 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
     }
     e->dev = dev;
     e->flags = flags;
+    pthread_mutex_lock(&lock);
+    e->id = next_event_id[dev]++;
+    pthread_mutex_unlock(&lock);
     *out = e;
     return SIM_OK;
 }
 
 void sim_event_destroy(struct sim_event *e)
 {
+    sim_gate_forget(e);
     pthread_mutex_lock(&lock);
     live_events[e->dev]--;
     pthread_mutex_unlock(&lock);
@@ -202,7 +242,7 @@ void sim_event_destroy(struct sim_event *e)
 
 void sim_event_record(struct sim_event *e, struct sim_stream *s)
 {
-    atomic_store_explicit(&e->mark, sim_clock_record(&s->clk) + 1, memory_order_release);
+    sim_gate_record(e, s);
 }
 
 void sim_event_reset(struct sim_event *e)
@@ -213,15 +253,15 @@ void sim_event_reset(struct sim_event *e)
 void sim_event_wait(struct sim_stream *s, const struct sim_event *e)
 {
     /* Waiting on an event never recorded waits for nothing, as in CANN. */
-    sim_ps at;
-    if (recorded(e, &at))
-        sim_clock_wait(&s->clk, at);
+    sim_gate_wait_event(s, e);
 }
 
 enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
 {
     if (FLT_HIT(SIM_EVENT_HANG))
         return SIM_ETIMEOUT;
+    if (atomic_load_explicit(&e->mark, memory_order_acquire) == SIM_MARK_PENDING)
+        return sim_gate_event_sync(e, timeout_ms);
     sim_ps at;
     if (!recorded(e, &at))
         return SIM_OK;
@@ -251,3 +291,66 @@ enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event 
     return SIM_OK;
 }
 
+
+/* ---- Properties, ids, counts ---- */
+
+uint64_t sim_stream_prop(struct sim_stream *s, enum sim_stream_prop p)
+{
+    return atomic_load_explicit(&s->prop[p], memory_order_relaxed);
+}
+
+void sim_stream_set_prop(struct sim_stream *s, enum sim_stream_prop p, uint64_t v)
+{
+    atomic_store_explicit(&s->prop[p], v, memory_order_relaxed);
+}
+
+uint32_t sim_stream_id(struct sim_stream *s)
+{
+    return s->clk.id;
+}
+
+void sim_stream_abort(struct sim_stream *s)
+{
+    sim_gate_drop(s);
+    sim_clock_abort(&s->clk);
+}
+
+uint32_t sim_stream_avail(int32_t dev)
+{
+    const struct sim_profile *p = sim_device_profile(dev);
+    pthread_mutex_lock(&lock);
+    uint32_t n = live_streams[dev] < p->max_streams ? p->max_streams - live_streams[dev] : 0;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+uint32_t sim_event_avail(int32_t dev)
+{
+    const struct sim_profile *p = sim_device_profile(dev);
+    pthread_mutex_lock(&lock);
+    uint32_t n = live_events[dev] < p->max_events ? p->max_events - live_events[dev] : 0;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+uint32_t sim_event_id(const struct sim_event *e)
+{
+    return e->id;
+}
+
+enum sim_rc sim_event_timestamp(const struct sim_event *e, uint64_t *ps)
+{
+    sim_ps at;
+    if (!recorded(e, &at))
+        return SIM_EINVAL;
+    if (!sim_clock_done(at))
+        return SIM_ENOTREADY;
+    *ps = at;
+    return SIM_OK;
+}
+
+bool sim_event_waited(const struct sim_event *e)
+{
+    sim_ps at;
+    return recorded(e, &at) && sim_clock_done(at);
+}

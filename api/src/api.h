@@ -172,7 +172,13 @@ void api_leaks_registry(const char *where);
 
 /* ---- objects.c: live handles the ACL layer gave out, and their users ---- */
 
-enum api_obj_kind { API_OBJ_CONTEXT = 1, API_OBJ_STREAM = 2, API_OBJ_EVENT = 3 };
+enum api_obj_kind {
+    API_OBJ_CONTEXT = 1,
+    API_OBJ_STREAM = 2,
+    API_OBJ_EVENT = 3,
+    API_OBJ_DSTREAM = 4, /* a context's default stream: usable, released by its context */
+    API_OBJ_NOTIFY = 5
+};
 enum { API_OBJ_NOMEM = -1, API_OBJ_GONE = -2 };
 
 struct api_ctx;
@@ -218,6 +224,7 @@ void api_obj_each(enum api_obj_kind kind, int32_t device, const struct api_ctx *
 void api_release_stream(void *stream);
 void api_release_event(void *event);
 void api_release_ctx(struct api_ctx *ctx);
+void api_release_notify(void *notify);
 
 /* ---- device.c: init state, devices, contexts ---- */
 
@@ -262,5 +269,18 @@ struct api_stream_ref {
  * message naming `func`. */
 aclError api_stream_get(const char *func, aclrtStream stream, struct api_stream_ref *out);
 void api_stream_put(struct api_stream_ref *ref);
+
+/* ---- peer.c ---- */
+
+/* A copy between device memory of src_dev and dst_dev issued on device dev
+ * (the current one): ACL_SUCCESS when they are one device or dev has peer
+ * access to the other; otherwise CANN's error, with a message naming func. */
+aclError api_peer_copy_check(const char *func, int32_t dev, int32_t src_dev, int32_t dst_dev);
+
+/* Forget the peer access of a device that closes. */
+void api_peer_forget(int32_t dev);
+
+/* The op wait timeout of device dev in seconds (0: none). */
+uint32_t api_op_wait_timeout(int32_t dev);
 
 #endif /* ACLSIM_API_API_H_ */

@@ -99,6 +99,10 @@ static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
         if (rc == ACL_SUCCESS && api_obj_add(c->be_ctx, API_OBJ_CONTEXT, dev, c) != 0) {
             be->stream_destroy(c->deflt);
             rc = ACL_ERROR_BAD_ALLOC;
+        } else if (rc == ACL_SUCCESS && api_obj_add(c->deflt, API_OBJ_DSTREAM, dev, c) != 0) {
+            /* Published already: withdrawing it releases it (graveyard). */
+            api_obj_retire(c->be_ctx, API_OBJ_CONTEXT);
+            return ACL_ERROR_BAD_ALLOC;
         }
         if (rc != ACL_SUCCESS)
             be->ctx_destroy(c->be_ctx);
@@ -173,8 +177,11 @@ static void teardown(int32_t dev, struct api_ctx *only, bool close, const char *
     if (!close)
         return;
     api_obj_retire_all(API_OBJ_CONTEXT, dev, NULL);
-    /* Events left on the device go with it (the leak report named them). */
+    /* Events and notifies left on the device go with it (the leak report
+     * named them). */
     api_obj_retire_all(API_OBJ_EVENT, dev, NULL);
+    api_obj_retire_all(API_OBJ_NOTIFY, dev, NULL);
+    api_peer_forget(dev);
     /* Calls still using them finish first. */
     api_obj_wait_device(dev);
     be_get()->device_close(dev);

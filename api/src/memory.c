@@ -257,6 +257,12 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
     if (!side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
         !side_ok(what, "src", src, count, src_dev, false, &si))
         return ACL_ERROR_RT_PARAM_INVALID;
+    /* Between two devices' memory: peer access first (peer.c). */
+    if (dst_dev && src_dev && di.kind == BE_PTR_DEVICE && si.kind == BE_PTR_DEVICE) {
+        aclError prc = api_peer_copy_check(fn, c->device, si.device, di.device);
+        if (prc != ACL_SUCCESS)
+            return prc;
+    }
     /* From or to pageable host memory even an async copy completes before
      * the call returns (fact sheet 3.2); page-locked memory is truly async. */
     bool pageable = (!dst_dev && di.kind == BE_PTR_UNKNOWN) || (!src_dev && si.kind == BE_PTR_UNKNOWN);

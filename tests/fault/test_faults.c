@@ -546,6 +546,50 @@ static aclError scenario_ACL_RT_QUERY_EVENT(void)
     return rc;
 }
 
+/* ---- streams, events, notifies, peers (fam-stream) ---- */
+
+static aclError scenario_ACL_RT_STREAM_ATTR(void)
+{
+    int32_t id = -1;
+    on();
+    aclError rc = aclrtStreamGetId(stream, &id);
+    off();
+    assert_int_equal(id, -1); /* nothing written */
+    assert_int_equal(aclrtStreamGetId(stream, &id), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_STREAM_ABORT(void)
+{
+    on();
+    aclError rc = aclrtStreamAbort(stream);
+    off();
+    assert_int_equal(aclrtStreamAbort(stream), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_NOTIFY(void)
+{
+    aclrtNotify n = NULL;
+    on();
+    aclError rc = aclrtCreateNotify(&n, 0);
+    off();
+    assert_null(n);
+    assert_int_equal(aclrtCreateNotify(&n, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyNotify(n), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_PEER_ACCESS(void)
+{
+    int32_t can = -1;
+    on();
+    aclError rc = aclrtDeviceCanAccessPeer(&can, 0, 1);
+    off();
+    assert_int_equal(can, -1);
+    return rc;
+}
+
 static aclError scenario_ACL_RT_MEM_INFO(void)
 {
     size_t f = 0, t = 0;
