@@ -3,10 +3,12 @@
  *
  * The simulator models what an Ascend device's runtime does with memory and
  * time: SoC profiles (profile.c), devices each with a protected address
- * space and a constant-time heap that follow CANN's rounding and page
- * policies (device.c over vaspace.c and heap.c), page-locked host memory
- * (host.c), and streams, copies, fills and events on a simulated clock
- * (stream.c over clock.c, traced by trace.c). It knows nothing of the ACL
+ * space and a constant-time heap (device.c over vaspace.c and heap.c) whose
+ * blocks (blocks.c, with allocation stacks from stacks.c) follow CANN's
+ * rounding and page policies (policy.c), page-locked host memory (host.c),
+ * and streams, copies, fills (copy.c) and events on a simulated clock
+ * (stream.c over clock.c, traced by trace.c). Files share internals through
+ * the folder-private internal.h. It knows nothing of the ACL
  * layer: calls return enum sim_rc and the backend maps codes to aclError.
  * All calls are thread-safe.
  */
@@ -51,7 +53,7 @@ struct sim_profile {
 /* The profile named `name`, or NULL. */
 const struct sim_profile *sim_profile_find(const char *name);
 
-/* ---- device.c: devices and device memory ---- */
+/* ---- device.c, policy.c, blocks.c, copy.c: devices and device memory ---- */
 
 /* Settings read from the environment (ACLSIM_SOC, ACLSIM_HBM_BYTES,
  * ACLSIM_DEVICE_COUNT) when no device is open. Returns SIM_OK or SIM_EINVAL
