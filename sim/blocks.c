@@ -28,6 +28,23 @@ static void trace_usage(struct sim_dev *d)
     sim_trace_counter(id, "device memory", used, sim_clock_host());
 }
 
+/* The simulator's answer for a heap result. */
+static enum sim_rc rc_of(enum sim_heap_rc rc)
+{
+    switch (rc) {
+    case SIM_HEAP_OK:
+        return SIM_OK;
+    case SIM_HEAP_NOSPACE:
+        return SIM_ENOMEM;
+    case SIM_HEAP_HOSTMEM:
+        return SIM_EHOSTMEM;
+    case SIM_HEAP_EINVAL:
+    case SIM_HEAP_NOBLOCK:
+    default:
+        return SIM_EINVAL;
+    }
+}
+
 enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
                             enum sim_page page, void **ptr)
 {
@@ -38,18 +55,16 @@ enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
     if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
     sim_lock_take(&d->lock);
-    int rc = sim_heap_alloc(d->heap, size, align, tag, &off);
-    if (rc == 0 && sim_vaspace_reserve(d->vs, d->base + off, size) != 0) {
+    enum sim_rc rc = rc_of(sim_heap_alloc(d->heap, size, align, tag, &off));
+    if (rc == SIM_OK && sim_vaspace_reserve(d->vs, d->base + off, size) != 0) {
         sim_heap_free(d->heap, off, NULL);
-        rc = -2;
+        rc = SIM_EHOSTMEM; /* the device view could not be mapped */
     }
-    if (rc == 0 && d->stacks)
+    if (rc == SIM_OK && d->stacks)
         sim_stacks_remember(d->stacks, off);
     sim_lock_give(&d->lock);
-    if (rc == -2)
-        return SIM_EHOSTMEM;
-    if (rc != 0)
-        return SIM_ENOMEM;
+    if (rc != SIM_OK)
+        return rc;
     *ptr = (void *)(uintptr_t)(d->base + off);
     sim_track_alloc(*ptr, usable);
     if (sim_trace_enabled())
@@ -64,19 +79,19 @@ enum sim_rc sim_mem_free(void *ptr)
         return SIM_EINVAL;
     uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - d->base;
     sim_lock_take(&d->lock);
-    int rc = sim_heap_free(d->heap, off, &size);
+    enum sim_heap_rc rc = sim_heap_free(d->heap, off, &size);
     /* Give the host pages of big blocks back, so a long run stays sparse. */
-    if (rc == 0 && size >= (2u << 20))
+    if (rc == SIM_HEAP_OK && size >= (2u << 20))
         sim_vaspace_discard(d->vs, (uint64_t)(uintptr_t)ptr, size);
-    if (rc == 0 && d->stacks)
+    if (rc == SIM_HEAP_OK && d->stacks)
         sim_stacks_forget(d->stacks, off);
     /* A block freed after all is no longer abandoned (the list is empty
      * unless an injected fault made a free fail). */
-    for (size_t i = 0; rc == 0 && i < d->n_abandoned; i++)
+    for (size_t i = 0; rc == SIM_HEAP_OK && i < d->n_abandoned; i++)
         if (d->abandoned[i] == off)
             d->abandoned[i--] = d->abandoned[--d->n_abandoned];
     sim_lock_give(&d->lock);
-    if (rc != 0)
+    if (rc != SIM_HEAP_OK)
         return SIM_EINVAL;
     sim_track_free(ptr);
     if (sim_trace_enabled())
@@ -92,9 +107,10 @@ bool sim_mem_lookup(const void *ptr, struct sim_block *b)
     uint64_t start, size;
     uint32_t tag;
     sim_lock_take(&d->lock);
-    int rc = sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - d->base, &start, &size, &tag);
+    enum sim_heap_rc rc =
+        sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - d->base, &start, &size, &tag);
     sim_lock_give(&d->lock);
-    if (rc != 0)
+    if (rc != SIM_HEAP_OK)
         return false;
     b->dev = sim_dev_id(d);
     b->start = (void *)(uintptr_t)(d->base + start);
@@ -178,7 +194,7 @@ void sim_block_release_abandoned(struct sim_dev *d)
 {
     /* As the real device releases all of a device's memory at reset. */
     for (size_t i = 0; i < d->n_abandoned; i++)
-        if (sim_heap_free(d->heap, d->abandoned[i], NULL) == 0)
+        if (sim_heap_free(d->heap, d->abandoned[i], NULL) == SIM_HEAP_OK)
             sim_track_free((void *)(uintptr_t)(d->base + d->abandoned[i]));
     base_free(d->abandoned);
     d->abandoned = NULL;
