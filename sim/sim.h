@@ -52,6 +52,8 @@ struct sim_profile {
 
 /* The profile named `name`, or NULL. */
 const struct sim_profile *sim_profile_find(const char *name);
+/* The i-th built-in profile (i = 0, 1, ...), NULL past the last. */
+const struct sim_profile *sim_profile_at(size_t i);
 
 /* ---- device.c, policy.c, blocks.c, copy.c: devices and device memory ---- */
 
