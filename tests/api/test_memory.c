@@ -199,6 +199,46 @@ static void test_memcpy_past_end_of_allocation_rejected(void **state)
     assert_int_equal(aclrtFree(d), ACL_SUCCESS);
 }
 
+/* Two adjacent blocks too big for the quick lists: a's padding (32 bytes
+ * past its 100000 usable ones) ends where b starts. */
+static void adjacent_pair(void **a, void **b)
+{
+    assert_int_equal(aclrtMalloc(a, 100000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(b, 100000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_ptr_equal(*b, (char *)*a + 100032);
+}
+
+/* Before, a start inside a block's padding passed the bounds check (the
+ * room left, usable - offset, wrapped around) and the copy or fill ran
+ * into the next block. */
+static void test_copy_or_fill_starting_in_padding_rejected(void **state)
+{
+    (void)state;
+    unsigned char mark[64], ones[64], back[64];
+    void *a, *b;
+    memset(mark, 0xaa, sizeof mark);
+    memset(ones, 0x55, sizeof ones);
+    adjacent_pair(&a, &b);
+    assert_int_equal(aclrtMemcpy(b, 64, mark, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    MISUSE_BEGIN();
+    aclError to = aclrtMemcpy((char *)a + 100010, 64, ones, 64, ACL_MEMCPY_HOST_TO_DEVICE);
+    const char *m = aclGetRecentErrMsg();
+    aclError fill = aclrtMemset((char *)a + 100016, 64, 0x55, 64);
+    aclError from = aclrtMemcpy(back, 64, (char *)a + 100000, 64, ACL_MEMCPY_DEVICE_TO_HOST);
+    aclError d2d = aclrtMemcpy((char *)a + 100020, 64, b, 64, ACL_MEMCPY_DEVICE_TO_DEVICE);
+    MISUSE_END();
+    assert_int_equal(to, ACL_ERROR_RT_PARAM_INVALID);
+    assert_non_null(strstr(m, "lies 100010 bytes into a block of 100000 bytes"));
+    assert_int_equal(fill, ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(from, ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(d2d, ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMemcpy(back, 64, b, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, mark, 64);
+    assert_int_equal(aclrtFree(a), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+}
+
 static void test_memcpy_after_free_rejected(void **state)
 {
     (void)state;
@@ -284,6 +324,7 @@ int main(void)
         T(test_memcpy_round_trip_through_device),
         T(test_memcpy_past_end_of_allocation_rejected),
         T(test_memcpy_after_free_rejected),
+        T(test_copy_or_fill_starting_in_padding_rejected),
         T(test_memcpy_wrong_direction_rejected),
         T(test_memset_pageable_host_memory_rejected),
         T(test_malloc_host_aligned_usable_and_freed_once),
