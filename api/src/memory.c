@@ -269,8 +269,10 @@ static aclError copy(const char *fn, const char *what, void *dst, size_t destMax
         return bad_count(what, "cnt", count, destMax, !async);
     struct api_ctx *c;
     aclError rc = async ? api_resolve_stream(fn, stream, &stream, &c) : api_current_ctx(fn, &c);
-    if (rc != ACL_SUCCESS || dst == src)
+    if (rc != ACL_SUCCESS)
         return rc;
+    /* A copy onto itself (dst == src) is checked and run like any other:
+     * a freed or wild address must not pass. */
     struct be_ptr_info di, si;
     be_get()->lookup(dst, &di);
     be_get()->lookup(src, &si);

@@ -257,6 +257,32 @@ static void test_memcpy_after_free_rejected(void **state)
     (void)aclGetRecentErrMsg();
 }
 
+/* Before, a copy onto itself succeeded before any check, so a freed or
+ * wild device address passed. */
+static void test_memcpy_onto_itself_is_checked_like_any_copy(void **state)
+{
+    (void)state;
+    char h[64] = {1, 2, 3};
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(d, 64, d, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(h, 64, h, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
+    assert_int_equal(h[2], 3);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    MISUSE_BEGIN();
+    aclError freed = aclrtMemcpy(d, 64, d, 64, ACL_MEMCPY_DEVICE_TO_DEVICE);
+    const char *m = aclGetRecentErrMsg();
+    aclError wild = aclrtMemcpy((void *)0x1000, 64, (void *)0x1000, 64,
+                                ACL_MEMCPY_DEVICE_TO_DEVICE);
+    aclError over = aclrtMemcpy(h, 128, h, 128, ACL_MEMCPY_HOST_TO_DEVICE);
+    MISUSE_END();
+    assert_int_equal(freed, ACL_ERROR_RT_PARAM_INVALID);
+    assert_non_null(strstr(m, "is it freed?"));
+    assert_int_equal(wild, ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(over, ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+}
+
 static void test_memcpy_wrong_direction_rejected(void **state)
 {
     (void)state;
@@ -325,6 +351,7 @@ int main(void)
         T(test_memcpy_past_end_of_allocation_rejected),
         T(test_memcpy_after_free_rejected),
         T(test_copy_or_fill_starting_in_padding_rejected),
+        T(test_memcpy_onto_itself_is_checked_like_any_copy),
         T(test_memcpy_wrong_direction_rejected),
         T(test_memset_pageable_host_memory_rejected),
         T(test_malloc_host_aligned_usable_and_freed_once),
