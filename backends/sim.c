@@ -268,9 +268,7 @@ static aclError mem_set(int32_t dev, void *stream, void *dst, int dst_dev, int v
 
 static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, size_t *total)
 {
-    uint64_t used, cap;
-    sim_mem_usage(dev, &used, NULL, &cap);
-    const struct sim_profile *p = sim_device_profile(dev);
+    uint64_t used, heap;
     switch ((int)attr) {
     case ACL_DDR_MEM:
     case ACL_DDR_MEM_HUGE:
@@ -283,9 +281,11 @@ static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, siz
     default:
         break;
     }
-    uint64_t t = cap > p->reserved_bytes ? cap - p->reserved_bytes : cap;
-    *total = (size_t)t;
-    *free_bytes = (size_t)(t > used ? t - used : 0);
+    /* Total: what the heap hands out (the driver's reserve is not in it);
+     * free: what of that no live block holds. */
+    sim_mem_usage(dev, &used, NULL, &heap);
+    *total = (size_t)heap;
+    *free_bytes = (size_t)(heap - used);
     return ACL_SUCCESS;
 }
 

@@ -161,7 +161,7 @@ void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *peak, uint64_t *total)
     if (peak)
         *peak = st.peak_used_bytes;
     if (total)
-        *total = d->capacity;
+        *total = st.size;
 }
 
 void sim_mem_audit(const void *ptr, size_t n)

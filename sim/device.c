@@ -142,8 +142,9 @@ enum sim_rc sim_device_open(int32_t id)
         return SIM_EHOSTMEM;
     }
     uint64_t base = sim_vaspace_base(vs);
-    /* The heap works in offsets from base: see track.h for why. */
-    struct sim_heap *h = sim_heap_create(0, cap);
+    /* The heap works in offsets from base (see track.h for why) and hands
+     * out what the driver's reserve, at the top of the range, leaves. */
+    struct sim_heap *h = sim_heap_create(0, cap - sim_reserve_bytes(sim.profile, cap));
     if (!h) {
         sim_timeline_close(id);
         sim_vaspace_destroy(vs);

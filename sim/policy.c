@@ -5,9 +5,18 @@
  * pages round to 2 MB, 1 GB pages to 1 GB and exist only where the profile
  * has them; HUGE_FIRST takes normal pages up to 1 MB, an out-of-range
  * policy huge pages from 2 MB, and both fall back to normal pages. The
- * block itself comes from blocks.c.
+ * block itself comes from blocks.c. Of a device's HBM the driver keeps a
+ * reserve (RESERVED_MEM of CANN's cmodel driver, fact sheet 6.1) that no
+ * allocation gets and aclrtGetMemInfo does not count.
  */
+#include "heap.h"
 #include "internal.h"
+
+uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity)
+{
+    uint64_t r = p->reserved_bytes < capacity / 2 ? p->reserved_bytes : capacity / 2;
+    return r & ~(uint64_t)(SIM_HEAP_GRANULE - 1);
+}
 
 uint32_t sim_page_bytes(enum sim_page page)
 {

@@ -38,7 +38,7 @@ enum sim_rc {
 struct sim_profile {
     const char *name;          /* CANN's SoC name, as aclrtGetSocName gives */
     uint64_t hbm_bytes;        /* HBM capacity */
-    uint64_t reserved_bytes;   /* not reported by aclrtGetMemInfo total */
+    uint64_t reserved_bytes;   /* kept by the driver: never handed out */
     double hbm_gbps;           /* HBM bandwidth, GB/s (1e9 bytes) */
     double host_gbps;          /* host link bandwidth per direction, GB/s */
     double host_latency_us;    /* host link latency per transfer */
@@ -63,8 +63,12 @@ const struct sim_profile *sim_profile_at(size_t i);
 enum sim_rc sim_configure(const char **why);
 uint32_t sim_device_count(void);
 const struct sim_profile *sim_device_profile(int32_t dev);
-/* Usable capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
+/* HBM capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
 uint64_t sim_device_capacity(int32_t dev);
+/* The part of a device of `capacity` bytes its driver keeps for itself and
+ * never hands out: the profile's reserve, but at most half of a small
+ * ACLSIM_HBM_BYTES, in heap granules. */
+uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity);
 
 /* pre: dev < sim_device_count(). */
 enum sim_rc sim_device_open(int32_t dev);
@@ -125,8 +129,9 @@ void sim_mem_audit(const void *ptr, size_t n);
 /* Whether ptr lies in some open device's address space (live or not). */
 bool sim_mem_in_range(const void *ptr);
 
-/* Bytes in use on a device, the most ever in use since it opened, and its
- * capacity (peak and total may be NULL). */
+/* Bytes in use on a device, the most ever in use since it opened, and the
+ * bytes its heap hands out: the capacity less the driver's reserve (see
+ * sim_reserve_bytes; peak and total may be NULL). */
 void sim_mem_usage(int32_t dev, uint64_t *used, uint64_t *peak, uint64_t *total);
 
 /* Copy/fill through the host alias of device memory. Either side of a copy

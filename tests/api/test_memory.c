@@ -86,6 +86,50 @@ static void test_malloc_accounts_padding_and_free_returns_it(void **state)
     assert_int_equal(aclrtFree(p), ACL_SUCCESS);
 }
 
+/* What aclrtGetMemInfo calls free is what aclrtMalloc can hand out: fill
+ * the device with ever smaller blocks (halving the size at each 207001)
+ * until even one byte fails. Every allocation that succeeds was covered by
+ * the free bytes reported just before; once the smallest request fails,
+ * fewer bytes than it asked for are reported free (free space in pieces
+ * may hold more than a failed larger request). Before, the 8 MiB reserve
+ * was left out of total and free but not out of the heap: free read 0
+ * while allocations still succeeded. */
+static void test_get_mem_info_free_is_what_malloc_can_hand_out(void **state)
+{
+    (void)state;
+    enum { MAX = 4096 };
+    static void *blocks[MAX];
+    size_t n = 0, fr, total, size = 64u << 20, smallest_failed = SIZE_MAX;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_true(fr == total);
+    while (size > 0 && n < MAX) {
+        size_t before, after;
+        assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &before, &total), ACL_SUCCESS);
+        aclError rc = aclrtMalloc(&blocks[n], size, ACL_MEM_MALLOC_NORMAL_ONLY);
+        assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &after, &total), ACL_SUCCESS);
+        if (rc == ACL_SUCCESS) {
+            if (before < size || before - after < size)
+                fail_msg("a %zu-byte aclrtMalloc succeeded with %zu bytes reported free "
+                         "(%zu after)", size, before, after);
+            n++;
+            continue;
+        }
+        assert_int_equal(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+        (void)aclGetRecentErrMsg();
+        smallest_failed = size;
+        size /= 2;
+    }
+    assert_int_equal(smallest_failed, 1);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    if (fr >= smallest_failed)
+        fail_msg("a %zu-byte aclrtMalloc failed with %zu bytes reported free", smallest_failed,
+                 fr);
+    while (n > 0)
+        assert_int_equal(aclrtFree(blocks[--n]), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_true(fr == total);
+}
+
 static void test_get_mem_info_null_outs_rejected(void **state)
 {
     (void)state;
@@ -341,6 +385,7 @@ int main(void)
         T(test_malloc_overflowing_size_rejected),
         T(test_malloc_out_of_memory_is_207001_with_el0004),
         T(test_malloc_accounts_padding_and_free_returns_it),
+        T(test_get_mem_info_free_is_what_malloc_can_hand_out),
         T(test_get_mem_info_null_outs_rejected),
         T(test_get_mem_info_ddr_on_hbm_device_is_zero),
         T(test_free_null_interior_and_double_free_rejected),

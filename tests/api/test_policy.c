@@ -149,7 +149,7 @@ static void test_huge1g_on_950_not_supported(void **state)
 static void test_huge_first_falls_back_to_normal_pages_when_fragmented(void **state)
 {
     (void)state;
-    open_sim("Ascend910B1", "16777216"); /* 16 MiB: 8 huge pages */
+    open_sim("Ascend910B1", "25165824"); /* 24 MiB, 16 after the reserve: 8 huge pages */
     void *blk[32], *big = NULL;
     /* Fill the device with 512 KiB blocks, then free three of every four:
      * each 2 MiB page keeps one live block, so no huge page is free, but
