@@ -376,6 +376,22 @@ static void test_malloc_host_aligned_usable_and_freed_once(void **state)
     expect_null_msg("aclrtFreeHost", "hostPtr");
 }
 
+/* A pinned buffer larger than the machine's memory is an allocation
+ * failure (207001, EL0004) as in CANN, never a crash (AddressSanitizer
+ * aborts on such a malloc) nor ACL_ERROR_BAD_ALLOC. */
+static void test_malloc_host_huge_size_is_207001_with_el0004(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {SIZE_MAX, SIZE_MAX - 4095, (size_t)1 << 62};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        void *h = NULL;
+        assert_int_equal(aclrtMallocHost(&h, sizes[i]), ACL_ERROR_RT_MEMORY_ALLOCATION);
+        expect_msg("Memory_Allocation_Failure(EL0004)", "Failed to allocate memory.");
+        assert_null(h);
+        (void)aclGetRecentErrMsg();
+    }
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_teardown(f, after_each)
@@ -400,6 +416,7 @@ int main(void)
         T(test_memcpy_wrong_direction_rejected),
         T(test_memset_pageable_host_memory_rejected),
         T(test_malloc_host_aligned_usable_and_freed_once),
+        T(test_malloc_host_huge_size_is_207001_with_el0004),
     };
     return cmocka_run_group_tests_name("memory", tests, setup, teardown);
 }
