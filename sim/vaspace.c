@@ -24,6 +24,7 @@
 
 #define CHUNK_SHIFT 30u
 #define CHUNK ((uint64_t)1 << CHUNK_SHIFT)
+_Static_assert(CHUNK == SIM_VASPACE_CHUNK, "vaspace.h promises 1 GiB pieces");
 #define HINT UINT64_C(0x124000000000)
 #define HINT_TRIES 16u
 #define HINT_STEP (UINT64_C(1) << 40)   /* hints: 1 TiB apart (or size rounded up) */

@@ -33,6 +33,11 @@
 
 #include <stdint.h>
 
+/* The alias is mapped in pieces of this many bytes, aligned as the device
+ * addresses are (the base is a multiple of it): a span never crosses a
+ * multiple of SIM_VASPACE_CHUNK. */
+#define SIM_VASPACE_CHUNK (UINT64_C(1) << 30)
+
 struct sim_vaspace;
 
 /*

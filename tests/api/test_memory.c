@@ -392,6 +392,51 @@ static void test_malloc_host_huge_size_is_207001_with_el0004(void **state)
     }
 }
 
+/* ---- On a 2 GiB device: copies across the host view's 1 GiB pieces ---- */
+
+static int setup_2gib(void **state)
+{
+    (void)state;
+    setenv("ACLSIM_HBM_BYTES", "2147483648", 1);
+    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
+        return -1;
+    return 0;
+}
+
+/* An overlapping device-to-device copy forward (dst above src) that
+ * crosses a 1 GiB boundary of the device range moves the bytes as memmove
+ * would. Before, the pieces on either side of the boundary were copied
+ * front to back, so the second piece read bytes the first had already
+ * overwritten. */
+static void test_overlapping_copy_across_a_gib_boundary_is_a_memmove(void **state)
+{
+    (void)state;
+    enum { N = 8192, SHIFT = 64 };
+    static unsigned char pattern[N + SHIFT], back[N + SHIFT];
+    void *first, *b;
+    /* A block ending 4 KiB before the first 1 GiB boundary (1 GiB - 4096
+     * bytes with its padding), so the next one straddles it. */
+    assert_int_equal(aclrtMalloc(&first, (1u << 30) - 4096 - 32, ACL_MEM_MALLOC_NORMAL_ONLY),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&b, N + SHIFT, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(((uintptr_t)b + 4096) % (1u << 30), 0);
+    for (int i = 0; i < N + SHIFT; i++)
+        pattern[i] = (unsigned char)(i * 13 + i / 251);
+    assert_int_equal(aclrtMemcpy(b, N + SHIFT, pattern, N + SHIFT, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy((char *)b + SHIFT, N, b, N, ACL_MEMCPY_DEVICE_TO_DEVICE),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, N + SHIFT, b, N + SHIFT, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    assert_memory_equal(back, pattern, SHIFT);
+    for (int i = 0; i < N; i++)
+        if (back[SHIFT + i] != pattern[i])
+            fail_msg("byte %d of the moved range is %#x, not %#x", i, back[SHIFT + i],
+                     pattern[i]);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(first), ACL_SUCCESS);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_teardown(f, after_each)
@@ -418,5 +463,10 @@ int main(void)
         T(test_malloc_host_aligned_usable_and_freed_once),
         T(test_malloc_host_huge_size_is_207001_with_el0004),
     };
-    return cmocka_run_group_tests_name("memory", tests, setup, teardown);
+    const struct CMUnitTest tests_2gib[] = {
+        T(test_overlapping_copy_across_a_gib_boundary_is_a_memmove),
+    };
+    int failed = cmocka_run_group_tests_name("memory", tests, setup, teardown);
+    return failed + cmocka_run_group_tests_name("memory, 2 GiB device", tests_2gib, setup_2gib,
+                                                teardown);
 }
