@@ -75,9 +75,17 @@ aclError api_impl_aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPo
     return malloc_common("aclrtMallocCached", devPtr, size, policy, 0);
 }
 
-static aclError bad_free(const char *func, const void *p, const struct be_ptr_info *in)
+/* `want` is the kind of block func frees (BE_PTR_DEVICE or _HOST_PINNED). */
+static aclError bad_free(const char *func, const void *p, const struct be_ptr_info *in,
+                         int want)
 {
-    if (in->kind == BE_PTR_DEVICE || in->kind == BE_PTR_HOST_PINNED)
+    bool device = in->kind == BE_PTR_DEVICE;
+    if ((device || in->kind == BE_PTR_HOST_PINNED) && in->kind != want && in->start == p)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is %s: free it "
+                   "with %s.", func, p,
+                   device ? "device memory from aclrtMalloc" : "host memory from aclrtMallocHost",
+                   device ? "aclrtFree" : "aclrtFreeHost");
+    else if (device || in->kind == BE_PTR_HOST_PINNED)
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is inside the "
                    "block of %zu bytes at %p, not its start.", func, p, in->size, in->start);
     else
@@ -102,7 +110,7 @@ aclError api_impl_aclrtFree(void *devPtr)
     if (rc == ACL_ERROR_RT_MEMORY_FREE) {
         struct be_ptr_info in;
         be_get()->lookup(devPtr, &in);
-        return bad_free(fn, devPtr, &in);
+        return bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
     }
     return rc;
 }
@@ -135,7 +143,7 @@ aclError api_impl_aclrtFreeHost(void *hostPtr)
     struct be_ptr_info in;
     be_get()->lookup(hostPtr, &in);
     if (in.kind != BE_PTR_HOST_PINNED || in.start != hostPtr)
-        return bad_free(fn, hostPtr, &in);
+        return bad_free(fn, hostPtr, &in, BE_PTR_HOST_PINNED);
     return be_get()->host_free(hostPtr);
 }
 

@@ -376,6 +376,25 @@ static void test_malloc_host_aligned_usable_and_freed_once(void **state)
     expect_null_msg("aclrtFreeHost", "hostPtr");
 }
 
+/* A block handed to the other kind's free is refused, and the message
+ * says which free it needs (before, it said the start of the block was
+ * "inside the block ..., not its start"). */
+static void test_free_of_the_other_kind_names_the_right_free(void **state)
+{
+    (void)state;
+    void *d, *h;
+    assert_int_equal(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost(&h, 64), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(d), ACL_ERROR_RT_MEMORY_FREE);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "is device memory from aclrtMalloc: free it "
+                                                 "with aclrtFree"));
+    assert_int_equal(aclrtFree(h), ACL_ERROR_RT_MEMORY_FREE);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "is host memory from aclrtMallocHost: free it "
+                                                 "with aclrtFreeHost"));
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(h), ACL_SUCCESS);
+}
+
 /* A pinned buffer larger than the machine's memory is an allocation
  * failure (207001, EL0004) as in CANN, never a crash (AddressSanitizer
  * aborts on such a malloc) nor ACL_ERROR_BAD_ALLOC. */
@@ -462,6 +481,7 @@ int main(void)
         T(test_memset_pageable_host_memory_rejected),
         T(test_malloc_host_aligned_usable_and_freed_once),
         T(test_malloc_host_huge_size_is_207001_with_el0004),
+        T(test_free_of_the_other_kind_names_the_right_free),
     };
     const struct CMUnitTest tests_2gib[] = {
         T(test_overlapping_copy_across_a_gib_boundary_is_a_memmove),
