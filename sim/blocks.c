@@ -49,7 +49,10 @@ enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
                             enum sim_page page, void **ptr)
 {
     uint64_t align = page == SIM_PAGE_NORMAL ? 64 : sim_page_bytes(page);
-    size = (size + align - 1) & ~(align - 1);
+    /* Rounding the largest sizes up would wrap around to 0: they stay the
+     * largest multiple, more than any device has. */
+    size = size > UINT64_MAX - (align - 1) ? UINT64_MAX & ~(align - 1)
+                                           : (size + align - 1) & ~(align - 1);
     uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)page;
     uint64_t off;
     if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))

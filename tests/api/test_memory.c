@@ -71,6 +71,26 @@ static void test_malloc_out_of_memory_is_207001_with_el0004(void **state)
     assert_null(p);
 }
 
+/* The largest sizes the size check lets through cannot wrap around in the
+ * rounding to 32 bytes, 64-byte granules or 2 MB pages: each is simply
+ * more than the device has. */
+static void test_malloc_of_the_largest_sizes_is_out_of_memory(void **state)
+{
+    (void)state;
+    const aclrtMemMallocPolicy policies[] = {ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY,
+                                             ACL_MEM_MALLOC_NORMAL_ONLY};
+    for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+        for (size_t size = SIZE_MAX - 64; size >= SIZE_MAX - 96; size -= 32) {
+            void *p = NULL;
+            assert_int_equal(aclrtMalloc(&p, size, policies[i]), ACL_ERROR_RT_MEMORY_ALLOCATION);
+            expect_msg("Memory_Allocation_Failure(EL0004)", "Failed to allocate memory.");
+            assert_int_equal(aclrtMallocAlign32(&p, size, policies[i]),
+                             ACL_ERROR_RT_MEMORY_ALLOCATION);
+            assert_null(p);
+            (void)aclGetRecentErrMsg();
+        }
+}
+
 static void test_malloc_accounts_padding_and_free_returns_it(void **state)
 {
     (void)state;
@@ -464,6 +484,7 @@ int main(void)
         T(test_malloc_size_zero_rejected_with_eh0007),
         T(test_malloc_overflowing_size_rejected),
         T(test_malloc_out_of_memory_is_207001_with_el0004),
+        T(test_malloc_of_the_largest_sizes_is_out_of_memory),
         T(test_malloc_accounts_padding_and_free_returns_it),
         T(test_get_mem_info_free_is_what_malloc_can_hand_out),
         T(test_get_mem_info_null_outs_rejected),
