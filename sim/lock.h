@@ -5,13 +5,21 @@
  * aclrtFree; a pthread mutex costs two locked instructions per section, this
  * lock one (an exchange to take it, a plain release store to give it back),
  * which is a third of an uncontended malloc/free pair. Waiters spin briefly,
- * then yield the CPU. Never held across anything that can block.
+ * then yield the CPU. Never held across anything that can block or start a
+ * thread.
+ *
+ * While the process has a single thread there is nobody to exclude, and the
+ * exchange is skipped, as glibc's own malloc skips its locks: glibc's
+ * __libc_single_threaded turns false before a second thread can run and
+ * never turns back, and a section never starts a thread, so a section
+ * begun alone ends alone.
  */
 #ifndef ACLSIM_SIM_LOCK_H_
 #define ACLSIM_SIM_LOCK_H_
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <sys/single_threaded.h>
 
 struct sim_lock {
     _Atomic int held;
@@ -21,6 +29,8 @@ struct sim_lock {
 
 static inline void sim_lock_take(struct sim_lock *l)
 {
+    if (__libc_single_threaded)
+        return;
     while (atomic_exchange_explicit(&l->held, 1, memory_order_acquire)) {
         for (int spins = 0; atomic_load_explicit(&l->held, memory_order_relaxed); spins++) {
             if (spins < 64) {
