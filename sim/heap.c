@@ -609,10 +609,44 @@ static enum sim_heap_rc make_live(struct sim_heap *h, uint32_t bi, uint32_t tag,
 
 static void flush_quick(struct sim_heap *h);
 
+/* Everything but the quick-list pop: a TLSF search, splitting, and once a
+ * flush of the quick lists.  Kept out of line so that the pop stays small
+ * enough to inline into the caller (the library is built with LTO). */
+static enum sim_heap_rc __attribute__((noinline))
+alloc_slow(struct sim_heap *h, uint64_t g, uint64_t need, uint64_t align, uint32_t tag,
+           uint64_t *addr)
+{
+    uint64_t lead;
+    uint32_t bi;
+    struct blk *b;
+
+    if (reserve_nodes(h, 2) != 0 || tab_reserve(h) != 0)
+        return SIM_HEAP_HOSTMEM;
+    bi = find_block(h, g, need, align);
+    if (bi == NIL && h->quick_blocks != 0) {
+        flush_quick(h); /* only releases nodes: the reservations above still hold */
+        bi = find_block(h, g, need, align);
+    }
+    if (bi == NIL)
+        return SIM_HEAP_NOSPACE;
+
+    list_remove(h, bi);
+    b = &h->nodes[bi];
+    lead = ((b->start + align - 1) & ~(align - 1)) - b->start;
+    if (lead != 0) {
+        uint32_t ti = split(h, bi, lead);
+        list_insert(h, bi); /* left neighbour is live or quick: no coalescing */
+        bi = ti;
+    }
+    if (h->nodes[bi].size > need)
+        list_insert(h, split(h, bi, need)); /* right neighbour is live or quick too */
+    return make_live(h, bi, tag, addr);
+}
+
 enum sim_heap_rc sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t align, uint32_t tag,
                                 uint64_t *addr)
 {
-    uint64_t g, need, lead;
+    uint64_t g, need;
     uint32_t bi;
     struct blk *b;
 
@@ -641,28 +675,7 @@ enum sim_heap_rc sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t alig
         *addr = b->start;
         return SIM_HEAP_OK;
     }
-
-    if (reserve_nodes(h, 2) != 0 || tab_reserve(h) != 0)
-        return SIM_HEAP_HOSTMEM;
-    bi = find_block(h, g, need, align);
-    if (bi == NIL && h->quick_blocks != 0) {
-        flush_quick(h); /* only releases nodes: the reservations above still hold */
-        bi = find_block(h, g, need, align);
-    }
-    if (bi == NIL)
-        return SIM_HEAP_NOSPACE;
-
-    list_remove(h, bi);
-    b = &h->nodes[bi];
-    lead = ((b->start + align - 1) & ~(align - 1)) - b->start;
-    if (lead != 0) {
-        uint32_t ti = split(h, bi, lead);
-        list_insert(h, bi); /* left neighbour is live or quick: no coalescing */
-        bi = ti;
-    }
-    if (h->nodes[bi].size > need)
-        list_insert(h, split(h, bi, need)); /* right neighbour is live or quick too */
-    return make_live(h, bi, tag, addr);
+    return alloc_slow(h, g, need, align, tag, addr);
 }
 
 /* Merge block ri into its physical predecessor li and recycle ri's node. */
@@ -723,6 +736,15 @@ void sim_heap_trim(struct sim_heap *h)
         flush_quick(h);
 }
 
+/* Return block bi (live, at slot of the hash) to TLSF, coalescing: out of
+ * line, as alloc_slow. */
+static void __attribute__((noinline)) free_slow(struct sim_heap *h, uint32_t bi, uint64_t slot)
+{
+    tab_delete(h, slot);
+    bm_clear(h, (h->nodes[bi].start - h->base) >> GRAN_SHIFT);
+    release(h, bi);
+}
+
 enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size_out)
 {
     uint64_t slot, size, g;
@@ -757,9 +779,7 @@ enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size
         h->quick_blocks++;
         return SIM_HEAP_OK;
     }
-    tab_delete(h, slot);
-    bm_clear(h, (addr - h->base) >> GRAN_SHIFT);
-    release(h, bi);
+    free_slow(h, bi, slot);
     return SIM_HEAP_OK;
 }
 
