@@ -28,7 +28,7 @@ static void trace_usage(struct sim_dev *d)
     sim_trace_counter(id, "device memory", used, sim_clock_host());
 }
 
-/* The simulator's answer for a heap result. */
+/* The simulator's answer for a failed heap call. */
 static enum sim_rc rc_of(enum sim_heap_rc rc)
 {
     switch (rc) {
@@ -45,31 +45,34 @@ static enum sim_rc rc_of(enum sim_heap_rc rc)
     }
 }
 
+/* The device view of a new block could not be reserved: give it back. */
+static enum sim_rc __attribute__((noinline)) unreserved(struct sim_dev *d, uint64_t off)
+{
+    sim_heap_free(d->heap, off, NULL);
+    return SIM_EHOSTMEM;
+}
+
 enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
                             enum sim_page page, void **ptr)
 {
-    uint64_t align = page == SIM_PAGE_NORMAL ? 64 : sim_page_bytes(page);
-    /* Rounding the largest sizes up would wrap around to 0: they stay the
-     * largest multiple, more than any device has. */
-    size = size > UINT64_MAX - (align - 1) ? UINT64_MAX & ~(align - 1)
-                                           : (size + align - 1) & ~(align - 1);
+    uint64_t align = page == SIM_PAGE_NORMAL ? SIM_HEAP_GRANULE : sim_page_bytes(page);
     uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)page;
     uint64_t off;
     if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
     sim_lock_take(&d->lock);
-    enum sim_rc rc = rc_of(sim_heap_alloc(d->heap, size, align, tag, &off));
-    if (rc == SIM_OK && sim_vaspace_reserve(d->vs, d->base + off, size) != 0) {
-        sim_heap_free(d->heap, off, NULL);
-        rc = SIM_EHOSTMEM; /* the device view could not be mapped */
-    }
+    enum sim_heap_rc hrc = sim_heap_alloc(d->heap, size, align, tag, &off);
+    enum sim_rc rc = hrc == SIM_HEAP_OK ? SIM_OK : rc_of(hrc);
+    if (rc == SIM_OK && !d->view_whole && sim_vaspace_reserve(d->vs, d->base + off, size) != 0)
+        rc = unreserved(d, off);
     if (rc == SIM_OK && d->stacks)
         sim_stacks_remember(d->stacks, off);
     sim_lock_give(&d->lock);
     if (rc != SIM_OK)
         return rc;
     *ptr = (void *)(uintptr_t)(d->base + off);
-    sim_track_alloc(*ptr, usable);
+    if (d->tracked)
+        sim_track_alloc(*ptr, usable);
     if (sim_trace_enabled())
         trace_usage(d);
     return SIM_OK;
@@ -96,7 +99,8 @@ enum sim_rc sim_mem_free(void *ptr)
     sim_lock_give(&d->lock);
     if (rc != SIM_HEAP_OK)
         return SIM_EINVAL;
-    sim_track_free(ptr);
+    if (d->tracked)
+        sim_track_free(ptr);
     if (sim_trace_enabled())
         trace_usage(d);
     return SIM_OK;
@@ -197,7 +201,7 @@ void sim_block_release_abandoned(struct sim_dev *d)
 {
     /* As the real device releases all of a device's memory at reset. */
     for (size_t i = 0; i < d->n_abandoned; i++)
-        if (sim_heap_free(d->heap, d->abandoned[i], NULL) == SIM_HEAP_OK)
+        if (sim_heap_free(d->heap, d->abandoned[i], NULL) == SIM_HEAP_OK && d->tracked)
             sim_track_free((void *)(uintptr_t)(d->base + d->abandoned[i]));
     base_free(d->abandoned);
     d->abandoned = NULL;

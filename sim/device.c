@@ -20,6 +20,7 @@
 #include "fault/fault.h"
 #include "heap.h"
 #include "internal.h"
+#include "track.h"
 #include "vaspace.h"
 
 static struct {
@@ -27,10 +28,10 @@ static struct {
     _Atomic bool configured; /* read without the lock on hot paths */
     const struct sim_profile *profile;
     uint64_t hbm_override;
-    uint32_t count;
     unsigned open_count;
-    struct sim_dev dev[SIM_MAX_DEVICES];
 } sim = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+struct sim_devs sim_devs;
 
 static enum sim_rc configure_locked(const char **why)
 {
@@ -49,7 +50,7 @@ static enum sim_rc configure_locked(const char **why)
     }
     sim.profile = p;
     sim.hbm_override = opt_is_set(OPT_HBM_BYTES) ? hbm : 0;
-    sim.count = (uint32_t)opt_uint(OPT_DEVICE_COUNT);
+    sim_devs.count = (uint32_t)opt_uint(OPT_DEVICE_COUNT);
     sim.configured = true;
     return SIM_OK;
 }
@@ -76,7 +77,7 @@ static void ensure_configured(void)
         if (configure_locked(&why) != SIM_OK) {
             sim.profile = sim_profile_find("Ascend910B1");
             sim.hbm_override = 0;
-            sim.count = 1;
+            sim_devs.count = 1;
             sim.configured = true;
         }
     }
@@ -86,7 +87,7 @@ static void ensure_configured(void)
 uint32_t sim_device_count(void)
 {
     ensure_configured();
-    return sim.count;
+    return sim_devs.count;
 }
 
 const struct sim_profile *sim_device_profile(int32_t dev)
@@ -102,26 +103,6 @@ uint64_t sim_device_capacity(int32_t dev)
     return sim.hbm_override ? sim.hbm_override : p->hbm_bytes;
 }
 
-struct sim_dev *sim_dev_get(int32_t id)
-{
-    return &sim.dev[id];
-}
-
-int32_t sim_dev_id(const struct sim_dev *d)
-{
-    return (int32_t)(d - sim.dev);
-}
-
-struct sim_dev *sim_dev_of(uintptr_t addr)
-{
-    for (uint32_t i = 0; i < sim.count && i < SIM_MAX_DEVICES; i++) {
-        struct sim_dev *d = &sim.dev[i];
-        if (d->open && addr >= d->base && addr - d->base < d->capacity)
-            return d;
-    }
-    return NULL;
-}
-
 bool sim_mem_in_range(const void *ptr)
 {
     return sim_dev_of((uintptr_t)ptr) != NULL;
@@ -130,7 +111,7 @@ bool sim_mem_in_range(const void *ptr)
 enum sim_rc sim_device_open(int32_t id)
 {
     ensure_configured();
-    struct sim_dev *d = &sim.dev[id];
+    struct sim_dev *d = sim_dev_get(id);
     uint64_t cap = sim_device_capacity(id);
     if (FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
@@ -154,6 +135,9 @@ enum sim_rc sim_device_open(int32_t id)
     pthread_mutex_lock(&sim.lock);
     d->lock = (struct sim_lock)SIM_LOCK_INIT;
     d->stacks = stacks;
+    d->tracked = sim_track_active();
+    d->view_whole = sim_vaspace_whole(vs);
+    d->padding = sim.profile->malloc_padding;
     d->vs = vs;
     d->heap = h;
     d->base = base;
@@ -166,7 +150,7 @@ enum sim_rc sim_device_open(int32_t id)
 
 void sim_device_close(int32_t id)
 {
-    struct sim_dev *d = &sim.dev[id];
+    struct sim_dev *d = sim_dev_get(id);
     pthread_mutex_lock(&sim.lock);
     if (d->open) {
         /* Blocks whose free failed go now (see sim_mem_abandon). */

@@ -26,17 +26,46 @@ struct sim_dev {
     uint64_t *abandoned;       /* offsets of blocks to free at close */
     size_t n_abandoned, cap_abandoned;
     bool open;
+    bool tracked;    /* memcheck watches (track.h): tell it of every block */
+    bool view_whole; /* the device view is reserved in full (vaspace.h) */
+    unsigned padding; /* the profile's aclrtMalloc padding */
     struct sim_vaspace *vs;
     struct sim_heap *heap;
     uint64_t base, capacity;
 };
 
+/* Every device, open or not, and how many the configuration has
+ * (ACLSIM_DEVICE_COUNT). device.c writes them under its mutex (count only
+ * while no device is open); the others read. In the header so that the
+ * hot paths below inline. */
+struct sim_devs {
+    uint32_t count;
+    struct sim_dev dev[SIM_MAX_DEVICES];
+};
+extern struct sim_devs sim_devs;
+
 /* Device id's state, open or not. pre: 0 <= id < SIM_MAX_DEVICES. */
-struct sim_dev *sim_dev_get(int32_t id);
+static inline struct sim_dev *sim_dev_get(int32_t id)
+{
+    return &sim_devs.dev[id];
+}
+
 /* The id of d. */
-int32_t sim_dev_id(const struct sim_dev *d);
+static inline int32_t sim_dev_id(const struct sim_dev *d)
+{
+    return (int32_t)(d - sim_devs.dev);
+}
+
 /* The open device whose address range holds addr, or NULL. */
-struct sim_dev *sim_dev_of(uintptr_t addr);
+static inline struct sim_dev *sim_dev_of(uintptr_t addr)
+{
+    for (uint32_t i = 0; i < sim_devs.count && i < SIM_MAX_DEVICES; i++) {
+        struct sim_dev *d = &sim_devs.dev[i];
+        if (d->open && addr - d->base < d->capacity) /* below base wraps around */
+            return d;
+    }
+    return NULL;
+}
 
 /* ---- policy.c: CANN's rounding and page rules ---- */
 
@@ -47,7 +76,8 @@ uint32_t sim_page_bytes(enum sim_page page);
 
 /* One heap allocation of `size` bytes with `usable` of them for the
  * program, on pages of kind `page` (starts aligned to the page, 64 bytes
- * for normal pages). pre: d open, usable <= size, size - usable < 1 GiB. */
+ * for normal pages). pre: d open; size a multiple of the heap granule (of
+ * the page for huge pages); usable <= size, size - usable < 1 GiB. */
 enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
                             enum sim_page page, void **ptr);
 /* Free the blocks whose free failed (sim_mem_abandon) and empty the list:

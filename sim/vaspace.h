@@ -90,6 +90,10 @@ void sim_vaspace_discard(struct sim_vaspace *vs, uint64_t dev, uint64_t len);
  */
 int sim_vaspace_reserve(struct sim_vaspace *vs, uint64_t dev, uint64_t len);
 
+/* Whether the whole device view was reserved when the space was created, so
+ * that sim_vaspace_reserve never has anything to do.  pre: vs != NULL. */
+int sim_vaspace_whole(const struct sim_vaspace *vs);
+
 /* Unmap everything of the address space and free the handle.  vs may be NULL. */
 void sim_vaspace_destroy(struct sim_vaspace *vs);
 
