@@ -23,7 +23,10 @@ static aclError size_zero(const char *func)
     return api_err_value(func, "0", "size", "must be greater than 0");
 }
 
-static aclError no_memory(aclError rc, const char *what, size_t size)
+/* The messages of a failed allocation (rc != ACL_SUCCESS); returns rc. Out
+ * of line: a successful aclrtMalloc only tests rc. */
+static __attribute__((cold, noinline)) aclError no_memory(aclError rc, const char *what,
+                                                          size_t size)
 {
     if (rc == ACL_ERROR_RT_MEMORY_ALLOCATION) {
         api_report(API_MSG_EL0004, "Failed to allocate memory.");
@@ -32,7 +35,7 @@ static aclError no_memory(aclError rc, const char *what, size_t size)
     } else if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: this SoC does not support "
                    "the requested page policy (1 GB pages exist on Atlas A2/A3 only).");
-    } else if (rc != ACL_SUCCESS) {
+    } else {
         api_report(API_MSG_EH9999, "alloc %s memory failed, runtime result = %d.", what, rc);
     }
     return rc;
@@ -57,7 +60,8 @@ static inline __attribute__((always_inline)) aclError malloc_common(const char *
     aclError rc = api_current_ctx(api, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    return no_memory(be_get()->mem_alloc(c->device, size, policy, flags, devPtr), "device", size);
+    rc = be_get()->mem_alloc(c->device, size, policy, flags, devPtr);
+    return rc == ACL_SUCCESS ? rc : no_memory(rc, "device", size);
 }
 
 aclError api_impl_aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
@@ -127,7 +131,8 @@ aclError api_impl_aclrtMallocHost(void **hostPtr, size_t size)
     aclError rc = api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    return no_memory(be_get()->host_alloc(size, hostPtr), "host", size);
+    rc = be_get()->host_alloc(size, hostPtr);
+    return rc == ACL_SUCCESS ? rc : no_memory(rc, "host", size);
 }
 
 aclError api_impl_aclrtFreeHost(void *hostPtr)
