@@ -57,12 +57,14 @@
 #define FALLBACK_PROBES 64u
 
 /* Quick-list tuning (compile-time; -D overrides).  Blocks up to QUICK_MAX_BYTES
- * (a multiple of 64) are cached per exact size.  64 MiB holds one block of every
- * size 64 B..64 KiB (32 MiB) with room to spare, so a log-uniform alloc+free mix
- * hits every time (8 MiB: ~20 ns instead of ~13 ns per pair); on the 32..144 GiB
- * device heaps that is at most 0.2% of the memory, and never lost (see above). */
+ * (a multiple of 64) are cached per exact size: 64 KiB + 64, the block of a
+ * 64 KiB aclrtMalloc with CANN's 32-byte padding, so that every request up to
+ * 64 KiB qualifies.  64 MiB holds one block of every size 64 B..64 KiB + 64
+ * (32 MiB) with room to spare, so a log-uniform alloc+free mix hits every time
+ * (8 MiB: ~20 ns instead of ~13 ns per pair); on the 32..144 GiB device heaps
+ * that is at most 0.2% of the memory, and never lost (see above). */
 #ifndef QUICK_MAX_BYTES
-#define QUICK_MAX_BYTES (UINT64_C(64) << 10)
+#define QUICK_MAX_BYTES ((UINT64_C(64) << 10) + 64)
 #endif
 #ifndef QUICK_LIST_MAX
 #define QUICK_LIST_MAX 32u

@@ -11,9 +11,10 @@
  * is the requested size rounded up to 64; that rounded size is what free,
  * lookup and walk report.  alloc, free and lookup cost O(1) in the number of
  * live blocks (an alloc about to fail first flushes the quick lists below:
- * O(quick-listed blocks), at most 32 * 1024).
+ * O(quick-listed blocks), at most 32 * 1025).
  *
- * Deferred coalescing ("quick lists"): a freed block of at most 64 KiB is, within
+ * Deferred coalescing ("quick lists"): a freed block of at most 64 KiB + 64 (a
+ * 64 KiB aclrtMalloc with CANN's padding) is, within
  * bounds (32 blocks per exact size, and at most min(64 MiB, size/64) bytes in
  * all), not coalesced but parked on a per-exact-size LIFO list, and the next
  * 64-aligned allocation of that rounded size takes it back without any search.
@@ -89,7 +90,7 @@ enum sim_heap_rc sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t alig
  * Returns SIM_HEAP_NOBLOCK and changes nothing when addr is not the start of a
  * live block (unknown address, interior pointer, already freed block -
  * including one now parked on a quick list); SIM_HEAP_EINVAL for a NULL h.
- * A block of at most 64 KiB goes to its quick list while the bounds allow (see
+ * A block of at most 64 KiB + 64 goes to its quick list while the bounds allow (see
  * the top of this file); any other block is coalesced with its free neighbours.
  */
 enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size_out);

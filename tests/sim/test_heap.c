@@ -3,7 +3,7 @@
  *
  * Covers basic alloc/free, the three alignments (64 B, 2 MiB, 1 GiB), exhaustion,
  * rejection of bad frees, coalescing, lookup of interior addresses, stats, a
- * 144 GiB sparse heap, the quick lists (deferred coalescing of blocks <= 64 KiB:
+ * 144 GiB sparse heap, the quick lists (deferred coalescing of blocks <= 64 KiB + 64:
  * exact reuse, rejection of double free / lookup, bounds, flush on out-of-memory,
  * sim_heap_trim) and two seeded randomized stress runs checked against a shadow
  * list (an 8 GiB heap with mixed alignments, and a 16 MiB heap kept near full so
@@ -722,8 +722,13 @@ static void test_quick_bounds(void **state)
     assert_sound(h);
     sim_heap_stats(h, &st);
     assert_true(st.quick_blocks == 16 && st.quick_bytes == MiB);
-    /* 64 KiB + 64 never parks */
-    a[0] = must_alloc(h, 64 * KiB + 1, 64, 0);
+    trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
+    /* 64 KiB + 64, a padded 64 KiB aclrtMalloc, parks; 64 KiB + 128 never does */
+    a[0] = must_alloc(h, 64 * KiB + 64, 64, 0);
+    assert_int_equal(sim_heap_free(h, a[0], NULL), 0);
+    assert_true(quick_blocks(h) == 1);
+    trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
+    a[0] = must_alloc(h, 64 * KiB + 65, 64, 0);
     sim_heap_trim(h);
     assert_int_equal(sim_heap_free(h, a[0], NULL), 0);
     assert_true(quick_blocks(h) == 0);
