@@ -20,7 +20,7 @@
 #include "vaspace.h"
 
 /* The trace's "device memory" counter, at the host's current time. */
-static void trace_usage(struct sim_dev *d)
+static __attribute__((cold)) void trace_usage(struct sim_dev *d)
 {
     int32_t id = sim_dev_id(d);
     uint64_t used;
@@ -45,11 +45,30 @@ static enum sim_rc rc_of(enum sim_heap_rc rc)
     }
 }
 
-/* The device view of a new block could not be reserved: give it back. */
-static enum sim_rc __attribute__((noinline)) unreserved(struct sim_dev *d, uint64_t off)
+/* Tell memcheck and the trace of a new block. */
+static __attribute__((noinline)) void announce(struct sim_dev *d, void *p, uint64_t usable)
 {
-    sim_heap_free(d->heap, off, NULL);
-    return SIM_EHOSTMEM;
+    if (d->tracked)
+        sim_track_alloc(p, usable);
+    if (sim_trace_enabled())
+        trace_usage(d);
+}
+
+/* The rest of an allocation the heap answered with hrc when it failed, or
+ * when its device view must be reserved or its stack recorded; gives the
+ * lock back. Out of line: the common path has none of it. */
+static __attribute__((noinline)) enum sim_rc
+alloc_rest(struct sim_dev *d, enum sim_heap_rc hrc, uint64_t off, uint64_t size)
+{
+    enum sim_rc rc = rc_of(hrc);
+    if (rc == SIM_OK && !d->view_whole && sim_vaspace_reserve(d->vs, d->base + off, size) != 0) {
+        sim_heap_free(d->heap, off, NULL);
+        rc = SIM_EHOSTMEM; /* the device view could not be mapped */
+    }
+    if (rc == SIM_OK && d->stacks)
+        sim_stacks_remember(d->stacks, off);
+    sim_lock_give(&d->lock);
+    return rc;
 }
 
 enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
@@ -62,20 +81,32 @@ enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
         return SIM_ENOMEM;
     sim_lock_take(&d->lock);
     enum sim_heap_rc hrc = sim_heap_alloc(d->heap, size, align, tag, &off);
-    enum sim_rc rc = hrc == SIM_HEAP_OK ? SIM_OK : rc_of(hrc);
-    if (rc == SIM_OK && !d->view_whole && sim_vaspace_reserve(d->vs, d->base + off, size) != 0)
-        rc = unreserved(d, off);
-    if (rc == SIM_OK && d->stacks)
-        sim_stacks_remember(d->stacks, off);
-    sim_lock_give(&d->lock);
-    if (rc != SIM_OK)
-        return rc;
+    if (hrc == SIM_HEAP_OK && d->view_whole && !d->stacks) {
+        sim_lock_give(&d->lock);
+    } else {
+        enum sim_rc rc = alloc_rest(d, hrc, off, size);
+        if (rc != SIM_OK)
+            return rc;
+    }
     *ptr = (void *)(uintptr_t)(d->base + off);
-    if (d->tracked)
-        sim_track_alloc(*ptr, usable);
-    if (sim_trace_enabled())
-        trace_usage(d);
+    if (d->tracked || sim_trace_enabled())
+        announce(d, *ptr, usable);
     return SIM_OK;
+}
+
+/* The rarer parts of a free, out of the common path: a big block's host
+ * pages go back (so a long run stays sparse), its stack is forgotten, and
+ * it is no longer abandoned (the list is empty unless an injected fault
+ * made a free fail). pre: d->lock held. */
+static void __attribute__((noinline)) after_free(struct sim_dev *d, uint64_t off, uint64_t size)
+{
+    if (size >= (2u << 20))
+        sim_vaspace_discard(d->vs, d->base + off, size);
+    if (d->stacks)
+        sim_stacks_forget(d->stacks, off);
+    for (size_t i = 0; i < d->n_abandoned; i++)
+        if (d->abandoned[i] == off)
+            d->abandoned[i--] = d->abandoned[--d->n_abandoned];
 }
 
 enum sim_rc sim_mem_free(void *ptr)
@@ -86,16 +117,8 @@ enum sim_rc sim_mem_free(void *ptr)
     uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - d->base;
     sim_lock_take(&d->lock);
     enum sim_heap_rc rc = sim_heap_free(d->heap, off, &size);
-    /* Give the host pages of big blocks back, so a long run stays sparse. */
-    if (rc == SIM_HEAP_OK && size >= (2u << 20))
-        sim_vaspace_discard(d->vs, (uint64_t)(uintptr_t)ptr, size);
-    if (rc == SIM_HEAP_OK && d->stacks)
-        sim_stacks_forget(d->stacks, off);
-    /* A block freed after all is no longer abandoned (the list is empty
-     * unless an injected fault made a free fail). */
-    for (size_t i = 0; rc == SIM_HEAP_OK && i < d->n_abandoned; i++)
-        if (d->abandoned[i] == off)
-            d->abandoned[i--] = d->abandoned[--d->n_abandoned];
+    if (rc == SIM_HEAP_OK && (size >= (2u << 20) || d->stacks || d->n_abandoned))
+        after_free(d, off, size);
     sim_lock_give(&d->lock);
     if (rc != SIM_HEAP_OK)
         return SIM_EINVAL;

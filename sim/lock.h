@@ -27,11 +27,10 @@ struct sim_lock {
 
 #define SIM_LOCK_INIT {0}
 
-static inline void sim_lock_take(struct sim_lock *l)
+/* The lock was held: wait for it (out of line, off the common path). */
+static __attribute__((noinline, unused)) void sim_lock_wait(struct sim_lock *l)
 {
-    if (__libc_single_threaded)
-        return;
-    while (atomic_exchange_explicit(&l->held, 1, memory_order_acquire)) {
+    do {
         for (int spins = 0; atomic_load_explicit(&l->held, memory_order_relaxed); spins++) {
             if (spins < 64) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -41,7 +40,15 @@ static inline void sim_lock_take(struct sim_lock *l)
                 sched_yield();
             }
         }
-    }
+    } while (atomic_exchange_explicit(&l->held, 1, memory_order_acquire));
+}
+
+static inline void sim_lock_take(struct sim_lock *l)
+{
+    if (__libc_single_threaded)
+        return;
+    if (atomic_exchange_explicit(&l->held, 1, memory_order_acquire))
+        sim_lock_wait(l);
 }
 
 static inline void sim_lock_give(struct sim_lock *l)

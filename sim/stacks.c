@@ -39,7 +39,8 @@ void sim_stacks_destroy(struct sim_stacks *t)
     base_free(t);
 }
 
-void sim_stacks_remember(struct sim_stacks *t, uint64_t off)
+/* Cold: only with ACLSIM_TRACK=1, and then backtrace(3) dominates. */
+__attribute__((cold)) void sim_stacks_remember(struct sim_stacks *t, uint64_t off)
 {
     struct stack *st = base_malloc(sizeof *st);
     if (!st)
@@ -52,7 +53,7 @@ void sim_stacks_remember(struct sim_stacks *t, uint64_t off)
         base_free(st);
 }
 
-void sim_stacks_forget(struct sim_stacks *t, uint64_t off)
+__attribute__((cold)) void sim_stacks_forget(struct sim_stacks *t, uint64_t off)
 {
     void *st = NULL;
     if (base_map_remove(&t->map, off + 1, &st))
