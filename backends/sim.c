@@ -215,8 +215,8 @@ static enum sim_policy policy_of(aclrtMemMallocPolicy p)
 static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy, unsigned flags,
                           void **ptr)
 {
-    return code(sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr),
-                ACL_ERROR_RT_MEMORY_ALLOCATION);
+    enum sim_rc rc = sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr);
+    return rc == SIM_OK ? ACL_SUCCESS : code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError mem_free(void *ptr)

@@ -652,16 +652,14 @@ enum sim_heap_rc sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t alig
     uint32_t bi;
     struct blk *b;
 
-    if (h == NULL || addr == NULL || size == 0 || align < GRAN || (align & (align - 1)) != 0)
-        return SIM_HEAP_EINVAL;
-    if (size > h->size)
-        return SIM_HEAP_NOSPACE;
+    /* fast path: pop an exact-size quick block; its hash entry and start bit
+     * are still in place, so only the state changes.  1 <= size <= the quick
+     * bound (size - 1 wraps for 0) and align 64 are all the checks it needs:
+     * a parked block of that size exists only in a heap that holds it. */
     g = (size + GRAN - 1) >> GRAN_SHIFT;
     need = g << GRAN_SHIFT;
-
-    /* fast path: pop an exact-size quick block; its hash entry and start bit
-     * are still in place, so only the state changes */
-    if (align == GRAN && g <= QUICK_GRANS && h->quick_head[g] != NIL) {
+    if (h != NULL && addr != NULL && align == GRAN && size - 1 < QUICK_MAX_BYTES &&
+        h->quick_head[g] != NIL) {
         bi = h->quick_head[g];
         b = &h->nodes[bi];
         h->quick_head[g] = b->next_free;
@@ -677,6 +675,10 @@ enum sim_heap_rc sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t alig
         *addr = b->start;
         return SIM_HEAP_OK;
     }
+    if (h == NULL || addr == NULL || size == 0 || align < GRAN || (align & (align - 1)) != 0)
+        return SIM_HEAP_EINVAL;
+    if (size > h->size)
+        return SIM_HEAP_NOSPACE; /* also keeps g and need above from having wrapped */
     return alloc_slow(h, g, need, align, tag, addr);
 }
 
