@@ -127,8 +127,10 @@ struct sim_heap {
     uint64_t lvl_words[MAX_LEVELS];
 
     /* quick lists, indexed by size in granules (index 0 unused) */
-    uint32_t quick_head[QUICK_GRANS + 1];
-    uint32_t quick_count[QUICK_GRANS + 1];
+    struct {
+        uint32_t head; /* most recently parked block, or NIL */
+        uint32_t count;
+    } quick[QUICK_GRANS + 1]; /* head and count side by side: one cache line */
     /* Counters that one operation updates together are never adjacent: gcc's SLP
      * vectoriser would otherwise merge one side's two 8-byte updates into a 16-byte
      * load/store, and a 16-byte load of two separate 8-byte stores stalls store
@@ -461,7 +463,8 @@ struct sim_heap *sim_heap_create(uint64_t base, uint64_t size)
     h->base = base;
     h->size = size;
     memset(h->heads, 0xff, sizeof(h->heads));
-    memset(h->quick_head, 0xff, sizeof(h->quick_head));
+    for (i = 0; i <= QUICK_GRANS; i++)
+        h->quick[i].head = NIL;
     h->quick_limit = size / QUICK_HEAP_FRACTION < QUICK_BYTES_MAX ? size / QUICK_HEAP_FRACTION
                                                                    : QUICK_BYTES_MAX;
     h->spare = NIL;
@@ -659,11 +662,11 @@ enum sim_heap_rc sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t alig
     g = (size + GRAN - 1) >> GRAN_SHIFT;
     need = g << GRAN_SHIFT;
     if (h != NULL && addr != NULL && align == GRAN && size - 1 < QUICK_MAX_BYTES &&
-        h->quick_head[g] != NIL) {
-        bi = h->quick_head[g];
+        h->quick[g].head != NIL) {
+        bi = h->quick[g].head;
         b = &h->nodes[bi];
-        h->quick_head[g] = b->next_free;
-        h->quick_count[g]--;
+        h->quick[g].head = b->next_free;
+        h->quick[g].count--;
         h->quick_bytes -= need;
         h->quick_blocks--;
         b->state = BLK_USED;
@@ -719,11 +722,11 @@ static void flush_quick(struct sim_heap *h)
     unsigned g;
 
     for (g = 1; g <= QUICK_GRANS && h->quick_blocks != 0; g++) {
-        while (h->quick_head[g] != NIL) {
-            uint32_t bi = h->quick_head[g];
+        while (h->quick[g].head != NIL) {
+            uint32_t bi = h->quick[g].head;
             uint64_t slot = 0, start = h->nodes[bi].start;
-            h->quick_head[g] = h->nodes[bi].next_free;
-            h->quick_count[g]--;
+            h->quick[g].head = h->nodes[bi].next_free;
+            h->quick[g].count--;
             h->quick_bytes -= h->nodes[bi].size;
             h->quick_blocks--;
             if (tab_find(h, start, &slot) == bi)
@@ -771,14 +774,14 @@ enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size
     h->live_blocks--;
 
     g = size >> GRAN_SHIFT;
-    if (g <= QUICK_GRANS && h->quick_count[g] < QUICK_LIST_MAX &&
+    if (g <= QUICK_GRANS && h->quick[g].count < QUICK_LIST_MAX &&
         h->quick_bytes + size <= h->quick_limit) {
         /* park it: the hash entry and the start bit stay */
         b->state = BLK_QUICK;
         b->tag = 0;
-        b->next_free = h->quick_head[g];
-        h->quick_head[g] = bi;
-        h->quick_count[g]++;
+        b->next_free = h->quick[g].head;
+        h->quick[g].head = bi;
+        h->quick[g].count++;
         h->quick_bytes += size;
         h->quick_blocks++;
         return SIM_HEAP_OK;
@@ -939,12 +942,12 @@ static enum sim_heap_invariant check_quick(const struct sim_heap *h, uint64_t *n
     unsigned g;
 
     *n_listed = 0;
-    if (h->quick_head[0] != NIL || h->quick_count[0] != 0)
-        return broken(f, SIM_HEAP_QUICK_LIST, start_of(h, h->quick_head[0]));
+    if (h->quick[0].head != NIL || h->quick[0].count != 0)
+        return broken(f, SIM_HEAP_QUICK_LIST, start_of(h, h->quick[0].head));
     for (g = 1; g <= QUICK_GRANS; g++) {
         uint64_t n = 0;
         uint32_t bi, prev = NIL;
-        for (bi = h->quick_head[g]; bi != NIL; prev = bi, bi = h->nodes[bi].next_free) {
+        for (bi = h->quick[g].head; bi != NIL; prev = bi, bi = h->nodes[bi].next_free) {
             const struct blk *b = &h->nodes[bi];
             if (bi >= h->n_nodes || ++steps > h->n_nodes)
                 return broken(f, SIM_HEAP_QUICK_LIST, start_of(h, prev));
@@ -953,8 +956,8 @@ static enum sim_heap_invariant check_quick(const struct sim_heap *h, uint64_t *n
             n++;
             bytes += b->size;
         }
-        if (n != h->quick_count[g] || n > QUICK_LIST_MAX)
-            return broken(f, SIM_HEAP_QUICK_COUNT, start_of(h, h->quick_head[g]));
+        if (n != h->quick[g].count || n > QUICK_LIST_MAX)
+            return broken(f, SIM_HEAP_QUICK_COUNT, start_of(h, h->quick[g].head));
         *n_listed += n;
     }
     if (*n_listed != h->quick_blocks || bytes != h->quick_bytes || bytes > h->quick_limit)

@@ -1148,7 +1148,7 @@ static void test_check_names_a_wrong_quick_count(void **state)
     (void)state;
     assert_int_equal(sim_heap_free(t.h, a, NULL), SIM_HEAP_OK); /* parked */
     assert_sound(t.h);
-    t.h->quick_count[512 / 64]++;
+    t.h->quick[512 / 64].count++;
     expect_broken(t.h, SIM_HEAP_QUICK_COUNT, a, "quick list's count");
 }
 
