@@ -10,8 +10,7 @@
  *                          memcpy of 64 MiB (both destinations warm)
  * Every time is the best of several runs; the two sides of a ratio take
  * turns, run by run, so that a noisy neighbour on a shared machine slows
- * both rather than one (for heap_scale the 1k and the 1M blocks live on two
- * simulated devices, so that both stay set up).
+ * both rather than one.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -66,6 +65,17 @@ static double acl_pairs(void)
     return (now() - t) / PAIRS;
 }
 
+static double best(double (*f)(void))
+{
+    double b = 1e30;
+    for (int r = 0; r < RUNS; r++) {
+        double v = f();
+        if (v < b)
+            b = v;
+    }
+    return b;
+}
+
 /* The best of RUNS runs of f and of g, taking turns. */
 static void best_of_both(double (*f)(void), double *bf, double (*g)(void), double *bg)
 {
@@ -77,45 +87,20 @@ static void best_of_both(double (*f)(void), double *bf, double (*g)(void), doubl
     }
 }
 
-/* `live` small blocks on device dev, then every other one freed, so the
- * free space is fragmented too; what is left, for drain(). */
-static void **fill(int32_t dev, size_t live)
+/* Pair cost with `live` small blocks allocated around the pairs. */
+static double with_live(size_t live)
 {
     void **keep = malloc(live * sizeof *keep);
-    check(aclrtSetDevice(dev), "aclrtSetDevice");
     for (size_t i = 0; i < live; i++)
         check(aclrtMalloc(&keep[i], 64 + 32 * (i % 8), ACL_MEM_MALLOC_NORMAL_ONLY), "fill");
+    /* Free every other one, so the free space is fragmented too. */
     for (size_t i = 0; i < live; i += 2)
         check(aclrtFree(keep[i]), "fragment");
-    return keep;
-}
-
-static void drain(int32_t dev, void **keep, size_t live)
-{
-    check(aclrtSetDevice(dev), "aclrtSetDevice");
+    double c = best(acl_pairs);
     for (size_t i = 1; i < live; i += 2)
         check(aclrtFree(keep[i]), "drain");
     free(keep);
-}
-
-/* Pair cost with 1k and with 1M small blocks live around the pairs: device
- * 0 holds the first, device 1 the second, and the runs take turns. */
-static void with_live(double *k1, double *m1)
-{
-    void **k = fill(0, 1000), **m = fill(1, 1000000);
-    *k1 = *m1 = 1e30;
-    for (int r = 0; r < RUNS; r++) {
-        check(aclrtSetDevice(0), "aclrtSetDevice");
-        double v = acl_pairs();
-        check(aclrtSetDevice(1), "aclrtSetDevice");
-        double w = acl_pairs();
-        *k1 = v < *k1 ? v : *k1;
-        *m1 = w < *m1 ? w : *m1;
-    }
-    drain(0, k, 1000);
-    drain(1, m, 1000000);
-    check(aclrtResetDevice(1), "aclrtResetDevice");
-    check(aclrtSetDevice(0), "aclrtSetDevice");
+    return c;
 }
 
 static double h2d_ratio(void)
@@ -155,13 +140,11 @@ int main(void)
         if (sizes[i] > 65536)
             sizes[i] = 65536;
     }
-    setenv("ACLSIM_DEVICE_COUNT", "2", 1); /* one per live-block count below */
     check(aclInit(NULL), "aclInit");
     check(aclrtSetDevice(0), "aclrtSetDevice");
     double g, a;
     best_of_both(glibc_pairs, &g, acl_pairs, &a);
-    double k1, m1;
-    with_live(&k1, &m1);
+    double k1 = with_live(1000), m1 = with_live(1000000);
     printf("pair_glibc_ns %.3f\n", g * 1e9);
     printf("pair_aclsim_ns %.3f\n", a * 1e9);
     printf("malloc_free_vs_glibc %.3f\n", a / g);
