@@ -222,8 +222,8 @@ static enum sim_policy policy_of(aclrtMemMallocPolicy p)
 static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy, unsigned flags,
                           void **ptr)
 {
-    return code(sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr),
-                ACL_ERROR_RT_MEMORY_ALLOCATION);
+    enum sim_rc rc = sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr);
+    return rc == SIM_OK ? ACL_SUCCESS : code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError mem_free(void *ptr)
@@ -275,9 +275,7 @@ static aclError mem_set(int32_t dev, void *stream, void *dst, int dst_dev, int v
 
 static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, size_t *total)
 {
-    uint64_t used, cap;
-    sim_mem_usage(dev, &used, NULL, &cap);
-    const struct sim_profile *p = sim_device_profile(dev);
+    uint64_t used, heap;
     switch ((int)attr) {
     case ACL_DDR_MEM:
     case ACL_DDR_MEM_HUGE:
@@ -290,9 +288,11 @@ static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, siz
     default:
         break;
     }
-    uint64_t t = cap > p->reserved_bytes ? cap - p->reserved_bytes : cap;
-    *total = (size_t)t;
-    *free_bytes = (size_t)(t > used ? t - used : 0);
+    /* Total: what the heap hands out (the driver's reserve is not in it);
+     * free: what of that no live block holds. */
+    sim_mem_usage(dev, &used, NULL, &heap);
+    *total = (size_t)heap;
+    *free_bytes = (size_t)(heap - used);
     return ACL_SUCCESS;
 }
 

@@ -23,22 +23,43 @@ static const struct sim_profile profiles[] = {
      * Copy engines: unpublished, 4 assumed. AIC clock 1850 MHz (A). Padding
      * 32 (A: padding_size). 1 GB pages on A2/A3 (D). 1984 streams and 65536
      * events per device (D). */
-    {"Ascend910B1", 64 * GiB, RESERVE, 1600, 51.2, 0.2, 4, 1850, 32, true, 1984, 65536},
+    {.name = "Ascend910B1", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE,
+     .hbm_gbps = 1600, .host_gbps = 51.2, .host_latency_us = 0.2, .copy_engines = 4,
+     .clock_mhz = 1850, .malloc_padding = 32, .huge1g = true, .max_streams = 1984,
+     .max_events = 65536},
     /* Atlas A2, 64 GiB, 24 cores at 1800 MHz (A); otherwise as 910B1. */
-    {"Ascend910B2", 64 * GiB, RESERVE, 1600, 51.2, 0.2, 4, 1800, 32, true, 1984, 65536},
+    {.name = "Ascend910B2", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE,
+     .hbm_gbps = 1600, .host_gbps = 51.2, .host_latency_us = 0.2, .copy_engines = 4,
+     .clock_mhz = 1800, .malloc_padding = 32, .huge1g = true, .max_streams = 1984,
+     .max_events = 65536},
     /* Atlas A2, 32 GiB HBM (A), 0.8 TB/s (B: 32 GB variant), 1500 MHz (A). */
-    {"Ascend910B4", 32 * GiB, RESERVE, 800, 51.2, 0.2, 4, 1500, 32, true, 1984, 65536},
+    {.name = "Ascend910B4", .hbm_bytes = 32 * GiB, .reserved_bytes = RESERVE,
+     .hbm_gbps = 800, .host_gbps = 51.2, .host_latency_us = 0.2, .copy_engines = 4,
+     .clock_mhz = 1500, .malloc_padding = 32, .huge1g = true, .max_streams = 1984,
+     .max_events = 65536},
     /* Atlas A3 die: 64 GiB and ~1.6 TB/s per die (A, B). The host link is
      * the HCCS plane (D); modelled at the PCIe figure as no HCCS-to-host
      * number is published. */
-    {"Ascend910_9391", 64 * GiB, RESERVE, 1600, 51.2, 0.2, 4, 1850, 32, true, 1984, 65536},
-    {"Ascend910_9392", 64 * GiB, RESERVE, 1600, 51.2, 0.2, 4, 1850, 32, true, 1984, 65536},
+    {.name = "Ascend910_9391", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE,
+     .hbm_gbps = 1600, .host_gbps = 51.2, .host_latency_us = 0.2, .copy_engines = 4,
+     .clock_mhz = 1850, .malloc_padding = 32, .huge1g = true, .max_streams = 1984,
+     .max_events = 65536},
+    {.name = "Ascend910_9392", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE,
+     .hbm_gbps = 1600, .host_gbps = 51.2, .host_latency_us = 0.2, .copy_engines = 4,
+     .clock_mhz = 1850, .malloc_padding = 32, .huge1g = true, .max_streams = 1984,
+     .max_events = 65536},
     /* Ascend 950PR: 128 GiB HiBL 1.0 at ~1.6 TB/s (A, C); 36 cores at 1800
      * MHz (A). Padding 0 (A). PCIe x16 64 GB/s (B) at 80%. No 1 GB pages (D). */
-    {"Ascend950PR_9599", 128 * GiB, RESERVE, 1600, 51.2, 0.2, 4, 1800, 0, false, 1984, 65536},
+    {.name = "Ascend950PR_9599", .hbm_bytes = 128 * GiB, .reserved_bytes = RESERVE,
+     .hbm_gbps = 1600, .host_gbps = 51.2, .host_latency_us = 0.2, .copy_engines = 4,
+     .clock_mhz = 1800, .malloc_padding = 0, .huge1g = false, .max_streams = 1984,
+     .max_events = 65536},
     /* Ascend 950DT: 144 GiB HiZQ 2.0 at ~4 TB/s (A, C); 32 cores at 1650
      * MHz (A). Padding 0 (A). */
-    {"Ascend950DT_9581", 144 * GiB, RESERVE, 4000, 51.2, 0.2, 4, 1650, 0, false, 1984, 65536},
+    {.name = "Ascend950DT_9581", .hbm_bytes = 144 * GiB, .reserved_bytes = RESERVE,
+     .hbm_gbps = 4000, .host_gbps = 51.2, .host_latency_us = 0.2, .copy_engines = 4,
+     .clock_mhz = 1650, .malloc_padding = 0, .huge1g = false, .max_streams = 1984,
+     .max_events = 65536},
 };
 
 const struct sim_profile *sim_profile_find(const char *name)
@@ -49,3 +70,7 @@ const struct sim_profile *sim_profile_find(const char *name)
     return NULL;
 }
 
+const struct sim_profile *sim_profile_at(size_t i)
+{
+    return i < sizeof profiles / sizeof profiles[0] ? &profiles[i] : NULL;
+}

@@ -3,10 +3,12 @@
  *
  * The simulator models what an Ascend device's runtime does with memory and
  * time: SoC profiles (profile.c), devices each with a protected address
- * space and a constant-time heap that follow CANN's rounding and page
- * policies (device.c over vaspace.c and heap.c), page-locked host memory
- * (host.c), and streams, copies, fills and events on a simulated clock
- * (stream.c over clock.c, traced by trace.c). It knows nothing of the ACL
+ * space and a constant-time heap (device.c over vaspace.c and heap.c) whose
+ * blocks (blocks.c, with allocation stacks from stacks.c) follow CANN's
+ * rounding and page policies (policy.c), page-locked host memory (host.c),
+ * and streams, copies, fills (copy.c) and events on a simulated clock
+ * (stream.c over clock.c, traced by trace.c). Files share internals through
+ * the folder-private internal.h. It knows nothing of the ACL
  * layer: calls return enum sim_rc and the backend maps codes to aclError.
  * All calls are thread-safe.
  */
@@ -37,7 +39,7 @@ enum sim_rc {
 struct sim_profile {
     const char *name;          /* CANN's SoC name, as aclrtGetSocName gives */
     uint64_t hbm_bytes;        /* HBM capacity */
-    uint64_t reserved_bytes;   /* not reported by aclrtGetMemInfo total */
+    uint64_t reserved_bytes;   /* kept by the driver: never handed out */
     double hbm_gbps;           /* HBM bandwidth, GB/s (1e9 bytes) */
     double host_gbps;          /* host link bandwidth per direction, GB/s */
     double host_latency_us;    /* host link latency per transfer */
@@ -51,8 +53,10 @@ struct sim_profile {
 
 /* The profile named `name`, or NULL. */
 const struct sim_profile *sim_profile_find(const char *name);
+/* The i-th built-in profile (i = 0, 1, ...), NULL past the last. */
+const struct sim_profile *sim_profile_at(size_t i);
 
-/* ---- device.c: devices and device memory ---- */
+/* ---- device.c, policy.c, blocks.c, copy.c: devices and device memory ---- */
 
 /* Settings read from the environment (ACLSIM_SOC, ACLSIM_HBM_BYTES,
  * ACLSIM_DEVICE_COUNT) when no device is open. Returns SIM_OK or SIM_EINVAL
@@ -60,8 +64,12 @@ const struct sim_profile *sim_profile_find(const char *name);
 enum sim_rc sim_configure(const char **why);
 uint32_t sim_device_count(void);
 const struct sim_profile *sim_device_profile(int32_t dev);
-/* Usable capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
+/* HBM capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
 uint64_t sim_device_capacity(int32_t dev);
+/* The part of a device of `capacity` bytes its driver keeps for itself and
+ * never hands out: the profile's reserve, but at most half of a small
+ * ACLSIM_HBM_BYTES, in heap granules. */
+uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity);
 
 /* pre: dev < sim_device_count(). */
 enum sim_rc sim_device_open(int32_t dev);
@@ -122,8 +130,9 @@ void sim_mem_audit(const void *ptr, size_t n);
 /* Whether ptr lies in some open device's address space (live or not). */
 bool sim_mem_in_range(const void *ptr);
 
-/* Bytes in use on a device, the most ever in use since it opened, and its
- * capacity (peak and total may be NULL). */
+/* Bytes in use on a device, the most ever in use since it opened, and the
+ * bytes its heap hands out: the capacity less the driver's reserve (see
+ * sim_reserve_bytes; peak and total may be NULL). */
 void sim_mem_usage(int32_t dev, uint64_t *used, uint64_t *peak, uint64_t *total);
 
 /* Copy/fill through the host alias of device memory. Either side of a copy
