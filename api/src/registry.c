@@ -8,8 +8,16 @@
  * backward-shift deletion, so no tombstones) guarded by a sequence counter.
  * Writers (Register, Unregister: rare) serialise on a mutex, make the
  * counter odd, mutate, make it even. A reader copies the entry it finds and
- * retries if the counter moved. All slot fields are relaxed atomics, so the
- * racing reads are well defined C11 (and clean under ThreadSanitizer).
+ * retries if the counter moved. All slot fields are atomics, so the racing
+ * reads are well defined C11.
+ *
+ * Ordering is spelled with release stores and acquire loads, no fences, so
+ * ThreadSanitizer sees it (it does not model fences) and x86 compiles each
+ * of them to a plain mov. A writer's stores to the table are release stores
+ * made after its odd counter store; a reader's loads from the table are
+ * acquire loads made before its second counter load; so a reader that saw
+ * any store of a mutation also sees the counter move, and retries. A grown
+ * table is published with a release store and read with an acquire load.
  *
  * Growing replaces the table; a reader may still be probing the old one, so
  * old tables are retired, not freed, until the library is unloaded. Tables
@@ -19,7 +27,6 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 #include "base/mem.h"
 #include "api.h"
@@ -76,14 +83,15 @@ static void unpack(const uintptr_t v[6], struct api_alloc_snapshot *s)
 static void store_slot(struct table *t, size_t i, uintptr_t key, const uintptr_t v[6])
 {
     for (int j = 0; j < 6; j++)
-        atomic_store_explicit(&t->vals[i].v[j], v[j], memory_order_relaxed);
-    atomic_store_explicit(&t->keys[i], key, memory_order_relaxed);
+        atomic_store_explicit(&t->vals[i].v[j], v[j], memory_order_release);
+    atomic_store_explicit(&t->keys[i], key, memory_order_release);
 }
 
+/* Acquire loads: see the top. */
 static void load_vals(const struct table *t, size_t i, uintptr_t v[6])
 {
     for (int j = 0; j < 6; j++)
-        v[j] = atomic_load_explicit(&t->vals[i].v[j], memory_order_relaxed);
+        v[j] = atomic_load_explicit(&t->vals[i].v[j], memory_order_acquire);
 }
 
 static void free_table(struct table *t)
@@ -98,8 +106,8 @@ static struct table *new_table(size_t cap)
     struct table *t = base_calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->keys = aligned_alloc(64, cap * sizeof *t->keys);
-    t->vals = aligned_alloc(64, cap * sizeof *t->vals);
+    t->keys = base_aligned(64, cap * sizeof *t->keys);
+    t->vals = base_aligned(64, cap * sizeof *t->vals);
     if (!t->keys || !t->vals) {
         free_table(t);
         return NULL;
@@ -134,7 +142,7 @@ static inline size_t find(const struct table *t, uintptr_t key)
     size_t i = home(t, key);
     /* Bounded: a reader racing a writer may see a table with no empty slot. */
     for (size_t n = 0; n < t->cap; n++, i = (i + 1) & mask) {
-        uintptr_t k = atomic_load_explicit(&t->keys[i], memory_order_relaxed);
+        uintptr_t k = atomic_load_explicit(&t->keys[i], memory_order_acquire);
         if (k == key)
             return i;
         if (k == 0)
@@ -147,7 +155,6 @@ static void write_begin(void)
 {
     unsigned long s = atomic_load_explicit(&reg.seq, memory_order_relaxed);
     atomic_store_explicit(&reg.seq, s + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
 }
 
 static void write_end(void)
@@ -191,7 +198,7 @@ int api_registry_put(const void *stream, const struct api_alloc_snapshot *s)
     }
     write_begin();
     if (bigger) {
-        atomic_store_explicit(&reg.table, bigger, memory_order_relaxed);
+        atomic_store_explicit(&reg.table, bigger, memory_order_release);
         t = bigger;
         at = t->cap;
     }
@@ -222,7 +229,6 @@ int api_registry_get(const void *stream, struct api_alloc_snapshot *out)
                 load_vals(t, at, v);
             }
         }
-        atomic_thread_fence(memory_order_acquire);
         if (atomic_load_explicit(&reg.seq, memory_order_relaxed) != s1)
             continue;
         if (!found)
@@ -259,7 +265,7 @@ void api_registry_remove(const void *stream)
             hole = i;
         }
     }
-    atomic_store_explicit(&t->keys[hole], 0, memory_order_relaxed);
+    atomic_store_explicit(&t->keys[hole], 0, memory_order_release);
     reg.count--;
     write_end();
     pthread_mutex_unlock(&reg.lock);
