@@ -213,6 +213,8 @@ aclError api_impl_aclrtAllocatorGetByStream(
         return api_err_null(fn, "allocatorDesc");
     if (!stream)
         return api_err_null(fn, "stream");
+    /* The snapshot taken at Register, never the desc: the desc may have
+     * been destroyed since, and its registration still answers (CANN). */
     struct api_alloc_snapshot s;
     if (api_registry_get(stream, &s) != 0) {
         api_report(API_MSG_EH0012,
@@ -221,17 +223,20 @@ aclError api_impl_aclrtAllocatorGetByStream(
                    fn);
         return ACL_ERROR_INVALID_PARAM;
     }
-    *allocatorDesc = s.desc;
-    if (allocator)
-        *allocator = s.obj;
-    if (allocFunc)
-        *allocFunc = s.alloc;
-    if (freeFunc)
-        *freeFunc = s.free;
-    if (allocAdviseFunc)
-        *allocAdviseFunc = s.advise;
+    /* Written only on success, NULL ones skipped. (Last to first: GCC then
+     * lays the hot path out without a jump past the exported wrapper's
+     * differential-mode code.) */
     if (getAddrFromBlockFunc)
         *getAddrFromBlockFunc = s.get_addr;
+    if (allocAdviseFunc)
+        *allocAdviseFunc = s.advise;
+    if (freeFunc)
+        *freeFunc = s.free;
+    if (allocFunc)
+        *allocFunc = s.alloc;
+    if (allocator)
+        *allocator = s.obj;
+    *allocatorDesc = s.desc;
     return ACL_SUCCESS;
 }
 
