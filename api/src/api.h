@@ -108,7 +108,8 @@ void api_registry_each(void (*fn)(const void *stream, const struct api_alloc_sna
 
 /* ---- allocator.c ---- */
 
-/* Whether desc is a live handle from aclrtAllocatorCreateDesc. */
+/* Whether desc is a live handle from aclrtAllocatorCreateDesc (created and
+ * not destroyed). Compares the value only: desc is never read. */
 bool api_desc_live(const void *desc);
 
 /* ---- The implementations behind the exports (api/calls.def) ----
