@@ -24,8 +24,9 @@ crash, leak, memcheck-error or hang.
 Scale: --jobs N runs N cases at a time (the clean counting runs of all
 programs first, once each, then every case of every program in one pool).
 --shard K/N runs only the K-th of N slices of the case list: the cases of
-all programs, sorted (program position, point, n, mode), dealt round-robin,
-so every machine that sees the same clean runs cuts the same slices. A shard
+all programs (programs by position, not path), dealt round-robin in the
+order of a hash of each, so every machine that sees the same clean runs
+cuts the same slices, of sizes within one of each other. A shard
 report also records the slice, the whole campaign's case count and a digest
 of its case list; --merge checks them (every slice once, same campaign, no
 case twice) and writes the report one run would have written.
@@ -160,8 +161,13 @@ def digest(keys):
 
 
 def select(keys, k, n):
-    """Shard k of n (1-based): every n-th case of the sorted list from the k-th on."""
-    return keys[k - 1::n]
+    """Shard k of n (1-based), in report order. The cases are dealt round-robin
+    in the order of a hash of each, so the slices differ in size by one at
+    most and none is all one mode (plain dealing would give shard 1/2 every
+    once case and 2/2 every persistent one)."""
+    dealt = sorted(keys, key=lambda key: hashlib.sha256(json.dumps(key).encode()).digest())
+    mine = set(dealt[k - 1::n])
+    return [key for key in keys if key in mine]
 
 
 def case_key(c, programs):

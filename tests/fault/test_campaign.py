@@ -83,6 +83,11 @@ class Campaign(unittest.TestCase):
             slices = [campaign.select(keys, k, n) for k in range(1, n + 1)]
             self.assertEqual(sorted(sum(slices, [])), sorted(keys))
             self.assertLessEqual(max(map(len, slices)) - min(map(len, slices)), 1)
+            for sl in slices:
+                self.assertEqual(sl, sorted(sl, key=campaign.order_key))
+        # Not dealt in plain order: each half has cases of both modes.
+        for k in (1, 2):
+            self.assertEqual({m for *_, m in campaign.select(keys, k, 2)}, set(campaign.MODES))
         # The digest names programs by position, so paths do not change it.
         self.assertEqual(campaign.digest(keys), campaign.digest(list(keys)))
         self.assertNotEqual(campaign.digest(keys), campaign.digest(keys[1:]))
