@@ -222,7 +222,8 @@ static void device_close(int32_t dev)
 static const char *soc_name(int32_t dev)
 {
     (void)dev;
-    return REAL(aclrtGetSocName)();
+    /* asked before aclInit too: load the runtime if need be */
+    return loaded() ? REAL(aclrtGetSocName)() : NULL;
 }
 
 /* The context this thread's calls run in, as the ACL layer last set it. */
@@ -651,6 +652,71 @@ static aclError devices_topo(int32_t dev, int32_t other, uint64_t *topo)
     return keep(RCALL(aclrtGetDevicesTopo, (uint32_t)dev, (uint32_t)other, topo));
 }
 
+/* ---- versions, SoC and device queries ---- */
+
+/* The real runtime's answer to a query it may lack (an older CANN):
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT then. */
+#define ASK(name, ...) (loaded() && REAL(name) ? keep(REAL(name)(__VA_ARGS__)) \
+                                               : ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+
+static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
+{
+    return ASK(aclrtGetDeviceInfo, (uint32_t)dev, attr, value);
+}
+
+static aclError device_feature(int32_t dev, int32_t feature, int32_t *value)
+{
+    return ASK(aclrtGetDeviceCapability, dev, (aclrtDevFeatureType)feature, value);
+}
+
+static aclError device_uuid(int32_t dev, aclrtUuid *uuid)
+{
+    return ASK(aclrtDeviceGetUuid, dev, uuid);
+}
+
+static aclError device_bus_id(int32_t dev, char *buf, int32_t len)
+{
+    return ASK(aclrtDeviceGetPCIBusId, dev, buf, len);
+}
+
+static aclError device_id_map(int how, int32_t id, int32_t *out)
+{
+    switch (how) {
+    case BE_ID_LOGIC_TO_PHY:
+        return ASK(aclrtGetPhyDevIdByLogicDevId, id, out);
+    case BE_ID_PHY_TO_LOGIC:
+        return ASK(aclrtGetLogicDevIdByPhyDevId, id, out);
+    case BE_ID_USER_TO_LOGIC:
+        return ASK(aclrtGetLogicDevIdByUserDevId, id, out);
+    default:
+        return ASK(aclrtGetUserDevIdByLogicDevId, id, out);
+    }
+}
+
+static void device_utilization(int32_t dev, aclrtUtilizationInfo *info)
+{
+    if (ASK(aclrtGetDeviceUtilizationRate, dev, info) != ACL_SUCCESS) {
+        last_msg[0] = '\0'; /* the call never fails: nothing to hand up */
+        info->cubeUtilization = info->vectorUtilization = info->aicpuUtilization = -1;
+        info->memoryUtilization = -1;
+    }
+}
+
+static aclError device_status(int32_t dev, aclrtDeviceStatus *status)
+{
+    return ASK(aclrtQueryDeviceStatus, dev, status);
+}
+
+static aclError cann_attrs(const aclCannAttr **list, size_t *n)
+{
+    return ASK(aclGetCannAttributeList, list, n);
+}
+
+static aclError arch_compatible(const char *soc, int32_t *ok)
+{
+    return ASK(aclrtCheckArchCompatibility, soc, ok);
+}
+
 static const struct be_bridge bridge = {
     .real = real,
     .take_message = take_message,
@@ -710,6 +776,16 @@ static const struct be_ops ops = {
     .devices_topo = devices_topo,
     .describe = describe,
     .bridge = &bridge,
+    /* ---- versions, SoC and device queries ---- */
+    .device_info = device_info,
+    .device_feature = device_feature,
+    .device_uuid = device_uuid,
+    .device_bus_id = device_bus_id,
+    .device_id_map = device_id_map,
+    .device_utilization = device_utilization,
+    .device_status = device_status,
+    .cann_attrs = cann_attrs,
+    .arch_compatible = arch_compatible,
 };
 
 const struct be_ops *be_get(void)

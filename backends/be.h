@@ -64,6 +64,8 @@ enum {
 };
 
 enum { BE_ALLOC_NO_PAD = 1 };
+/* How be_ops.device_id_map translates a device id. */
+enum { BE_ID_LOGIC_TO_PHY, BE_ID_PHY_TO_LOGIC, BE_ID_USER_TO_LOGIC, BE_ID_LOGIC_TO_USER };
 enum { BE_CLOCK_HOST = 0, BE_CLOCK_DEVICE = 1, BE_CLOCK_STREAM = 2 };
 
 /* ---- streams, events, notifies, peers (fam-stream) ---- */
@@ -101,7 +103,10 @@ struct be_ops {
     /* Release everything of an open device (its memory too).
      * pre: every context, stream and event of dev already destroyed. */
     void (*device_close)(int32_t dev);
-    /* pre: dev open. Returns a static string. */
+    /* The SoC of the process as CANN names it (a static string), or NULL
+     * when it cannot be told; callable before init and with no device open,
+     * as aclrtGetSocName. pre: dev < device_count (every device of a process
+     * has the same SoC). */
     const char *(*soc_name)(int32_t dev);
 
     /* pre: dev open. */
@@ -204,6 +209,36 @@ struct be_ops {
     aclError (*peer_enable)(int32_t dev, int32_t peer, int enable);
     aclError (*devices_topo)(int32_t dev, int32_t other, uint64_t *topo);
 
+    /* ---- versions, SoC and device queries ----
+     * As CANN's driver answers them: without aclInit and whether or not the
+     * device is open. pre: 0 <= dev < device_count. */
+    /* Figure attr of device dev (aclrtGetDeviceInfo);
+     * ACL_ERROR_RT_FEATURE_NOT_SUPPORT when the device does not report it.
+     * pre: attr is one of aclrtDevAttr's values. */
+    aclError (*device_info)(int32_t dev, aclrtDevAttr attr, int64_t *value);
+    /* ACL_DEV_FEATURE_SUPPORT or _NOT_SUPPORT for a feature of
+     * aclrtGetDeviceCapability; ACL_ERROR_RT_FEATURE_NOT_SUPPORT when the
+     * backend cannot tell. pre: feature is one the runtime accepts. */
+    aclError (*device_feature)(int32_t dev, int32_t feature, int32_t *value);
+    aclError (*device_uuid)(int32_t dev, aclrtUuid *uuid);
+    /* The PCI address "dddd:bb:dd.f" of device dev into buf. pre: len >= 13. */
+    aclError (*device_bus_id)(int32_t dev, char *buf, int32_t len);
+    /* Translate device id `id` (BE_ID_*); ACL_ERROR_RT_INVALID_DEVICEID when
+     * it names no device. pre: id >= 0. */
+    aclError (*device_id_map)(int how, int32_t id, int32_t *out);
+    /* Utilization of device dev in percent, -1 for a figure the device does
+     * not report; dev may name no device (then every figure is -1). Never
+     * fails, as aclrtGetDeviceUtilizationRate. */
+    void (*device_utilization)(int32_t dev, aclrtUtilizationInfo *info);
+    aclError (*device_status)(int32_t dev, aclrtDeviceStatus *status);
+    /* The CANN attributes that the installation and the SoC support
+     * (aclGetCannAttributeList): a static array. */
+    aclError (*cann_attrs)(const aclCannAttr **list, size_t *n);
+    /* *ok = 1 when binaries built for SoC `soc` run on the process's SoC
+     * (same NPU arch), else 0; ACL_ERROR_RT_PARAM_INVALID when `soc` is no
+     * SoC the backend knows. pre: soc is a non-empty string. */
+    aclError (*arch_compatible)(const char *soc, int32_t *ok);
+
     /* Optional parts: NULL when the backend has none. */
     const struct be_tools *tools;
     const struct be_bridge *bridge;
@@ -284,6 +319,9 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(notify_reset) BE_REQUIRE(notify_id) BE_REQUIRE(value_write)
     BE_REQUIRE(value_wait) BE_REQUIRE(peer_can_access) BE_REQUIRE(peer_enable)
     BE_REQUIRE(devices_topo)
+    BE_REQUIRE(device_info) BE_REQUIRE(device_feature) BE_REQUIRE(device_uuid)
+    BE_REQUIRE(device_bus_id) BE_REQUIRE(device_id_map) BE_REQUIRE(device_utilization)
+    BE_REQUIRE(device_status) BE_REQUIRE(cann_attrs) BE_REQUIRE(arch_compatible)
 #undef BE_REQUIRE
     return NULL;
 }

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "base/mem.h"
 #include "base/options.h"
 #include "be.h"
@@ -502,6 +503,206 @@ static aclError devices_topo(int32_t dev, int32_t other, uint64_t *topo)
     return ACL_SUCCESS;
 }
 
+/* ---- versions, SoC and device queries ---- */
+
+/* The platform facts of the simulated SoC (every profile has a line in
+ * sim/profile.c's table of SoCs; a test keeps it so). */
+static const struct sim_soc *soc_facts(void)
+{
+    return sim_soc_find(sim_device_profile(0)->name);
+}
+
+/* NPU arch 3510 (Ascend 950, 350) runs SIMT code; the runtime's device
+ * properties for it (config/950/dev_info_reg.cc, base_david.hpp) give these
+ * limits, and 0 for every other arch. UB per vector core is 256 KiB less
+ * 32 KiB of data cache and 8 KiB for the compiler. */
+enum { ARCH_SIMT = 3510 };
+
+static int64_t simt_limit(aclrtDevAttr attr)
+{
+    switch ((int)attr) {
+    case ACL_DEV_ATTR_WARP_SIZE:
+        return 32;
+    case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
+        return 32 * 64;
+    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
+        return (256 - 32 - 8) * 1024;
+    case ACL_DEV_ATTR_MAX_GRID_DIM_X:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
+    case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
+        return 65535;
+    default: /* threads per block, block dimensions */
+        return 2048;
+    }
+}
+
+static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
+{
+    const struct sim_soc *s = soc_facts();
+    const struct sim_profile *p = sim_device_profile(dev);
+    if (!s)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    switch ((int)attr) {
+    case ACL_DEV_ATTR_AICPU_CORE_NUM:
+        *value = s->aicpu_cores;
+        break;
+    case ACL_DEV_ATTR_AICORE_CORE_NUM:
+        *value = s->ai_cores;
+        break;
+    case ACL_DEV_ATTR_CUBE_CORE_NUM:
+        *value = s->cube_cores;
+        break;
+    case ACL_DEV_ATTR_VECTOR_CORE_NUM:
+        *value = s->vector_cores;
+        break;
+    case ACL_DEV_ATTR_WARP_SIZE:
+    case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
+    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_X:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
+    case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
+    case ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_X:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
+        *value = s->npu_arch == ARCH_SIMT ? simt_limit(attr) : 0;
+        break;
+    case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: {
+        /* what aclrtGetMemInfo reports as the total */
+        uint64_t cap = sim_device_capacity(dev);
+        *value = (int64_t)(cap > p->reserved_bytes ? cap - p->reserved_bytes : cap);
+        break;
+    }
+    case ACL_DEV_ATTR_L2_CACHE_SIZE:
+        *value = (int64_t)s->l2_bytes;
+        break;
+    case ACL_DEV_ATTR_PHY_CHIP_ID:
+        *value = dev; /* one chip per simulated device, numbered as the devices */
+        break;
+    case ACL_DEV_ATTR_HD_CONNECT_TYPE:
+        /* Atlas A3 reaches the host over the HCCS plane, the others over
+         * PCIe (fact sheet 5; sim/profile.c). */
+        *value = strncmp(p->name, "Ascend910_93", 12) == 0 ? ACL_HOST_DEVICE_CONNECT_TYPE_HCCS
+                                                            : ACL_HOST_DEVICE_CONNECT_TYPE_PCIE;
+        break;
+    case ACL_DEV_ATTR_IS_VIRTUAL:
+        *value = 0; /* a whole device, never a split of one */
+        break;
+    case ACL_DEV_ATTR_NPU_ARCH:
+        *value = s->npu_arch;
+        break;
+    default:
+        /* SMP id, super-pod ids, custom-op privilege, mainboard id, form
+         * factor: facts of a machine the simulator does not model. */
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError device_feature(int32_t dev, int32_t feature, int32_t *value)
+{
+    (void)dev;
+    const struct sim_soc *s = soc_facts();
+    switch (feature) {
+    case ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV:
+        /* The runtime's chips with tiling-key sink: 910B/A3 (2201), 950/350
+         * (3510), 310P (2002). */
+        *value = s && (s->npu_arch == 2201 || s->npu_arch == ARCH_SIMT || s->npu_arch == 2002)
+                     ? ACL_DEV_FEATURE_SUPPORT
+                     : ACL_DEV_FEATURE_NOT_SUPPORT;
+        return ACL_SUCCESS;
+    case ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV:
+        *value = ACL_DEV_FEATURE_NOT_SUPPORT; /* aclsim has no memory queues */
+        return ACL_SUCCESS;
+    default:
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
+}
+
+/* FNV-1a over the SoC's name and the device number, from a seed. */
+static uint64_t identity_hash(uint64_t h, int32_t dev)
+{
+    for (const char *c = sim_device_profile(dev)->name; *c; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+    for (int i = 0; i < 4; i++)
+        h = (h ^ ((uint32_t)dev >> (8 * i) & 0xffu)) * 0x100000001b3ull;
+    return h;
+}
+
+/* A stable UUID per SoC and device number, of RFC 9562's version 8 (made
+ * up by the vendor): the simulated device has no factory identity. */
+static aclError device_uuid(int32_t dev, aclrtUuid *uuid)
+{
+    uint64_t half[2] = {identity_hash(0xcbf29ce484222325ull, dev),
+                        identity_hash(0x84222325cbf29ce4ull, dev)};
+    for (int i = 0; i < 16; i++)
+        uuid->bytes[i] = (char)(half[i / 8] >> (8 * (i % 8)) & 0xffu);
+    uuid->bytes[6] = (char)((uuid->bytes[6] & 0x0f) | 0x80);
+    uuid->bytes[8] = (char)((uuid->bytes[8] & 0x3f) | 0x80);
+    return ACL_SUCCESS;
+}
+
+/* Simulated devices sit on buses 1, 2, ... of PCI domain 0, as the first
+ * function of device 0 (an invented but well-formed address). */
+static aclError device_bus_id(int32_t dev, char *buf, int32_t len)
+{
+    snprintf(buf, (size_t)len, "%04x:%02x:%02x.%x", 0u, (unsigned)dev + 1u, 0u, 0u);
+    return ACL_SUCCESS;
+}
+
+/* No device is hidden (ASCEND_RT_VISIBLE_DEVICES) and each is its own
+ * chip: user, logical and physical ids are the same. */
+static aclError device_id_map(int how, int32_t id, int32_t *out)
+{
+    (void)how;
+    if (id < 0 || (uint32_t)id >= sim_device_count())
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    *out = id;
+    return ACL_SUCCESS;
+}
+
+/* The simulator runs no kernels: cube, vector and AI CPU stay idle. */
+static void device_utilization(int32_t dev, aclrtUtilizationInfo *info)
+{
+    int32_t v = dev >= 0 && (uint32_t)dev < sim_device_count() ? 0 : -1;
+    info->cubeUtilization = info->vectorUtilization = info->aicpuUtilization = v;
+    info->memoryUtilization = -1;
+}
+
+static aclError device_status(int32_t dev, aclrtDeviceStatus *status)
+{
+    (void)dev;
+    *status = ACL_RT_DEVICE_STATUS_NORMAL;
+    return ACL_SUCCESS;
+}
+
+/* CANN's attributes in its order; each needs runtime 7.1 (JIT_COMPILE 6.4),
+ * which aclsim's 9.1 has, and INF_NAN and BF16 the SoC's support. */
+static aclError cann_attrs(const aclCannAttr **list, size_t *n)
+{
+    static const aclCannAttr all[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16,
+                                      ACL_CANN_ATTR_JIT_COMPILE};
+    static const aclCannAttr no_inf_nan[] = {ACL_CANN_ATTR_BF16, ACL_CANN_ATTR_JIT_COMPILE};
+    static const aclCannAttr no_bf16[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_JIT_COMPILE};
+    static const aclCannAttr jit[] = {ACL_CANN_ATTR_JIT_COMPILE};
+    const struct sim_soc *s = soc_facts();
+    bool inf_nan = s && s->inf_nan, bf16 = s && s->bf16;
+    *list = inf_nan ? (bf16 ? all : no_bf16) : (bf16 ? no_inf_nan : jit);
+    *n = (size_t)(inf_nan + bf16 + 1);
+    return ACL_SUCCESS;
+}
+
+static aclError arch_compatible(const char *soc, int32_t *ok)
+{
+    const struct sim_soc *theirs = sim_soc_find(soc), *ours = soc_facts();
+    if (!theirs || theirs->npu_arch == 0 || !ours)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    *ok = theirs->npu_arch == ours->npu_arch;
+    return ACL_SUCCESS;
+}
+
 static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
@@ -563,6 +764,16 @@ static const struct be_ops ops = {
     .devices_topo = devices_topo,
     .describe = describe,
     .tools = &tools,
+    /* ---- versions, SoC and device queries ---- */
+    .device_info = device_info,
+    .device_feature = device_feature,
+    .device_uuid = device_uuid,
+    .device_bus_id = device_bus_id,
+    .device_id_map = device_id_map,
+    .device_utilization = device_utilization,
+    .device_status = device_status,
+    .cann_attrs = cann_attrs,
+    .arch_compatible = arch_compatible,
 };
 
 const struct be_ops *be_get(void)

@@ -56,6 +56,23 @@ const struct sim_profile *sim_profile_find(const char *name);
 /* The i-th built-in profile (i = 0, 1, ...), NULL past the last. */
 const struct sim_profile *sim_profile_at(size_t i);
 
+/* Platform facts of a SoC, as CANN's platform file for it gives them. */
+struct sim_soc {
+    const char *name;      /* SoC_version */
+    int32_t npu_arch;      /* NpuArch: SoCs of one arch run the same binaries */
+    uint32_t ai_cores;     /* ai_core_cnt */
+    uint32_t cube_cores;   /* cube_core_cnt */
+    uint32_t vector_cores; /* vector_core_cnt */
+    uint32_t aicpu_cores;  /* ai_cpu_cnt */
+    uint64_t l2_bytes;     /* l2_size */
+    bool bf16;             /* support_bf16 */
+    bool inf_nan;          /* support_inf_nan */
+};
+
+/* The SoC named `name` among all SoCs CANN has a platform file for (not
+ * only the simulated ones), or NULL. */
+const struct sim_soc *sim_soc_find(const char *name);
+
 /* ---- device.c, policy.c, blocks.c, copy.c: devices and device memory ---- */
 
 /* Settings read from the environment (ACLSIM_SOC, ACLSIM_HBM_BYTES,

@@ -112,6 +112,15 @@ void api_registry_each(void (*fn)(const void *stream, const struct api_alloc_sna
  * not destroyed). Compares the value only: desc is never read. */
 bool api_desc_live(const void *desc);
 
+/* ---- data.c: data buffers ---- */
+
+/* What aclCreateDataBuffer hands out: a plain host object naming memory it
+ * does not own (the operator calls read it). */
+struct aclDataBuffer {
+    void *data;
+    uint64_t length;
+};
+
 /* ---- The implementations behind the exports (api/calls.def) ----
  *
  * Every simulated call is implemented as api_impl_<name> in the file of

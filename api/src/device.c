@@ -349,22 +349,6 @@ aclError api_impl_aclFinalizeReference(uint64_t *refCount)
     return finalize(0, refCount);
 }
 
-aclError api_impl_aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
-                                    int32_t *patchVersion)
-{
-    API_FAULT(ACL_RT_GET_DEVICE, "aclrtGetVersion");
-    if (!majorVersion)
-        return api_err_null("aclrtGetVersion", "majorVersion");
-    if (!minorVersion)
-        return api_err_null("aclrtGetVersion", "minorVersion");
-    if (!patchVersion)
-        return api_err_null("aclrtGetVersion", "patchVersion");
-    *majorVersion = ACL_MAJOR_VERSION;
-    *minorVersion = ACL_MINOR_VERSION;
-    *patchVersion = ACL_PATCH_VERSION;
-    return ACL_SUCCESS;
-}
-
 /* ---- Devices ---- */
 
 aclError api_impl_aclrtGetDeviceCount(uint32_t *count)
@@ -472,18 +456,6 @@ aclError api_impl_aclrtGetRunMode(aclrtRunMode *runMode)
         return api_err_null("aclrtGetRunMode", "runMode");
     *runMode = ACL_HOST;
     return ACL_SUCCESS;
-}
-
-const char *api_impl_aclrtGetSocName(void)
-{
-    if (FLT_HIT(ACL_RT_GET_DEVICE)) {
-        api_fault(FLT_ACL_RT_GET_DEVICE, "aclrtGetSocName");
-        return NULL;
-    }
-    struct api_ctx *c;
-    if (api_current_ctx("aclrtGetSocName", &c) != ACL_SUCCESS)
-        return NULL;
-    return be_get()->soc_name(c->device);
 }
 
 aclError api_impl_aclrtCreateContext(aclrtContext *context, int32_t deviceId)

@@ -600,6 +600,30 @@ static aclError scenario_ACL_RT_MEM_INFO(void)
     return rc;
 }
 
+static aclError scenario_ACL_SYS_VERSION_FILE(void)
+{
+    char pkg[] = "runtime", ver[ACL_PKG_VERSION_MAX_SIZE] = "";
+    on();
+    aclError rc = aclsysGetVersionStr(pkg, ver);
+    off();
+    assert_string_equal(ver, ""); /* nothing written */
+    assert_int_equal(aclsysGetVersionStr(pkg, ver), ACL_SUCCESS);
+    assert_string_equal(ver, "9.1.0");
+    return rc;
+}
+
+static aclError scenario_ACL_RT_DEVICE_INFO(void)
+{
+    int64_t v = -1;
+    on();
+    aclError rc = aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &v);
+    off();
+    assert_int_equal(v, -1);
+    assert_int_equal(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &v), ACL_SUCCESS);
+    assert_int_equal(v, 24);
+    return rc;
+}
+
 static aclError (*const scenarios[FLT_COUNT])(void) = {
 #define FLT(id, name, code, msg, text, what) scenario_##id,
 #include "fault/points.def"
