@@ -9,10 +9,23 @@
  * allocation stack for the leak report.
  * Each device has its own lock (lock.h); lookups by address scan the open devices'
  * ranges (at most 64, usually one).
+ *
+ * A device may be closed while other threads' calls still name it (a memory
+ * call racing with aclrtResetDevice: the ACL layer holds no reference on the
+ * device for those). Such calls fail cleanly instead of reaching a heap or
+ * an address space being torn down: `open` is read without locks only to
+ * find a device, and checked again under the device's lock by every heap
+ * operation; copies and fills, which touch the address space outside that
+ * lock, count themselves in `users`, and closing waits until none is left.
+ * A closed device keeps its address range reserved (its host pages given
+ * back) until it opens again: a pointer into it stays a device address
+ * nobody owns, rejected as such, never mistaken for host memory that a
+ * copy would read through.
  */
 #include <errno.h>
 #include <execinfo.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,18 +59,21 @@ struct device {
     struct stacks *stacks;
     uint64_t *abandoned; /* offsets of blocks to free at close */
     size_t n_abandoned, cap_abandoned;
-    bool open;
+    _Atomic bool open;       /* set last at open, cleared first at close */
+    _Atomic bool retired;    /* closing or closed, vs still reserved (until it opens) */
+    _Atomic unsigned users;  /* copies and fills inside the address space */
     struct sim_vaspace *vs;
     struct sim_heap *heap;
-    uint64_t base, capacity;
+    _Atomic uint64_t base, capacity; /* read without the lock by device_of */
 };
 
 static struct {
     pthread_mutex_t lock; /* configuration and open/close */
     _Atomic bool configured; /* read without the lock on hot paths */
-    const struct sim_profile *profile;
-    uint64_t hbm_override;
-    uint32_t count;
+    /* Written by configure (no device open), read without the lock. */
+    _Atomic(const struct sim_profile *) profile;
+    _Atomic uint64_t hbm_override;
+    _Atomic uint32_t count;
     unsigned open_count;
     struct device dev[SIM_MAX_DEVICES];
 } sim = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -213,6 +229,10 @@ enum sim_rc sim_device_open(int32_t id)
     uint64_t cap = sim_device_capacity(id);
     if (FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
+    if (d->vs) { /* the range kept since the last close (still "retired" until open) */
+        sim_vaspace_destroy(d->vs);
+        d->vs = NULL;
+    }
     struct sim_vaspace *vs = sim_vaspace_create(cap);
     if (!vs)
         return SIM_EHOSTMEM;
@@ -232,13 +252,15 @@ enum sim_rc sim_device_open(int32_t id)
     if (opt_bool(OPT_TRACK))
         stacks = base_calloc(1, sizeof *stacks); /* NULL: track nothing */
     pthread_mutex_lock(&sim.lock);
-    d->lock = (struct sim_lock)SIM_LOCK_INIT;
+    /* (d->lock is not re-initialised: a late call from before the last
+     * close may still hold it for a moment; it finds the device closed.) */
     d->stacks = stacks;
     d->vs = vs;
     d->heap = h;
     d->base = base;
     d->capacity = cap;
-    d->open = true;
+    atomic_store_explicit(&d->open, true, memory_order_release);
+    atomic_store(&d->retired, false);
     sim.open_count++;
     pthread_mutex_unlock(&sim.lock);
     return SIM_OK;
@@ -248,8 +270,16 @@ void sim_device_close(int32_t id)
 {
     struct device *d = &sim.dev[id];
     pthread_mutex_lock(&sim.lock);
-    if (d->open) {
-        d->open = false;
+    if (atomic_load_explicit(&d->open, memory_order_relaxed)) {
+        /* Calls that found the device open either finished their heap
+         * section before this, or will find it closed; copies in flight
+         * are waited for. */
+        sim_lock_take(&d->lock);
+        atomic_store(&d->retired, true); /* its addresses stay device addresses */
+        atomic_store(&d->open, false);
+        sim_lock_give(&d->lock);
+        while (atomic_load(&d->users) != 0)
+            sched_yield();
         /* Blocks whose free failed go now, as the real device releases all
          * of a device's memory at reset (see sim_mem_abandon). */
         for (size_t i = 0; i < d->n_abandoned; i++)
@@ -259,11 +289,11 @@ void sim_device_close(int32_t id)
         d->abandoned = NULL;
         d->n_abandoned = d->cap_abandoned = 0;
         sim_heap_destroy(d->heap);
-        sim_vaspace_destroy(d->vs);
+        /* The range stays reserved, its pages given back (see the top). */
+        sim_vaspace_discard(d->vs, d->base, d->capacity);
         sim_timeline_close(id);
         free_stacks(d);
         d->heap = NULL;
-        d->vs = NULL;
         sim.open_count--;
     }
     pthread_mutex_unlock(&sim.lock);
@@ -297,8 +327,13 @@ static enum sim_rc alloc_pages(struct device *d, uint64_t size, uint64_t usable,
     if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
     sim_lock_take(&d->lock);
+    if (!atomic_load_explicit(&d->open, memory_order_acquire)) {
+        sim_lock_give(&d->lock);
+        return SIM_ENOMEM; /* closed under the caller: nothing to allocate from */
+    }
+    uint64_t base = d->base;
     int rc = sim_heap_alloc(d->heap, size, align, tag, &off);
-    if (rc == 0 && sim_vaspace_reserve(d->vs, d->base + off, size) != 0) {
+    if (rc == 0 && sim_vaspace_reserve(d->vs, base + off, size) != 0) {
         sim_heap_free(d->heap, off, NULL);
         rc = -2;
     }
@@ -309,7 +344,7 @@ static enum sim_rc alloc_pages(struct device *d, uint64_t size, uint64_t usable,
         return SIM_EHOSTMEM;
     if (rc != 0)
         return SIM_ENOMEM;
-    *ptr = (void *)(uintptr_t)(d->base + off);
+    *ptr = (void *)(uintptr_t)(base + off);
     sim_track_alloc(*ptr, usable);
     if (sim_trace_enabled())
         trace_usage(d);
@@ -349,24 +384,71 @@ enum sim_rc sim_mem_alloc(int32_t id, uint64_t size, enum sim_policy policy, boo
     }
 }
 
+/* Whether d is open and its address range holds addr. Without d->lock the
+ * answer may be stale by the time it is used: heap operations ask again
+ * under the lock (lock_device_of). */
+static bool holds(struct device *d, uintptr_t addr)
+{
+    if (!atomic_load_explicit(&d->open, memory_order_acquire))
+        return false;
+    uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
+    return addr >= base && addr - base < atomic_load_explicit(&d->capacity, memory_order_relaxed);
+}
+
 /* The open device whose address range holds addr, or NULL. */
 static struct device *device_of(uintptr_t addr)
 {
-    for (uint32_t i = 0; i < sim.count && i < SIM_MAX_DEVICES; i++) {
+    uint32_t n = atomic_load_explicit(&sim.count, memory_order_relaxed);
+    for (uint32_t i = 0; i < n && i < SIM_MAX_DEVICES; i++) {
         struct device *d = &sim.dev[i];
-        if (d->open && addr >= d->base && addr - d->base < d->capacity)
+        if (holds(d, addr))
             return d;
     }
     return NULL;
 }
 
+/* The device holding addr with its lock taken, or NULL: a device closed
+ * (or closed and opened again elsewhere) since device_of looked is not it. */
+static struct device *lock_device_of(uintptr_t addr)
+{
+    struct device *d = device_of(addr);
+    if (!d)
+        return NULL;
+    sim_lock_take(&d->lock);
+    if (!holds(d, addr)) {
+        sim_lock_give(&d->lock);
+        return NULL;
+    }
+    return d;
+}
+
+/* The device holding addr, counted as in use (device_leave) so it cannot
+ * close meanwhile, or NULL. */
+static struct device *device_enter(uintptr_t addr)
+{
+    struct device *d = device_of(addr);
+    if (!d)
+        return NULL;
+    atomic_fetch_add(&d->users, 1);
+    if (!holds(d, addr)) { /* sequentially consistent: close sees users, or we see closed */
+        atomic_fetch_sub_explicit(&d->users, 1, memory_order_release);
+        return NULL;
+    }
+    return d;
+}
+
+static void device_leave(struct device *d)
+{
+    if (d)
+        atomic_fetch_sub_explicit(&d->users, 1, memory_order_release);
+}
+
 enum sim_rc sim_mem_free(void *ptr)
 {
-    struct device *d = device_of((uintptr_t)ptr);
+    struct device *d = lock_device_of((uintptr_t)ptr);
     if (!d)
         return SIM_EINVAL;
     uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - d->base;
-    sim_lock_take(&d->lock);
     int rc = sim_heap_free(d->heap, off, &size);
     /* Give the host pages of big blocks back, so a long run stays sparse. */
     if (rc == 0 && size >= (2u << 20))
@@ -389,18 +471,17 @@ enum sim_rc sim_mem_free(void *ptr)
 
 bool sim_mem_lookup(const void *ptr, struct sim_block *b)
 {
-    struct device *d = device_of((uintptr_t)ptr);
+    struct device *d = lock_device_of((uintptr_t)ptr);
     if (!d)
         return false;
-    uint64_t start, size;
+    uint64_t start, size, base = d->base;
     uint32_t tag;
-    sim_lock_take(&d->lock);
-    int rc = sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - d->base, &start, &size, &tag);
+    int rc = sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - base, &start, &size, &tag);
     sim_lock_give(&d->lock);
     if (rc != 0)
         return false;
     b->dev = (int32_t)(d - sim.dev);
-    b->start = (void *)(uintptr_t)(d->base + start);
+    b->start = (void *)(uintptr_t)(base + start);
     b->usable = size - (tag >> 2);
     b->page_size = page_bytes((enum sim_page)(tag & 3));
     return true;
@@ -431,17 +512,17 @@ size_t sim_mem_live(int32_t id, sim_live_fn fn, void *user)
     struct device *d = &sim.dev[id];
     struct live_walk w = {d, id, fn, user, 0};
     sim_lock_take(&d->lock);
-    sim_heap_walk(d->heap, visit_live, &w);
+    if (atomic_load_explicit(&d->open, memory_order_acquire))
+        sim_heap_walk(d->heap, visit_live, &w);
     sim_lock_give(&d->lock);
     return w.n;
 }
 
 void sim_mem_abandon(void *ptr)
 {
-    struct device *d = device_of((uintptr_t)ptr);
+    struct device *d = lock_device_of((uintptr_t)ptr);
     if (!d)
         return;
-    sim_lock_take(&d->lock);
     if (d->n_abandoned == d->cap_abandoned) {
         size_t cap = d->cap_abandoned ? 2 * d->cap_abandoned : 8;
         uint64_t *v = base_realloc(d->abandoned, cap * sizeof *v);
@@ -462,15 +543,37 @@ void sim_mem_audit(const void *ptr, size_t n)
 
 bool sim_mem_in_range(const void *ptr)
 {
-    return device_of((uintptr_t)ptr) != NULL;
+    uintptr_t addr = (uintptr_t)ptr;
+    uint32_t n = atomic_load_explicit(&sim.count, memory_order_relaxed);
+    for (uint32_t i = 0; i < n && i < SIM_MAX_DEVICES; i++) {
+        struct device *d = &sim.dev[i];
+        uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
+        if ((atomic_load_explicit(&d->open, memory_order_acquire) ||
+             atomic_load_explicit(&d->retired, memory_order_relaxed)) &&
+            addr >= base && addr - base < atomic_load_explicit(&d->capacity, memory_order_relaxed))
+            return true;
+    }
+    return false;
+}
+
+/* The ranges closed devices kept go when the library does. */
+__attribute__((destructor)) static void devices_unload(void)
+{
+    for (int i = 0; i < SIM_MAX_DEVICES; i++)
+        if (!atomic_load(&sim.dev[i].open) && sim.dev[i].vs) {
+            atomic_store(&sim.dev[i].retired, false);
+            sim_vaspace_destroy(sim.dev[i].vs);
+            sim.dev[i].vs = NULL;
+        }
 }
 
 void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *peak, uint64_t *total)
 {
     struct device *d = &sim.dev[id];
-    struct sim_heap_stats st;
+    struct sim_heap_stats st = {0};
     sim_lock_take(&d->lock);
-    sim_heap_stats(d->heap, &st);
+    if (atomic_load_explicit(&d->open, memory_order_acquire)) /* else: closed under the caller */
+        sim_heap_stats(d->heap, &st);
     sim_lock_give(&d->lock);
     *used = st.used_bytes;
     if (peak)
@@ -479,15 +582,27 @@ void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *peak, uint64_t *total)
         *total = d->capacity;
 }
 
-/* Host pointer for n bytes at p, and how many are contiguous there. */
-static void *host_view(void *p, bool dev, uint64_t n, uint64_t *avail)
+/* Host pointer for n bytes at p, and how many are contiguous there; *d is
+ * the device entered for it (NULL for host memory), to leave when done.
+ * NULL: a device address whose device closed (*rc SIM_EINVAL), or host
+ * memory for the alias that cannot be had (SIM_EHOSTMEM). */
+static void *host_view(void *p, bool dev, uint64_t n, uint64_t *avail, struct device **d,
+                       enum sim_rc *rc)
 {
+    *d = NULL;
     if (!dev) {
         *avail = n;
         return p;
     }
-    struct device *d = device_of((uintptr_t)p);
-    return d ? sim_vaspace_span(d->vs, (uint64_t)(uintptr_t)p, n, avail) : NULL;
+    *d = device_enter((uintptr_t)p);
+    if (!*d) {
+        *rc = SIM_EINVAL;
+        return NULL;
+    }
+    void *h = sim_vaspace_span((*d)->vs, (uint64_t)(uintptr_t)p, n, avail);
+    if (!h)
+        *rc = SIM_EHOSTMEM;
+    return h;
 }
 
 enum sim_rc sim_mem_copy(void *dst, bool dst_dev, const void *src, bool src_dev, size_t n)
@@ -496,19 +611,24 @@ enum sim_rc sim_mem_copy(void *dst, bool dst_dev, const void *src, bool src_dev,
         return SIM_EIO;
     char *to = dst;
     const char *from = src;
-    while (n) {
+    enum sim_rc rc = SIM_OK;
+    while (n && rc == SIM_OK) {
         uint64_t a, b;
-        char *h_to = host_view(to, dst_dev, n, &a);
-        const char *h_from = host_view((void *)(uintptr_t)from, src_dev, n, &b);
-        if (!h_to || !h_from)
-            return SIM_EHOSTMEM;
-        size_t k = (size_t)(a < b ? a : b);
-        memmove(h_to, h_from, k);
-        to += k;
-        from += k;
-        n -= k;
+        struct device *dd, *sd = NULL;
+        char *h_to = host_view(to, dst_dev, n, &a, &dd, &rc);
+        const char *h_from =
+            h_to ? host_view((void *)(uintptr_t)from, src_dev, n, &b, &sd, &rc) : NULL;
+        if (h_to && h_from) {
+            size_t k = (size_t)(a < b ? a : b);
+            memmove(h_to, h_from, k);
+            to += k;
+            from += k;
+            n -= k;
+        }
+        device_leave(sd);
+        device_leave(dd);
     }
-    return SIM_OK;
+    return rc;
 }
 
 enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
@@ -516,14 +636,17 @@ enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
     if (FLT_HIT(SIM_COPY_ENGINE))
         return SIM_EIO;
     char *to = dst;
-    while (n) {
+    enum sim_rc rc = SIM_OK;
+    while (n && rc == SIM_OK) {
         uint64_t a;
-        char *h = host_view(to, dst_dev, n, &a);
-        if (!h)
-            return SIM_EHOSTMEM;
-        memset(h, value, (size_t)a);
-        to += a;
-        n -= (size_t)a;
+        struct device *d;
+        char *h = host_view(to, dst_dev, n, &a, &d, &rc);
+        if (h) {
+            memset(h, value, (size_t)a);
+            to += a;
+            n -= (size_t)a;
+        }
+        device_leave(d);
     }
-    return SIM_OK;
+    return rc;
 }
