@@ -414,8 +414,20 @@ static aclError reset(int32_t dev, bool force)
              (int)dev);
     api_lock();
     wait_settled(dev);
-    if (devs[dev].state == DEV_OPEN && !force && devs[dev].refs > 0 && --devs[dev].refs == 0 &&
-        devs[dev].primary) {
+    /* CANN's runtime releases the default context by its reference count:
+     * a device never set, or reset already (by reference, or forced), has
+     * nothing to release (src/runtime/core/src/runtime.cc,
+     * PrimaryContextRelease; api_error.cc, DeviceReset). */
+    if (devs[dev].state != DEV_OPEN || (force ? !devs[dev].primary : devs[dev].refs == 0)) {
+        api_unlock();
+        if (force)
+            api_report(API_MSG_EH9999, "PrimaryContextRelease failed, total ref count is 0.");
+        else
+            api_report(API_MSG_EE1018, "Resetting the device failed. Reason: The device has not "
+                       "been set or has already been reset.");
+        return ACL_ERROR_RT_CONTEXT_RELEASE_ERROR;
+    }
+    if (!force && --devs[dev].refs == 0 && devs[dev].primary) {
         struct api_ctx *primary = devs[dev].primary;
         if (devs[dev].user_ctxs > 0) {
             /* Only the primary context goes; the device stays open. */

@@ -28,9 +28,9 @@ static int up(void **state)
 static int down(void **state)
 {
     (void)state;
-    (void)aclGetRecentErrMsg();
     aclrtResetDeviceForce(0);
-    aclrtResetDeviceForce(1);
+    aclrtResetDeviceForce(1); /* (507007 when a case left it closed) */
+    (void)aclGetRecentErrMsg();
     return aclFinalize();
 }
 
