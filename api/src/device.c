@@ -55,6 +55,9 @@ static struct api_ctx *graveyard;
  * in a namespace of its own (dlmopen: the ascend backend's loopback, or a
  * framework's plugin loader) would then fail for want of static TLS. */
 static _Thread_local void *tls_ctx; /* user handle of the current context */
+/* ...and its struct: a handle value can be reused by a context made later
+ * (the C library reuses memory), structs are not (the graveyard). */
+static _Thread_local struct api_ctx *tls_ctx_struct;
 static _Thread_local struct api_ctx *tls_cached;
 static _Thread_local unsigned long tls_epoch;
 
@@ -221,6 +224,8 @@ aclError api_current_ctx(const char *func, struct api_ctx **out)
     }
     unsigned long epoch = atomic_load_explicit(&ctx_epoch, memory_order_acquire);
     struct api_ctx *c = tls_ctx ? api_ctx_lookup(tls_ctx) : NULL;
+    if (c != tls_ctx_struct)
+        c = NULL; /* destroyed; the handle now names another context */
     tls_cached = c;
     tls_epoch = epoch;
     if (!c) {
@@ -237,6 +242,7 @@ aclError api_current_ctx(const char *func, struct api_ctx **out)
 static void set_current(struct api_ctx *c)
 {
     tls_ctx = c ? c->be_ctx : NULL;
+    tls_ctx_struct = c;
     tls_cached = NULL;
     if (be_get()->ctx_set_current)
         be_get()->ctx_set_current(tls_ctx);

@@ -311,6 +311,64 @@ static void test_set_and_reset_device_from_many_threads_balance(void **state)
                "failed, device 1 is not set; call aclrtSetDevice first.");
 }
 
+/* ---- A destroyed current context must stay gone ---- */
+
+struct holder {
+    pthread_barrier_t *step;
+    aclrtContext ctx;
+    aclError rc;
+    int32_t device;
+};
+
+static void *hold_a_context(void *arg)
+{
+    struct holder *h = arg;
+    h->rc = aclrtSetDevice(0);
+    if (h->rc == ACL_SUCCESS)
+        h->rc = aclrtGetCurrentContext(&h->ctx);
+    pthread_barrier_wait(h->step); /* 1: the context is set */
+    pthread_barrier_wait(h->step); /* 2: another thread reset the device */
+    h->device = -1;
+    h->rc = aclrtGetDevice(&h->device);
+    (void)aclGetRecentErrMsg();
+    return NULL;
+}
+
+/* A thread's current context is destroyed by another thread's device
+ * reset; a context made after that at the same address (the C library
+ * reuses memory) must not become that thread's current context. Before,
+ * the thread remembered only the handle's value, so it silently ran on the
+ * new context (another device). */
+static void test_a_destroyed_current_context_does_not_come_back(void **state)
+{
+    (void)state;
+    pthread_barrier_t step;
+    pthread_barrier_init(&step, NULL, 2);
+    struct holder h = {.step = &step};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, hold_a_context, &h), 0);
+    pthread_barrier_wait(&step);
+    assert_int_equal(h.rc, ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(1), ACL_SUCCESS); /* opened before: its memory is in place */
+    assert_int_equal(aclrtResetDeviceForce(0), ACL_SUCCESS);
+    aclrtContext made[64];
+    int n = 0, reused = 0;
+    while (n < 64 && !reused) {
+        assert_int_equal(aclrtCreateContext(&made[n], 1), ACL_SUCCESS);
+        reused = made[n++] == h.ctx;
+    }
+    pthread_barrier_wait(&step);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(aclrtDestroyContext(made[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtResetDevice(1), ACL_SUCCESS);
+    pthread_barrier_destroy(&step);
+    /* (Under AddressSanitizer or Valgrind no address is reused soon: then
+     * the context is just gone, which is the answer either way.) */
+    assert_int_equal(h.rc, ACL_ERROR_RT_CONTEXT_NULL);
+    assert_int_equal(h.device, -1);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, up, down)
@@ -319,6 +377,7 @@ int main(void)
         T(test_destroy_context_while_another_thread_creates_in_it),
         T(test_finalize_and_init_while_other_threads_work),
         T(test_set_and_reset_device_from_many_threads_balance),
+        T(test_a_destroyed_current_context_does_not_come_back),
     };
     return cmocka_run_group_tests_name("adversarial threads", tests, NULL, NULL);
 }
