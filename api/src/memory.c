@@ -187,13 +187,15 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
         }
         size_t off = (size_t)((const char *)p - (const char *)in->start);
         /* size 0: the backend cannot tell the block's extent (a real
-         * device); the runtime itself is then the judge. */
-        if (in->size != 0 && n > in->size - off) {
+         * device); the runtime itself is then the judge. An address past
+         * the usable size (in a block's padding) has no byte left. */
+        size_t left = off < in->size ? in->size - off : 0;
+        if (in->size != 0 && n > left) {
             if (in->kind == BE_PTR_DEVICE && API_TOOL(audit))
                 API_TOOL(audit)(p, n); /* memcheck: "0 bytes after a block" */
             api_report(API_MSG_EE1003, "%s failed because value %zu for parameter count is "
                        "invalid. Expected value: at most %zu: %s %p lies %zu bytes into a block of "
-                       "%zu bytes, the access would run past its end.", what, n, in->size - off,
+                       "%zu bytes, the access would run past its end.", what, n, left,
                        param, p, off, in->size);
             return false;
         }

@@ -481,6 +481,43 @@ static void test_copies_through_hostile_device_pointers_are_107000(void **state)
     assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
+/* An address in the padding aclrtMalloc adds after a block (the 32 bytes
+ * of 910B, and the rounding to 64) is past the block's end: a copy or fill
+ * from there is refused. Before, the bytes left were computed as
+ * size - offset, which wrapped for such an address: aclrtMemcpy and
+ * aclrtMemset succeeded and wrote over the next block. */
+static void test_copies_from_a_blocks_padding_are_107000(void **state)
+{
+    (void)state;
+    void *a, *b;
+    char h[2048];
+    memset(h, 0x77, sizeof h);
+    assert_int_equal(aclrtMalloc(&a, 256, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&b, 256, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(b, 256, 0, 256), ACL_SUCCESS);
+    char *pad = (char *)a + 300; /* 256 usable, +32 padding, 320 in the heap */
+    char text[512];
+    MISUSE_BEGIN();
+    assert_int_equal(aclrtMemcpy(pad, sizeof h, h, 1000, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    snprintf(text, sizeof text, "Synchronous memory copy failed because value 1000 for parameter "
+             "count is invalid. Expected value: at most 0: dst %p lies 300 bytes into a block of "
+             "256 bytes, the access would run past its end.", (void *)pad);
+    expect_msg("Invalid_Argument(EE1003)", text);
+    assert_int_equal(aclrtMemset(pad - 10, sizeof h, 1, 500), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMemcpy(h, sizeof h, pad, 1, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    MISUSE_END();
+    unsigned char back[256];
+    assert_int_equal(aclrtMemcpy(back, 256, b, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    for (int i = 0; i < 256; i++)
+        assert_int_equal(back[i], 0); /* the neighbour is untouched */
+    assert_int_equal(aclrtFree(a), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+}
+
 /* A pointer of a device that was reset no longer names device memory, and
  * is not host memory either: before, a copy that took it for host memory
  * (ACL_MEMCPY_DEFAULT, or the host side of a copy) read or wrote through
@@ -596,6 +633,7 @@ int main(void)
         T(test_handles_from_before_a_finalize_are_rejected_after_reinit),
         T(test_free_of_anything_but_a_live_block_start_is_207002),
         T(test_copies_through_hostile_device_pointers_are_107000),
+        T(test_copies_from_a_blocks_padding_are_107000),
         T(test_pointers_of_a_reset_device_are_refused),
         T(test_pointer_attributes_of_hostile_pointers),
         T(test_hostile_device_ids_are_107001),
