@@ -59,6 +59,14 @@
 #define MISUSE_BEGIN() ((void)0)
 #define MISUSE_END() ((void)0)
 #endif
+/* Device blocks a reset or aclFinalize reclaimed: aclsim leaves them
+ * allocated for memcheck (a program that never freed them leaked them);
+ * the fuzzer does so on purpose, and its next blocks reuse the addresses. */
+#ifdef VALGRIND_FREELIKE_BLOCK
+#define RECLAIMED(p) VALGRIND_FREELIKE_BLOCK((p), 0)
+#else
+#define RECLAIMED(p) ((void)(p))
+#endif
 
 int fuzz_verbose;
 void (*fuzz_fail_hook)(void) = abort;
@@ -116,6 +124,7 @@ struct mblock {
     int dev;
     unsigned inst;
     uint8_t *val, *def;
+    bool abandoned; /* its free failed (acl/rt/free): aclsim frees it at close */
 };
 struct mpin {
     char *p;
@@ -387,9 +396,11 @@ static void shadow_free(uint8_t *p, uint64_t n)
         munmap(p, (size_t)n);
 }
 
-static void drop_block(int i)
+static void drop_block(int i, bool reclaimed)
 {
     struct mblock *b = &m.blk[i];
+    if (reclaimed && !b->abandoned)
+        RECLAIMED(b->p);
     bury_ptr(b->p, b->dev, b->inst);
     shadow_free(b->val, b->usable);
     shadow_free(b->def, b->usable);
@@ -408,7 +419,7 @@ static void close_device(int d)
         }
     for (int i = m.nblk - 1; i >= 0; i--)
         if (m.blk[i].dev == d)
-            drop_block(i);
+            drop_block(i, true);
     m.dev[d] = (struct mdev){.open = false, .primary = -1, .inst = m.dev[d].inst};
 }
 
@@ -1290,7 +1301,7 @@ static void do_malloc(void)
     uint64_t usable = ALIGN_UP(size, 32);
     struct mblock *b = &m.blk[m.nblk++];
     *b = (struct mblock){q, size, usable, k->foot, k->page, c->dev, m.dev[c->dev].inst,
-                         shadow_new(usable), shadow_new(usable)};
+                         shadow_new(usable), shadow_new(usable), false};
     if (!b->val || !b->def)
         fail("model: out of host memory for a %llu-byte shadow", (unsigned long long)usable);
     /* Both placements can have the same footprint: then the page size is
@@ -1443,17 +1454,20 @@ static void do_free(void)
     op("aclrtFree(%p)", (void *)q.p);
     aclError rc = aclrtFree(q.p);
     check_msg(rc);
-    if (ARMED(F_FREE))
-        RETURN_EXPECT(rc, ACL_ERROR_RT_MEMORY_FREE); /* the block stays (freed at close) */
-    if (!q.p)
-        RETURN_EXPECT(rc, ACL_ERROR_INVALID_PARAM);
     struct where w;
     cls_of(&q, &w);
+    if (ARMED(F_FREE)) {
+        if (q.p && w.cls == C_DEV && w.off == 0)
+            w.b->abandoned = true; /* the block stays, freed at close */
+        RETURN_EXPECT(rc, ACL_ERROR_RT_MEMORY_FREE);
+    }
+    if (!q.p)
+        RETURN_EXPECT(rc, ACL_ERROR_INVALID_PARAM);
     if (w.cls != C_DEV || w.off != 0)
         RETURN_EXPECT(rc, ACL_ERROR_RT_MEMORY_FREE);
     expect(rc, ACL_SUCCESS);
     m.dev[w.b->dev].used -= w.b->foot;
-    drop_block((int)(w.b - m.blk));
+    drop_block((int)(w.b - m.blk), false);
 }
 
 static void do_malloc_host(void)
@@ -1484,6 +1498,7 @@ static void do_malloc_host(void)
             fail("%s gave %p, inside the live block %p", cur_op, p, (void *)m.pin[i].p);
     m.pin[m.npin++] = (struct mpin){q, size};
     m.host_bytes += size;
+    memset(q, 0x3c, size); /* the program's bytes from now on (defined for memcheck too) */
 }
 
 static void do_free_host(void)
@@ -1576,10 +1591,15 @@ static void land(const struct where *w, const char *p, uint64_t n, const uint8_t
         memcpy(w->b->def + w->off, def, (size_t)n);
         return;
     }
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
         if (def[i] && (uint8_t)p[i] != val[i])
             fail("%s: byte %llu at the destination is %#x, the model says %#x", cur_op,
                  (unsigned long long)i, (uint8_t)p[i], val[i]);
+        /* Host memory is the model's truth: bytes copied from device memory
+         * nobody wrote become the program's, defined from here on. */
+        if (!def[i])
+            ((char *)p)[i] = (char)0xa5;
+    }
 }
 
 static void do_memcpy(void)
