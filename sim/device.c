@@ -430,7 +430,9 @@ static struct device *device_enter(uintptr_t addr)
     if (!d)
         return NULL;
     atomic_fetch_add(&d->users, 1);
-    if (!holds(d, addr)) { /* sequentially consistent: close sees users, or we see closed */
+    /* Both sequentially consistent (as close's store and load): either
+     * close sees this user, or this user sees the device closed. */
+    if (!atomic_load(&d->open) || !holds(d, addr)) {
         atomic_fetch_sub_explicit(&d->users, 1, memory_order_release);
         return NULL;
     }
