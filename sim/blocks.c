@@ -80,6 +80,10 @@ enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
     if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
     sim_lock_take(&d->lock);
+    if (__builtin_expect(!atomic_load_explicit(&d->open, memory_order_relaxed), 0)) {
+        sim_lock_give(&d->lock);
+        return SIM_ENOMEM; /* closed under the caller: nothing to allocate from */
+    }
     enum sim_heap_rc hrc = sim_heap_alloc(d->heap, size, align, tag, &off);
     if (hrc == SIM_HEAP_OK && d->view_whole && !d->stacks) {
         sim_lock_give(&d->lock);
@@ -111,11 +115,10 @@ static void __attribute__((noinline)) after_free(struct sim_dev *d, uint64_t off
 
 enum sim_rc sim_mem_free(void *ptr)
 {
-    struct sim_dev *d = sim_dev_of((uintptr_t)ptr);
+    struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
     if (!d)
         return SIM_EINVAL;
     uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - d->base;
-    sim_lock_take(&d->lock);
     enum sim_heap_rc rc = sim_heap_free(d->heap, off, &size);
     if (rc == SIM_HEAP_OK && (size >= (2u << 20) || d->stacks || d->n_abandoned))
         after_free(d, off, size);
@@ -131,19 +134,18 @@ enum sim_rc sim_mem_free(void *ptr)
 
 bool sim_mem_lookup(const void *ptr, struct sim_block *b)
 {
-    struct sim_dev *d = sim_dev_of((uintptr_t)ptr);
+    struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
     if (!d)
         return false;
-    uint64_t start, size;
+    uint64_t start, size, base = d->base;
     uint32_t tag;
-    sim_lock_take(&d->lock);
     enum sim_heap_rc rc =
-        sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - d->base, &start, &size, &tag);
+        sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - base, &start, &size, &tag);
     sim_lock_give(&d->lock);
     if (rc != SIM_HEAP_OK)
         return false;
     b->dev = sim_dev_id(d);
-    b->start = (void *)(uintptr_t)(d->base + start);
+    b->start = (void *)(uintptr_t)(base + start);
     b->usable = size - (tag >> 2);
     b->page_size = sim_page_bytes((enum sim_page)(tag & 3));
     return true;
@@ -175,7 +177,8 @@ size_t sim_mem_live(int32_t id, sim_live_fn fn, void *user)
     struct sim_dev *d = sim_dev_get(id);
     struct live_walk w = {d, id, fn, user, 0};
     sim_lock_take(&d->lock);
-    sim_heap_walk(d->heap, visit_live, &w);
+    if (atomic_load_explicit(&d->open, memory_order_relaxed)) /* else: closed meanwhile */
+        sim_heap_walk(d->heap, visit_live, &w);
     sim_lock_give(&d->lock);
     return w.n;
 }
@@ -183,9 +186,10 @@ size_t sim_mem_live(int32_t id, sim_live_fn fn, void *user)
 void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *peak, uint64_t *total)
 {
     struct sim_dev *d = sim_dev_get(id);
-    struct sim_heap_stats st;
+    struct sim_heap_stats st = {0};
     sim_lock_take(&d->lock);
-    sim_heap_stats(d->heap, &st);
+    if (atomic_load_explicit(&d->open, memory_order_relaxed)) /* else: closed meanwhile */
+        sim_heap_stats(d->heap, &st);
     sim_lock_give(&d->lock);
     *used = st.used_bytes;
     if (peak)
@@ -203,10 +207,9 @@ void sim_mem_audit(const void *ptr, size_t n)
 
 void sim_mem_abandon(void *ptr)
 {
-    struct sim_dev *d = sim_dev_of((uintptr_t)ptr);
+    struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
     if (!d)
         return;
-    sim_lock_take(&d->lock);
     if (d->n_abandoned == d->cap_abandoned) {
         size_t cap = d->cap_abandoned ? 2 * d->cap_abandoned : 8;
         uint64_t *v = base_realloc(d->abandoned, cap * sizeof *v);

@@ -11,15 +11,47 @@
 #include "internal.h"
 #include "vaspace.h"
 
-/* Host pointer for n bytes at p, and how many are contiguous there. */
-static void *host_view(void *p, bool dev, uint64_t n, uint64_t *avail)
+/* Host pointer for n bytes at p, and how many are contiguous there; *d is
+ * the device entered for it (NULL for host memory), to leave when done.
+ * NULL: a device address whose device closed (*rc SIM_EINVAL), or host
+ * memory for the view that cannot be had (SIM_EHOSTMEM). */
+static void *host_view(void *p, bool dev, uint64_t n, uint64_t *avail, struct sim_dev **d,
+                       enum sim_rc *rc)
 {
+    *d = NULL;
     if (!dev) {
         *avail = n;
         return p;
     }
-    struct sim_dev *d = sim_dev_of((uintptr_t)p);
-    return d ? sim_vaspace_span(d->vs, (uint64_t)(uintptr_t)p, n, avail) : NULL;
+    *d = sim_dev_enter((uintptr_t)p);
+    if (!*d) {
+        *rc = SIM_EINVAL;
+        return NULL;
+    }
+    void *h = sim_vaspace_span((*d)->vs, (uint64_t)(uintptr_t)p, n, avail);
+    if (!h)
+        *rc = SIM_EHOSTMEM;
+    return h;
+}
+
+/* One piece: memmove n bytes between the views of dst and src (either on a
+ * device or not); *k is how many moved. */
+static enum sim_rc move_piece(char *dst, bool dst_dev, const char *src, bool src_dev, size_t n,
+                              size_t *k)
+{
+    enum sim_rc rc = SIM_OK;
+    uint64_t a = 0, b = 0;
+    struct sim_dev *dd, *sd = NULL;
+    char *h_to = host_view(dst, dst_dev, n, &a, &dd, &rc);
+    const char *h_from = h_to ? host_view((void *)(uintptr_t)src, src_dev, n, &b, &sd, &rc) : NULL;
+    *k = 0;
+    if (h_to && h_from) {
+        *k = (size_t)(a < b ? a : b);
+        memmove(h_to, h_from, *k);
+    }
+    sim_dev_leave(sd);
+    sim_dev_leave(dd);
+    return rc;
 }
 
 /* How many of the n device bytes before end are contiguous in the host
@@ -38,12 +70,12 @@ static enum sim_rc copy_backwards(char *dst, const char *src, size_t n)
     while (n) {
         size_t k = room_before(dst + n, n), ks = room_before(src + n, n);
         k = ks < k ? ks : k;
-        uint64_t a, b;
-        char *h_to = host_view(dst + n - k, true, k, &a);
-        const char *h_from = host_view((void *)(uintptr_t)(src + n - k), true, k, &b);
-        if (!h_to || !h_from || a != k || b != k)
+        size_t moved;
+        enum sim_rc rc = move_piece(dst + n - k, true, src + n - k, true, k, &moved);
+        if (rc != SIM_OK)
+            return rc;
+        if (moved != k)
             return SIM_EHOSTMEM;
-        memmove(h_to, h_from, k);
         n -= k;
     }
     return SIM_OK;
@@ -59,13 +91,10 @@ enum sim_rc sim_mem_copy(void *dst, bool dst_dev, const void *src, bool src_dev,
     char *to = dst;
     const char *from = src;
     while (n) {
-        uint64_t a, b;
-        char *h_to = host_view(to, dst_dev, n, &a);
-        const char *h_from = host_view((void *)(uintptr_t)from, src_dev, n, &b);
-        if (!h_to || !h_from)
-            return SIM_EHOSTMEM;
-        size_t k = (size_t)(a < b ? a : b);
-        memmove(h_to, h_from, k);
+        size_t k;
+        enum sim_rc rc = move_piece(to, dst_dev, from, src_dev, n, &k);
+        if (rc != SIM_OK)
+            return rc;
         to += k;
         from += k;
         n -= k;
@@ -79,11 +108,15 @@ enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
         return SIM_EIO;
     char *to = dst;
     while (n) {
-        uint64_t a;
-        char *h = host_view(to, dst_dev, n, &a);
+        uint64_t a = 0;
+        struct sim_dev *d;
+        enum sim_rc rc = SIM_OK;
+        char *h = host_view(to, dst_dev, n, &a, &d, &rc);
+        if (h)
+            memset(h, value, (size_t)a);
+        sim_dev_leave(d);
         if (!h)
-            return SIM_EHOSTMEM;
-        memset(h, value, (size_t)a);
+            return rc;
         to += a;
         n -= (size_t)a;
     }

@@ -14,6 +14,7 @@
  * devices' ranges (at most 64, usually one).
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include "base/options.h"
@@ -26,8 +27,9 @@
 static struct {
     pthread_mutex_t lock; /* configuration and open/close */
     _Atomic bool configured; /* read without the lock on hot paths */
-    const struct sim_profile *profile;
-    uint64_t hbm_override;
+    /* Written by configure (no device open), read without the lock. */
+    _Atomic(const struct sim_profile *) profile;
+    _Atomic uint64_t hbm_override;
     unsigned open_count;
 } sim = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -105,7 +107,30 @@ uint64_t sim_device_capacity(int32_t dev)
 
 bool sim_mem_in_range(const void *ptr)
 {
-    return sim_dev_of((uintptr_t)ptr) != NULL;
+    uintptr_t addr = (uintptr_t)ptr;
+    uint32_t n = atomic_load_explicit(&sim_devs.count, memory_order_relaxed);
+    for (uint32_t i = 0; i < n && i < SIM_MAX_DEVICES; i++) {
+        struct sim_dev *d = sim_dev_get((int32_t)i);
+        uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
+        if ((atomic_load_explicit(&d->open, memory_order_acquire) ||
+             atomic_load_explicit(&d->retired, memory_order_relaxed)) &&
+            addr - base < atomic_load_explicit(&d->capacity, memory_order_relaxed))
+            return true;
+    }
+    return false;
+}
+
+/* The ranges closed devices kept go when the library does. */
+__attribute__((destructor)) static void devices_unload(void)
+{
+    for (int32_t i = 0; i < SIM_MAX_DEVICES; i++) {
+        struct sim_dev *d = sim_dev_get(i);
+        if (!atomic_load(&d->open) && d->vs) {
+            atomic_store(&d->retired, false);
+            sim_vaspace_destroy(d->vs);
+            d->vs = NULL;
+        }
+    }
 }
 
 enum sim_rc sim_device_open(int32_t id)
@@ -115,6 +140,11 @@ enum sim_rc sim_device_open(int32_t id)
     uint64_t cap = sim_device_capacity(id);
     if (FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
+    if (d->vs) { /* the range kept since the last close (internal.h) */
+        atomic_store(&d->retired, false);
+        sim_vaspace_destroy(d->vs);
+        d->vs = NULL;
+    }
     struct sim_vaspace *vs = sim_vaspace_create(cap);
     if (!vs)
         return SIM_EHOSTMEM;
@@ -133,7 +163,8 @@ enum sim_rc sim_device_open(int32_t id)
     }
     struct sim_stacks *stacks = opt_bool(OPT_TRACK) ? sim_stacks_create() : NULL;
     pthread_mutex_lock(&sim.lock);
-    d->lock = (struct sim_lock)SIM_LOCK_INIT;
+    /* (d->lock is not re-initialised: a late call from before the last
+     * close may still hold it for a moment; it finds the device closed.) */
     d->stacks = stacks;
     d->tracked = sim_track_active();
     d->view_whole = sim_vaspace_whole(vs);
@@ -142,7 +173,8 @@ enum sim_rc sim_device_open(int32_t id)
     d->heap = h;
     d->base = base;
     d->capacity = cap;
-    d->open = true;
+    atomic_store_explicit(&d->open, true, memory_order_release);
+    atomic_store(&d->retired, false);
     sim.open_count++;
     pthread_mutex_unlock(&sim.lock);
     return SIM_OK;
@@ -152,17 +184,25 @@ void sim_device_close(int32_t id)
 {
     struct sim_dev *d = sim_dev_get(id);
     pthread_mutex_lock(&sim.lock);
-    if (d->open) {
+    if (atomic_load_explicit(&d->open, memory_order_relaxed)) {
+        /* Calls that found the device open either finish their heap section
+         * before this, or find it closed; copies in flight are waited for
+         * (internal.h). */
+        sim_lock_take(&d->lock);
+        atomic_store(&d->retired, true);
+        atomic_store(&d->open, false);
+        sim_lock_give(&d->lock);
+        while (atomic_load(&d->users) != 0)
+            sched_yield();
         /* Blocks whose free failed go now (see sim_mem_abandon). */
         sim_block_release_abandoned(d);
-        d->open = false;
         sim_heap_destroy(d->heap);
-        sim_vaspace_destroy(d->vs);
+        /* The range stays reserved, its pages given back (see the top). */
+        sim_vaspace_discard(d->vs, d->base, d->capacity);
         sim_timeline_close(id);
         sim_stacks_destroy(d->stacks);
         d->stacks = NULL;
         d->heap = NULL;
-        d->vs = NULL;
         sim.open_count--;
     }
     pthread_mutex_unlock(&sim.lock);

@@ -8,6 +8,7 @@
 #ifndef ACLSIM_SIM_INTERNAL_H_
 #define ACLSIM_SIM_INTERNAL_H_
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,13 +26,24 @@ struct sim_dev {
     struct sim_stacks *stacks; /* NULL unless ACLSIM_TRACK=1 */
     uint64_t *abandoned;       /* offsets of blocks to free at close */
     size_t n_abandoned, cap_abandoned;
-    bool open;
+    /* A device may close while other threads' memory calls still name it
+     * (a call racing with aclrtResetDevice: the ACL layer holds no
+     * reference on the device for those). `open` is read without the lock
+     * only to find a device, and checked again under the lock by every heap
+     * operation; copies and fills, which use the address space outside the
+     * lock, count themselves in `users`, and closing waits for none to be
+     * left. A closed device keeps its range reserved (`retired`) until it
+     * opens again, so a stale pointer stays a device address nobody owns
+     * and is never mistaken for host memory. */
+    _Atomic bool open;      /* set last at open, cleared first at close */
+    _Atomic bool retired;   /* closed, its range still reserved */
+    _Atomic unsigned users; /* copies and fills inside the address space */
     bool tracked;    /* memcheck watches (track.h): tell it of every block */
     bool view_whole; /* the device view is reserved in full (vaspace.h) */
     unsigned padding; /* the profile's aclrtMalloc padding */
     struct sim_vaspace *vs;
     struct sim_heap *heap;
-    uint64_t base, capacity;
+    _Atomic uint64_t base, capacity; /* read without the lock by sim_dev_of */
 };
 
 /* Every device, open or not, and how many the configuration has
@@ -39,7 +51,7 @@ struct sim_dev {
  * while no device is open); the others read. In the header so that the
  * hot paths below inline. */
 struct sim_devs {
-    uint32_t count;
+    _Atomic uint32_t count;
     struct sim_dev dev[SIM_MAX_DEVICES];
 };
 extern struct sim_devs sim_devs;
@@ -56,15 +68,65 @@ static inline int32_t sim_dev_id(const struct sim_dev *d)
     return (int32_t)(d - sim_devs.dev);
 }
 
+/* Whether d is open and its address range holds addr. Without d->lock
+ * the answer may be stale by the time it is used: see sim_dev_lock_of. */
+static inline bool sim_dev_holds(struct sim_dev *d, uintptr_t addr)
+{
+    if (!atomic_load_explicit(&d->open, memory_order_acquire))
+        return false;
+    uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
+    /* below base wraps around */
+    return addr - base < atomic_load_explicit(&d->capacity, memory_order_relaxed);
+}
+
 /* The open device whose address range holds addr, or NULL. */
 static inline struct sim_dev *sim_dev_of(uintptr_t addr)
 {
-    for (uint32_t i = 0; i < sim_devs.count && i < SIM_MAX_DEVICES; i++) {
+    uint32_t n = atomic_load_explicit(&sim_devs.count, memory_order_relaxed);
+    for (uint32_t i = 0; i < n && i < SIM_MAX_DEVICES; i++) {
         struct sim_dev *d = &sim_devs.dev[i];
-        if (d->open && addr - d->base < d->capacity) /* below base wraps around */
+        if (sim_dev_holds(d, addr))
             return d;
     }
     return NULL;
+}
+
+/* The device holding addr with its lock taken, or NULL: a device closed
+ * (or closed and opened again) since sim_dev_of looked is not it. */
+static inline struct sim_dev *sim_dev_lock_of(uintptr_t addr)
+{
+    struct sim_dev *d = sim_dev_of(addr);
+    if (!d)
+        return NULL;
+    sim_lock_take(&d->lock);
+    if (!sim_dev_holds(d, addr)) {
+        sim_lock_give(&d->lock);
+        return NULL;
+    }
+    return d;
+}
+
+/* The device holding addr, counted as in use until sim_dev_leave so that
+ * it cannot close meanwhile, or NULL. */
+static inline struct sim_dev *sim_dev_enter(uintptr_t addr)
+{
+    struct sim_dev *d = sim_dev_of(addr);
+    if (!d)
+        return NULL;
+    atomic_fetch_add(&d->users, 1);
+    /* Sequentially consistent, as close's store and load: either close
+     * sees this user, or this user sees the device closed. */
+    if (!atomic_load(&d->open) || !sim_dev_holds(d, addr)) {
+        atomic_fetch_sub_explicit(&d->users, 1, memory_order_release);
+        return NULL;
+    }
+    return d;
+}
+
+static inline void sim_dev_leave(struct sim_dev *d)
+{
+    if (d)
+        atomic_fetch_sub_explicit(&d->users, 1, memory_order_release);
 }
 
 /* ---- policy.c: CANN's rounding and page rules ---- */

@@ -90,7 +90,8 @@ uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity);
 
 /* pre: dev < sim_device_count(). */
 enum sim_rc sim_device_open(int32_t dev);
-/* Forget every block and unmap the device. */
+/* Forget every block and give the device's memory back; calls still naming
+ * it fail cleanly. Its address range stays reserved until it opens again. */
 void sim_device_close(int32_t dev);
 
 /* Page kinds of the device heap. */
@@ -144,7 +145,8 @@ void sim_mem_abandon(void *ptr);
 /* Let memcheck report an access the ACL layer rejected (Valgrind only). */
 void sim_mem_audit(const void *ptr, size_t n);
 
-/* Whether ptr lies in some open device's address space (live or not). */
+/* Whether ptr lies in some device's address space (live or not), open or
+ * closed since (a closed device's range stays reserved until it reopens). */
 bool sim_mem_in_range(const void *ptr);
 
 /* Bytes in use on a device, the most ever in use since it opened, and the

@@ -55,6 +55,9 @@ static struct api_ctx *graveyard;
  * in a namespace of its own (dlmopen: the ascend backend's loopback, or a
  * framework's plugin loader) would then fail for want of static TLS. */
 static _Thread_local void *tls_ctx; /* user handle of the current context */
+/* ...and its struct: a handle value can be reused by a context made later
+ * (the C library reuses memory), structs are not (the graveyard). */
+static _Thread_local struct api_ctx *tls_ctx_struct;
 static _Thread_local struct api_ctx *tls_cached;
 static _Thread_local unsigned long tls_epoch;
 
@@ -228,6 +231,8 @@ aclError api_current_ctx(const char *func, struct api_ctx **out)
     }
     unsigned long epoch = atomic_load_explicit(&ctx_epoch, memory_order_acquire);
     struct api_ctx *c = tls_ctx ? api_ctx_lookup(tls_ctx) : NULL;
+    if (c != tls_ctx_struct)
+        c = NULL; /* destroyed; the handle now names another context */
     tls_cached = c;
     tls_epoch = epoch;
     if (!c) {
@@ -244,6 +249,7 @@ aclError api_current_ctx(const char *func, struct api_ctx **out)
 static void set_current(struct api_ctx *c)
 {
     tls_ctx = c ? c->be_ctx : NULL;
+    tls_ctx_struct = c;
     tls_cached = NULL;
     if (be_get()->ctx_set_current)
         be_get()->ctx_set_current(tls_ctx);
@@ -405,8 +411,20 @@ static aclError reset(int32_t dev, bool force)
              (int)dev);
     api_lock();
     wait_settled(dev);
-    if (devs[dev].state == DEV_OPEN && !force && devs[dev].refs > 0 && --devs[dev].refs == 0 &&
-        devs[dev].primary) {
+    /* CANN's runtime releases the default context by its reference count:
+     * a device never set, or reset already (by reference, or forced), has
+     * nothing to release (src/runtime/core/src/runtime.cc,
+     * PrimaryContextRelease; api_error.cc, DeviceReset). */
+    if (devs[dev].state != DEV_OPEN || (force ? !devs[dev].primary : devs[dev].refs == 0)) {
+        api_unlock();
+        if (force)
+            api_report(API_MSG_EH9999, "PrimaryContextRelease failed, total ref count is 0.");
+        else
+            api_report(API_MSG_EE1018, "Resetting the device failed. Reason: The device has not "
+                       "been set or has already been reset.");
+        return ACL_ERROR_RT_CONTEXT_RELEASE_ERROR;
+    }
+    if (!force && --devs[dev].refs == 0 && devs[dev].primary) {
         struct api_ctx *primary = devs[dev].primary;
         if (devs[dev].user_ctxs > 0) {
             /* Only the primary context goes; the device stays open. */
