@@ -83,6 +83,15 @@ struct be_usage {
     uint64_t cur, peak;
 };
 
+/* A device exception, as the device reports failed work (be_tools). */
+struct be_fault {
+    int32_t device;
+    uint32_t stream_id;
+    uint32_t task_id;
+    uint32_t thread;  /* the thread that enqueued the failed task */
+    aclError code;    /* what the device reports for it */
+};
+
 struct be_tools;
 struct be_bridge;
 
@@ -271,6 +280,31 @@ struct be_tools {
      * avoid. Absent: the block stays allocated. */
     void (*abandon)(void *ptr);
     void (*abandon_host)(void *ptr);
+
+    /* ---- errors, callbacks and host functions ---- */
+    /* A host task on a stream (a callback of aclrtLaunchCallback or
+     * aclrtLaunchHostFunc, which the ACL layer runs itself): ready, in
+     * simulated time, once the stream's work so far is done (*ready, ps).
+     * A blocking one holds the stream until host_task_done: its later
+     * copies, fills and records, and its synchronisation, wait (in real
+     * time) until the host has run it, except in thread `runner` (a
+     * pthread_t value), which runs it. Absent: the ACL layer cannot run
+     * callbacks (they are forwarded to a real runtime, or not supported). */
+    aclError (*host_task)(void *stream, int blocking, uint64_t runner, uint64_t *ready);
+    void (*host_task_done)(void *stream, int blocking);
+    /* The host waits (simulated time) until t, but at most limit ps
+     * (UINT64_MAX: no limit); *late says whether the limit ran out first. */
+    void (*host_wait)(uint64_t t, uint64_t limit, int *late);
+    /* A stream's device and its per-device stream id (for messages and
+     * exception info). Absent: both read as 0. */
+    void (*stream_id)(void *stream, int32_t *dev, uint32_t *id);
+    /* Device exceptions: fn is called (no lock held, before the failing call
+     * returns) when device work fails; task_fault reports the next task of a
+     * stream, which the ACL layer refused because it touches device memory
+     * no live block holds, as the device's memory error. Absent: device
+     * work never raises exceptions. */
+    void (*fault_handler)(void (*fn)(const struct be_fault *f));
+    void (*task_fault)(void *stream);
 };
 
 /* The bridge to a real runtime. Every member may be NULL. */

@@ -703,6 +703,59 @@ static aclError arch_compatible(const char *soc, int32_t *ok)
     return ACL_SUCCESS;
 }
 
+/* ---- errors, callbacks and host functions ---- */
+
+static aclError host_task(void *s, int blocking, uint64_t runner, uint64_t *ready)
+{
+    return code(sim_host_task(s, blocking != 0, runner, ready), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static void host_task_done(void *s, int blocking)
+{
+    sim_host_task_done(s, blocking != 0);
+}
+
+static void host_wait(uint64_t t, uint64_t limit, int *late)
+{
+    bool l = false;
+    sim_clock_host_wait(t, limit, &l);
+    *late = l;
+}
+
+static void stream_id(void *s, int32_t *dev, uint32_t *id)
+{
+    sim_stream_ids(s, dev, id);
+}
+
+/* What the device reports for each kind of failed work: an SDMA copy error
+ * is ACL_ERROR_RT_SYS_DMA, a task that never ends ACL_ERROR_RT_TASK_TIMEOUT,
+ * an access outside live device memory ACL_ERROR_RT_DEVICE_MEM_ERROR (the
+ * runtime's own mapping of its TS codes). */
+static void (*_Atomic fault_to)(const struct be_fault *f);
+
+static void on_sim_fault(const struct sim_fault *f)
+{
+    void (*fn)(const struct be_fault *) = atomic_load(&fault_to);
+    if (!fn)
+        return;
+    aclError c = f->kind == SIM_FAULT_COPY   ? ACL_ERROR_RT_SYS_DMA
+                 : f->kind == SIM_FAULT_HANG ? ACL_ERROR_RT_TASK_TIMEOUT
+                                             : ACL_ERROR_RT_DEVICE_MEM_ERROR;
+    struct be_fault bf = {f->dev, f->stream_id, f->task_id, f->thread, c};
+    fn(&bf);
+}
+
+static void fault_handler(void (*fn)(const struct be_fault *f))
+{
+    atomic_store(&fault_to, fn);
+    sim_fault_handler(fn ? on_sim_fault : NULL);
+}
+
+static void task_fault(void *s)
+{
+    sim_stream_fault(s, SIM_FAULT_MEMORY);
+}
+
 static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
@@ -711,6 +764,12 @@ static const struct be_tools tools = {
     .audit = sim_mem_audit,
     .abandon = sim_mem_abandon,
     .abandon_host = sim_host_abandon,
+    .host_task = host_task,
+    .host_task_done = host_task_done,
+    .host_wait = host_wait,
+    .stream_id = stream_id,
+    .fault_handler = fault_handler,
+    .task_fault = task_fault,
 };
 
 static const struct be_ops ops = {

@@ -13,6 +13,11 @@ struct sim_stream {
     int32_t dev;
     struct sim_clock_stream clk;
     _Atomic uint64_t prop[SIM_SP_COUNT];
+    /* Host tasks (callbacks, stream.c) and device faults. */
+    _Atomic uint32_t tasks;       /* tasks enqueued so far: the next task's id */
+    _Atomic uint32_t last_thread; /* who enqueued the last one (low 32 bits) */
+    _Atomic unsigned blocked;     /* blocking host tasks not yet run */
+    _Atomic uint64_t runner;      /* the thread that runs them */
 };
 
 /* An event's state is one atomic word, so a record on one thread and
@@ -25,6 +30,8 @@ struct sim_event {
     uint32_t flags;
     uint32_t id;
     _Atomic sim_ps mark;
+    /* The record that set mark: its stream, task and thread (device faults). */
+    _Atomic uint32_t rec_stream, rec_task, rec_thread;
 };
 
 /* One operation enqueued on a stream. */

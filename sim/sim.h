@@ -300,4 +300,45 @@ enum { SIM_WAIT_GEQ = 0, SIM_WAIT_EQ = 1, SIM_WAIT_AND = 2, SIM_WAIT_NOR = 3 };
 void sim_value_write(struct sim_stream *s, void *addr, uint64_t value);
 void sim_value_wait(struct sim_stream *s, const void *addr, uint64_t value, uint32_t flag);
 
+/* ---- stream.c: host tasks (callbacks) and device faults ---- */
+
+/* Put a host task (a callback of aclrtLaunchCallback or aclrtLaunchHostFunc)
+ * on stream s: the host pays one enqueue, and the task is ready when s's
+ * work so far is done, at *ready (ps), which becomes s's tail. A blocking
+ * task holds s until sim_host_task_done: s's later copies, fills and
+ * records, and its synchronisation, wait (in real time) until the task has
+ * run, as the device waits for the host's answer. Thread `runner` (a
+ * pthread_t value) runs the task and never waits for it: its copies go on,
+ * and synchronising s there fails with SIM_ETIMEOUT instead of waiting for
+ * itself. */
+enum sim_rc sim_host_task(struct sim_stream *s, bool blocking, uint64_t runner, uint64_t *ready);
+/* A host task of s ran (or was dropped): a blocking one releases s. */
+void sim_host_task_done(struct sim_stream *s, bool blocking);
+/* s's device and its per-device stream number. */
+void sim_stream_ids(struct sim_stream *s, int32_t *dev, uint32_t *id);
+
+/* Device work that failed, as the device reports it (an exception). */
+enum sim_fault_kind {
+    SIM_FAULT_COPY = 1,  /* a copy engine failed a copy or fill (sim/copy/engine) */
+    SIM_FAULT_HANG = 2,  /* a stream's or event's work never completes (sim/stream/hang,
+                            sim/event/hang) */
+    SIM_FAULT_MEMORY = 3 /* a task touched device memory no live block holds */
+};
+struct sim_fault {
+    enum sim_fault_kind kind;
+    int32_t dev;
+    uint32_t stream_id; /* sim_stream_ids */
+    uint32_t task_id;   /* the failed task: tasks of a stream count from 0 */
+    uint32_t thread;    /* the thread that enqueued it (pthread_t, low 32 bits) */
+};
+typedef void (*sim_fault_fn)(const struct sim_fault *f);
+/* Who is told of device faults (NULL: nobody). fn runs in the thread that
+ * observed the fault, with no simulator lock held, before the failing call
+ * returns: a copy or fill on a stream whose engine failed, a stream
+ * synchronisation or an event synchronisation that hangs. */
+void sim_fault_handler(sim_fault_fn fn);
+/* Report a fault of `kind` for the next task of s (one the caller refused
+ * to enqueue because the device would have failed it). */
+void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind);
+
 #endif /* ACLSIM_SIM_SIM_H_ */

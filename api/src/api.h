@@ -293,4 +293,56 @@ void api_peer_forget(int32_t dev);
 /* The op wait timeout of device dev in seconds (0: none). */
 uint32_t api_op_wait_timeout(int32_t dev);
 
+/* ---- error.c: the last error, device exceptions, state callbacks ---- */
+
+/* Keep rc as the calling thread's last error (aclrtGetLastError) when it is
+ * a runtime error (ACL_ERROR_RT_*: 107xxx, 207xxx, 507xxx), as CANN's
+ * runtime keeps every failure of its own calls; errors of the ACL layer's
+ * own checks (100xxx, 200xxx, 500xxx) are not kept, as in CANN. Every
+ * export returning aclError passes its result here (exports.c). */
+void api_last_error_set(aclError rc);
+static inline void api_last_error_note(aclError rc)
+{
+    if (__builtin_expect(rc != ACL_SUCCESS, 0))
+        api_last_error_set(rc);
+}
+
+/* Tell the registered device and stream state callbacks (aclrtReg*State-
+ * Callback) that device dev or a stream (backend handle) changed state.
+ * Called with no lock held; a no-op while api_state_mute is on. */
+void api_state_device(int32_t dev, aclrtDeviceState state);
+void api_state_stream(void *stream, aclrtStreamState state);
+/* aclFinalize closes what the program left open without telling the state
+ * callbacks (CANN leaves devices open until the process exits). */
+void api_state_mute(bool on);
+
+/* The ACL layer refused a task on stream (backend handle) because it
+ * touches device memory no live block holds: raise the device exception
+ * the device would have raised for it. */
+void api_exception_task(void *stream);
+
+/* A call forwarded to the real runtime (hw=ascend) returned rc: on failure
+ * queue "<func> failed, runtime result = <rc>." with the real runtime's
+ * own message after it (when it gave one), unless `quiet` (calls for which
+ * CANN reports no message). Returns rc. */
+aclError api_forwarded(const char *func, aclError rc, bool quiet);
+
+/* ---- init.c: init and finalize callbacks ---- */
+
+/* Run the init callbacks aclInit runs, in CANN's order, with the contents
+ * of configPath (NULL or "": none). Returns the first failure (then the
+ * runtime stays uninitialised), else ACL_SUCCESS. pre: no lock held. */
+aclError api_init_callbacks(const char *configPath);
+/* Run the finalize callbacks before the runtime ends (`where` names the
+ * call); on failure the runtime stays initialised. pre: no lock held. */
+aclError api_fini_callbacks(const char *where);
+
+/* ---- callback.c: callbacks and host functions ---- */
+
+/* A stream (backend handle) is about to be destroyed: its subscription and
+ * the callbacks still queued for it go (never run), once none is running. */
+void api_cb_stream_gone(void *stream);
+/* A context is about to be destroyed: its host-function thread ends. */
+void api_cb_ctx_gone(const struct api_ctx *ctx);
+
 #endif /* ACLSIM_API_API_H_ */

@@ -114,6 +114,7 @@ static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
         base_free(c); /* never published: nobody can point at it */
         return rc;
     }
+    api_state_stream(c->deflt, ACL_RT_STREAM_STATE_CREATE_POST);
     *out = c;
     return ACL_SUCCESS;
 }
@@ -121,8 +122,17 @@ static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
 void api_release_ctx(struct api_ctx *c)
 {
     const struct be_ops *be = be_get();
+    /* A default context's release is the device's reset (CANN's order:
+     * its stream, then the device). */
+    api_state_stream(c->deflt, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    if (c->primary)
+        api_state_device(c->device, ACL_RT_DEVICE_STATE_RESET_PRE);
+    api_cb_stream_gone(c->deflt);
+    api_cb_ctx_gone(c);
     be->stream_destroy(c->deflt);
     be->ctx_destroy(c->be_ctx);
+    if (c->primary)
+        api_state_device(c->device, ACL_RT_DEVICE_STATE_RESET_POST);
     atomic_fetch_add_explicit(&ctx_epoch, 1, memory_order_release);
     api_lock();
     c->next_dead = graveyard;
@@ -199,6 +209,7 @@ static aclError open_locked(int32_t dev)
         return ACL_SUCCESS;
     devs[dev].state = DEV_BUSY;
     api_unlock();
+    api_state_device(dev, ACL_RT_DEVICE_STATE_SET_PRE);
     aclError rc = be_get()->device_open(dev);
     api_lock();
     settle(dev, rc == ACL_SUCCESS ? DEV_OPEN : DEV_CLOSED);
@@ -293,6 +304,11 @@ aclError api_impl_aclInit(const char *configPath)
     }
     if (rc == ACL_SUCCESS)
         rc = be_get()->init(&why);
+    bool by_callback = false; /* a module's init callback failed (init.c) */
+    if (rc == ACL_SUCCESS && (rc = api_init_callbacks(configPath)) != ACL_SUCCESS) {
+        be_get()->fini();
+        by_callback = true;
+    }
     api_lock();
     if (rc == ACL_SUCCESS)
         init_refs = 1;
@@ -306,7 +322,7 @@ aclError api_impl_aclInit(const char *configPath)
         be_get()->describe(line, sizeof line);
         fprintf(stderr, "aclsim: backend %s\n", line);
     }
-    if (rc != ACL_SUCCESS)
+    if (rc != ACL_SUCCESS && !by_callback)
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: aclInit failed: %s.", why);
     return rc;
 }
@@ -321,18 +337,36 @@ static aclError finalize(int all, uint64_t *left)
         api_unlock();
         return ACL_ERROR_REPEAT_FINALIZE;
     }
-    init_refs = all ? 0 : init_refs - 1;
-    if (left)
-        *left = (uint64_t)init_refs;
-    if (init_refs > 0) {
+    if (!all && init_refs > 1) {
+        init_refs--;
+        if (left)
+            *left = (uint64_t)init_refs;
         api_unlock();
         return ACL_SUCCESS;
     }
+    /* The real end: the finalize callbacks first; when one fails the
+     * runtime stays initialised (init.c). */
     init_busy = true;
+    api_unlock();
+    aclError rc = api_fini_callbacks(where);
+    api_lock();
+    if (rc != ACL_SUCCESS) {
+        init_busy = false;
+        pthread_cond_broadcast(&settled);
+        if (left)
+            *left = (uint64_t)init_refs;
+        api_unlock();
+        return rc;
+    }
+    init_refs = 0;
+    if (left)
+        *left = 0;
+    api_state_mute(true); /* what the program left open goes silently */
     for (int32_t d = 0; d < MAX_DEVICES; d++) {
         wait_settled(d);
         close_if_unused_locked(d, true, where);
     }
+    api_state_mute(false);
     api_unlock();
     api_leaks_registry(where);
     be_get()->fini();
@@ -393,11 +427,13 @@ aclError api_impl_aclrtSetDevice(int32_t deviceId)
         c = devs[deviceId].primary;
     }
     api_unlock();
-    if (rc == ACL_SUCCESS)
+    if (rc == ACL_SUCCESS) {
         set_current(c);
-    else
+        api_state_device(deviceId, ACL_RT_DEVICE_STATE_SET_POST);
+    } else {
         api_report(API_MSG_EH9999, "open device %d failed, runtime result = %d.", (int)deviceId,
                    rc);
+    }
     return rc;
 }
 

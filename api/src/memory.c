@@ -226,6 +226,19 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
     return false;
 }
 
+/* Whether a device side [p, p+n) reaches memory no live block holds (freed,
+ * never allocated, past its block's end): on a stream, the device's memory
+ * error (error.c raises the exception). */
+static bool touches_dead(const void *p, size_t n, bool device, const struct be_ptr_info *in)
+{
+    if (!device)
+        return false;
+    if (in->kind == BE_PTR_DEVICE_FREE)
+        return true;
+    size_t off = (size_t)((const char *)p - (const char *)in->start);
+    return in->kind == BE_PTR_DEVICE && in->size != 0 && n > in->size - off;
+}
+
 /* Which sides of a copy kind are device memory; DEFAULT infers them. */
 static void sides(int kind, const struct be_ptr_info *d, const struct be_ptr_info *s,
                   bool *dst_dev, bool *src_dev)
@@ -271,8 +284,12 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
     bool dst_dev, src_dev;
     sides((int)kind, &di, &si, &dst_dev, &src_dev);
     if (!side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
-        !side_ok(what, "src", src, count, src_dev, false, &si))
+        !side_ok(what, "src", src, count, src_dev, false, &si)) {
+        if (stream && (touches_dead(dst, count, dst_dev, &di) ||
+                       touches_dead(src, count, src_dev, &si)))
+            api_exception_task(stream);
         return ACL_ERROR_RT_PARAM_INVALID;
+    }
     /* Between two devices' memory: peer access first (peer.c). */
     if (dst_dev && src_dev && di.kind == BE_PTR_DEVICE && si.kind == BE_PTR_DEVICE) {
         aclError prc = api_peer_copy_check(fn, c->device, si.device, di.device);
@@ -356,9 +373,11 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
     struct be_ptr_info in;
     be_get()->lookup(devPtr, &in);
     bool device = in.kind != BE_PTR_HOST_PINNED;
-    if (!side_ok(what, "devPtr", devPtr, count, device, true, &in))
+    if (!side_ok(what, "devPtr", devPtr, count, device, true, &in)) {
+        if (async && touches_dead(devPtr, count, device, &in))
+            api_exception_task(ref.stream);
         rc = ACL_ERROR_RT_PARAM_INVALID;
-    else
+    } else
         rc = engine_failed(fn, be_get()->memset(c->device, async ? ref.stream : NULL, devPtr,
                                                 device, (int)(value & 0xff), count, !async));
     if (async)

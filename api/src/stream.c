@@ -93,6 +93,8 @@ static aclError sync_failed(const char *func, aclError rc)
 
 void api_release_stream(void *h)
 {
+    api_state_stream(h, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    api_cb_stream_gone(h); /* its callbacks and subscription go first */
     be_get()->stream_destroy(h);
 }
 
@@ -124,8 +126,10 @@ static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t prio
                    "context was destroyed by another thread.", fn);
     else
         api_err_runtime(fn, rc);
-    if (rc == ACL_SUCCESS)
+    if (rc == ACL_SUCCESS) {
+        api_state_stream(s, ACL_RT_STREAM_STATE_CREATE_POST);
         *stream = s;
+    }
     return rc;
 }
 
