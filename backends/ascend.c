@@ -222,7 +222,8 @@ static void device_close(int32_t dev)
 static const char *soc_name(int32_t dev)
 {
     (void)dev;
-    return REAL(aclrtGetSocName)();
+    /* asked before aclInit too: load the runtime if need be */
+    return loaded() ? REAL(aclrtGetSocName)() : NULL;
 }
 
 /* The context this thread's calls run in, as the ACL layer last set it. */
@@ -484,6 +485,236 @@ static void describe(char *buf, size_t len)
         snprintf(buf, len, "ascend (not loaded: %s)", load_error);
 }
 
+/* ---- streams, events, notifies, peers (fam-stream) ---- */
+
+/* A real entry point that an older runtime may lack. */
+#define RCALL(name, ...)                                                                     \
+    (table[API_CALL_##name] ? REAL(name)(__VA_ARGS__) : ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+
+static aclError stream_prop(void *s, int prop, int set, uint64_t *val)
+{
+    aclrtStreamAttrValue v = {0};
+    aclError rc;
+    uint32_t u = 0;
+    int32_t id = 0;
+    switch (prop) {
+    case BE_SP_ID:
+        rc = keep(RCALL(aclrtStreamGetId, s, &id));
+        *val = (uint64_t)id;
+        return rc;
+    case BE_SP_PRIORITY:
+        if (set) {
+            v.streamPriority = (uint32_t)*val;
+            return keep(RCALL(aclrtSetStreamAttribute, s, ACL_STREAM_ATTR_PRIORITY, &v));
+        }
+        rc = keep(RCALL(aclrtStreamGetPriority, s, &u));
+        *val = u;
+        return rc;
+    case BE_SP_FLAGS:
+        rc = keep(RCALL(aclrtStreamGetFlags, s, &u));
+        *val = u;
+        return rc;
+    case BE_SP_FAILURE_MODE:
+        if (set)
+            return keep(RCALL(aclrtSetStreamFailureMode, s, *val));
+        rc = keep(RCALL(aclrtGetStreamAttribute, s, ACL_STREAM_ATTR_FAILURE_MODE, &v));
+        *val = v.failureMode;
+        return rc;
+    case BE_SP_OVERFLOW:
+        if (set)
+            return keep(RCALL(aclrtSetStreamOverflowSwitch, s, (uint32_t)*val));
+        rc = keep(RCALL(aclrtGetStreamOverflowSwitch, s, &u));
+        *val = u;
+        return rc;
+    default: {
+        aclrtStreamAttr a = prop == BE_SP_TAG ? ACL_STREAM_ATTR_USER_CUSTOM_TAG
+                                              : ACL_STREAM_ATTR_CACHE_OP_INFO;
+        if (set) {
+            v.userCustomTag = (uint32_t)*val; /* both members are one uint32_t */
+            return keep(RCALL(aclrtSetStreamAttribute, s, a, &v));
+        }
+        rc = keep(RCALL(aclrtGetStreamAttribute, s, a, &v));
+        *val = v.userCustomTag;
+        return rc;
+    }
+    }
+}
+
+static aclError stream_abort(void *s)
+{
+    return keep(RCALL(aclrtStreamAbort, s));
+}
+
+static aclError avail(int32_t dev, int what, uint32_t *n)
+{
+    (void)dev; /* the current context's device, as the ACL layer set it */
+    return keep(what == BE_AVAIL_STREAM ? RCALL(aclrtGetStreamAvailableNum, n)
+                                        : RCALL(aclrtGetEventAvailNum, n));
+}
+
+static aclError event_info(void *e, int what, uint64_t *val)
+{
+    aclError rc;
+    if (what == BE_EV_ID) {
+        uint32_t id = 0;
+        rc = keep(RCALL(aclrtGetEventId, e, &id));
+        *val = id;
+    } else if (what == BE_EV_WAITED) {
+        aclrtEventWaitStatus st = ACL_EVENT_WAIT_STATUS_NOT_READY;
+        rc = keep(RCALL(aclrtQueryEventWaitStatus, e, &st));
+        *val = st == ACL_EVENT_WAIT_STATUS_COMPLETE;
+    } else {
+        rc = keep(RCALL(aclrtEventGetTimestamp, e, val));
+    }
+    return rc;
+}
+
+static aclError dev_prop(int32_t dev, int prop, int set, uint64_t *val)
+{
+    (void)dev;
+    aclError rc = ACL_SUCCESS;
+    switch (prop) {
+    case BE_DP_SAT_MODE:
+        if (set)
+            return keep(RCALL(aclrtSetDeviceSatMode, (aclrtFloatOverflowMode)*val));
+        aclrtFloatOverflowMode m = ACL_RT_OVERFLOW_MODE_UNDEF;
+        rc = keep(RCALL(aclrtGetDeviceSatMode, &m));
+        *val = (uint64_t)m;
+        return rc;
+    case BE_DP_OP_WAIT_TIMEOUT:
+        /* The real runtime has no getter: the ACL layer keeps the value. */
+        return set ? keep(RCALL(aclrtSetOpWaitTimeout, (uint32_t)*val)) : ACL_SUCCESS;
+    default:
+        if (set)
+            return keep(RCALL(aclrtSetOpExecuteTimeOutWithMs, (uint32_t)*val));
+        uint32_t ms = 0;
+        rc = keep(RCALL(aclrtGetOpExecuteTimeout, &ms));
+        *val = ms;
+        return rc;
+    }
+}
+
+static aclError notify_create(int32_t dev, void **n)
+{
+    (void)dev;
+    return keep(RCALL(aclrtCreateNotify, n, 0));
+}
+
+static aclError notify_destroy(void *n)
+{
+    return keep(RCALL(aclrtDestroyNotify, n));
+}
+
+static aclError notify_record(void *n, void *s)
+{
+    return keep(RCALL(aclrtRecordNotify, n, s));
+}
+
+static aclError notify_wait(void *n, void *s, uint32_t timeout_s)
+{
+    return keep(RCALL(aclrtWaitAndResetNotify, n, s, timeout_s));
+}
+
+static aclError notify_reset(void *n)
+{
+    return keep(RCALL(aclrtNotifyBatchReset, &n, 1));
+}
+
+static aclError notify_id(void *n, uint32_t *id)
+{
+    return keep(RCALL(aclrtGetNotifyId, n, id));
+}
+
+static aclError value_write(void *s, void *addr, uint64_t value)
+{
+    return keep(RCALL(aclrtValueWrite, addr, value, 0, s));
+}
+
+static aclError value_wait(void *s, void *addr, uint64_t value, uint32_t flag)
+{
+    return keep(RCALL(aclrtValueWait, addr, value, flag, s));
+}
+
+static aclError peer_can_access(int32_t dev, int32_t peer, int32_t *can)
+{
+    return keep(RCALL(aclrtDeviceCanAccessPeer, can, dev, peer));
+}
+
+static aclError peer_enable(int32_t dev, int32_t peer, int enable)
+{
+    (void)dev; /* the current device, as the ACL layer set it */
+    return keep(enable ? RCALL(aclrtDeviceEnablePeerAccess, peer, 0)
+                       : RCALL(aclrtDeviceDisablePeerAccess, peer));
+}
+
+static aclError devices_topo(int32_t dev, int32_t other, uint64_t *topo)
+{
+    return keep(RCALL(aclrtGetDevicesTopo, (uint32_t)dev, (uint32_t)other, topo));
+}
+
+/* ---- versions, SoC and device queries ---- */
+
+/* The real runtime's answer to a query it may lack (an older CANN):
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT then. */
+#define ASK(name, ...) (loaded() && REAL(name) ? keep(REAL(name)(__VA_ARGS__)) \
+                                               : ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+
+static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
+{
+    return ASK(aclrtGetDeviceInfo, (uint32_t)dev, attr, value);
+}
+
+static aclError device_feature(int32_t dev, int32_t feature, int32_t *value)
+{
+    return ASK(aclrtGetDeviceCapability, dev, (aclrtDevFeatureType)feature, value);
+}
+
+static aclError device_uuid(int32_t dev, aclrtUuid *uuid)
+{
+    return ASK(aclrtDeviceGetUuid, dev, uuid);
+}
+
+static aclError device_bus_id(int32_t dev, char *buf, int32_t len)
+{
+    return ASK(aclrtDeviceGetPCIBusId, dev, buf, len);
+}
+
+static aclError device_id_map(int how, int32_t id, int32_t *out)
+{
+    switch (how) {
+    case BE_ID_LOGIC_TO_PHY:
+        return ASK(aclrtGetPhyDevIdByLogicDevId, id, out);
+    case BE_ID_PHY_TO_LOGIC:
+        return ASK(aclrtGetLogicDevIdByPhyDevId, id, out);
+    case BE_ID_USER_TO_LOGIC:
+        return ASK(aclrtGetLogicDevIdByUserDevId, id, out);
+    default:
+        return ASK(aclrtGetUserDevIdByLogicDevId, id, out);
+    }
+}
+
+static void device_utilization(int32_t dev, aclrtUtilizationInfo *info)
+{
+    if (ASK(aclrtGetDeviceUtilizationRate, dev, info) != ACL_SUCCESS) {
+        last_msg[0] = '\0'; /* the call never fails: nothing to hand up */
+        info->cubeUtilization = info->vectorUtilization = info->aicpuUtilization = -1;
+        info->memoryUtilization = -1;
+    }
+}
+
+static aclError device_status(int32_t dev, aclrtDeviceStatus *status)
+{
+    return ASK(aclrtQueryDeviceStatus, dev, status);
+}
+
+static aclError cann_attrs(const aclCannAttr **list, size_t *n)
+{
+    return ASK(aclGetCannAttributeList, list, n);
+}
+
+static aclError arch_compatible(const char *soc, int32_t *ok)
+{
+    return ASK(aclrtCheckArchCompatibility, soc, ok);
 /* ---- operators ---- */
 
 /* The operator families forward whole to the real runtime (API_FORWARD in
@@ -537,9 +768,36 @@ static const struct be_ops ops = {
     .memset = mem_set,
     .mem_info = mem_info,
     .mem_usage = mem_usage,
+    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    .stream_prop = stream_prop,
+    .stream_abort = stream_abort,
+    .avail = avail,
+    .event_info = event_info,
+    .dev_prop = dev_prop,
+    .notify_create = notify_create,
+    .notify_destroy = notify_destroy,
+    .notify_record = notify_record,
+    .notify_wait = notify_wait,
+    .notify_reset = notify_reset,
+    .notify_id = notify_id,
+    .value_write = value_write,
+    .value_wait = value_wait,
+    .peer_can_access = peer_can_access,
+    .peer_enable = peer_enable,
+    .devices_topo = devices_topo,
     .describe = describe,
     .op_run = op_run,
     .bridge = &bridge,
+    /* ---- versions, SoC and device queries ---- */
+    .device_info = device_info,
+    .device_feature = device_feature,
+    .device_uuid = device_uuid,
+    .device_bus_id = device_bus_id,
+    .device_id_map = device_id_map,
+    .device_utilization = device_utilization,
+    .device_status = device_status,
+    .cann_attrs = cann_attrs,
+    .arch_compatible = arch_compatible,
 };
 
 const struct be_ops *be_get(void)

@@ -64,12 +64,32 @@ enum {
 };
 
 enum { BE_ALLOC_NO_PAD = 1 };
+/* How be_ops.device_id_map translates a device id. */
+enum { BE_ID_LOGIC_TO_PHY, BE_ID_PHY_TO_LOGIC, BE_ID_USER_TO_LOGIC, BE_ID_LOGIC_TO_USER };
 enum { BE_CLOCK_HOST = 0, BE_CLOCK_DEVICE = 1, BE_CLOCK_STREAM = 2 };
+
+/* ---- streams, events, notifies, peers (fam-stream) ---- */
+enum {
+    BE_SP_ID, BE_SP_PRIORITY, BE_SP_FLAGS, BE_SP_FAILURE_MODE, BE_SP_OVERFLOW, BE_SP_TAG,
+    BE_SP_CACHE_OP
+};
+enum { BE_AVAIL_STREAM, BE_AVAIL_EVENT };
+enum { BE_EV_ID, BE_EV_TIMESTAMP, BE_EV_WAITED };
+enum { BE_DP_SAT_MODE, BE_DP_OP_WAIT_TIMEOUT, BE_DP_OP_EXEC_TIMEOUT_MS };
 
 /* One line of aclrtGetMemUsageInfo. */
 struct be_usage {
     const char *name;
     uint64_t cur, peak;
+};
+
+/* A device exception, as the device reports failed work (be_tools). */
+struct be_fault {
+    int32_t device;
+    uint32_t stream_id;
+    uint32_t task_id;
+    uint32_t thread;  /* the thread that enqueued the failed task */
+    aclError code;    /* what the device reports for it */
 };
 
 /* ---- operators ---- */
@@ -131,7 +151,10 @@ struct be_ops {
     /* Release everything of an open device (its memory too).
      * pre: every context, stream and event of dev already destroyed. */
     void (*device_close)(int32_t dev);
-    /* pre: dev open. Returns a static string. */
+    /* The SoC of the process as CANN names it (a static string), or NULL
+     * when it cannot be told; callable before init and with no device open,
+     * as aclrtGetSocName. pre: dev < device_count (every device of a process
+     * has the same SoC). */
     const char *(*soc_name)(int32_t dev);
 
     /* pre: dev open. */
@@ -198,6 +221,71 @@ struct be_ops {
      * there are (0: the backend keeps no such figures). */
     size_t (*mem_usage)(int32_t dev, struct be_usage *out, size_t max);
 
+    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    /* Read (set 0) or change (set 1) a stream's property BE_SP_* in *val. */
+    aclError (*stream_prop)(void *stream, int prop, int set, uint64_t *val);
+    /* Drop the stream's work that has not started (abort, stop, forced
+     * destroy); what a wait still holds goes too. */
+    aclError (*stream_abort)(void *stream);
+    /* Stream (BE_AVAIL_STREAM) or event (BE_AVAIL_EVENT) slots left on an
+     * open device. */
+    aclError (*avail)(int32_t dev, int what, uint32_t *n);
+    /* An event's id (BE_EV_ID), completion time in us (BE_EV_TIMESTAMP:
+     * ACL_ERROR_RT_EVENT_NOT_COMPLETE, ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID
+     * for one never recorded), or whether a wait on it is satisfied
+     * (BE_EV_WAITED: 1 or 0). */
+    aclError (*event_info)(void *event, int what, uint64_t *val);
+    /* Read or change a device-wide setting BE_DP_* of an open device (the
+     * current one). */
+    aclError (*dev_prop)(int32_t dev, int prop, int set, uint64_t *val);
+    /* Notifies of an open device; ACL_ERROR_RT_NO_NOTIFY_RESOURCE at its
+     * limit. A wait holds its stream until a record (timeout_s 0: no limit). */
+    aclError (*notify_create)(int32_t dev, void **notify);
+    aclError (*notify_destroy)(void *notify);
+    aclError (*notify_record)(void *notify, void *stream);
+    aclError (*notify_wait)(void *notify, void *stream, uint32_t timeout_s);
+    aclError (*notify_reset)(void *notify);
+    aclError (*notify_id)(void *notify, uint32_t *id);
+    /* 8 bytes of device memory written / waited for on a stream.
+     * pre: addr inside a live device block, 8-byte aligned. */
+    aclError (*value_write)(void *stream, void *addr, uint64_t value);
+    aclError (*value_wait)(void *stream, void *addr, uint64_t value, uint32_t flag);
+    /* Whether device dev can reach peer's memory; enable (1) or disable (0)
+     * the current device's access to peer; the topology between two
+     * devices (ACL_RT_DEVS_TOPOLOGY_*). pre: both ids valid, distinct. */
+    aclError (*peer_can_access)(int32_t dev, int32_t peer, int32_t *can);
+    aclError (*peer_enable)(int32_t dev, int32_t peer, int enable);
+    aclError (*devices_topo)(int32_t dev, int32_t other, uint64_t *topo);
+
+    /* ---- versions, SoC and device queries ----
+     * As CANN's driver answers them: without aclInit and whether or not the
+     * device is open. pre: 0 <= dev < device_count. */
+    /* Figure attr of device dev (aclrtGetDeviceInfo);
+     * ACL_ERROR_RT_FEATURE_NOT_SUPPORT when the device does not report it.
+     * pre: attr is one of aclrtDevAttr's values. */
+    aclError (*device_info)(int32_t dev, aclrtDevAttr attr, int64_t *value);
+    /* ACL_DEV_FEATURE_SUPPORT or _NOT_SUPPORT for a feature of
+     * aclrtGetDeviceCapability; ACL_ERROR_RT_FEATURE_NOT_SUPPORT when the
+     * backend cannot tell. pre: feature is one the runtime accepts. */
+    aclError (*device_feature)(int32_t dev, int32_t feature, int32_t *value);
+    aclError (*device_uuid)(int32_t dev, aclrtUuid *uuid);
+    /* The PCI address "dddd:bb:dd.f" of device dev into buf. pre: len >= 13. */
+    aclError (*device_bus_id)(int32_t dev, char *buf, int32_t len);
+    /* Translate device id `id` (BE_ID_*); ACL_ERROR_RT_INVALID_DEVICEID when
+     * it names no device. pre: id >= 0. */
+    aclError (*device_id_map)(int how, int32_t id, int32_t *out);
+    /* Utilization of device dev in percent, -1 for a figure the device does
+     * not report; dev may name no device (then every figure is -1). Never
+     * fails, as aclrtGetDeviceUtilizationRate. */
+    void (*device_utilization)(int32_t dev, aclrtUtilizationInfo *info);
+    aclError (*device_status)(int32_t dev, aclrtDeviceStatus *status);
+    /* The CANN attributes that the installation and the SoC support
+     * (aclGetCannAttributeList): a static array. */
+    aclError (*cann_attrs)(const aclCannAttr **list, size_t *n);
+    /* *ok = 1 when binaries built for SoC `soc` run on the process's SoC
+     * (same NPU arch), else 0; ACL_ERROR_RT_PARAM_INVALID when `soc` is no
+     * SoC the backend knows. pre: soc is a non-empty string. */
+    aclError (*arch_compatible)(const char *soc, int32_t *ok);
     /* ---- operators ---- */
     /* Run a built-in operator on a stream of an open device: the results on
      * the device bytes, the time on the stream; *start and *end receive its
@@ -240,6 +328,30 @@ struct be_tools {
     void (*abandon)(void *ptr);
     void (*abandon_host)(void *ptr);
 
+    /* ---- errors, callbacks and host functions ---- */
+    /* A host task on a stream (a callback of aclrtLaunchCallback or
+     * aclrtLaunchHostFunc, which the ACL layer runs itself): ready, in
+     * simulated time, once the stream's work so far is done (*ready, ps).
+     * A blocking one holds the stream until host_task_done: its later
+     * copies, fills and records, and its synchronisation, wait (in real
+     * time) until the host has run it, except in thread `runner` (a
+     * pthread_t value), which runs it. Absent: the ACL layer cannot run
+     * callbacks (they are forwarded to a real runtime, or not supported). */
+    aclError (*host_task)(void *stream, int blocking, uint64_t runner, uint64_t *ready);
+    void (*host_task_done)(void *stream, int blocking);
+    /* The host waits (simulated time) until t, but at most limit ps
+     * (UINT64_MAX: no limit); *late says whether the limit ran out first. */
+    void (*host_wait)(uint64_t t, uint64_t limit, int *late);
+    /* A stream's device and its per-device stream id (for messages and
+     * exception info). Absent: both read as 0. */
+    void (*stream_id)(void *stream, int32_t *dev, uint32_t *id);
+    /* Device exceptions: fn is called (no lock held, before the failing call
+     * returns) when device work fails; task_fault reports the next task of a
+     * stream, which the ACL layer refused because it touches device memory
+     * no live block holds, as the device's memory error. Absent: device
+     * work never raises exceptions. */
+    void (*fault_handler)(void (*fn)(const struct be_fault *f));
+    void (*task_fault)(void *stream);
     /* ---- allocator sanitizer: pending work (sim/pending.c) ----
      * [p, p+n) is used by work of `stream` during [from, until) of
      * simulated time (ps). Absent: the sanitizer checks addresses only. */
@@ -291,6 +403,16 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(event_elapsed) BE_REQUIRE(mem_alloc) BE_REQUIRE(mem_free)
     BE_REQUIRE(host_alloc) BE_REQUIRE(host_free) BE_REQUIRE(lookup) BE_REQUIRE(memcpy)
     BE_REQUIRE(memset) BE_REQUIRE(mem_info) BE_REQUIRE(mem_usage)
+    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    BE_REQUIRE(stream_prop) BE_REQUIRE(stream_abort) BE_REQUIRE(avail)
+    BE_REQUIRE(event_info) BE_REQUIRE(dev_prop) BE_REQUIRE(notify_create)
+    BE_REQUIRE(notify_destroy) BE_REQUIRE(notify_record) BE_REQUIRE(notify_wait)
+    BE_REQUIRE(notify_reset) BE_REQUIRE(notify_id) BE_REQUIRE(value_write)
+    BE_REQUIRE(value_wait) BE_REQUIRE(peer_can_access) BE_REQUIRE(peer_enable)
+    BE_REQUIRE(devices_topo)
+    BE_REQUIRE(device_info) BE_REQUIRE(device_feature) BE_REQUIRE(device_uuid)
+    BE_REQUIRE(device_bus_id) BE_REQUIRE(device_id_map) BE_REQUIRE(device_utilization)
+    BE_REQUIRE(device_status) BE_REQUIRE(cann_attrs) BE_REQUIRE(arch_compatible)
     BE_REQUIRE(op_run)
 #undef BE_REQUIRE
     return NULL;

@@ -8,8 +8,10 @@
  * ACL_ERROR_RT_MEMORY_ALLOCATION, a bad free = ACL_ERROR_RT_MEMORY_FREE,
  * too many streams = ACL_ERROR_RT_NO_STREAM_RESOURCE).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "base/mem.h"
 #include "base/options.h"
 #include "be.h"
@@ -36,6 +38,8 @@ static aclError code(enum sim_rc rc, aclError if_nomem)
         return ACL_ERROR_RT_COPY_DATA;
     case SIM_ETIMEOUT:
         return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+    case SIM_EWAIT:
+        return ACL_ERROR_RT_WAIT_TIMEOUT;
     case SIM_EINVAL:
     default:
         return ACL_ERROR_RT_PARAM_INVALID;
@@ -46,6 +50,7 @@ static aclError init(const char **why)
 {
     if (sim_configure(why) != SIM_OK)
         return ACL_ERROR_INVALID_PARAM;
+    sim_gate_configure((uint32_t)opt_uint(OPT_WAIT_GRACE_MS));
     const char *trace = opt_str(OPT_TRACE);
     if (trace && !sim_trace_enabled() && sim_trace_open(trace) != SIM_OK) {
         *why = opt_invalid(OPT_TRACE, "the file cannot be created");
@@ -99,12 +104,15 @@ static void ctx_destroy(void *c)
 
 static aclError stream_create(void *c, uint32_t priority, uint32_t flags, void **out)
 {
-    (void)priority, (void)flags; /* the simulator schedules streams alike */
     struct sim_stream *s;
     aclError rc = code(sim_stream_create(((struct ctx *)c)->dev, &s),
                        ACL_ERROR_RT_NO_STREAM_RESOURCE);
-    if (rc == ACL_SUCCESS)
+    if (rc == ACL_SUCCESS) {
+        /* Kept for the program: the simulator schedules streams alike. */
+        sim_stream_set_prop(s, SIM_SP_PRIORITY, priority);
+        sim_stream_set_prop(s, SIM_SP_FLAGS, flags);
         *out = s;
+    }
     return rc;
 }
 
@@ -215,8 +223,8 @@ static enum sim_policy policy_of(aclrtMemMallocPolicy p)
 static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy, unsigned flags,
                           void **ptr)
 {
-    return code(sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr),
-                ACL_ERROR_RT_MEMORY_ALLOCATION);
+    enum sim_rc rc = sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr);
+    return rc == SIM_OK ? ACL_SUCCESS : code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError mem_free(void *ptr)
@@ -268,9 +276,7 @@ static aclError mem_set(int32_t dev, void *stream, void *dst, int dst_dev, int v
 
 static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, size_t *total)
 {
-    uint64_t used, cap;
-    sim_mem_usage(dev, &used, NULL, &cap);
-    const struct sim_profile *p = sim_device_profile(dev);
+    uint64_t used, heap;
     switch ((int)attr) {
     case ACL_DDR_MEM:
     case ACL_DDR_MEM_HUGE:
@@ -283,9 +289,11 @@ static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, siz
     default:
         break;
     }
-    uint64_t t = cap > p->reserved_bytes ? cap - p->reserved_bytes : cap;
-    *total = (size_t)t;
-    *free_bytes = (size_t)(t > used ? t - used : 0);
+    /* Total: what the heap hands out (the driver's reserve is not in it);
+     * free: what of that no live block holds. */
+    sim_mem_usage(dev, &used, NULL, &heap);
+    *total = (size_t)heap;
+    *free_bytes = (size_t)(heap - used);
     return ACL_SUCCESS;
 }
 
@@ -355,6 +363,398 @@ static void describe(char *buf, size_t len)
     const struct sim_profile *p = sim_device_profile(0);
     snprintf(buf, len, "sim (NPU memory simulator: %s, %u device(s), %llu MiB HBM each)",
              p->name, sim_device_count(), (unsigned long long)(sim_device_capacity(0) >> 20));
+}
+
+/* ---- streams, events, notifies, peers (fam-stream) ---- */
+
+static aclError stream_prop(void *stream, int prop, int set, uint64_t *val)
+{
+    static const enum sim_stream_prop of[] = {
+        [BE_SP_PRIORITY] = SIM_SP_PRIORITY, [BE_SP_FLAGS] = SIM_SP_FLAGS,
+        [BE_SP_FAILURE_MODE] = SIM_SP_FAILURE_MODE, [BE_SP_OVERFLOW] = SIM_SP_OVERFLOW,
+        [BE_SP_TAG] = SIM_SP_TAG, [BE_SP_CACHE_OP] = SIM_SP_CACHE_OP};
+    if (prop == BE_SP_ID) {
+        *val = sim_stream_id(stream);
+        return set ? ACL_ERROR_RT_PARAM_INVALID : ACL_SUCCESS;
+    }
+    if (set)
+        sim_stream_set_prop(stream, of[prop], *val);
+    else
+        *val = sim_stream_prop(stream, of[prop]);
+    return ACL_SUCCESS;
+}
+
+static aclError stream_abort(void *stream)
+{
+    sim_stream_abort(stream);
+    return ACL_SUCCESS;
+}
+
+static aclError avail(int32_t dev, int what, uint32_t *n)
+{
+    *n = what == BE_AVAIL_STREAM ? sim_stream_avail(dev) : sim_event_avail(dev);
+    return ACL_SUCCESS;
+}
+
+static aclError event_info(void *e, int what, uint64_t *val)
+{
+    switch (what) {
+    case BE_EV_ID:
+        *val = sim_event_id(e);
+        return ACL_SUCCESS;
+    case BE_EV_WAITED:
+        *val = sim_event_waited(e);
+        return ACL_SUCCESS;
+    default:
+        switch (sim_event_timestamp(e, val)) {
+        case SIM_OK:
+            *val /= 1000000u; /* ps to us */
+            return ACL_SUCCESS;
+        case SIM_ENOTREADY:
+            return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+        default:
+            return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+        }
+    }
+}
+
+/* Device-wide settings: kept for the program (nothing in the simulator
+ * overflows or runs kernels that could time out). */
+static _Atomic uint64_t dev_props[SIM_MAX_DEVICES][3];
+
+static aclError dev_prop(int32_t dev, int prop, int set, uint64_t *val)
+{
+    if (set)
+        atomic_store(&dev_props[dev][prop], *val);
+    else
+        *val = atomic_load(&dev_props[dev][prop]);
+    return ACL_SUCCESS;
+}
+
+static aclError notify_create(int32_t dev, void **out)
+{
+    struct sim_notify *n;
+    aclError rc = code(sim_notify_create(dev, &n), ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
+    if (rc == ACL_SUCCESS)
+        *out = n;
+    return rc;
+}
+
+static aclError notify_destroy(void *n)
+{
+    sim_notify_destroy(n);
+    return ACL_SUCCESS;
+}
+
+static aclError notify_record(void *n, void *s)
+{
+    sim_notify_record(n, s);
+    return ACL_SUCCESS;
+}
+
+static aclError notify_wait(void *n, void *s, uint32_t timeout_s)
+{
+    sim_notify_wait(n, s, timeout_s);
+    return ACL_SUCCESS;
+}
+
+static aclError notify_reset(void *n)
+{
+    sim_notify_reset(n);
+    return ACL_SUCCESS;
+}
+
+static aclError notify_id(void *n, uint32_t *id)
+{
+    *id = sim_notify_id(n);
+    return ACL_SUCCESS;
+}
+
+static aclError value_write(void *s, void *addr, uint64_t value)
+{
+    sim_value_write(s, addr, value);
+    return ACL_SUCCESS;
+}
+
+static aclError value_wait(void *s, void *addr, uint64_t value, uint32_t flag)
+{
+    sim_value_wait(s, addr, value, flag);
+    return ACL_SUCCESS;
+}
+
+/* The simulated devices are one server's NPUs on one HCCS fabric: every
+ * pair can reach each other (an assumption until the fabric is modelled). */
+static aclError peer_can_access(int32_t dev, int32_t peer, int32_t *can)
+{
+    (void)dev, (void)peer;
+    *can = 1;
+    return ACL_SUCCESS;
+}
+
+static aclError peer_enable(int32_t dev, int32_t peer, int enable)
+{
+    (void)dev, (void)peer, (void)enable; /* the ACL layer keeps the state */
+    return ACL_SUCCESS;
+}
+
+static aclError devices_topo(int32_t dev, int32_t other, uint64_t *topo)
+{
+    (void)dev, (void)other;
+    *topo = ACL_RT_DEVS_TOPOLOGY_HCCS;
+    return ACL_SUCCESS;
+}
+
+/* ---- versions, SoC and device queries ---- */
+
+/* The platform facts of the simulated SoC (every profile has a line in
+ * sim/profile.c's table of SoCs; a test keeps it so). */
+static const struct sim_soc *soc_facts(void)
+{
+    return sim_soc_find(sim_device_profile(0)->name);
+}
+
+/* NPU arch 3510 (Ascend 950, 350) runs SIMT code; the runtime's device
+ * properties for it (config/950/dev_info_reg.cc, base_david.hpp) give these
+ * limits, and 0 for every other arch. UB per vector core is 256 KiB less
+ * 32 KiB of data cache and 8 KiB for the compiler. */
+enum { ARCH_SIMT = 3510 };
+
+static int64_t simt_limit(aclrtDevAttr attr)
+{
+    switch ((int)attr) {
+    case ACL_DEV_ATTR_WARP_SIZE:
+        return 32;
+    case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
+        return 32 * 64;
+    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
+        return (256 - 32 - 8) * 1024;
+    case ACL_DEV_ATTR_MAX_GRID_DIM_X:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
+    case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
+        return 65535;
+    default: /* threads per block, block dimensions */
+        return 2048;
+    }
+}
+
+static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
+{
+    const struct sim_soc *s = soc_facts();
+    const struct sim_profile *p = sim_device_profile(dev);
+    if (!s)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    switch ((int)attr) {
+    case ACL_DEV_ATTR_AICPU_CORE_NUM:
+        *value = s->aicpu_cores;
+        break;
+    case ACL_DEV_ATTR_AICORE_CORE_NUM:
+        *value = s->ai_cores;
+        break;
+    case ACL_DEV_ATTR_CUBE_CORE_NUM:
+        *value = s->cube_cores;
+        break;
+    case ACL_DEV_ATTR_VECTOR_CORE_NUM:
+        *value = s->vector_cores;
+        break;
+    case ACL_DEV_ATTR_WARP_SIZE:
+    case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
+    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_X:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
+    case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
+    case ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_X:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
+        *value = s->npu_arch == ARCH_SIMT ? simt_limit(attr) : 0;
+        break;
+    case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: {
+        /* what aclrtGetMemInfo reports as the total */
+        uint64_t cap = sim_device_capacity(dev);
+        *value = (int64_t)(cap > p->reserved_bytes ? cap - p->reserved_bytes : cap);
+        break;
+    }
+    case ACL_DEV_ATTR_L2_CACHE_SIZE:
+        *value = (int64_t)s->l2_bytes;
+        break;
+    case ACL_DEV_ATTR_PHY_CHIP_ID:
+        *value = dev; /* one chip per simulated device, numbered as the devices */
+        break;
+    case ACL_DEV_ATTR_HD_CONNECT_TYPE:
+        /* Atlas A3 reaches the host over the HCCS plane, the others over
+         * PCIe (fact sheet 5; sim/profile.c). */
+        *value = strncmp(p->name, "Ascend910_93", 12) == 0 ? ACL_HOST_DEVICE_CONNECT_TYPE_HCCS
+                                                            : ACL_HOST_DEVICE_CONNECT_TYPE_PCIE;
+        break;
+    case ACL_DEV_ATTR_IS_VIRTUAL:
+        *value = 0; /* a whole device, never a split of one */
+        break;
+    case ACL_DEV_ATTR_NPU_ARCH:
+        *value = s->npu_arch;
+        break;
+    default:
+        /* SMP id, super-pod ids, custom-op privilege, mainboard id, form
+         * factor: facts of a machine the simulator does not model. */
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError device_feature(int32_t dev, int32_t feature, int32_t *value)
+{
+    (void)dev;
+    const struct sim_soc *s = soc_facts();
+    switch (feature) {
+    case ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV:
+        /* The runtime's chips with tiling-key sink: 910B/A3 (2201), 950/350
+         * (3510), 310P (2002). */
+        *value = s && (s->npu_arch == 2201 || s->npu_arch == ARCH_SIMT || s->npu_arch == 2002)
+                     ? ACL_DEV_FEATURE_SUPPORT
+                     : ACL_DEV_FEATURE_NOT_SUPPORT;
+        return ACL_SUCCESS;
+    case ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV:
+        *value = ACL_DEV_FEATURE_NOT_SUPPORT; /* aclsim has no memory queues */
+        return ACL_SUCCESS;
+    default:
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
+}
+
+/* FNV-1a over the SoC's name and the device number, from a seed. */
+static uint64_t identity_hash(uint64_t h, int32_t dev)
+{
+    for (const char *c = sim_device_profile(dev)->name; *c; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+    for (int i = 0; i < 4; i++)
+        h = (h ^ ((uint32_t)dev >> (8 * i) & 0xffu)) * 0x100000001b3ull;
+    return h;
+}
+
+/* A stable UUID per SoC and device number, of RFC 9562's version 8 (made
+ * up by the vendor): the simulated device has no factory identity. */
+static aclError device_uuid(int32_t dev, aclrtUuid *uuid)
+{
+    uint64_t half[2] = {identity_hash(0xcbf29ce484222325ull, dev),
+                        identity_hash(0x84222325cbf29ce4ull, dev)};
+    for (int i = 0; i < 16; i++)
+        uuid->bytes[i] = (char)(half[i / 8] >> (8 * (i % 8)) & 0xffu);
+    uuid->bytes[6] = (char)((uuid->bytes[6] & 0x0f) | 0x80);
+    uuid->bytes[8] = (char)((uuid->bytes[8] & 0x3f) | 0x80);
+    return ACL_SUCCESS;
+}
+
+/* Simulated devices sit on buses 1, 2, ... of PCI domain 0, as the first
+ * function of device 0 (an invented but well-formed address). */
+static aclError device_bus_id(int32_t dev, char *buf, int32_t len)
+{
+    snprintf(buf, (size_t)len, "%04x:%02x:%02x.%x", 0u, (unsigned)dev + 1u, 0u, 0u);
+    return ACL_SUCCESS;
+}
+
+/* No device is hidden (ASCEND_RT_VISIBLE_DEVICES) and each is its own
+ * chip: user, logical and physical ids are the same. */
+static aclError device_id_map(int how, int32_t id, int32_t *out)
+{
+    (void)how;
+    if (id < 0 || (uint32_t)id >= sim_device_count())
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    *out = id;
+    return ACL_SUCCESS;
+}
+
+/* The simulator runs no kernels: cube, vector and AI CPU stay idle. */
+static void device_utilization(int32_t dev, aclrtUtilizationInfo *info)
+{
+    int32_t v = dev >= 0 && (uint32_t)dev < sim_device_count() ? 0 : -1;
+    info->cubeUtilization = info->vectorUtilization = info->aicpuUtilization = v;
+    info->memoryUtilization = -1;
+}
+
+static aclError device_status(int32_t dev, aclrtDeviceStatus *status)
+{
+    (void)dev;
+    *status = ACL_RT_DEVICE_STATUS_NORMAL;
+    return ACL_SUCCESS;
+}
+
+/* CANN's attributes in its order; each needs runtime 7.1 (JIT_COMPILE 6.4),
+ * which aclsim's 9.1 has, and INF_NAN and BF16 the SoC's support. */
+static aclError cann_attrs(const aclCannAttr **list, size_t *n)
+{
+    static const aclCannAttr all[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16,
+                                      ACL_CANN_ATTR_JIT_COMPILE};
+    static const aclCannAttr no_inf_nan[] = {ACL_CANN_ATTR_BF16, ACL_CANN_ATTR_JIT_COMPILE};
+    static const aclCannAttr no_bf16[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_JIT_COMPILE};
+    static const aclCannAttr jit[] = {ACL_CANN_ATTR_JIT_COMPILE};
+    const struct sim_soc *s = soc_facts();
+    bool inf_nan = s && s->inf_nan, bf16 = s && s->bf16;
+    *list = inf_nan ? (bf16 ? all : no_bf16) : (bf16 ? no_inf_nan : jit);
+    *n = (size_t)(inf_nan + bf16 + 1);
+    return ACL_SUCCESS;
+}
+
+static aclError arch_compatible(const char *soc, int32_t *ok)
+{
+    const struct sim_soc *theirs = sim_soc_find(soc), *ours = soc_facts();
+    if (!theirs || theirs->npu_arch == 0 || !ours)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    *ok = theirs->npu_arch == ours->npu_arch;
+    return ACL_SUCCESS;
+}
+
+/* ---- errors, callbacks and host functions ---- */
+
+static aclError host_task(void *s, int blocking, uint64_t runner, uint64_t *ready)
+{
+    return code(sim_host_task(s, blocking != 0, runner, ready), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static void host_task_done(void *s, int blocking)
+{
+    sim_host_task_done(s, blocking != 0);
+}
+
+static void host_wait(uint64_t t, uint64_t limit, int *late)
+{
+    bool l = false;
+    sim_clock_host_wait(t, limit, &l);
+    *late = l;
+}
+
+static void stream_id(void *s, int32_t *dev, uint32_t *id)
+{
+    sim_stream_ids(s, dev, id);
+}
+
+/* What the device reports for each kind of failed work: an SDMA copy error
+ * is ACL_ERROR_RT_SYS_DMA, a task that never ends ACL_ERROR_RT_TASK_TIMEOUT,
+ * an access outside live device memory ACL_ERROR_RT_DEVICE_MEM_ERROR (the
+ * runtime's own mapping of its TS codes). */
+static void (*_Atomic fault_to)(const struct be_fault *f);
+
+static void on_sim_fault(const struct sim_fault *f)
+{
+    void (*fn)(const struct be_fault *) = atomic_load(&fault_to);
+    if (!fn)
+        return;
+    aclError c = f->kind == SIM_FAULT_COPY   ? ACL_ERROR_RT_SYS_DMA
+                 : f->kind == SIM_FAULT_HANG ? ACL_ERROR_RT_TASK_TIMEOUT
+                                             : ACL_ERROR_RT_DEVICE_MEM_ERROR;
+    struct be_fault bf = {f->dev, f->stream_id, f->task_id, f->thread, c};
+    fn(&bf);
+}
+
+static void fault_handler(void (*fn)(const struct be_fault *f))
+{
+    atomic_store(&fault_to, fn);
+    sim_fault_handler(fn ? on_sim_fault : NULL);
+}
+
+static void task_fault(void *s)
+{
+    sim_stream_fault(s, SIM_FAULT_MEMORY);
 }
 
 /* ---- operators ---- */
@@ -434,6 +834,12 @@ static const struct be_tools tools = {
     .audit = sim_mem_audit,
     .abandon = sim_mem_abandon,
     .abandon_host = sim_host_abandon,
+    .host_task = host_task,
+    .host_task_done = host_task_done,
+    .host_wait = host_wait,
+    .stream_id = stream_id,
+    .fault_handler = fault_handler,
+    .task_fault = task_fault,
     .pending_add = pending_add,
     .pending_find = pending_find,
 };
@@ -470,9 +876,36 @@ static const struct be_ops ops = {
     .memset = mem_set,
     .mem_info = mem_info,
     .mem_usage = mem_usage,
+    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    .stream_prop = stream_prop,
+    .stream_abort = stream_abort,
+    .avail = avail,
+    .event_info = event_info,
+    .dev_prop = dev_prop,
+    .notify_create = notify_create,
+    .notify_destroy = notify_destroy,
+    .notify_record = notify_record,
+    .notify_wait = notify_wait,
+    .notify_reset = notify_reset,
+    .notify_id = notify_id,
+    .value_write = value_write,
+    .value_wait = value_wait,
+    .peer_can_access = peer_can_access,
+    .peer_enable = peer_enable,
+    .devices_topo = devices_topo,
     .describe = describe,
     .op_run = op_run,
     .tools = &tools,
+    /* ---- versions, SoC and device queries ---- */
+    .device_info = device_info,
+    .device_feature = device_feature,
+    .device_uuid = device_uuid,
+    .device_bus_id = device_bus_id,
+    .device_id_map = device_id_map,
+    .device_utilization = device_utilization,
+    .device_status = device_status,
+    .cann_attrs = cann_attrs,
+    .arch_compatible = arch_compatible,
 };
 
 const struct be_ops *be_get(void)

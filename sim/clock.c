@@ -362,6 +362,36 @@ void sim_clock_reset(void)
     pthread_mutex_unlock(&lock);
 }
 
+/* ---- gates (notify.c): streams held by a wait, and aborted streams ---- */
+
+sim_ps sim_clock_release(struct sim_clock_stream *s, sim_ps t)
+{
+    pthread_mutex_lock(&lock);
+    struct device *d = stream_device(s);
+    sim_ps tail = 0;
+    if (d) {
+        tail = max_ps(tail_of(d, s), t);
+        s->tail = tail;
+    }
+    pthread_mutex_unlock(&lock);
+    return tail;
+}
+
+sim_ps sim_clock_abort(struct sim_clock_stream *s)
+{
+    pthread_mutex_lock(&lock);
+    struct device *d = stream_device(s);
+    sim_ps tail = 0;
+    if (d) {
+        tail = tail_of(d, s);
+        if (tail > host)
+            tail = host;
+        s->tail = tail;
+    }
+    pthread_mutex_unlock(&lock);
+    return tail;
+}
+
 /* ---- kernels (built-in operators, ops.c) ---- */
 
 sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char *name,

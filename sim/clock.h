@@ -195,6 +195,21 @@ void sim_clock_reset(void);
  */
 sim_ps sim_clock_host_wait(sim_ps t, sim_ps limit, bool *timed_out);
 
+/*
+ * A wait that held s (a notify, a value, an event recorded later) is
+ * satisfied at t: s's tail becomes max(tail, t). The device does it, so the
+ * host pays nothing. pre: s initialised on an open device.
+ * Returns s's new tail.
+ */
+sim_ps sim_clock_release(struct sim_clock_stream *s, sim_ps t);
+
+/*
+ * Drop s's work that has not started by the host clock: its tail becomes
+ * min(tail, host). Links and engines keep what they had booked (an
+ * approximation: an aborted copy still occupied them). pre: as above.
+ * Returns s's new tail.
+ */
+sim_ps sim_clock_abort(struct sim_clock_stream *s);
 
 /*
  * Enqueue a kernel (a built-in operator) of `duration` on s: the host pays

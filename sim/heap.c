@@ -25,7 +25,7 @@
  *    A quick block KEEPS its hash entry and its start bit ("parked"): free and
  *    lookup find the node and reject it because its state is not BLK_USED, so to
  *    every caller it is free space exactly as after a normal free (double free
- *    and lookup return -1; lookup of free space behind it finds its start first
+ *    and lookup return SIM_HEAP_NOBLOCK; lookup of free space behind it finds its start first
  *    and fails the same way).  Keeping them makes the quick pair O(1) with no
  *    hash insert/delete and no bitmap walk: measured, that removal and
  *    re-insertion cost ~15 ns of a ~28 ns pair.  The hash therefore holds the
@@ -42,6 +42,7 @@
 #include "heap.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -56,12 +57,14 @@
 #define FALLBACK_PROBES 64u
 
 /* Quick-list tuning (compile-time; -D overrides).  Blocks up to QUICK_MAX_BYTES
- * (a multiple of 64) are cached per exact size.  64 MiB holds one block of every
- * size 64 B..64 KiB (32 MiB) with room to spare, so a log-uniform alloc+free mix
- * hits every time (8 MiB: ~20 ns instead of ~13 ns per pair); on the 32..144 GiB
- * device heaps that is at most 0.2% of the memory, and never lost (see above). */
+ * (a multiple of 64) are cached per exact size: 64 KiB + 64, the block of a
+ * 64 KiB aclrtMalloc with CANN's 32-byte padding, so that every request up to
+ * 64 KiB qualifies.  64 MiB holds one block of every size 64 B..64 KiB + 64
+ * (32 MiB) with room to spare, so a log-uniform alloc+free mix hits every time
+ * (8 MiB: ~20 ns instead of ~13 ns per pair); on the 32..144 GiB device heaps
+ * that is at most 0.2% of the memory, and never lost (see above). */
 #ifndef QUICK_MAX_BYTES
-#define QUICK_MAX_BYTES (UINT64_C(64) << 10)
+#define QUICK_MAX_BYTES ((UINT64_C(64) << 10) + 64)
 #endif
 #ifndef QUICK_LIST_MAX
 #define QUICK_LIST_MAX 32u
@@ -124,8 +127,10 @@ struct sim_heap {
     uint64_t lvl_words[MAX_LEVELS];
 
     /* quick lists, indexed by size in granules (index 0 unused) */
-    uint32_t quick_head[QUICK_GRANS + 1];
-    uint32_t quick_count[QUICK_GRANS + 1];
+    struct {
+        uint32_t head; /* most recently parked block, or NIL */
+        uint32_t count;
+    } quick[QUICK_GRANS + 1]; /* head and count side by side: one cache line */
     /* Counters that one operation updates together are never adjacent: gcc's SLP
      * vectoriser would otherwise merge one side's two 8-byte updates into a 16-byte
      * load/store, and a 16-byte load of two separate 8-byte stores stalls store
@@ -458,7 +463,8 @@ struct sim_heap *sim_heap_create(uint64_t base, uint64_t size)
     h->base = base;
     h->size = size;
     memset(h->heads, 0xff, sizeof(h->heads));
-    memset(h->quick_head, 0xff, sizeof(h->quick_head));
+    for (i = 0; i <= QUICK_GRANS; i++)
+        h->quick[i].head = NIL;
     h->quick_limit = size / QUICK_HEAP_FRACTION < QUICK_BYTES_MAX ? size / QUICK_HEAP_FRACTION
                                                                    : QUICK_BYTES_MAX;
     h->spare = NIL;
@@ -589,7 +595,7 @@ static uint32_t find_block(const struct sim_heap *h, uint64_t g, uint64_t need, 
 
 /* Turn block bi (already out of every free structure) into a live block.
  * pre: tab_reserve succeeded. */
-static int make_live(struct sim_heap *h, uint32_t bi, uint32_t tag, uint64_t *addr)
+static enum sim_heap_rc make_live(struct sim_heap *h, uint32_t bi, uint32_t tag, uint64_t *addr)
 {
     struct blk *b = &h->nodes[bi];
 
@@ -603,52 +609,31 @@ static int make_live(struct sim_heap *h, uint32_t bi, uint32_t tag, uint64_t *ad
     if (h->used_bytes > h->peak_used)
         h->peak_used = h->used_bytes;
     *addr = b->start;
-    return 0;
+    return SIM_HEAP_OK;
 }
 
 static void flush_quick(struct sim_heap *h);
 
-int sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t align, uint32_t tag,
-                   uint64_t *addr)
+/* Everything but the quick-list pop: a TLSF search, splitting, and once a
+ * flush of the quick lists.  Kept out of line so that the pop stays small
+ * enough to inline into the caller (the library is built with LTO). */
+static enum sim_heap_rc __attribute__((noinline))
+alloc_slow(struct sim_heap *h, uint64_t g, uint64_t need, uint64_t align, uint32_t tag,
+           uint64_t *addr)
 {
-    uint64_t g, need, lead;
+    uint64_t lead;
     uint32_t bi;
     struct blk *b;
 
-    if (h == NULL || addr == NULL || size == 0 || size > h->size || align < GRAN ||
-        (align & (align - 1)) != 0)
-        return -1;
-    g = (size + GRAN - 1) >> GRAN_SHIFT;
-    need = g << GRAN_SHIFT;
-
-    /* fast path: pop an exact-size quick block; its hash entry and start bit
-     * are still in place, so only the state changes */
-    if (align == GRAN && g <= QUICK_GRANS && h->quick_head[g] != NIL) {
-        bi = h->quick_head[g];
-        b = &h->nodes[bi];
-        h->quick_head[g] = b->next_free;
-        h->quick_count[g]--;
-        h->quick_bytes -= need;
-        h->quick_blocks--;
-        b->state = BLK_USED;
-        b->tag = tag;
-        h->used_bytes += need;
-        h->live_blocks++;
-        if (h->used_bytes > h->peak_used)
-            h->peak_used = h->used_bytes;
-        *addr = b->start;
-        return 0;
-    }
-
     if (reserve_nodes(h, 2) != 0 || tab_reserve(h) != 0)
-        return -1;
+        return SIM_HEAP_HOSTMEM;
     bi = find_block(h, g, need, align);
     if (bi == NIL && h->quick_blocks != 0) {
         flush_quick(h); /* only releases nodes: the reservations above still hold */
         bi = find_block(h, g, need, align);
     }
     if (bi == NIL)
-        return -1;
+        return SIM_HEAP_NOSPACE;
 
     list_remove(h, bi);
     b = &h->nodes[bi];
@@ -661,6 +646,43 @@ int sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t align, uint32_t t
     if (h->nodes[bi].size > need)
         list_insert(h, split(h, bi, need)); /* right neighbour is live or quick too */
     return make_live(h, bi, tag, addr);
+}
+
+enum sim_heap_rc sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t align, uint32_t tag,
+                                uint64_t *addr)
+{
+    uint64_t g, need;
+    uint32_t bi;
+    struct blk *b;
+
+    /* fast path: pop an exact-size quick block; its hash entry and start bit
+     * are still in place, so only the state changes.  1 <= size <= the quick
+     * bound (size - 1 wraps for 0) and align 64 are all the checks it needs:
+     * a parked block of that size exists only in a heap that holds it. */
+    g = (size + GRAN - 1) >> GRAN_SHIFT;
+    need = g << GRAN_SHIFT;
+    if (h != NULL && addr != NULL && align == GRAN && size - 1 < QUICK_MAX_BYTES &&
+        h->quick[g].head != NIL) {
+        bi = h->quick[g].head;
+        b = &h->nodes[bi];
+        h->quick[g].head = b->next_free;
+        h->quick[g].count--;
+        h->quick_bytes -= need;
+        h->quick_blocks--;
+        b->state = BLK_USED;
+        b->tag = tag;
+        h->used_bytes += need;
+        h->live_blocks++;
+        if (h->used_bytes > h->peak_used)
+            h->peak_used = h->used_bytes;
+        *addr = b->start;
+        return SIM_HEAP_OK;
+    }
+    if (h == NULL || addr == NULL || size == 0 || align < GRAN || (align & (align - 1)) != 0)
+        return SIM_HEAP_EINVAL;
+    if (size > h->size)
+        return SIM_HEAP_NOSPACE; /* also keeps g and need above from having wrapped */
+    return alloc_slow(h, g, need, align, tag, addr);
 }
 
 /* Merge block ri into its physical predecessor li and recycle ri's node. */
@@ -700,11 +722,11 @@ static void flush_quick(struct sim_heap *h)
     unsigned g;
 
     for (g = 1; g <= QUICK_GRANS && h->quick_blocks != 0; g++) {
-        while (h->quick_head[g] != NIL) {
-            uint32_t bi = h->quick_head[g];
+        while (h->quick[g].head != NIL) {
+            uint32_t bi = h->quick[g].head;
             uint64_t slot = 0, start = h->nodes[bi].start;
-            h->quick_head[g] = h->nodes[bi].next_free;
-            h->quick_count[g]--;
+            h->quick[g].head = h->nodes[bi].next_free;
+            h->quick[g].count--;
             h->quick_bytes -= h->nodes[bi].size;
             h->quick_blocks--;
             if (tab_find(h, start, &slot) == bi)
@@ -721,17 +743,28 @@ void sim_heap_trim(struct sim_heap *h)
         flush_quick(h);
 }
 
-int sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size_out)
+/* Return block bi (live, at slot of the hash) to TLSF, coalescing: out of
+ * line, as alloc_slow. */
+static void __attribute__((noinline)) free_slow(struct sim_heap *h, uint32_t bi, uint64_t slot)
+{
+    tab_delete(h, slot);
+    bm_clear(h, (h->nodes[bi].start - h->base) >> GRAN_SHIFT);
+    release(h, bi);
+}
+
+enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size_out)
 {
     uint64_t slot, size, g;
     uint32_t bi;
     struct blk *b;
 
-    if (h == NULL || addr < h->base || addr - h->base >= h->size)
-        return -1;
+    if (h == NULL)
+        return SIM_HEAP_EINVAL;
+    if (addr < h->base || addr - h->base >= h->size)
+        return SIM_HEAP_NOBLOCK;
     bi = tab_find(h, addr, &slot);
     if (bi == NIL || h->nodes[bi].state != BLK_USED)
-        return -1; /* unknown, interior, or already free (quick) */
+        return SIM_HEAP_NOBLOCK; /* unknown, interior, or already free (quick) */
 
     b = &h->nodes[bi];
     size = b->size;
@@ -741,49 +774,49 @@ int sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size_out)
     h->live_blocks--;
 
     g = size >> GRAN_SHIFT;
-    if (g <= QUICK_GRANS && h->quick_count[g] < QUICK_LIST_MAX &&
+    if (g <= QUICK_GRANS && h->quick[g].count < QUICK_LIST_MAX &&
         h->quick_bytes + size <= h->quick_limit) {
         /* park it: the hash entry and the start bit stay */
         b->state = BLK_QUICK;
         b->tag = 0;
-        b->next_free = h->quick_head[g];
-        h->quick_head[g] = bi;
-        h->quick_count[g]++;
+        b->next_free = h->quick[g].head;
+        h->quick[g].head = bi;
+        h->quick[g].count++;
         h->quick_bytes += size;
         h->quick_blocks++;
-        return 0;
+        return SIM_HEAP_OK;
     }
-    tab_delete(h, slot);
-    bm_clear(h, (addr - h->base) >> GRAN_SHIFT);
-    release(h, bi);
-    return 0;
+    free_slow(h, bi, slot);
+    return SIM_HEAP_OK;
 }
 
-int sim_heap_lookup(const struct sim_heap *h, uint64_t addr, uint64_t *start, uint64_t *size,
-                    uint32_t *tag)
+enum sim_heap_rc sim_heap_lookup(const struct sim_heap *h, uint64_t addr, uint64_t *start,
+                                 uint64_t *size, uint32_t *tag)
 {
     uint64_t p, s;
     uint32_t bi;
     const struct blk *b;
 
-    if (h == NULL || addr < h->base || addr - h->base >= h->size)
-        return -1;
+    if (h == NULL)
+        return SIM_HEAP_EINVAL;
+    if (addr < h->base || addr - h->base >= h->size)
+        return SIM_HEAP_NOBLOCK;
     if (bm_pred(h, (addr - h->base) >> GRAN_SHIFT, &p) != 0)
-        return -1;
+        return SIM_HEAP_NOBLOCK;
     s = h->base + (p << GRAN_SHIFT);
     bi = tab_find(h, s, NULL);
     if (bi == NIL)
-        return -1; /* cannot happen while the invariants hold */
+        return SIM_HEAP_NOBLOCK; /* cannot happen while the invariants hold */
     b = &h->nodes[bi];
     if (b->state != BLK_USED || addr - b->start >= b->size)
-        return -1; /* a quick block, or free space behind a block */
+        return SIM_HEAP_NOBLOCK; /* a quick block, or free space behind a block */
     if (start != NULL)
         *start = b->start;
     if (size != NULL)
         *size = b->size;
     if (tag != NULL)
         *tag = b->tag;
-    return 0;
+    return SIM_HEAP_OK;
 }
 
 void sim_heap_walk(const struct sim_heap *h, sim_heap_walker fn, void *user)
@@ -829,7 +862,25 @@ void sim_heap_stats(const struct sim_heap *h, struct sim_heap_stats *st)
 
 /* ------------------------------------------------------------------ check */
 
-static int check_lists(const struct sim_heap *h, uint64_t *n_listed)
+/* Record the first broken invariant and the address it concerns. */
+static enum sim_heap_invariant broken(struct sim_heap_fault *f, enum sim_heap_invariant what,
+                                      uint64_t addr)
+{
+    if (f != NULL) {
+        f->what = what;
+        f->addr = addr;
+    }
+    return what;
+}
+
+/* Start of the block of node bi, or 0 for an index outside the nodes. */
+static uint64_t start_of(const struct sim_heap *h, uint32_t bi)
+{
+    return bi < h->n_nodes ? h->nodes[bi].start : 0;
+}
+
+static enum sim_heap_invariant check_lists(const struct sim_heap *h, uint64_t *n_listed,
+                                           struct sim_heap_fault *f)
 {
     unsigned fl, sl, cfl, csl;
     uint64_t steps = 0;
@@ -837,28 +888,28 @@ static int check_lists(const struct sim_heap *h, uint64_t *n_listed)
     *n_listed = 0;
     for (fl = 0; fl < FL_COUNT; fl++) {
         if (((h->fl_map >> fl) & 1) != (h->sl_map[fl] != 0))
-            return 20;
+            return broken(f, SIM_HEAP_FREE_BITMAP, 0);
         for (sl = 0; sl < SL_COUNT; sl++) {
             uint32_t bi = h->heads[fl][sl], prev = NIL;
             if (((h->sl_map[fl] >> sl) & 1) != (bi != NIL))
-                return 21;
+                return broken(f, SIM_HEAP_FREE_BITMAP, start_of(h, bi));
             for (; bi != NIL; prev = bi, bi = h->nodes[bi].next_free) {
                 const struct blk *b = &h->nodes[bi];
                 if (bi >= h->n_nodes || ++steps > h->n_nodes)
-                    return 22;
+                    return broken(f, SIM_HEAP_FREE_LIST, start_of(h, prev));
                 if (b->state != BLK_FREE || b->prev_free != prev)
-                    return 23;
+                    return broken(f, SIM_HEAP_FREE_LIST, b->start);
                 mapping(b->size >> GRAN_SHIFT, &cfl, &csl);
                 if (cfl != fl || csl != sl)
-                    return 24;
+                    return broken(f, SIM_HEAP_FREE_CLASS, b->start);
                 (*n_listed)++;
             }
         }
     }
-    return 0;
+    return SIM_HEAP_SOUND;
 }
 
-static int check_tab(const struct sim_heap *h)
+static enum sim_heap_invariant check_tab(const struct sim_heap *h, struct sim_heap_fault *f)
 {
     uint64_t i, j, n = 0;
 
@@ -870,67 +921,75 @@ static int check_tab(const struct sim_heap *h)
         if (s->node >= h->n_nodes ||
             (h->nodes[s->node].state != BLK_USED && h->nodes[s->node].state != BLK_QUICK) ||
             h->nodes[s->node].start != s->key)
-            return 30;
+            return broken(f, SIM_HEAP_HASH_ENTRY, s->key);
         /* reachable from its home: no hole between home and i */
         for (j = tab_home(h, s->key); j != i; j = (j + 1) & h->tab_mask) {
             if (h->tab[j].node == NIL)
-                return 31;
+                return broken(f, SIM_HEAP_HASH_PROBE, s->key);
         }
     }
     if (n != h->tab_count || n != h->live_blocks + h->quick_blocks || n * 2 > h->tab_mask + 1)
-        return 32;
-    return 0;
+        return broken(f, SIM_HEAP_HASH_COUNT, 0);
+    return SIM_HEAP_SOUND;
 }
 
 /* Every quick list: nodes are BLK_QUICK blocks of the list's size, counts and
  * byte totals match and respect the bounds.  *n_listed: quick blocks listed. */
-static int check_quick(const struct sim_heap *h, uint64_t *n_listed)
+static enum sim_heap_invariant check_quick(const struct sim_heap *h, uint64_t *n_listed,
+                                           struct sim_heap_fault *f)
 {
     uint64_t steps = 0, bytes = 0;
     unsigned g;
 
     *n_listed = 0;
-    if (h->quick_head[0] != NIL || h->quick_count[0] != 0)
-        return 40;
+    if (h->quick[0].head != NIL || h->quick[0].count != 0)
+        return broken(f, SIM_HEAP_QUICK_LIST, start_of(h, h->quick[0].head));
     for (g = 1; g <= QUICK_GRANS; g++) {
         uint64_t n = 0;
-        uint32_t bi;
-        for (bi = h->quick_head[g]; bi != NIL; bi = h->nodes[bi].next_free) {
+        uint32_t bi, prev = NIL;
+        for (bi = h->quick[g].head; bi != NIL; prev = bi, bi = h->nodes[bi].next_free) {
             const struct blk *b = &h->nodes[bi];
             if (bi >= h->n_nodes || ++steps > h->n_nodes)
-                return 41;
+                return broken(f, SIM_HEAP_QUICK_LIST, start_of(h, prev));
             if (b->state != BLK_QUICK || b->size != (uint64_t)g << GRAN_SHIFT)
-                return 42;
+                return broken(f, SIM_HEAP_QUICK_LIST, b->start);
             n++;
             bytes += b->size;
         }
-        if (n != h->quick_count[g] || n > QUICK_LIST_MAX)
-            return 43;
+        if (n != h->quick[g].count || n > QUICK_LIST_MAX)
+            return broken(f, SIM_HEAP_QUICK_COUNT, start_of(h, h->quick[g].head));
         *n_listed += n;
     }
     if (*n_listed != h->quick_blocks || bytes != h->quick_bytes || bytes > h->quick_limit)
-        return 44;
-    return 0;
+        return broken(f, SIM_HEAP_QUICK_COUNT, 0);
+    return SIM_HEAP_SOUND;
 }
 
-int sim_heap_check(const struct sim_heap *h)
+/* The physical chain: the blocks tile the heap, each is sound for its state;
+ * counts of free and parked blocks for the list checks. */
+static enum sim_heap_invariant check_blocks(const struct sim_heap *h, uint64_t *n_blocks,
+                                            uint64_t *n_free, uint64_t *n_quick,
+                                            struct sim_heap_fault *f)
 {
-    uint64_t expect, n_blocks = 0, n_free = 0, n_quick = 0, n_used = 0, used = 0, n_listed, p,
-                     i;
+    uint64_t expect = h->base, n_used = 0, used = 0, p;
     uint32_t bi, prev = NIL;
-    int prev_free = 0, rc;
+    int prev_free = 0;
 
-    if (h == NULL)
-        return 1;
-    expect = h->base;
     for (bi = h->first; bi != NIL; prev = bi, bi = h->nodes[bi].next_phys) {
         const struct blk *b = &h->nodes[bi];
         uint64_t g0, g1;
-        if (bi >= h->n_nodes || ++n_blocks > h->n_nodes)
-            return 2;
-        if (b->prev_phys != prev || b->start != expect || b->size == 0 ||
-            b->size % GRAN != 0 || b->size > h->base + h->size - b->start)
-            return 3;
+        if (bi >= h->n_nodes || ++*n_blocks > h->n_nodes)
+            return broken(f, SIM_HEAP_BLOCK_CHAIN, start_of(h, prev));
+        if (b->prev_phys != prev)
+            return broken(f, SIM_HEAP_BLOCK_LINK, b->start);
+        if (b->start < expect)
+            return broken(f, SIM_HEAP_BLOCK_OVERLAP, start_of(h, prev));
+        if (b->start > expect)
+            return broken(f, SIM_HEAP_BLOCK_GAP, b->start);
+        if (b->size == 0 || b->size % GRAN != 0 || b->size > h->base + h->size - b->start)
+            return broken(f, SIM_HEAP_BLOCK_SIZE, b->start);
+        if (b->next_phys < h->n_nodes && h->nodes[b->next_phys].start < b->start + b->size)
+            return broken(f, SIM_HEAP_BLOCK_OVERLAP, b->start);
         g0 = (b->start - h->base) >> GRAN_SHIFT;
         g1 = g0 + (b->size >> GRAN_SHIFT) - 1;
         if (b->state == BLK_USED || b->state == BLK_QUICK) {
@@ -940,55 +999,119 @@ int sim_heap_check(const struct sim_heap *h)
                 n_used++;
                 used += b->size;
             } else {
-                n_quick++;
+                ++*n_quick;
             }
             prev_free = 0;
             if (tab_find(h, b->start, NULL) != bi)
-                return 4;
+                return broken(f, SIM_HEAP_UNHASHED, b->start);
             if (!bm_test(h, g0) || bm_pred(h, g1, &p) != 0 || p != g0)
-                return 5;
+                return broken(f, SIM_HEAP_START_BIT, b->start);
         } else if (b->state == BLK_FREE) {
             if (prev_free)
-                return 6;
+                return broken(f, SIM_HEAP_ADJACENT_FREE, b->start);
             prev_free = 1;
-            n_free++;
+            ++*n_free;
             if (bm_pred(h, g1, &p) == 0 && p >= g0)
-                return 7;
+                return broken(f, SIM_HEAP_FREE_MARKED, b->start);
         } else {
-            return 8;
+            return broken(f, SIM_HEAP_BLOCK_STATE, b->start);
         }
         expect = b->start + b->size;
     }
     if (expect != h->base + h->size)
-        return 9;
+        return broken(f, SIM_HEAP_TILING, expect);
     if (n_used != h->live_blocks || used != h->used_bytes || h->peak_used < h->used_bytes)
-        return 10;
+        return broken(f, SIM_HEAP_COUNTERS, 0);
+    return SIM_HEAP_SOUND;
+}
 
-    rc = check_lists(h, &n_listed);
-    if (rc != 0)
+enum sim_heap_invariant sim_heap_check(const struct sim_heap *h, struct sim_heap_fault *f)
+{
+    uint64_t n_blocks = 0, n_free = 0, n_quick = 0, n_listed, i;
+    enum sim_heap_invariant rc;
+    uint32_t bi;
+
+    if (h == NULL)
+        return broken(f, SIM_HEAP_NO_HEAP, 0);
+    rc = check_blocks(h, &n_blocks, &n_free, &n_quick, f);
+    if (rc != SIM_HEAP_SOUND)
+        return rc;
+    rc = check_lists(h, &n_listed, f);
+    if (rc != SIM_HEAP_SOUND)
         return rc;
     if (n_listed != n_free)
-        return 25;
-    rc = check_quick(h, &n_listed);
-    if (rc != 0)
+        return broken(f, SIM_HEAP_FREE_UNLISTED, 0);
+    rc = check_quick(h, &n_listed, f);
+    if (rc != SIM_HEAP_SOUND)
         return rc;
     if (n_listed != n_quick)
-        return 45;
+        return broken(f, SIM_HEAP_QUICK_UNLISTED, 0);
 
     /* every node is either a block or on the spare list */
     n_listed = 0;
     for (bi = h->spare; bi != NIL; bi = h->nodes[bi].next_free) {
         if (bi >= h->n_nodes || ++n_listed > h->n_nodes || h->nodes[bi].state != BLK_SPARE)
-            return 26;
+            return broken(f, SIM_HEAP_SPARE_LIST, 0);
     }
     if (n_listed != h->n_spare || n_blocks + h->n_spare != h->n_nodes)
-        return 27;
+        return broken(f, SIM_HEAP_SPARE_LIST, 0);
     for (i = 0; i < h->n_nodes; i++) {
         if (h->nodes[i].state == BLK_SPARE)
             n_listed--;
     }
     if (n_listed != 0)
-        return 28;
+        return broken(f, SIM_HEAP_SPARE_LIST, 0);
 
-    return check_tab(h);
+    rc = check_tab(h, f);
+    if (rc == SIM_HEAP_SOUND)
+        broken(f, SIM_HEAP_SOUND, 0);
+    return rc;
+}
+
+const char *sim_heap_fault_text(const struct sim_heap_fault *f, char *buf, size_t len)
+{
+    /* Each text names the offending block (or list, or counter) around its
+     * address: before it, the address, after it. */
+    static const char *const text[][2] = {
+        [SIM_HEAP_SOUND] = {"every invariant holds", ""},
+        [SIM_HEAP_NO_HEAP] = {"no heap (NULL)", ""},
+        [SIM_HEAP_BLOCK_CHAIN] = {"the block chain after block ", " leaves the nodes or loops"},
+        [SIM_HEAP_BLOCK_LINK] = {"block ", " does not link back to its predecessor"},
+        [SIM_HEAP_BLOCK_OVERLAP] = {"block ", " overlaps its successor"},
+        [SIM_HEAP_BLOCK_GAP] = {"block ", " starts after its predecessor ends (a gap)"},
+        [SIM_HEAP_BLOCK_SIZE] = {"block ", " has a size of 0, not a multiple of 64, or past the "
+                                           "heap's end"},
+        [SIM_HEAP_BLOCK_STATE] = {"block ", " is neither free, live nor parked"},
+        [SIM_HEAP_TILING] = {"the blocks end at ", ", not at the heap's end"},
+        [SIM_HEAP_ADJACENT_FREE] = {"free block ", " follows another free block (not coalesced)"},
+        [SIM_HEAP_UNHASHED] = {"block ", " is live or parked but not in the start hash"},
+        [SIM_HEAP_START_BIT] = {"block ", " is live or parked but its start bit is clear, or "
+                                           "another start bit lies inside it"},
+        [SIM_HEAP_FREE_MARKED] = {"free block ", " has a start bit set inside it"},
+        [SIM_HEAP_COUNTERS] = {"the used-bytes, live-block or peak counter disagrees with the "
+                               "blocks", ""},
+        [SIM_HEAP_FREE_BITMAP] = {"a free-list bitmap bit disagrees with its list (head ", ")"},
+        [SIM_HEAP_FREE_LIST] = {"free list at block ", ": a node out of range, a loop, a block "
+                                                      "not free or a wrong back link"},
+        [SIM_HEAP_FREE_CLASS] = {"free block ", " sits in the list of another size class"},
+        [SIM_HEAP_FREE_UNLISTED] = {"a free block is on no free list", ""},
+        [SIM_HEAP_QUICK_LIST] = {"quick list at block ", ": a node out of range, a loop, or a "
+                                                        "block not parked or of another size"},
+        [SIM_HEAP_QUICK_COUNT] = {"a quick list's count or byte total is wrong or over its "
+                                  "bound (head ", ")"},
+        [SIM_HEAP_QUICK_UNLISTED] = {"a parked block is on no quick list", ""},
+        [SIM_HEAP_SPARE_LIST] = {"the spare-node list or its count is wrong", ""},
+        [SIM_HEAP_HASH_ENTRY] = {"hash entry ", " names no live or parked block starting there"},
+        [SIM_HEAP_HASH_PROBE] = {"hash entry ", " cannot be reached from its home slot"},
+        [SIM_HEAP_HASH_COUNT] = {"the hash's count disagrees with the blocks, or it is over "
+                                 "half full", ""},
+    };
+    unsigned w = (unsigned)f->what;
+    if (w >= sizeof text / sizeof text[0] || text[w][0] == NULL)
+        snprintf(buf, len, "unknown invariant %u", w);
+    else if (text[w][1][0] == '\0')
+        snprintf(buf, len, "%s", text[w][0]);
+    else
+        snprintf(buf, len, "%s0x%llx%s", text[w][0], (unsigned long long)f->addr, text[w][1]);
+    return buf;
 }

@@ -11,9 +11,10 @@
  * is the requested size rounded up to 64; that rounded size is what free,
  * lookup and walk report.  alloc, free and lookup cost O(1) in the number of
  * live blocks (an alloc about to fail first flushes the quick lists below:
- * O(quick-listed blocks), at most 32 * 1024).
+ * O(quick-listed blocks), at most 32 * 1025).
  *
- * Deferred coalescing ("quick lists"): a freed block of at most 64 KiB is, within
+ * Deferred coalescing ("quick lists"): a freed block of at most 64 KiB + 64 (a
+ * 64 KiB aclrtMalloc with CANN's padding) is, within
  * bounds (32 blocks per exact size, and at most min(64 MiB, size/64) bytes in
  * all), not coalesced but parked on a per-exact-size LIFO list, and the next
  * 64-aligned allocation of that rounded size takes it back without any search.
@@ -30,12 +31,24 @@
 #ifndef ACLSIM_SIM_HEAP_H_
 #define ACLSIM_SIM_HEAP_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Every block starts on, and is sized in, multiples of this many bytes. */
 #define SIM_HEAP_GRANULE 64u
 
 struct sim_heap;
+
+/* What alloc, free and lookup return. */
+enum sim_heap_rc {
+    SIM_HEAP_OK = 0,
+    SIM_HEAP_NOSPACE, /* alloc: no free block fits (device out of memory) */
+    SIM_HEAP_HOSTMEM, /* alloc: host memory for the heap's own metadata ran out */
+    SIM_HEAP_EINVAL,  /* a violated precondition (NULL heap or out-pointer, size 0,
+                       * alignment not a power of two >= 64) */
+    SIM_HEAP_NOBLOCK  /* free: addr is not the start of a live block; lookup: addr
+                       * lies in no live block */
+};
 
 /*
  * Create a heap managing the device range [base, base+size), all free.
@@ -54,9 +67,10 @@ void sim_heap_destroy(struct sim_heap *h);
  * Allocate a block of at least size bytes whose start is a multiple of align,
  * and remember the opaque tag with it.
  * pre: size > 0; align is a power of two >= 64 (64, 2 MiB huge pages, 1 GiB).
- * Returns 0 and stores the start address in *addr, or -1 when no free block
- * fits (device out of memory; also on host OOM while growing metadata, or on
- * violated preconditions).  On -1 no live block, counter or lookup result has
+ * Returns SIM_HEAP_OK and stores the start address in *addr; SIM_HEAP_NOSPACE
+ * when no free block fits (size larger than the heap included),
+ * SIM_HEAP_HOSTMEM when the metadata cannot grow, SIM_HEAP_EINVAL on violated
+ * preconditions.  On failure no live block, counter or lookup result has
  * changed (the quick lists may have been flushed as by sim_heap_trim).
  * align == 64 and a quick-listed block of exactly the rounded size: that block
  * (the most recently freed one) is returned, O(1) with no search.  Otherwise the
@@ -66,20 +80,20 @@ void sim_heap_destroy(struct sim_heap *h);
  * they are flushed (sim_heap_trim) and the search runs once more before giving
  * up, so an exactly fitting last block is usually still found.
  */
-int sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t align, uint32_t tag,
-                   uint64_t *addr);
+enum sim_heap_rc sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t align, uint32_t tag,
+                                uint64_t *addr);
 
 /*
  * Free the live block that starts at addr.
  * pre: h comes from sim_heap_create (any addr value is accepted and checked).
- * Returns 0 and, if size_out != NULL, the block's (64-rounded) size.
- * Returns -1 and changes nothing when addr is not the start of a live block
- * (unknown address, interior pointer, already freed block - including one now
- * parked on a quick list).
- * A block of at most 64 KiB goes to its quick list while the bounds allow (see
+ * Returns SIM_HEAP_OK and, if size_out != NULL, the block's (64-rounded) size.
+ * Returns SIM_HEAP_NOBLOCK and changes nothing when addr is not the start of a
+ * live block (unknown address, interior pointer, already freed block -
+ * including one now parked on a quick list); SIM_HEAP_EINVAL for a NULL h.
+ * A block of at most 64 KiB + 64 goes to its quick list while the bounds allow (see
  * the top of this file); any other block is coalesced with its free neighbours.
  */
-int sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size_out);
+enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size_out);
 
 /*
  * Flush every quick list: each parked block returns to the general free lists,
@@ -95,12 +109,52 @@ void sim_heap_trim(struct sim_heap *h);
 /*
  * Find the LIVE block containing addr (start <= addr < start+size).
  * pre: h comes from sim_heap_create (any addr value is accepted and checked).
- * Returns 0 and stores start/size/tag (each pointer may be NULL), or -1 when
- * addr lies in free space or outside the heap.  O(1): constant-depth search of
- * a hierarchical bitmap of block starts plus one hash probe.
+ * Returns SIM_HEAP_OK and stores start/size/tag (each pointer may be NULL), or
+ * SIM_HEAP_NOBLOCK when addr lies in free space or outside the heap
+ * (SIM_HEAP_EINVAL for a NULL h).  O(1): constant-depth search of a
+ * hierarchical bitmap of block starts plus one hash probe.
  */
-int sim_heap_lookup(const struct sim_heap *h, uint64_t addr, uint64_t *start, uint64_t *size,
-                    uint32_t *tag);
+enum sim_heap_rc sim_heap_lookup(const struct sim_heap *h, uint64_t addr, uint64_t *start,
+                                 uint64_t *size, uint32_t *tag);
+
+/* The invariants sim_heap_check verifies, in the order it checks them. */
+enum sim_heap_invariant {
+    SIM_HEAP_SOUND = 0,       /* every invariant holds */
+    SIM_HEAP_NO_HEAP,         /* h is NULL */
+    SIM_HEAP_BLOCK_CHAIN,     /* the physical chain leaves the nodes or loops */
+    SIM_HEAP_BLOCK_LINK,      /* a block's back link does not name its predecessor */
+    SIM_HEAP_BLOCK_OVERLAP,   /* a block runs into its successor */
+    SIM_HEAP_BLOCK_GAP,       /* a block starts after its predecessor ends */
+    SIM_HEAP_BLOCK_SIZE,      /* a size of 0, not a multiple of 64, or past the end */
+    SIM_HEAP_BLOCK_STATE,     /* a block neither free, live nor parked */
+    SIM_HEAP_TILING,          /* the blocks do not end at the heap's end */
+    SIM_HEAP_ADJACENT_FREE,   /* two neighbouring free blocks (not coalesced) */
+    SIM_HEAP_UNHASHED,        /* a live or parked block missing from the hash */
+    SIM_HEAP_START_BIT,       /* its start bit clear, or another one inside it */
+    SIM_HEAP_FREE_MARKED,     /* a start bit inside a free block */
+    SIM_HEAP_COUNTERS,        /* used bytes, live blocks or peak disagree */
+    SIM_HEAP_FREE_BITMAP,     /* a free-list bitmap bit disagrees with its list */
+    SIM_HEAP_FREE_LIST,       /* a free list leaves the nodes, loops, holds a block
+                               * not free or has a wrong back link */
+    SIM_HEAP_FREE_CLASS,      /* a free block in the list of another size class */
+    SIM_HEAP_FREE_UNLISTED,   /* a free block on no free list */
+    SIM_HEAP_QUICK_LIST,      /* a quick list leaves the nodes, loops, or holds a
+                               * block not parked or of another size */
+    SIM_HEAP_QUICK_COUNT,     /* a quick-list count or byte total wrong or over bound */
+    SIM_HEAP_QUICK_UNLISTED,  /* a parked block on no quick list */
+    SIM_HEAP_SPARE_LIST,      /* the spare-node list or its count is wrong */
+    SIM_HEAP_HASH_ENTRY,      /* a hash entry naming no live or parked block there */
+    SIM_HEAP_HASH_PROBE,      /* a hash entry unreachable from its home slot */
+    SIM_HEAP_HASH_COUNT       /* the hash's count wrong, or the hash over half full */
+};
+
+/* A broken invariant and the address it concerns: the offending block's
+ * start (for BLOCK_OVERLAP the block that runs into its successor, for
+ * TILING where the blocks end, for a list the head), 0 when none applies. */
+struct sim_heap_fault {
+    enum sim_heap_invariant what;
+    uint64_t addr;
+};
 
 /*
  * Verify every internal invariant: the blocks tile [base, base+size), no two
@@ -111,10 +165,15 @@ int sim_heap_lookup(const struct sim_heap *h, uint64_t addr, uint64_t *start, ui
  * match, the hash and the block-start bitmap hold exactly the live and the
  * quick-listed blocks (the latter marked not live), and the counters match.
  * O(number of blocks + hash capacity); meant for tests.
- * Returns 0 when everything holds, a non-zero code naming the first failure
- * otherwise.
+ * Returns SIM_HEAP_SOUND when everything holds, otherwise the first broken
+ * invariant; f (may be NULL) receives it with its address.
  */
-int sim_heap_check(const struct sim_heap *h);
+enum sim_heap_invariant sim_heap_check(const struct sim_heap *h, struct sim_heap_fault *f);
+
+/* One line saying what f names, e.g. "free block 0x124000001000 follows
+ * another free block (not coalesced)", written into buf (len bytes);
+ * returns buf. */
+const char *sim_heap_fault_text(const struct sim_heap_fault *f, char *buf, size_t len);
 
 /* Callback for sim_heap_walk: one block; used is 1 for live, 0 for free blocks,
  * quick-listed ones included (tag is 0 for free blocks). */

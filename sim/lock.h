@@ -5,13 +5,21 @@
  * aclrtFree; a pthread mutex costs two locked instructions per section, this
  * lock one (an exchange to take it, a plain release store to give it back),
  * which is a third of an uncontended malloc/free pair. Waiters spin briefly,
- * then yield the CPU. Never held across anything that can block.
+ * then yield the CPU. Never held across anything that can block or start a
+ * thread.
+ *
+ * While the process has a single thread there is nobody to exclude, and the
+ * exchange is skipped, as glibc's own malloc skips its locks: glibc's
+ * __libc_single_threaded turns false before a second thread can run and
+ * never turns back, and a section never starts a thread, so a section
+ * begun alone ends alone.
  */
 #ifndef ACLSIM_SIM_LOCK_H_
 #define ACLSIM_SIM_LOCK_H_
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <sys/single_threaded.h>
 
 struct sim_lock {
     _Atomic int held;
@@ -19,9 +27,10 @@ struct sim_lock {
 
 #define SIM_LOCK_INIT {0}
 
-static inline void sim_lock_take(struct sim_lock *l)
+/* The lock was held: wait for it (out of line, off the common path). */
+static __attribute__((noinline, unused)) void sim_lock_wait(struct sim_lock *l)
 {
-    while (atomic_exchange_explicit(&l->held, 1, memory_order_acquire)) {
+    do {
         for (int spins = 0; atomic_load_explicit(&l->held, memory_order_relaxed); spins++) {
             if (spins < 64) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -31,7 +40,15 @@ static inline void sim_lock_take(struct sim_lock *l)
                 sched_yield();
             }
         }
-    }
+    } while (atomic_exchange_explicit(&l->held, 1, memory_order_acquire));
+}
+
+static inline void sim_lock_take(struct sim_lock *l)
+{
+    if (__libc_single_threaded)
+        return;
+    if (atomic_exchange_explicit(&l->held, 1, memory_order_acquire))
+        sim_lock_wait(l);
 }
 
 static inline void sim_lock_give(struct sim_lock *l)

@@ -3,10 +3,12 @@
  *
  * The simulator models what an Ascend device's runtime does with memory and
  * time: SoC profiles (profile.c), devices each with a protected address
- * space and a constant-time heap that follow CANN's rounding and page
- * policies (device.c over vaspace.c and heap.c), page-locked host memory
- * (host.c), and streams, copies, fills and events on a simulated clock
- * (stream.c over clock.c, traced by trace.c). It knows nothing of the ACL
+ * space and a constant-time heap (device.c over vaspace.c and heap.c) whose
+ * blocks (blocks.c, with allocation stacks from stacks.c) follow CANN's
+ * rounding and page policies (policy.c), page-locked host memory (host.c),
+ * and streams, copies, fills (copy.c) and events on a simulated clock
+ * (stream.c over clock.c, traced by trace.c). Files share internals through
+ * the folder-private internal.h. It knows nothing of the ACL
  * layer: calls return enum sim_rc and the backend maps codes to aclError.
  * All calls are thread-safe.
  */
@@ -28,7 +30,8 @@ enum sim_rc {
     SIM_EIO = -5,          /* a copy engine failed */
     SIM_ETIMEOUT = -6,     /* work that did not complete in time */
     SIM_ENOTREADY = -7,    /* work not complete yet */
-    SIM_EORDER = -8        /* two events in the wrong order */
+    SIM_EORDER = -8,       /* two events in the wrong order */
+    SIM_EWAIT = -9         /* a stream held by a wait that nothing satisfied */
 };
 
 /* ---- profile.c: SoC profiles ---- */
@@ -36,7 +39,7 @@ enum sim_rc {
 struct sim_profile {
     const char *name;          /* CANN's SoC name, as aclrtGetSocName gives */
     uint64_t hbm_bytes;        /* HBM capacity */
-    uint64_t reserved_bytes;   /* not reported by aclrtGetMemInfo total */
+    uint64_t reserved_bytes;   /* kept by the driver: never handed out */
     double hbm_gbps;           /* HBM bandwidth, GB/s (1e9 bytes) */
     double host_gbps;          /* host link bandwidth per direction, GB/s */
     double host_latency_us;    /* host link latency per transfer */
@@ -50,8 +53,27 @@ struct sim_profile {
 
 /* The profile named `name`, or NULL. */
 const struct sim_profile *sim_profile_find(const char *name);
+/* The i-th built-in profile (i = 0, 1, ...), NULL past the last. */
+const struct sim_profile *sim_profile_at(size_t i);
 
-/* ---- device.c: devices and device memory ---- */
+/* Platform facts of a SoC, as CANN's platform file for it gives them. */
+struct sim_soc {
+    const char *name;      /* SoC_version */
+    int32_t npu_arch;      /* NpuArch: SoCs of one arch run the same binaries */
+    uint32_t ai_cores;     /* ai_core_cnt */
+    uint32_t cube_cores;   /* cube_core_cnt */
+    uint32_t vector_cores; /* vector_core_cnt */
+    uint32_t aicpu_cores;  /* ai_cpu_cnt */
+    uint64_t l2_bytes;     /* l2_size */
+    bool bf16;             /* support_bf16 */
+    bool inf_nan;          /* support_inf_nan */
+};
+
+/* The SoC named `name` among all SoCs CANN has a platform file for (not
+ * only the simulated ones), or NULL. */
+const struct sim_soc *sim_soc_find(const char *name);
+
+/* ---- device.c, policy.c, blocks.c, copy.c: devices and device memory ---- */
 
 /* Settings read from the environment (ACLSIM_SOC, ACLSIM_HBM_BYTES,
  * ACLSIM_DEVICE_COUNT) when no device is open. Returns SIM_OK or SIM_EINVAL
@@ -59,12 +81,17 @@ const struct sim_profile *sim_profile_find(const char *name);
 enum sim_rc sim_configure(const char **why);
 uint32_t sim_device_count(void);
 const struct sim_profile *sim_device_profile(int32_t dev);
-/* Usable capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
+/* HBM capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
 uint64_t sim_device_capacity(int32_t dev);
+/* The part of a device of `capacity` bytes its driver keeps for itself and
+ * never hands out: the profile's reserve, but at most half of a small
+ * ACLSIM_HBM_BYTES, in heap granules. */
+uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity);
 
 /* pre: dev < sim_device_count(). */
 enum sim_rc sim_device_open(int32_t dev);
-/* Forget every block and unmap the device. */
+/* Forget every block and give the device's memory back; calls still naming
+ * it fail cleanly. Its address range stays reserved until it opens again. */
 void sim_device_close(int32_t dev);
 
 /* Page kinds of the device heap. */
@@ -118,11 +145,13 @@ void sim_mem_abandon(void *ptr);
 /* Let memcheck report an access the ACL layer rejected (Valgrind only). */
 void sim_mem_audit(const void *ptr, size_t n);
 
-/* Whether ptr lies in some open device's address space (live or not). */
+/* Whether ptr lies in some device's address space (live or not), open or
+ * closed since (a closed device's range stays reserved until it reopens). */
 bool sim_mem_in_range(const void *ptr);
 
-/* Bytes in use on a device, the most ever in use since it opened, and its
- * capacity (peak and total may be NULL). */
+/* Bytes in use on a device, the most ever in use since it opened, and the
+ * bytes its heap hands out: the capacity less the driver's reserve (see
+ * sim_reserve_bytes; peak and total may be NULL). */
 void sim_mem_usage(int32_t dev, uint64_t *used, uint64_t *peak, uint64_t *total);
 
 /* Copy/fill through the host alias of device memory. Either side of a copy
@@ -201,6 +230,116 @@ bool sim_event_done(const struct sim_event *e);
  * b completed before a. */
 enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event *b, float *ms);
 
+/* ---- stream.c and notify.c: stream properties, waits that hold a stream ----
+ *
+ * A stream can be held by a wait the device cannot satisfy yet: a notify
+ * not recorded yet, a value not written yet, an event whose record is
+ * itself queued behind such a wait. Work enqueued on a held stream is kept
+ * (host-memory sources are copied at once, as the runtime stages pageable
+ * memory) and runs, in order, when the wait is satisfied, at the simulated
+ * time that satisfies it. A host synchronisation on a held stream first
+ * waits (real time, at most the grace set by sim_gate_configure) for
+ * another host thread to satisfy it; then a wait with a timeout fails the
+ * stream at its deadline (SIM_EWAIT, queued work dropped), a bounded
+ * synchronisation times out (SIM_ETIMEOUT) and an unbounded one on an
+ * unbounded wait fails with SIM_EWAIT instead of hanging, the stream still
+ * held. */
+
+/* Per-stream settings, kept for the program (the simulator schedules every
+ * stream alike). */
+enum sim_stream_prop {
+    SIM_SP_PRIORITY,
+    SIM_SP_FLAGS,
+    SIM_SP_FAILURE_MODE,
+    SIM_SP_OVERFLOW,
+    SIM_SP_TAG,
+    SIM_SP_CACHE_OP,
+    SIM_SP_CUBE_LIMIT,
+    SIM_SP_VECTOR_LIMIT,
+    SIM_SP_COUNT
+};
+uint64_t sim_stream_prop(struct sim_stream *s, enum sim_stream_prop p);
+void sim_stream_set_prop(struct sim_stream *s, enum sim_stream_prop p, uint64_t v);
+/* The stream's number on its device (0 is the first stream created). */
+uint32_t sim_stream_id(struct sim_stream *s);
+/* Drop the stream's work not started by now, and anything held. */
+void sim_stream_abort(struct sim_stream *s);
+/* Stream and event slots a device has left. */
+uint32_t sim_stream_avail(int32_t dev);
+uint32_t sim_event_avail(int32_t dev);
+/* An event's number on its device. */
+uint32_t sim_event_id(const struct sim_event *e);
+/* When the event's captured work completed (ps): SIM_EINVAL if never
+ * recorded, SIM_ENOTREADY if not complete yet. */
+enum sim_rc sim_event_timestamp(const struct sim_event *e, uint64_t *ps);
+/* Whether a wait on the event would be satisfied now (recorded and done). */
+bool sim_event_waited(const struct sim_event *e);
+
+/* How long a synchronisation on a held stream waits for another host
+ * thread, in real milliseconds. */
+void sim_gate_configure(uint32_t grace_ms);
+/* Whether s is held by a wait now. */
+bool sim_gate_held(struct sim_stream *s);
+
+/* Notifies: a record sets the notify when the stream reaches it; a wait
+ * holds its stream until the notify is set, then resets it (one waiter per
+ * record). timeout_s 0: no limit. */
+struct sim_notify;
+enum sim_rc sim_notify_create(int32_t dev, struct sim_notify **out);
+void sim_notify_destroy(struct sim_notify *n);
+void sim_notify_record(struct sim_notify *n, struct sim_stream *s);
+void sim_notify_wait(struct sim_notify *n, struct sim_stream *s, uint32_t timeout_s);
+/* Back to not set (host side, at once). */
+void sim_notify_reset(struct sim_notify *n);
+uint32_t sim_notify_id(const struct sim_notify *n);
+
+/* Value writes and waits on 8 bytes of device memory: a write stores value
+ * when the stream reaches it; a wait holds its stream until the bytes meet
+ * the condition (SIM_WAIT_*). pre: addr inside a live device block. */
+enum { SIM_WAIT_GEQ = 0, SIM_WAIT_EQ = 1, SIM_WAIT_AND = 2, SIM_WAIT_NOR = 3 };
+void sim_value_write(struct sim_stream *s, void *addr, uint64_t value);
+void sim_value_wait(struct sim_stream *s, const void *addr, uint64_t value, uint32_t flag);
+
+/* ---- stream.c: host tasks (callbacks) and device faults ---- */
+
+/* Put a host task (a callback of aclrtLaunchCallback or aclrtLaunchHostFunc)
+ * on stream s: the host pays one enqueue, and the task is ready when s's
+ * work so far is done, at *ready (ps), which becomes s's tail. A blocking
+ * task holds s until sim_host_task_done: s's later copies, fills and
+ * records, and its synchronisation, wait (in real time) until the task has
+ * run, as the device waits for the host's answer. Thread `runner` (a
+ * pthread_t value) runs the task and never waits for it: its copies go on,
+ * and synchronising s there fails with SIM_ETIMEOUT instead of waiting for
+ * itself. */
+enum sim_rc sim_host_task(struct sim_stream *s, bool blocking, uint64_t runner, uint64_t *ready);
+/* A host task of s ran (or was dropped): a blocking one releases s. */
+void sim_host_task_done(struct sim_stream *s, bool blocking);
+/* s's device and its per-device stream number. */
+void sim_stream_ids(struct sim_stream *s, int32_t *dev, uint32_t *id);
+
+/* Device work that failed, as the device reports it (an exception). */
+enum sim_fault_kind {
+    SIM_FAULT_COPY = 1,  /* a copy engine failed a copy or fill (sim/copy/engine) */
+    SIM_FAULT_HANG = 2,  /* a stream's or event's work never completes (sim/stream/hang,
+                            sim/event/hang) */
+    SIM_FAULT_MEMORY = 3 /* a task touched device memory no live block holds */
+};
+struct sim_fault {
+    enum sim_fault_kind kind;
+    int32_t dev;
+    uint32_t stream_id; /* sim_stream_ids */
+    uint32_t task_id;   /* the failed task: tasks of a stream count from 0 */
+    uint32_t thread;    /* the thread that enqueued it (pthread_t, low 32 bits) */
+};
+typedef void (*sim_fault_fn)(const struct sim_fault *f);
+/* Who is told of device faults (NULL: nobody). fn runs in the thread that
+ * observed the fault, with no simulator lock held, before the failing call
+ * returns: a copy or fill on a stream whose engine failed, a stream
+ * synchronisation or an event synchronisation that hangs. */
+void sim_fault_handler(sim_fault_fn fn);
+/* Report a fault of `kind` for the next task of s (one the caller refused
+ * to enqueue because the device would have failed it). */
+void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind);
 
 /* ---- ops.c, roofline.c, pending.c: built-in operators and the facts of
  * pending work (the allocator sanitizer's) ---- */

@@ -8,7 +8,11 @@
  * stream and make the host wait; asynchronous ones from pageable host
  * memory do too, as on the real runtime. An event is the simulated time at
  * which the work it captured completes. The profile caps streams and
- * events per device as the device does.
+ * events per device as the device does. Host tasks (callbacks) are ready
+ * when their stream reaches them; a blocking one holds its stream until
+ * the host has run it. Work that fails on the device (a copy engine error,
+ * a hang, a refused task) is reported to one fault handler, as the device
+ * raises an exception (the section at the end).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,31 +20,26 @@
 #include "base/mem.h"
 #include "clock.h"
 #include "fault/fault.h"
+#include "gate.h"
 #include "sim.h"
-
-struct sim_stream {
-    int32_t dev;
-    struct sim_clock_stream clk;
-};
-
-/* An event's state is one atomic word, so a record on one thread and
- * queries, waits and syncs on others see it whole: 0 when never recorded
- * (or reset), else the completion time of the captured work plus one. */
-struct sim_event {
-    int32_t dev;
-    uint32_t flags;
-    _Atomic sim_ps mark;
-};
 
 static bool recorded(const struct sim_event *e, sim_ps *at)
 {
     sim_ps m = atomic_load_explicit(&((struct sim_event *)e)->mark, memory_order_acquire);
-    *at = m ? m - 1 : 0;
+    *at = m ? m - 1 : 0; /* pending: a time the host never reaches */
     return m != 0;
 }
 
+/* Host tasks and device faults (the section at the end). */
+static uint32_t task_begin(struct sim_stream *s);
+static bool gate_pass(struct sim_stream *s);
+static bool gate_pass_device(int32_t dev);
+static void raise_fault(enum sim_fault_kind kind, int32_t dev, uint32_t stream_id,
+                        uint32_t task_id, uint32_t thread);
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned live_streams[SIM_MAX_DEVICES], live_events[SIM_MAX_DEVICES];
+static uint32_t next_event_id[SIM_MAX_DEVICES];
 static struct sim_clock_stream sync_clk[SIM_MAX_DEVICES]; /* synchronous work */
 
 enum sim_rc sim_timeline_open(int32_t dev)
@@ -79,7 +78,7 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
     const struct sim_profile *p = sim_device_profile(dev);
     if (FLT_HIT(SIM_STREAM_RESOURCE))
         return SIM_ENOMEM;
-    struct sim_stream *s = base_malloc(sizeof *s);
+    struct sim_stream *s = base_calloc(1, sizeof *s);
     if (!s)
         return SIM_EHOSTMEM;
     pthread_mutex_lock(&lock);
@@ -95,6 +94,8 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
         return SIM_ENOMEM;
     }
     s->dev = dev;
+    for (int i = 0; i < SIM_SP_COUNT; i++)
+        atomic_init(&s->prop[i], 0);
     *out = s;
     return SIM_OK;
 }
@@ -102,6 +103,7 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
 
 void sim_stream_destroy(struct sim_stream *s)
 {
+    sim_gate_drop(s); /* what a wait still held is dropped */
     sim_clock_sync_stream(&s->clk); /* outstanding work first */
     stream_release(s->dev);
     base_free(s);
@@ -109,8 +111,17 @@ void sim_stream_destroy(struct sim_stream *s)
 
 enum sim_rc sim_stream_sync(struct sim_stream *s, int32_t timeout_ms)
 {
-    if (FLT_HIT(SIM_STREAM_HANG))
+    if (FLT_HIT(SIM_STREAM_HANG)) {
+        uint32_t n = atomic_load(&s->tasks);
+        raise_fault(SIM_FAULT_HANG, s->dev, s->clk.id, n ? n - 1 : 0, atomic_load(&s->last_thread));
         return SIM_ETIMEOUT;
+    }
+    if (!gate_pass(s))
+        return SIM_ETIMEOUT;
+    bool held = false;
+    enum sim_rc rc = sim_gate_sync(s, timeout_ms, &held);
+    if (held)
+        return rc;
     bool late = false;
     sim_ps limit = timeout_ms < 0 ? SIM_PS_FOREVER : (sim_ps)timeout_ms * 1000000000u;
     sim_clock_host_wait(sim_clock_stream_now(&s->clk), limit, &late);
@@ -124,6 +135,10 @@ uint64_t sim_stream_now(struct sim_stream *s)
 
 bool sim_stream_done(struct sim_stream *s)
 {
+    if (sim_gate_held(s) || atomic_load(&s->blocked) != 0) {
+        sim_clock_done(SIM_PS_FOREVER); /* the host still pays the query */
+        return false;
+    }
     return sim_clock_done(sim_clock_stream_now(&s->clk));
 }
 
@@ -131,6 +146,11 @@ enum sim_rc sim_device_sync(int32_t dev)
 {
     if (FLT_HIT(SIM_STREAM_HANG))
         return SIM_ETIMEOUT;
+    if (!gate_pass_device(dev))
+        return SIM_ETIMEOUT;
+    enum sim_rc rc = sim_gate_sync_device(dev);
+    if (rc != SIM_OK)
+        return rc;
     sim_clock_sync_device(dev);
     return SIM_OK;
 }
@@ -147,7 +167,29 @@ static enum sim_link link_of(bool dst_dev, bool src_dev)
 enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                      const void *src, bool src_dev, size_t n, bool host_waits)
 {
+    if (s)
+        gate_pass(s); /* a blocking host task ahead of it runs first */
+    if (s) {
+        struct sim_task t = {.kind = SIM_T_COPY, .dst = dst, .src = src, .dst_dev = dst_dev,
+                             .src_dev = src_dev, .n = n};
+        bool queued = false;
+        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+        if (rc != SIM_OK || queued)
+            return rc;
+    }
+    enum sim_rc rc = sim_copy_run(dev, s, dst, dst_dev, src, src_dev, n, host_waits);
+    if (rc == SIM_OK && s && dst_dev)
+        sim_gate_poke(s);
+    return rc;
+}
+
+enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                         const void *src, bool src_dev, size_t n, bool host_waits)
+{
+    uint32_t task = s ? task_begin(s) : 0;
     enum sim_rc rc = sim_mem_copy(dst, dst_dev, src, src_dev, n);
+    if (rc == SIM_EIO && s)
+        raise_fault(SIM_FAULT_COPY, s->dev, s->clk.id, task, atomic_load(&s->last_thread));
     if (rc != SIM_OK)
         return rc;
     struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
@@ -158,7 +200,29 @@ enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits)
 {
+    if (s)
+        gate_pass(s); /* a blocking host task ahead of it runs first */
+    if (s) {
+        struct sim_task t = {.kind = SIM_T_FILL, .dst = dst, .dst_dev = dst_dev, .n = n,
+                             .fill = value};
+        bool queued = false;
+        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+        if (rc != SIM_OK || queued)
+            return rc;
+    }
+    enum sim_rc rc = sim_fill_run(dev, s, dst, dst_dev, value, n, host_waits);
+    if (rc == SIM_OK && s && dst_dev)
+        sim_gate_poke(s);
+    return rc;
+}
+
+enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
+                         size_t n, bool host_waits)
+{
+    uint32_t task = s ? task_begin(s) : 0;
     enum sim_rc rc = sim_mem_fill(dst, dst_dev, value, n);
+    if (rc == SIM_EIO && s)
+        raise_fault(SIM_FAULT_COPY, s->dev, s->clk.id, task, atomic_load(&s->last_thread));
     if (rc != SIM_OK)
         return rc;
     struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
@@ -188,12 +252,16 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
     }
     e->dev = dev;
     e->flags = flags;
+    pthread_mutex_lock(&lock);
+    e->id = next_event_id[dev]++;
+    pthread_mutex_unlock(&lock);
     *out = e;
     return SIM_OK;
 }
 
 void sim_event_destroy(struct sim_event *e)
 {
+    sim_gate_forget(e);
     pthread_mutex_lock(&lock);
     live_events[e->dev]--;
     pthread_mutex_unlock(&lock);
@@ -202,7 +270,12 @@ void sim_event_destroy(struct sim_event *e)
 
 void sim_event_record(struct sim_event *e, struct sim_stream *s)
 {
-    atomic_store_explicit(&e->mark, sim_clock_record(&s->clk) + 1, memory_order_release);
+    gate_pass(s);
+    uint32_t task = task_begin(s);
+    atomic_store_explicit(&e->rec_stream, s->clk.id, memory_order_relaxed);
+    atomic_store_explicit(&e->rec_task, task, memory_order_relaxed);
+    atomic_store_explicit(&e->rec_thread, atomic_load(&s->last_thread), memory_order_relaxed);
+    sim_gate_record(e, s);
 }
 
 void sim_event_reset(struct sim_event *e)
@@ -213,16 +286,21 @@ void sim_event_reset(struct sim_event *e)
 void sim_event_wait(struct sim_stream *s, const struct sim_event *e)
 {
     /* Waiting on an event never recorded waits for nothing, as in CANN. */
-    sim_ps at;
-    if (recorded(e, &at))
-        sim_clock_wait(&s->clk, at);
+    task_begin(s);
+    sim_gate_wait_event(s, e);
 }
 
 enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
 {
-    if (FLT_HIT(SIM_EVENT_HANG))
-        return SIM_ETIMEOUT;
     sim_ps at;
+    if (FLT_HIT(SIM_EVENT_HANG)) {
+        if (recorded(e, &at))
+            raise_fault(SIM_FAULT_HANG, e->dev, atomic_load(&e->rec_stream),
+                        atomic_load(&e->rec_task), atomic_load(&e->rec_thread));
+        return SIM_ETIMEOUT;
+    }
+    if (atomic_load_explicit(&e->mark, memory_order_acquire) == SIM_MARK_PENDING)
+        return sim_gate_event_sync(e, timeout_ms);
     if (!recorded(e, &at))
         return SIM_OK;
     bool late = false;
@@ -251,6 +329,226 @@ enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event 
     return SIM_OK;
 }
 
+
+/* ---- Properties, ids, counts ---- */
+
+uint64_t sim_stream_prop(struct sim_stream *s, enum sim_stream_prop p)
+{
+    return atomic_load_explicit(&s->prop[p], memory_order_relaxed);
+}
+
+void sim_stream_set_prop(struct sim_stream *s, enum sim_stream_prop p, uint64_t v)
+{
+    atomic_store_explicit(&s->prop[p], v, memory_order_relaxed);
+}
+
+uint32_t sim_stream_id(struct sim_stream *s)
+{
+    return s->clk.id;
+}
+
+void sim_stream_abort(struct sim_stream *s)
+{
+    sim_gate_drop(s);
+    sim_clock_abort(&s->clk);
+}
+
+uint32_t sim_stream_avail(int32_t dev)
+{
+    const struct sim_profile *p = sim_device_profile(dev);
+    pthread_mutex_lock(&lock);
+    uint32_t n = live_streams[dev] < p->max_streams ? p->max_streams - live_streams[dev] : 0;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+uint32_t sim_event_avail(int32_t dev)
+{
+    const struct sim_profile *p = sim_device_profile(dev);
+    pthread_mutex_lock(&lock);
+    uint32_t n = live_events[dev] < p->max_events ? p->max_events - live_events[dev] : 0;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+uint32_t sim_event_id(const struct sim_event *e)
+{
+    return e->id;
+}
+
+enum sim_rc sim_event_timestamp(const struct sim_event *e, uint64_t *ps)
+{
+    sim_ps at;
+    if (!recorded(e, &at))
+        return SIM_EINVAL;
+    if (!sim_clock_done(at))
+        return SIM_ENOTREADY;
+    *ps = at;
+    return SIM_OK;
+}
+
+bool sim_event_waited(const struct sim_event *e)
+{
+    sim_ps at;
+    return recorded(e, &at) && sim_clock_done(at);
+}
+
+/* ---- Host tasks (callbacks) and device faults ----
+ *
+ * A host task is a callback the host runs when its stream reaches it: in
+ * simulated time it is a record (ready when the stream's work so far is
+ * done). A blocking one also holds the stream in real time, because the
+ * simulator moves bytes when work is enqueued: the stream's later copies,
+ * fills and records wait at enqueue until the host has run the callback,
+ * so a callback never sees bytes of work queued behind it, and a
+ * synchronisation of the stream waits for it as the device would. The
+ * thread that runs the tasks (runner) is never made to wait for itself.
+ * Gates are kept under gate_lock, a leaf lock; the fast path is one atomic
+ * load per enqueue. */
+
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_open = PTHREAD_COND_INITIALIZER;
+static unsigned dev_blocked[SIM_MAX_DEVICES]; /* blocking tasks per device */
+
+/* Runners with blocking tasks pending, per device: a device
+ * synchronisation in a runner's own thread would wait for itself. */
+#define MAX_RUNNERS 64
+static struct {
+    uint64_t runner;
+    int32_t dev;
+    unsigned n;
+} runners[MAX_RUNNERS];
+
+static sim_fault_fn _Atomic fault_fn;
+
+static uint64_t self_id(void)
+{
+    return (uint64_t)pthread_self();
+}
+
+/* Count a task of s; returns its id. */
+static uint32_t task_begin(struct sim_stream *s)
+{
+    atomic_store_explicit(&s->last_thread, (uint32_t)self_id(), memory_order_relaxed);
+    return atomic_fetch_add_explicit(&s->tasks, 1, memory_order_relaxed);
+}
+
+/* Wait until s holds no blocking host task. false (at once) when the
+ * caller is the thread that must run one. */
+static bool gate_pass(struct sim_stream *s)
+{
+    if (atomic_load_explicit(&s->blocked, memory_order_acquire) == 0)
+        return true;
+    bool ok = true;
+    pthread_mutex_lock(&gate_lock);
+    while (atomic_load(&s->blocked) > 0) {
+        if (atomic_load(&s->runner) == self_id()) {
+            ok = false;
+            break;
+        }
+        pthread_cond_wait(&gate_open, &gate_lock);
+    }
+    pthread_mutex_unlock(&gate_lock);
+    return ok;
+}
+
+static bool runs_on(int32_t dev, uint64_t me)
+{
+    for (unsigned i = 0; i < MAX_RUNNERS; i++)
+        if (runners[i].n > 0 && runners[i].dev == dev && runners[i].runner == me)
+            return true;
+    return false;
+}
+
+static bool gate_pass_device(int32_t dev)
+{
+    bool ok = true;
+    pthread_mutex_lock(&gate_lock);
+    while (dev_blocked[dev] > 0) {
+        if (runs_on(dev, self_id())) {
+            ok = false;
+            break;
+        }
+        pthread_cond_wait(&gate_open, &gate_lock);
+    }
+    pthread_mutex_unlock(&gate_lock);
+    return ok;
+}
+
+/* Count one blocking task of runner on dev (+1) or its end (-1).
+ * pre: gate_lock held. A runner that finds no free slot is not counted:
+ * its device synchronisation then waits like anyone's. */
+static void runner_count(uint64_t runner, int32_t dev, int delta)
+{
+    for (unsigned i = 0; i < MAX_RUNNERS; i++)
+        if (runners[i].n > 0 && runners[i].runner == runner && runners[i].dev == dev) {
+            runners[i].n += (unsigned)delta;
+            return;
+        }
+    if (delta < 0)
+        return;
+    for (unsigned i = 0; i < MAX_RUNNERS; i++)
+        if (runners[i].n == 0) {
+            runners[i].runner = runner;
+            runners[i].dev = dev;
+            runners[i].n = 1;
+            return;
+        }
+}
+
+enum sim_rc sim_host_task(struct sim_stream *s, bool blocking, uint64_t runner, uint64_t *ready)
+{
+    task_begin(s);
+    if (blocking) {
+        pthread_mutex_lock(&gate_lock);
+        atomic_store(&s->runner, runner);
+        atomic_fetch_add(&s->blocked, 1);
+        dev_blocked[s->dev]++;
+        runner_count(runner, s->dev, 1);
+        pthread_mutex_unlock(&gate_lock);
+    }
+    *ready = sim_clock_record(&s->clk);
+    return SIM_OK;
+}
+
+void sim_host_task_done(struct sim_stream *s, bool blocking)
+{
+    if (!blocking)
+        return;
+    pthread_mutex_lock(&gate_lock);
+    atomic_fetch_sub(&s->blocked, 1);
+    dev_blocked[s->dev]--;
+    runner_count(atomic_load(&s->runner), s->dev, -1);
+    pthread_cond_broadcast(&gate_open);
+    pthread_mutex_unlock(&gate_lock);
+}
+
+void sim_stream_ids(struct sim_stream *s, int32_t *dev, uint32_t *id)
+{
+    *dev = s->dev;
+    *id = s->clk.id;
+}
+
+void sim_fault_handler(sim_fault_fn fn)
+{
+    atomic_store(&fault_fn, fn);
+}
+
+static void raise_fault(enum sim_fault_kind kind, int32_t dev, uint32_t stream_id,
+                        uint32_t task_id, uint32_t thread)
+{
+    sim_fault_fn fn = atomic_load(&fault_fn);
+    if (!fn)
+        return;
+    struct sim_fault f = {kind, dev, stream_id, task_id, thread};
+    fn(&f);
+}
+
+void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind)
+{
+    uint32_t task = task_begin(s);
+    raise_fault(kind, s->dev, s->clk.id, task, (uint32_t)self_id());
+}
 
 /* ---- Kernels ---- */
 

@@ -12,6 +12,7 @@
  * within a device, thread 0 holds counters and instants, 1 + link the links,
  * 10 + engine the copy engines and 100 + id the streams.
  */
+#include "base/hash.h"
 #include "base/mem.h"
 #include "trace.h"
 
@@ -30,7 +31,6 @@
 #define SORT_LINKS UINT64_C(1000000)
 #define SORT_EVENTS UINT64_C(2000000)
 #define INITIAL_RECS 1024u
-#define INITIAL_NAMES 64u
 
 enum kind { K_OP, K_HOST, K_COUNTER, K_INSTANT };
 
@@ -45,24 +45,13 @@ struct rec {
     uint8_t kind, link, engine;
 };
 
-/* An open-addressing set; slots hold strings (names) or non-zero keys (tracks). */
-struct strset {
-    char **slot;
-    size_t cap, n;
-};
-
-struct keyset {
-    uint64_t *slot;
-    size_t cap, n;
-};
-
 atomic_int sim_trace_active;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *out;
 static struct rec *recs;
 static size_t nrecs, caprecs;
-static struct strset names;
+static struct base_map names; /* name hash -> interned copy */
 static uint64_t dropped;
 
 static const char *const link_names[] = {"H2D", "D2H", "HBM", "host"};
@@ -78,51 +67,31 @@ static uint64_t hash_str(const char *s)
     return h;
 }
 
-static bool strset_grow(struct strset *t)
-{
-    size_t cap = t->cap ? t->cap * 2 : INITIAL_NAMES;
-    char **slot = base_calloc(cap, sizeof *slot);
-    if (!slot)
-        return false;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->slot[i])
-            continue;
-        size_t j = (size_t)hash_str(t->slot[i]) & (cap - 1);
-        while (slot[j])
-            j = (j + 1) & (cap - 1);
-        slot[j] = t->slot[i];
-    }
-    base_free(t->slot);
-    t->slot = slot;
-    t->cap = cap;
-    return true;
-}
-
-/* The table's copy of s, added if new; NULL when memory runs out. */
+/* The table's copy of s, added if new; NULL when memory runs out. A name
+ * whose hash another name already holds takes the next free key. */
 static const char *intern(const char *s)
 {
-    if (2 * (names.n + 1) > names.cap && !strset_grow(&names))
-        return NULL;
-    size_t j = (size_t)hash_str(s) & (names.cap - 1);
-    for (; names.slot[j]; j = (j + 1) & (names.cap - 1))
-        if (strcmp(names.slot[j], s) == 0)
-            return names.slot[j];
-    size_t len = strlen(s) + 1;
-    char *copy = base_malloc(len);
-    if (!copy)
-        return NULL;
-    memcpy(copy, s, len);
-    names.slot[j] = copy;
-    names.n++;
-    return copy;
+    for (uint64_t key = hash_str(s);; key++) {
+        key += key == 0; /* the map's keys are non-zero */
+        void **have = base_map_find(&names, key);
+        if (have && strcmp(*have, s) == 0)
+            return *have;
+        if (!have) {
+            char *copy = base_strdup(s);
+            if (copy && base_map_put(&names, key, copy) == 0)
+                return copy;
+            base_free(copy);
+            return NULL;
+        }
+    }
 }
 
-static void strset_free(struct strset *t)
+static void free_names(void)
 {
-    for (size_t i = 0; i < t->cap; i++)
-        base_free(t->slot[i]);
-    base_free(t->slot);
-    *t = (struct strset){0};
+    void *name;
+    for (size_t pos = 0; base_map_next(&names, &pos, NULL, &name);)
+        base_free(name);
+    base_map_clear(&names);
 }
 
 /* ---- recording ---- */
@@ -209,13 +178,7 @@ void sim_trace_instant(int32_t dev, const char *name, sim_ps at, const char *arg
 {
     if (!sim_trace_enabled() || !valid_dev(dev) || !name)
         return;
-    char *copy = NULL;
-    if (arg) {
-        size_t len = strlen(arg) + 1;
-        copy = base_malloc(len);
-        if (copy)
-            memcpy(copy, arg, len);
-    }
+    char *copy = arg ? base_strdup(arg) : NULL;
     pthread_mutex_lock(&lock);
     struct rec *r = (arg && !copy) ? NULL : append(K_INSTANT, name);
     if (r) {
@@ -272,34 +235,6 @@ static int pid_of(int dev)
 static uint64_t track_key(int pid, uint64_t tid)
 {
     return (uint64_t)pid << 48 | tid;
-}
-
-static bool keyset_add(struct keyset *t, uint64_t key)
-{
-    if (2 * (t->n + 1) > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        uint64_t *slot = base_calloc(cap, sizeof *slot);
-        if (!slot)
-            return false;
-        for (size_t i = 0; i < t->cap; i++) {
-            if (!t->slot[i])
-                continue;
-            size_t j = (size_t)(t->slot[i] * UINT64_C(0x9e3779b97f4a7c15) >> 32) & (cap - 1);
-            while (slot[j])
-                j = (j + 1) & (cap - 1);
-            slot[j] = t->slot[i];
-        }
-        base_free(t->slot);
-        t->slot = slot;
-        t->cap = cap;
-    }
-    size_t j = (size_t)(key * UINT64_C(0x9e3779b97f4a7c15) >> 32) & (t->cap - 1);
-    for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
-        if (t->slot[j] == key)
-            return true;
-    t->slot[j] = key;
-    t->n++;
-    return true;
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -388,7 +323,7 @@ static bool emit_span(int pid, uint64_t tid, void *u)
 
 static bool collect_track(int pid, uint64_t tid, void *u)
 {
-    return keyset_add(u, track_key(pid, tid));
+    return base_map_put(u, track_key(pid, tid), NULL) == 0;
 }
 
 static void put_record(FILE *f, bool *first, const struct rec *r)
@@ -478,20 +413,20 @@ enum sim_rc sim_trace_close(void)
     out = NULL;
 
     bool ok = true, first = true;
-    struct keyset tracks = {0};
+    struct base_map tracks = {0}; /* the set of track keys */
     for (size_t i = 0; i < nrecs && ok; i++)
         ok = each_track(&recs[i], collect_track, &tracks);
     uint64_t *keys = NULL;
-    if (ok && tracks.n) {
-        keys = base_malloc(tracks.n * sizeof *keys);
+    if (ok && tracks.count) {
+        keys = base_malloc(tracks.count * sizeof *keys);
         ok = keys != NULL;
     }
     fputs("{\"traceEvents\":[", f);
     if (ok) {
         size_t n = 0;
-        for (size_t i = 0; i < tracks.cap; i++)
-            if (tracks.slot[i])
-                keys[n++] = tracks.slot[i];
+        uint64_t key;
+        for (size_t pos = 0; base_map_next(&tracks, &pos, &key, NULL);)
+            keys[n++] = key;
         if (n)
             qsort(keys, n, sizeof *keys, cmp_key);
         put_metadata(f, &first, keys, n);
@@ -505,14 +440,14 @@ enum sim_rc sim_trace_close(void)
     ok = fclose(f) == 0 && ok;
 
     base_free(keys);
-    base_free(tracks.slot);
+    base_map_clear(&tracks);
     for (size_t i = 0; i < nrecs; i++)
         base_free(recs[i].arg);
     base_free(recs);
     recs = NULL;
     nrecs = caprecs = 0;
     dropped = 0;
-    strset_free(&names);
+    free_names();
     pthread_mutex_unlock(&lock);
     return ok ? SIM_OK : SIM_EIO;
 }

@@ -24,6 +24,7 @@
 
 #define CHUNK_SHIFT 30u
 #define CHUNK ((uint64_t)1 << CHUNK_SHIFT)
+_Static_assert(CHUNK == SIM_VASPACE_CHUNK, "vaspace.h promises 1 GiB pieces");
 #define HINT UINT64_C(0x124000000000)
 #define HINT_TRIES 16u
 #define HINT_STEP (UINT64_C(1) << 40)   /* hints: 1 TiB apart (or size rounded up) */
@@ -36,6 +37,7 @@ struct sim_vaspace {
     uint64_t nchunks;
     uint64_t page;          /* host page size */
     unsigned char *claimed; /* per chunk: the PROT_NONE device view is ours */
+    int whole;              /* every chunk claimed at creation */
     _Atomic(unsigned char *) *alias; /* per chunk: RW alias mapping or NULL */
 };
 
@@ -118,6 +120,7 @@ static int place(struct sim_vaspace *vs)
     if (!lazy && (reserve_hinted(vs, vs->size) == 0 ||
                   reserve_anywhere(vs->size, &vs->base) == 0)) {
         claim_range(vs, 0, vs->nchunks);
+        vs->whole = 1;
         return 0;
     }
     /* 2. chunked: a prefix now (preferably at a hint: the addresses above it are
@@ -169,6 +172,11 @@ uint64_t sim_vaspace_base(const struct sim_vaspace *vs)
 uint64_t sim_vaspace_size(const struct sim_vaspace *vs)
 {
     return vs->size;
+}
+
+int sim_vaspace_whole(const struct sim_vaspace *vs)
+{
+    return vs->whole;
 }
 
 static int claim_chunk(struct sim_vaspace *vs, uint64_t k)

@@ -33,6 +33,11 @@
 
 #include <stdint.h>
 
+/* The alias is mapped in pieces of this many bytes, aligned as the device
+ * addresses are (the base is a multiple of it): a span never crosses a
+ * multiple of SIM_VASPACE_CHUNK. */
+#define SIM_VASPACE_CHUNK (UINT64_C(1) << 30)
+
 struct sim_vaspace;
 
 /*
@@ -84,6 +89,10 @@ void sim_vaspace_discard(struct sim_vaspace *vs, uint64_t dev, uint64_t len);
  * could not be (its addresses belong to another mapping; copies still work).
  */
 int sim_vaspace_reserve(struct sim_vaspace *vs, uint64_t dev, uint64_t len);
+
+/* Whether the whole device view was reserved when the space was created, so
+ * that sim_vaspace_reserve never has anything to do.  pre: vs != NULL. */
+int sim_vaspace_whole(const struct sim_vaspace *vs);
 
 /* Unmap everything of the address space and free the handle.  vs may be NULL. */
 void sim_vaspace_destroy(struct sim_vaspace *vs);

@@ -9,6 +9,11 @@
  * last Register of a stream wins; GetByStream checks its desc out-param
  * before the stream and skips other NULL out-params; Unregister of an
  * unregistered stream succeeds; DestroyDesc leaves registrations alone.
+ *
+ * Unlike CANN, a desc handle is checked before it is used: a pointer that
+ * is not a live desc (garbage, foreign, freed, destroyed twice, inside a
+ * desc) gets ACL_ERROR_INVALID_PARAM and an EH0012 message (aclsim's
+ * wording) instead of a crash or a write into the program's memory.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,92 +21,108 @@
 #include "api.h"
 #include "backends/be.h"
 
-/* ---- Live descs (for the leak report's dangling-desc check) ----
- * A chained set keyed by handle; only Create and Destroy touch it, never
- * the registry's lookup path. */
+/* ---- Live descs ----
+ * Every desc is a node of a chained set keyed by its own address, under
+ * desc_lock. A handle is looked up by value, never dereferenced until the
+ * set says it is a desc, and it is used only under the lock, so a
+ * concurrent DestroyDesc cannot free it between check and use. Destroyed
+ * descs stay in the set, marked dead, for the next QUARANTINE destroys
+ * before their memory is freed: a stale handle is then reported as
+ * destroyed, and the allocator does not hand the same address to a new
+ * desc at once. Only Create, Destroy, Set* and Register take the lock;
+ * GetByStream reads the registry's snapshot and never a desc. */
 
-#define DESC_BUCKETS 256u
-
-struct desc_node {
-    struct desc_node *next;
-    const void *desc;
-    bool abandoned; /* its destroy failed: freed when the library unloads */
-};
-
-static pthread_mutex_t desc_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct desc_node *descs[DESC_BUCKETS];
-
-static struct desc_node **desc_bucket(const void *d)
-{
-    return &descs[((uintptr_t)d * 0x9E3779B97F4A7C15ull) >> 56];
-}
-
-static int desc_add(const void *d)
-{
-    struct desc_node *n = base_malloc(sizeof *n);
-    if (!n)
-        return -1;
-    pthread_mutex_lock(&desc_lock);
-    struct desc_node **b = desc_bucket(d);
-    *n = (struct desc_node){*b, d, false};
-    *b = n;
-    pthread_mutex_unlock(&desc_lock);
-    return 0;
-}
-
-static void desc_remove(const void *d)
-{
-    pthread_mutex_lock(&desc_lock);
-    for (struct desc_node **p = desc_bucket(d); *p; p = &(*p)->next) {
-        if ((*p)->desc == d) {
-            struct desc_node *n = *p;
-            *p = n->next;
-            base_free(n);
-            break;
-        }
-    }
-    pthread_mutex_unlock(&desc_lock);
-}
-
-bool api_desc_live(const void *d)
-{
-    pthread_mutex_lock(&desc_lock);
-    const struct desc_node *n = *desc_bucket(d);
-    while (n && n->desc != d)
-        n = n->next;
-    pthread_mutex_unlock(&desc_lock);
-    return n != NULL;
-}
+#define DESC_BUCKETS 1024u
+#define QUARANTINE 64u
 
 struct desc {
+    /* CANN's five fields first, in CANN's order. */
     aclrtAllocator obj;
     aclrtAllocatorAllocFunc alloc;
     aclrtAllocatorFreeFunc free;
     aclrtAllocatorAllocAdviseFunc advise;
     aclrtAllocatorGetAddrFromBlockFunc get_addr;
+    struct desc *next; /* bucket chain */
+    bool dead;         /* destroyed, waiting in the quarantine */
+    bool abandoned;    /* its destroy failed: freed when the library unloads */
 };
 
-static void desc_abandon(const void *d)
+static pthread_mutex_t desc_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct desc *descs[DESC_BUCKETS];
+static struct desc *quarantine[QUARANTINE]; /* dead descs, oldest at q_next */
+static unsigned q_next;
+
+static struct desc **desc_bucket(const void *d)
 {
-    pthread_mutex_lock(&desc_lock);
-    for (struct desc_node *n = *desc_bucket(d); n; n = n->next)
-        if (n->desc == d)
-            n->abandoned = true;
-    pthread_mutex_unlock(&desc_lock);
+    return &descs[((uintptr_t)d * 0x9E3779B97F4A7C15ull) >> 54];
 }
 
-/* Unload: free the descs whose destroy failed, and the set itself. */
+/* The desc whose handle is h, live or dead, or NULL. Compares addresses
+ * only: h itself is never read. pre: desc_lock held. */
+static struct desc *desc_find(const void *h)
+{
+    struct desc *n = *desc_bucket(h);
+    while (n && n != h)
+        n = n->next;
+    return n;
+}
+
+static void desc_unlink(const struct desc *d)
+{
+    struct desc **p = desc_bucket(d);
+    while (*p != d)
+        p = &(*p)->next;
+    *p = d->next;
+}
+
+bool api_desc_live(const void *d)
+{
+    pthread_mutex_lock(&desc_lock);
+    const struct desc *n = desc_find(d);
+    bool live = n && !n->dead;
+    pthread_mutex_unlock(&desc_lock);
+    return live;
+}
+
+/* EH0012 for a handle that is not a live desc; `dead` when the set still
+ * knows it as destroyed. Returns ACL_ERROR_INVALID_PARAM. */
+static aclError bad_desc(const char *func, bool dead)
+{
+    api_report(API_MSG_EH0012, "%s failed. Parameter allocatorDesc is invalid. Reason: %s.",
+               func, dead ? "the allocator description has already been destroyed"
+                          : "it is not a live allocator description");
+    return ACL_ERROR_INVALID_PARAM;
+}
+
+/* Lock the set and return the live desc behind h; on NULL the lock is
+ * released and the EH0012 message queued. */
+static struct desc *desc_lock_live(const char *func, const void *h)
+{
+    pthread_mutex_lock(&desc_lock);
+    struct desc *d = desc_find(h);
+    if (d && !d->dead)
+        return d;
+    bool dead = d != NULL;
+    pthread_mutex_unlock(&desc_lock);
+    bad_desc(func, dead);
+    return NULL;
+}
+
+/* Unload: free the descs whose destroy failed and those in the quarantine.
+ * A desc the program never destroyed is dropped unfreed, so Valgrind
+ * reports it as lost, as it would CANN's. */
 __attribute__((destructor)) static void descs_unload(void)
 {
     for (unsigned i = 0; i < DESC_BUCKETS; i++) {
         while (descs[i]) {
-            struct desc_node *n = descs[i];
+            struct desc *n = descs[i];
             descs[i] = n->next;
-            if (n->abandoned)
-                base_free((void *)n->desc);
-            base_free(n);
+            if (n->abandoned || n->dead)
+                base_free(n);
         }
     }
+    for (unsigned i = 0; i < QUARANTINE; i++)
+        quarantine[i] = NULL;
 }
 
 aclrtAllocatorDesc api_impl_aclrtAllocatorCreateDesc(void)
@@ -111,40 +132,62 @@ aclrtAllocatorDesc api_impl_aclrtAllocatorCreateDesc(void)
         return NULL;
     }
     struct desc *d = base_calloc(1, sizeof *d);
-    if (d && desc_add(d) != 0) {
-        base_free(d);
-        d = NULL;
-    }
-    if (!d)
+    if (!d) {
         api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.",
-                   sizeof *d);
+                   (size_t)5 * sizeof(void *)); /* CANN's desc: five pointers */
+        return NULL;
+    }
+    pthread_mutex_lock(&desc_lock);
+    struct desc **b = desc_bucket(d);
+    d->next = *b;
+    *b = d;
+    pthread_mutex_unlock(&desc_lock);
     return d;
 }
 
 aclError api_impl_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
 {
+    static const char fn[] = "aclrtAllocatorDestroyDesc";
     if (FLT_HIT(ACL_ALLOCATOR_DESTROY_DESC)) {
-        if (allocatorDesc)
-            desc_abandon(allocatorDesc); /* freed when the library unloads */
-        return api_fault(FLT_ACL_ALLOCATOR_DESTROY_DESC, "aclrtAllocatorDestroyDesc");
+        pthread_mutex_lock(&desc_lock);
+        struct desc *d = allocatorDesc ? desc_find(allocatorDesc) : NULL;
+        if (d && !d->dead)
+            d->abandoned = true; /* freed when the library unloads */
+        pthread_mutex_unlock(&desc_lock);
+        return api_fault(FLT_ACL_ALLOCATOR_DESTROY_DESC, fn);
     }
     if (!allocatorDesc)
-        return api_err_null("aclrtAllocatorDestroyDesc", "allocatorDesc");
+        return api_err_null(fn, "allocatorDesc");
     api_check_destroy_desc(allocatorDesc); /* operators still using it? */
-    desc_remove(allocatorDesc);
-    base_free(allocatorDesc);
+    struct desc *d = desc_lock_live(fn, allocatorDesc);
+    if (!d)
+        return ACL_ERROR_INVALID_PARAM;
+    /* Into the quarantine; the oldest dead desc leaves the set and is freed. */
+    d->dead = true;
+    struct desc *old = quarantine[q_next];
+    quarantine[q_next] = d;
+    q_next = (q_next + 1) % QUARANTINE;
+    if (old)
+        desc_unlink(old);
+    pthread_mutex_unlock(&desc_lock);
+    base_free(old);
     return ACL_SUCCESS;
 }
 
 aclError api_impl_aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
-                                               aclrtAllocator allocator)
+                                             aclrtAllocator allocator)
 {
-    API_FAULT(ACL_ALLOCATOR_SET_OBJ, "aclrtAllocatorSetObjToDesc");
+    static const char fn[] = "aclrtAllocatorSetObjToDesc";
+    API_FAULT(ACL_ALLOCATOR_SET_OBJ, fn);
     if (!allocatorDesc)
-        return api_err_null("aclrtAllocatorSetObjToDesc", "allocatorDesc");
+        return api_err_null(fn, "allocatorDesc");
     if (!allocator)
-        return api_err_null("aclrtAllocatorSetObjToDesc", "allocator");
-    ((struct desc *)allocatorDesc)->obj = allocator;
+        return api_err_null(fn, "allocator");
+    struct desc *d = desc_lock_live(fn, allocatorDesc);
+    if (!d)
+        return ACL_ERROR_INVALID_PARAM;
+    d->obj = allocator;
+    pthread_mutex_unlock(&desc_lock);
     return ACL_SUCCESS;
 }
 
@@ -157,7 +200,11 @@ aclError api_impl_aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
             return api_err_null(#api, "allocatorDesc");                              \
         if (!func)                                                                   \
             return api_err_null(#api, "func");                                       \
-        ((struct desc *)allocatorDesc)->field = func;                                \
+        struct desc *d = desc_lock_live(#api, allocatorDesc);                        \
+        if (!d)                                                                      \
+            return ACL_ERROR_INVALID_PARAM;                                          \
+        d->field = func;                                                             \
+        pthread_mutex_unlock(&desc_lock);                                            \
         return ACL_SUCCESS;                                                          \
     }
 
@@ -176,17 +223,20 @@ aclError api_impl_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc 
         return api_err_null(fn, "stream");
     if (!allocatorDesc)
         return api_err_null(fn, "allocatorDesc");
-    const struct desc *d = allocatorDesc;
-    if (!d->obj)
-        return api_err_null(fn, "allocatorDesc->obj");
-    if (!d->alloc)
-        return api_err_null(fn, "allocatorDesc->allocFunc");
-    if (!d->free)
-        return api_err_null(fn, "allocatorDesc->freeFunc");
-    if (!d->get_addr)
-        return api_err_null(fn, "allocatorDesc->getAddrFromBlockFunc");
+    const struct desc *d = desc_lock_live(fn, allocatorDesc);
+    if (!d)
+        return ACL_ERROR_INVALID_PARAM;
     struct api_alloc_snapshot s = {allocatorDesc, d->obj, d->alloc, d->free, d->advise,
                                    d->get_addr};
+    pthread_mutex_unlock(&desc_lock);
+    if (!s.obj)
+        return api_err_null(fn, "allocatorDesc->obj");
+    if (!s.alloc)
+        return api_err_null(fn, "allocatorDesc->allocFunc");
+    if (!s.free)
+        return api_err_null(fn, "allocatorDesc->freeFunc");
+    if (!s.get_addr)
+        return api_err_null(fn, "allocatorDesc->getAddrFromBlockFunc");
     if (api_registry_put(stream, &s) != 0) {
         api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.",
                    sizeof s);
@@ -214,6 +264,8 @@ aclError api_impl_aclrtAllocatorGetByStream(
         return api_err_null(fn, "allocatorDesc");
     if (!stream)
         return api_err_null(fn, "stream");
+    /* The snapshot taken at Register, never the desc: the desc may have
+     * been destroyed since, and its registration still answers (CANN). */
     struct api_alloc_snapshot s;
     if (api_registry_get(stream, &s) != 0) {
         api_report(API_MSG_EH0012,
@@ -222,17 +274,20 @@ aclError api_impl_aclrtAllocatorGetByStream(
                    fn);
         return ACL_ERROR_INVALID_PARAM;
     }
-    *allocatorDesc = s.desc;
-    if (allocator)
-        *allocator = s.obj;
-    if (allocFunc)
-        *allocFunc = s.alloc;
-    if (freeFunc)
-        *freeFunc = s.free;
-    if (allocAdviseFunc)
-        *allocAdviseFunc = s.advise;
+    /* Written only on success, NULL ones skipped. (Last to first: GCC then
+     * lays the hot path out without a jump past the exported wrapper's
+     * differential-mode code.) */
     if (getAddrFromBlockFunc)
         *getAddrFromBlockFunc = s.get_addr;
+    if (allocAdviseFunc)
+        *allocAdviseFunc = s.advise;
+    if (freeFunc)
+        *freeFunc = s.free;
+    if (allocFunc)
+        *allocFunc = s.alloc;
+    if (allocator)
+        *allocator = s.obj;
+    *allocatorDesc = s.desc;
     return ACL_SUCCESS;
 }
 

@@ -75,13 +75,6 @@ void api_note_fault(void);
             return api_fault(FLT_##id, func);                                \
     } while (0)
 
-/* ---- data.c: data buffers (struct aclDataBuffer of acl_base_rt.h) ---- */
-
-struct aclDataBuffer {
-    void *data;
-    size_t length;
-};
-
 /* ---- tensor.c: tensor descriptions (struct aclTensorDesc of acl_base_mdl.h) ---- */
 
 /* A tensor description, as CANN's GE ACL layer keeps one. Fixed size: CANN
@@ -149,8 +142,18 @@ void api_registry_each(void (*fn)(const void *stream, const struct api_alloc_sna
 
 /* ---- allocator.c ---- */
 
-/* Whether desc is a live handle from aclrtAllocatorCreateDesc. */
+/* Whether desc is a live handle from aclrtAllocatorCreateDesc (created and
+ * not destroyed). Compares the value only: desc is never read. */
 bool api_desc_live(const void *desc);
+
+/* ---- data.c: data buffers ---- */
+
+/* What aclCreateDataBuffer hands out: a plain host object naming memory it
+ * does not own (the operator calls read it). */
+struct aclDataBuffer {
+    void *data;
+    uint64_t length;
+};
 
 /* ---- The implementations behind the exports (api/calls.def) ----
  *
@@ -263,7 +266,13 @@ void api_check_destroy_desc(const void *desc);
 
 /* ---- objects.c: live handles the ACL layer gave out, and their users ---- */
 
-enum api_obj_kind { API_OBJ_CONTEXT = 1, API_OBJ_STREAM = 2, API_OBJ_EVENT = 3 };
+enum api_obj_kind {
+    API_OBJ_CONTEXT = 1,
+    API_OBJ_STREAM = 2,
+    API_OBJ_EVENT = 3,
+    API_OBJ_DSTREAM = 4, /* a context's default stream: usable, released by its context */
+    API_OBJ_NOTIFY = 5
+};
 enum { API_OBJ_NOMEM = -1, API_OBJ_GONE = -2 };
 
 struct api_ctx;
@@ -309,6 +318,7 @@ void api_obj_each(enum api_obj_kind kind, int32_t device, const struct api_ctx *
 void api_release_stream(void *stream);
 void api_release_event(void *event);
 void api_release_ctx(struct api_ctx *ctx);
+void api_release_notify(void *notify);
 
 /* ---- device.c: init state, devices, contexts ---- */
 
@@ -353,5 +363,70 @@ struct api_stream_ref {
  * message naming `func`. */
 aclError api_stream_get(const char *func, aclrtStream stream, struct api_stream_ref *out);
 void api_stream_put(struct api_stream_ref *ref);
+
+/* ---- peer.c ---- */
+
+/* A copy between device memory of src_dev and dst_dev issued on device dev
+ * (the current one): ACL_SUCCESS when they are one device or dev has peer
+ * access to the other; otherwise CANN's error, with a message naming func. */
+aclError api_peer_copy_check(const char *func, int32_t dev, int32_t src_dev, int32_t dst_dev);
+
+/* Forget the peer access of a device that closes. */
+void api_peer_forget(int32_t dev);
+
+/* The op wait timeout of device dev in seconds (0: none). */
+uint32_t api_op_wait_timeout(int32_t dev);
+
+/* ---- error.c: the last error, device exceptions, state callbacks ---- */
+
+/* Keep rc as the calling thread's last error (aclrtGetLastError) when it is
+ * a runtime error (ACL_ERROR_RT_*: 107xxx, 207xxx, 507xxx), as CANN's
+ * runtime keeps every failure of its own calls; errors of the ACL layer's
+ * own checks (100xxx, 200xxx, 500xxx) are not kept, as in CANN. Every
+ * export returning aclError passes its result here (exports.c). */
+void api_last_error_set(aclError rc);
+static inline void api_last_error_note(aclError rc)
+{
+    if (__builtin_expect(rc != ACL_SUCCESS, 0))
+        api_last_error_set(rc);
+}
+
+/* Tell the registered device and stream state callbacks (aclrtReg*State-
+ * Callback) that device dev or a stream (backend handle) changed state.
+ * Called with no lock held; a no-op while api_state_mute is on. */
+void api_state_device(int32_t dev, aclrtDeviceState state);
+void api_state_stream(void *stream, aclrtStreamState state);
+/* aclFinalize closes what the program left open without telling the state
+ * callbacks (CANN leaves devices open until the process exits). */
+void api_state_mute(bool on);
+
+/* The ACL layer refused a task on stream (backend handle) because it
+ * touches device memory no live block holds: raise the device exception
+ * the device would have raised for it. */
+void api_exception_task(void *stream);
+
+/* A call forwarded to the real runtime (hw=ascend) returned rc: on failure
+ * queue "<func> failed, runtime result = <rc>." with the real runtime's
+ * own message after it (when it gave one), unless `quiet` (calls for which
+ * CANN reports no message). Returns rc. */
+aclError api_forwarded(const char *func, aclError rc, bool quiet);
+
+/* ---- init.c: init and finalize callbacks ---- */
+
+/* Run the init callbacks aclInit runs, in CANN's order, with the contents
+ * of configPath (NULL or "": none). Returns the first failure (then the
+ * runtime stays uninitialised), else ACL_SUCCESS. pre: no lock held. */
+aclError api_init_callbacks(const char *configPath);
+/* Run the finalize callbacks before the runtime ends (`where` names the
+ * call); on failure the runtime stays initialised. pre: no lock held. */
+aclError api_fini_callbacks(const char *where);
+
+/* ---- callback.c: callbacks and host functions ---- */
+
+/* A stream (backend handle) is about to be destroyed: its subscription and
+ * the callbacks still queued for it go (never run), once none is running. */
+void api_cb_stream_gone(void *stream);
+/* A context is about to be destroyed: its host-function thread ends. */
+void api_cb_ctx_gone(const struct api_ctx *ctx);
 
 #endif /* ACLSIM_API_API_H_ */

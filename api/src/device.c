@@ -55,6 +55,9 @@ static struct api_ctx *graveyard;
  * in a namespace of its own (dlmopen: the ascend backend's loopback, or a
  * framework's plugin loader) would then fail for want of static TLS. */
 static _Thread_local void *tls_ctx; /* user handle of the current context */
+/* ...and its struct: a handle value can be reused by a context made later
+ * (the C library reuses memory), structs are not (the graveyard). */
+static _Thread_local struct api_ctx *tls_ctx_struct;
 static _Thread_local struct api_ctx *tls_cached;
 static _Thread_local unsigned long tls_epoch;
 
@@ -99,6 +102,10 @@ static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
         if (rc == ACL_SUCCESS && api_obj_add(c->be_ctx, API_OBJ_CONTEXT, dev, c) != 0) {
             be->stream_destroy(c->deflt);
             rc = ACL_ERROR_BAD_ALLOC;
+        } else if (rc == ACL_SUCCESS && api_obj_add(c->deflt, API_OBJ_DSTREAM, dev, c) != 0) {
+            /* Published already: withdrawing it releases it (graveyard). */
+            api_obj_retire(c->be_ctx, API_OBJ_CONTEXT);
+            return ACL_ERROR_BAD_ALLOC;
         }
         if (rc != ACL_SUCCESS)
             be->ctx_destroy(c->be_ctx);
@@ -107,6 +114,7 @@ static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
         base_free(c); /* never published: nobody can point at it */
         return rc;
     }
+    api_state_stream(c->deflt, ACL_RT_STREAM_STATE_CREATE_POST);
     *out = c;
     return ACL_SUCCESS;
 }
@@ -114,9 +122,18 @@ static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
 void api_release_ctx(struct api_ctx *c)
 {
     const struct be_ops *be = be_get();
+    /* A default context's release is the device's reset (CANN's order:
+     * its stream, then the device). */
+    api_state_stream(c->deflt, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    if (c->primary)
+        api_state_device(c->device, ACL_RT_DEVICE_STATE_RESET_PRE);
+    api_cb_stream_gone(c->deflt);
+    api_cb_ctx_gone(c);
     api_op_stream_released(c->deflt); /* the executor's state of the stream */
     be->stream_destroy(c->deflt);
     be->ctx_destroy(c->be_ctx);
+    if (c->primary)
+        api_state_device(c->device, ACL_RT_DEVICE_STATE_RESET_POST);
     atomic_fetch_add_explicit(&ctx_epoch, 1, memory_order_release);
     api_lock();
     c->next_dead = graveyard;
@@ -176,8 +193,11 @@ static void teardown(int32_t dev, struct api_ctx *only, bool close, const char *
     if (!close)
         return;
     api_obj_retire_all(API_OBJ_CONTEXT, dev, NULL);
-    /* Events left on the device go with it (the leak report named them). */
+    /* Events and notifies left on the device go with it (the leak report
+     * named them). */
     api_obj_retire_all(API_OBJ_EVENT, dev, NULL);
+    api_obj_retire_all(API_OBJ_NOTIFY, dev, NULL);
+    api_peer_forget(dev);
     /* Calls still using them finish first. */
     api_obj_wait_device(dev);
     be_get()->device_close(dev);
@@ -192,6 +212,7 @@ static aclError open_locked(int32_t dev)
         return ACL_SUCCESS;
     devs[dev].state = DEV_BUSY;
     api_unlock();
+    api_state_device(dev, ACL_RT_DEVICE_STATE_SET_PRE);
     aclError rc = be_get()->device_open(dev);
     api_lock();
     settle(dev, rc == ACL_SUCCESS ? DEV_OPEN : DEV_CLOSED);
@@ -224,6 +245,8 @@ aclError api_current_ctx(const char *func, struct api_ctx **out)
     }
     unsigned long epoch = atomic_load_explicit(&ctx_epoch, memory_order_acquire);
     struct api_ctx *c = tls_ctx ? api_ctx_lookup(tls_ctx) : NULL;
+    if (c != tls_ctx_struct)
+        c = NULL; /* destroyed; the handle now names another context */
     tls_cached = c;
     tls_epoch = epoch;
     if (!c) {
@@ -240,6 +263,7 @@ aclError api_current_ctx(const char *func, struct api_ctx **out)
 static void set_current(struct api_ctx *c)
 {
     tls_ctx = c ? c->be_ctx : NULL;
+    tls_ctx_struct = c;
     tls_cached = NULL;
     if (be_get()->ctx_set_current)
         be_get()->ctx_set_current(tls_ctx);
@@ -283,6 +307,11 @@ aclError api_impl_aclInit(const char *configPath)
     }
     if (rc == ACL_SUCCESS)
         rc = be_get()->init(&why);
+    bool by_callback = false; /* a module's init callback failed (init.c) */
+    if (rc == ACL_SUCCESS && (rc = api_init_callbacks(configPath)) != ACL_SUCCESS) {
+        be_get()->fini();
+        by_callback = true;
+    }
     api_lock();
     if (rc == ACL_SUCCESS)
         init_refs = 1;
@@ -296,7 +325,7 @@ aclError api_impl_aclInit(const char *configPath)
         be_get()->describe(line, sizeof line);
         fprintf(stderr, "aclsim: backend %s\n", line);
     }
-    if (rc != ACL_SUCCESS)
+    if (rc != ACL_SUCCESS && !by_callback)
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: aclInit failed: %s.", why);
     return rc;
 }
@@ -311,18 +340,36 @@ static aclError finalize(int all, uint64_t *left)
         api_unlock();
         return ACL_ERROR_REPEAT_FINALIZE;
     }
-    init_refs = all ? 0 : init_refs - 1;
-    if (left)
-        *left = (uint64_t)init_refs;
-    if (init_refs > 0) {
+    if (!all && init_refs > 1) {
+        init_refs--;
+        if (left)
+            *left = (uint64_t)init_refs;
         api_unlock();
         return ACL_SUCCESS;
     }
+    /* The real end: the finalize callbacks first; when one fails the
+     * runtime stays initialised (init.c). */
     init_busy = true;
+    api_unlock();
+    aclError rc = api_fini_callbacks(where);
+    api_lock();
+    if (rc != ACL_SUCCESS) {
+        init_busy = false;
+        pthread_cond_broadcast(&settled);
+        if (left)
+            *left = (uint64_t)init_refs;
+        api_unlock();
+        return rc;
+    }
+    init_refs = 0;
+    if (left)
+        *left = 0;
+    api_state_mute(true); /* what the program left open goes silently */
     for (int32_t d = 0; d < MAX_DEVICES; d++) {
         wait_settled(d);
         close_if_unused_locked(d, true, where);
     }
+    api_state_mute(false);
     api_unlock();
     api_leaks_registry(where);
     be_get()->fini();
@@ -343,22 +390,6 @@ aclError api_impl_aclFinalizeReference(uint64_t *refCount)
 {
     API_FAULT(ACL_FINALIZE, "aclFinalizeReference");
     return finalize(0, refCount);
-}
-
-aclError api_impl_aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
-                                    int32_t *patchVersion)
-{
-    API_FAULT(ACL_RT_GET_DEVICE, "aclrtGetVersion");
-    if (!majorVersion)
-        return api_err_null("aclrtGetVersion", "majorVersion");
-    if (!minorVersion)
-        return api_err_null("aclrtGetVersion", "minorVersion");
-    if (!patchVersion)
-        return api_err_null("aclrtGetVersion", "patchVersion");
-    *majorVersion = ACL_MAJOR_VERSION;
-    *minorVersion = ACL_MINOR_VERSION;
-    *patchVersion = ACL_PATCH_VERSION;
-    return ACL_SUCCESS;
 }
 
 /* ---- Devices ---- */
@@ -399,11 +430,13 @@ aclError api_impl_aclrtSetDevice(int32_t deviceId)
         c = devs[deviceId].primary;
     }
     api_unlock();
-    if (rc == ACL_SUCCESS)
+    if (rc == ACL_SUCCESS) {
         set_current(c);
-    else
+        api_state_device(deviceId, ACL_RT_DEVICE_STATE_SET_POST);
+    } else {
         api_report(API_MSG_EH9999, "open device %d failed, runtime result = %d.", (int)deviceId,
                    rc);
+    }
     return rc;
 }
 
@@ -417,8 +450,20 @@ static aclError reset(int32_t dev, bool force)
              (int)dev);
     api_lock();
     wait_settled(dev);
-    if (devs[dev].state == DEV_OPEN && !force && devs[dev].refs > 0 && --devs[dev].refs == 0 &&
-        devs[dev].primary) {
+    /* CANN's runtime releases the default context by its reference count:
+     * a device never set, or reset already (by reference, or forced), has
+     * nothing to release (src/runtime/core/src/runtime.cc,
+     * PrimaryContextRelease; api_error.cc, DeviceReset). */
+    if (devs[dev].state != DEV_OPEN || (force ? !devs[dev].primary : devs[dev].refs == 0)) {
+        api_unlock();
+        if (force)
+            api_report(API_MSG_EH9999, "PrimaryContextRelease failed, total ref count is 0.");
+        else
+            api_report(API_MSG_EE1018, "Resetting the device failed. Reason: The device has not "
+                       "been set or has already been reset.");
+        return ACL_ERROR_RT_CONTEXT_RELEASE_ERROR;
+    }
+    if (!force && --devs[dev].refs == 0 && devs[dev].primary) {
         struct api_ctx *primary = devs[dev].primary;
         if (devs[dev].user_ctxs > 0) {
             /* Only the primary context goes; the device stays open. */
@@ -468,18 +513,6 @@ aclError api_impl_aclrtGetRunMode(aclrtRunMode *runMode)
         return api_err_null("aclrtGetRunMode", "runMode");
     *runMode = ACL_HOST;
     return ACL_SUCCESS;
-}
-
-const char *api_impl_aclrtGetSocName(void)
-{
-    if (FLT_HIT(ACL_RT_GET_DEVICE)) {
-        api_fault(FLT_ACL_RT_GET_DEVICE, "aclrtGetSocName");
-        return NULL;
-    }
-    struct api_ctx *c;
-    if (api_current_ctx("aclrtGetSocName", &c) != ACL_SUCCESS)
-        return NULL;
-    return be_get()->soc_name(c->device);
 }
 
 aclError api_impl_aclrtCreateContext(aclrtContext *context, int32_t deviceId)

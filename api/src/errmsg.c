@@ -20,7 +20,7 @@
 #include "backends/be.h"
 
 #define MAX_MSGS 8
-#define MSG_LEN 512
+#define MSG_LEN 1024 /* CANN's longest texts (a list of accepted values) run past 512 */
 
 struct msg_kind {
     const char *code, *title, *cause, *solution;

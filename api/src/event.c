@@ -214,3 +214,132 @@ aclError api_impl_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
         *status = done ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
     return rc;
 }
+
+/* ---- ids, timestamps, timed waits, flags (fam-stream) ---- */
+
+aclError api_impl_aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+    return create_event("aclrtCreateEventExWithFlag", event, flag);
+}
+
+/* An event property through the backend. */
+static aclError info(const char *fn, aclrtEvent event, int what, uint64_t *val)
+{
+    struct api_obj *e;
+    aclError rc = get_event(fn, "event", event, &e);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = be_get()->event_info(event, what, val);
+    api_obj_put(e);
+    return rc;
+}
+
+aclError api_impl_aclrtGetEventId(aclrtEvent event, uint32_t *eventId)
+{
+    static const char fn[] = "aclrtGetEventId";
+    API_FAULT(ACL_RT_QUERY_EVENT, fn);
+    if (!eventId)
+        return api_err_null(fn, "eventId");
+    uint64_t v = 0;
+    aclError rc = info(fn, event, BE_EV_ID, &v);
+    if (rc == ACL_SUCCESS)
+        *eventId = (uint32_t)v;
+    return api_err_runtime(fn, rc);
+}
+
+aclError api_impl_aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
+{
+    static const char fn[] = "aclrtEventGetTimestamp";
+    API_FAULT(ACL_RT_QUERY_EVENT, fn);
+    if (!timestamp)
+        return api_err_null(fn, "timestamp");
+    uint64_t v = 0;
+    aclError rc = info(fn, event, BE_EV_TIMESTAMP, &v);
+    if (rc == ACL_SUCCESS)
+        *timestamp = v;
+    else if (rc == ACL_ERROR_RT_EVENT_NOT_COMPLETE)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the event has not "
+                   "completed yet; synchronize it first.", fn);
+    else if (rc == ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the event was "
+                   "never recorded.", fn);
+    return rc;
+}
+
+aclError api_impl_aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
+{
+    static const char fn[] = "aclrtQueryEventWaitStatus";
+    API_FAULT(ACL_RT_QUERY_EVENT, fn);
+    if (!status)
+        return api_err_null(fn, "status");
+    uint64_t v = 0;
+    aclError rc = info(fn, event, BE_EV_WAITED, &v);
+    if (rc == ACL_SUCCESS)
+        *status = v ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    return rc;
+}
+
+aclError api_impl_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
+{
+    static const char fn[] = "aclrtSynchronizeEventWithTimeout";
+    API_FAULT(ACL_RT_SYNC_EVENT, fn);
+    if (timeout < -1) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", (int)timeout);
+        api_err_value(fn, v, "timeout", "[-1, INT_MAX]");
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    struct api_obj *e;
+    aclError rc = get_event(fn, "event", event, &e);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = be_get()->event_sync(event, timeout);
+    api_obj_put(e);
+    if (rc == ACL_ERROR_RT_EVENT_SYNC_TIMEOUT)
+        api_report(API_MSG_EH9999, "%s failed: the event did not complete within %d ms.", fn,
+                   (int)timeout);
+    else if (rc != ACL_SUCCESS)
+        api_report(API_MSG_EH9999, "%s failed: event synchronize failed, runtime result = %d.",
+                   fn, rc);
+    return rc;
+}
+
+aclError api_impl_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
+                                               uint32_t timeout, uint32_t flag)
+{
+    static const char fn[] = "aclrtStreamWaitEventWithFlag";
+    if (!event)
+        return api_err_null(fn, "event");
+    char v[16];
+    if (flag != ACL_EVENT_WAIT_DEFAULT && flag != ACL_EVENT_WAIT_EXTERNAL) {
+        snprintf(v, sizeof v, "%u", flag);
+        return api_err_value(fn, v, "flag", "ACL_EVENT_WAIT_DEFAULT or ACL_EVENT_WAIT_EXTERNAL");
+    }
+    if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout != 0) {
+        snprintf(v, sizeof v, "%u", timeout);
+        return api_err_value(fn, v, "timeout", "0 when flag is ACL_EVENT_WAIT_EXTERNAL");
+    }
+    if (flag == ACL_EVENT_WAIT_EXTERNAL) {
+        /* An external wait belongs to stream capture, which aclsim does not
+         * simulate: no stream is ever being captured. */
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the stream is not "
+                   "in the capture stage.", fn);
+        return ACL_ERROR_RT_STREAM_NOT_CAPTURED;
+    }
+    return on_stream(fn, event, stream, wait_op);
+}
+
+aclError api_impl_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
+                                                  int32_t timeout)
+{
+    static const char fn[] = "aclrtStreamWaitEventWithTimeout";
+    if (!event)
+        return api_err_null(fn, "event");
+    if (timeout < -1) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", (int)timeout);
+        return api_err_value(fn, v, "timeout", "[-1, INT_MAX]");
+    }
+    /* A simulated wait never outlasts its event's record. */
+    return on_stream(fn, event, stream, wait_op);
+}

@@ -13,6 +13,9 @@
  *              that has it (hw=ascend), and otherwise fails with the line's
  *              `fail` value and a message naming the call and why it is not
  *              simulated.
+ * Every export that returns aclError also notes its result as the calling
+ * thread's last error (error.c: runtime errors are kept for
+ * aclrtGetLastError, as CANN's runtime keeps them).
  * With LTO each export and its implementation become one function, so a
  * simulated call costs nothing extra and memcheck's stacks name the call.
  */
@@ -65,12 +68,21 @@ void api_not_simulated(enum api_call id)
 /* ---- The exports ---- */
 
 #define DIFF_ON __builtin_expect(api_diff_on, 0)
+/* Every aclError result passes by the calling thread's last error (error.c,
+ * aclrtGetLastError); results of other types do not. */
+#define NOTE(r)                                                                          \
+    do {                                                                                 \
+        if (_Generic((r), aclError: 1, default: 0))                                      \
+            api_last_error_note(_Generic((r), aclError: (r), default: 0));               \
+    } while (0)
 #define REAL(name) ((__typeof__(&name))api_real(API_CALL_##name))
 
 #define API_DEFINE_SIM(ret, name, params, args, fail)                                    \
     API_EXPORT ret name params                                                           \
     {                                                                                    \
-        return api_impl_##name args;                                                     \
+        ret r_ = api_impl_##name args;                                                   \
+        NOTE(r_);                                                                        \
+        return r_;                                                                       \
     }
 #define API_DEFINE_SIMV(ret, name, params, args, fail)                                   \
     API_EXPORT void name params                                                          \
@@ -83,22 +95,26 @@ void api_not_simulated(enum api_call id)
         ret r_ = api_impl_##name args;                                                   \
         if (DIFF_ON && r_ != ACL_SUCCESS && REAL(name))                                  \
             api_diff_verdict(#name, r_, REAL(name) args);                                \
+        NOTE(r_);                                                                        \
         return r_;                                                                       \
     }
 #define API_DEFINE_HOOK(ret, name, params, args, fail)                                   \
     API_EXPORT ret name params                                                           \
     {                                                                                    \
-        if (DIFF_ON)                                                                     \
-            return api_diff_##name args;                                                 \
-        return api_impl_##name args;                                                     \
+        ret r_ = DIFF_ON ? api_diff_##name args : api_impl_##name args;                  \
+        NOTE(r_);                                                                        \
+        return r_;                                                                       \
     }
 #define API_DEFINE_NOSIM(ret, name, params, args, fail)                                  \
     API_EXPORT ret name params                                                           \
     {                                                                                    \
+        ret r_ = fail;                                                                   \
         if (REAL(name))                                                                  \
-            return REAL(name) args;                                                      \
-        api_not_simulated(API_CALL_##name);                                              \
-        return fail;                                                                     \
+            r_ = REAL(name) args;                                                        \
+        else                                                                             \
+            api_not_simulated(API_CALL_##name);                                          \
+        NOTE(r_);                                                                        \
+        return r_;                                                                       \
     }
 #define API_DEFINE_NOSIMV(ret, name, params, args, fail)                                 \
     API_EXPORT void name params                                                          \

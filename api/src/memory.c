@@ -23,7 +23,10 @@ static aclError size_zero(const char *func)
     return api_err_value(func, "0", "size", "must be greater than 0");
 }
 
-static aclError no_memory(aclError rc, const char *what, size_t size)
+/* The messages of a failed allocation (rc != ACL_SUCCESS); returns rc. Out
+ * of line: a successful aclrtMalloc only tests rc. */
+static __attribute__((cold, noinline)) aclError no_memory(aclError rc, const char *what,
+                                                          size_t size)
 {
     if (rc == ACL_ERROR_RT_MEMORY_ALLOCATION) {
         api_report(API_MSG_EL0004, "Failed to allocate memory.");
@@ -32,7 +35,7 @@ static aclError no_memory(aclError rc, const char *what, size_t size)
     } else if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: this SoC does not support "
                    "the requested page policy (1 GB pages exist on Atlas A2/A3 only).");
-    } else if (rc != ACL_SUCCESS) {
+    } else {
         api_report(API_MSG_EH9999, "alloc %s memory failed, runtime result = %d.", what, rc);
     }
     return rc;
@@ -57,7 +60,8 @@ static inline __attribute__((always_inline)) aclError malloc_common(const char *
     aclError rc = api_current_ctx(api, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    return no_memory(be_get()->mem_alloc(c->device, size, policy, flags, devPtr), "device", size);
+    rc = be_get()->mem_alloc(c->device, size, policy, flags, devPtr);
+    return rc == ACL_SUCCESS ? rc : no_memory(rc, "device", size);
 }
 
 aclError api_impl_aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
@@ -75,9 +79,17 @@ aclError api_impl_aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPo
     return malloc_common("aclrtMallocCached", devPtr, size, policy, 0);
 }
 
-static aclError bad_free(const char *func, const void *p, const struct be_ptr_info *in)
+/* `want` is the kind of block func frees (BE_PTR_DEVICE or _HOST_PINNED). */
+static aclError bad_free(const char *func, const void *p, const struct be_ptr_info *in,
+                         int want)
 {
-    if (in->kind == BE_PTR_DEVICE || in->kind == BE_PTR_HOST_PINNED)
+    bool device = in->kind == BE_PTR_DEVICE;
+    if ((device || in->kind == BE_PTR_HOST_PINNED) && in->kind != want && in->start == p)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is %s: free it "
+                   "with %s.", func, p,
+                   device ? "device memory from aclrtMalloc" : "host memory from aclrtMallocHost",
+                   device ? "aclrtFree" : "aclrtFreeHost");
+    else if (device || in->kind == BE_PTR_HOST_PINNED)
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is inside the "
                    "block of %zu bytes at %p, not its start.", func, p, in->size, in->start);
     else
@@ -103,7 +115,7 @@ aclError api_impl_aclrtFree(void *devPtr)
     if (rc == ACL_ERROR_RT_MEMORY_FREE) {
         struct be_ptr_info in;
         be_get()->lookup(devPtr, &in);
-        return bad_free(fn, devPtr, &in);
+        return bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
     }
     return rc;
 }
@@ -120,7 +132,8 @@ aclError api_impl_aclrtMallocHost(void **hostPtr, size_t size)
     aclError rc = api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    return no_memory(be_get()->host_alloc(size, hostPtr), "host", size);
+    rc = be_get()->host_alloc(size, hostPtr);
+    return rc == ACL_SUCCESS ? rc : no_memory(rc, "host", size);
 }
 
 aclError api_impl_aclrtFreeHost(void *hostPtr)
@@ -136,7 +149,7 @@ aclError api_impl_aclrtFreeHost(void *hostPtr)
     struct be_ptr_info in;
     be_get()->lookup(hostPtr, &in);
     if (in.kind != BE_PTR_HOST_PINNED || in.start != hostPtr)
-        return bad_free(fn, hostPtr, &in);
+        return bad_free(fn, hostPtr, &in, BE_PTR_HOST_PINNED);
     return be_get()->host_free(hostPtr);
 }
 
@@ -188,13 +201,16 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
         }
         size_t off = (size_t)((const char *)p - (const char *)in->start);
         /* size 0: the backend cannot tell the block's extent (a real
-         * device); the runtime itself is then the judge. */
-        if (in->size != 0 && n > in->size - off) {
+         * device); the runtime itself is then the judge. The address may
+         * lie past the usable bytes (in a device block's padding): then no
+         * byte may be touched. */
+        size_t room = off < in->size ? in->size - off : 0;
+        if (in->size != 0 && n > room) {
             if (in->kind == BE_PTR_DEVICE && API_TOOL(audit))
                 API_TOOL(audit)(p, n); /* memcheck: "0 bytes after a block" */
             api_report(API_MSG_EE1003, "%s failed because value %zu for parameter count is "
                        "invalid. Expected value: at most %zu: %s %p lies %zu bytes into a block of "
-                       "%zu bytes, the access would run past its end.", what, n, in->size - off,
+                       "%zu bytes, the access would run past its end.", what, n, room,
                        param, p, off, in->size);
             return false;
         }
@@ -209,6 +225,19 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
                device ? "an address inside a live allocation of aclrtMalloc (is it freed?)"
                       : "memory from aclrtMallocHost or aclrtMalloc");
     return false;
+}
+
+/* Whether a device side [p, p+n) reaches memory no live block holds (freed,
+ * never allocated, past its block's end): on a stream, the device's memory
+ * error (error.c raises the exception). */
+static bool touches_dead(const void *p, size_t n, bool device, const struct be_ptr_info *in)
+{
+    if (!device)
+        return false;
+    if (in->kind == BE_PTR_DEVICE_FREE)
+        return true;
+    size_t off = (size_t)((const char *)p - (const char *)in->start);
+    return in->kind == BE_PTR_DEVICE && in->size != 0 && n > in->size - off;
 }
 
 /* Which sides of a copy kind are device memory; DEFAULT infers them. */
@@ -248,16 +277,26 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
                              void *dst, const void *src, size_t count, aclrtMemcpyKind kind,
                              bool async)
 {
-    if (dst == src)
-        return ACL_SUCCESS;
+    /* A copy onto itself (dst == src) is checked and run like any other:
+     * a freed or wild address must not pass. */
     struct be_ptr_info di, si;
     be_get()->lookup(dst, &di);
     be_get()->lookup(src, &si);
     bool dst_dev, src_dev;
     sides((int)kind, &di, &si, &dst_dev, &src_dev);
     if (!side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
-        !side_ok(what, "src", src, count, src_dev, false, &si))
+        !side_ok(what, "src", src, count, src_dev, false, &si)) {
+        if (stream && (touches_dead(dst, count, dst_dev, &di) ||
+                       touches_dead(src, count, src_dev, &si)))
+            api_exception_task(stream);
         return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    /* Between two devices' memory: peer access first (peer.c). */
+    if (dst_dev && src_dev && di.kind == BE_PTR_DEVICE && si.kind == BE_PTR_DEVICE) {
+        aclError prc = api_peer_copy_check(fn, c->device, si.device, di.device);
+        if (prc != ACL_SUCCESS)
+            return prc;
+    }
     /* From or to pageable host memory even an async copy completes before
      * the call returns (fact sheet 3.2); page-locked memory is truly async. */
     bool pageable = (!dst_dev && di.kind == BE_PTR_UNKNOWN) || (!src_dev && si.kind == BE_PTR_UNKNOWN);
@@ -342,9 +381,11 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
     be_get()->lookup(devPtr, &in);
     bool device = in.kind != BE_PTR_HOST_PINNED;
     uint64_t mark = api_check_mark(async ? ref.stream : NULL);
-    if (!side_ok(what, "devPtr", devPtr, count, device, true, &in))
+    if (!side_ok(what, "devPtr", devPtr, count, device, true, &in)) {
+        if (async && touches_dead(devPtr, count, device, &in))
+            api_exception_task(ref.stream);
         rc = ACL_ERROR_RT_PARAM_INVALID;
-    else
+    } else
         rc = engine_failed(fn, be_get()->memset(c->device, async ? ref.stream : NULL, devPtr,
                                                 device, (int)(value & 0xff), count, !async));
     if (rc == ACL_SUCCESS && device) /* the allocator sanitizer: pending operator work */

@@ -11,6 +11,10 @@
  * (backends/be.h, the lock contract). Every object counts against its
  * device until released, so closing a device can wait for its last one.
  *
+ * A context's default stream is published too (API_OBJ_DSTREAM), so a
+ * program may name it; it goes with its context and the user cannot
+ * destroy it.
+ *
  * A chained hash table keyed by handle value, under its own mutex (a leaf:
  * nothing else is locked or called while it is held, except the
  * condition-variable wait of api_obj_wait_device).
@@ -128,6 +132,11 @@ static void release(struct api_obj *o)
     case API_OBJ_CONTEXT:
         api_release_ctx(o->owner);
         break;
+    case API_OBJ_NOTIFY:
+        api_release_notify(o->handle);
+        break;
+    case API_OBJ_DSTREAM:
+        break; /* its context releases it */
     }
     pthread_mutex_lock(&lock);
     live[o->device]--;
@@ -185,7 +194,7 @@ static void retire_owned_locked(const struct api_ctx *owner, struct api_obj **ou
     for (unsigned i = 0; i < BUCKETS && *n < max; i++)
         for (struct api_obj **p = &buckets[i]; *p && *n < max;) {
             struct api_obj *o = *p;
-            if (matches(o, API_OBJ_STREAM, -1, owner)) {
+            if (matches(o, API_OBJ_STREAM, -1, owner) || matches(o, API_OBJ_DSTREAM, -1, owner)) {
                 *p = o->next;
                 out[(*n)++] = o;
             } else {

@@ -6,51 +6,69 @@
  * every thread queues on that mutex. Here lookups take no lock and write no
  * shared memory: an open-addressing hash table (linear probing, load <= 1/4,
  * backward-shift deletion, so no tombstones) guarded by a sequence counter.
- * Writers (Register, Unregister: rare) serialise on a mutex, make the
- * counter odd, mutate, make it even. A reader copies the entry it finds and
- * retries if the counter moved. All slot fields are relaxed atomics, so the
- * racing reads are well defined C11 (and clean under ThreadSanitizer).
+ * Each slot is one cache line holding the key and its snapshot, so a hit
+ * touches one line of the table. Writers (Register, Unregister: rare)
+ * serialise on a mutex, make the counter odd, mutate, make it even. A reader
+ * copies the entry it finds and retries if the counter moved.
  *
- * Growing replaces the table; a reader may still be probing the old one, so
- * old tables are retired, not freed, until the library is unloaded. Tables
- * only ever double, so the retired ones together are smaller than the live
- * one. The registry lives as long as the library, like CANN's: it needs no
+ * Ordering is spelled with release stores and acquire loads, no fences, so
+ * ThreadSanitizer sees it (it does not model fences) and x86 compiles each
+ * of them to a plain mov. A writer's stores to the table are release stores
+ * made after its odd counter store; a reader's loads from the table are
+ * acquire loads made before its second counter load; so a reader that saw
+ * any store of a mutation also sees the counter move, and retries.
+ *
+ * Growing replaces the table. The reader's view of the live table is two
+ * words next to the counter: the slot array, stored first, and the hash
+ * shift that sizes it, stored second (release) and read first (acquire);
+ * tables only grow, so a reader that meets the old shift with either array
+ * stays in bounds. A reader may still be probing an old table, so old
+ * tables are retired, not freed, until the library is unloaded; they only
+ * ever double, so the retired ones together are smaller than the live one.
+ * The registry lives as long as the library, like CANN's: it needs no
  * aclInit and survives aclFinalize.
  */
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 #include "base/mem.h"
 #include "api.h"
 
 #define MIN_CAP 64u
 
-/* Keys are probed in their own dense array (8 bytes a slot, so a probe
- * stays in one or two cache lines); the snapshot of slot i sits in vals[i],
- * one cache line of its own. */
-struct vals {
-    _Alignas(64) _Atomic uintptr_t v[6]; /* the snapshot, field by field */
+/* One cache line: the key (a stream pointer value, 0 = empty) and the
+ * snapshot, field by field, in api_alloc_snapshot's order. */
+struct slot {
+    _Alignas(64) _Atomic uintptr_t key;
+    _Atomic uintptr_t v[6];
 };
 
 struct table {
-    size_t cap;            /* power of two */
+    size_t cap;            /* a power of two */
     unsigned shift;        /* 64 - log2(cap) */
-    struct table *retired; /* older tables still readable */
-    _Atomic uintptr_t *keys; /* stream pointer values; 0 = empty */
-    struct vals *vals;
+    struct table *retired; /* older tables, still readable */
+    struct slot *slots;
 };
 
-static struct {
-    _Alignas(64) _Atomic unsigned long seq; /* odd while a writer mutates */
-    _Atomic(struct table *) table;
-    _Alignas(64) pthread_mutex_t lock; /* writers only */
-    size_t count;
-} reg = {.lock = PTHREAD_MUTEX_INITIALIZER};
+/* Until the first Register: two empty slots, never written, never freed. */
+static struct slot empty_slots[2];
+static struct table empty = {2, 63, NULL, empty_slots};
 
-static size_t home(const struct table *t, uintptr_t key)
+static struct {
+    /* What readers load, in one cache line. */
+    _Alignas(64) _Atomic unsigned long seq; /* odd while a writer mutates */
+    _Atomic unsigned shift;                 /* the live table's */
+    _Atomic(struct slot *) slots;           /* the live table's */
+    /* Writers only, under lock. */
+    _Alignas(64) pthread_mutex_t lock;
+    struct table *table;
+    size_t count;
+} reg = {.shift = 63, .slots = empty_slots, .lock = PTHREAD_MUTEX_INITIALIZER,
+         .table = &empty};
+
+static inline size_t hash(uintptr_t key)
 {
-    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> t->shift);
+    return (size_t)((uint64_t)key * 0x9E3779B97F4A7C15ull);
 }
 
 static void pack(const struct api_alloc_snapshot *s, uintptr_t v[6])
@@ -63,33 +81,25 @@ static void pack(const struct api_alloc_snapshot *s, uintptr_t v[6])
     v[5] = (uintptr_t)s->get_addr;
 }
 
-static void unpack(const uintptr_t v[6], struct api_alloc_snapshot *s)
-{
-    s->desc = (aclrtAllocatorDesc)v[0];
-    s->obj = (aclrtAllocator)v[1];
-    s->alloc = (aclrtAllocatorAllocFunc)v[2];
-    s->free = (aclrtAllocatorFreeFunc)v[3];
-    s->advise = (aclrtAllocatorAllocAdviseFunc)v[4];
-    s->get_addr = (aclrtAllocatorGetAddrFromBlockFunc)v[5];
-}
-
-static void store_slot(struct table *t, size_t i, uintptr_t key, const uintptr_t v[6])
+static void load_slot(const struct slot *e, uintptr_t v[6])
 {
     for (int j = 0; j < 6; j++)
-        atomic_store_explicit(&t->vals[i].v[j], v[j], memory_order_relaxed);
-    atomic_store_explicit(&t->keys[i], key, memory_order_relaxed);
+        v[j] = atomic_load_explicit(&e->v[j], memory_order_relaxed);
 }
 
-static void load_vals(const struct table *t, size_t i, uintptr_t v[6])
+/* Writers: a slot's fields, then its key. Release stores (see the top). */
+static void store_slot(struct slot *e, uintptr_t key, const uintptr_t v[6])
 {
     for (int j = 0; j < 6; j++)
-        v[j] = atomic_load_explicit(&t->vals[i].v[j], memory_order_relaxed);
+        atomic_store_explicit(&e->v[j], v[j], memory_order_release);
+    atomic_store_explicit(&e->key, key, memory_order_release);
 }
 
 static void free_table(struct table *t)
 {
-    base_free(t->keys);
-    base_free(t->vals);
+    if (t == &empty)
+        return;
+    base_free(t->slots);
     base_free(t);
 }
 
@@ -98,14 +108,12 @@ static struct table *new_table(size_t cap)
     struct table *t = base_calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->keys = aligned_alloc(64, cap * sizeof *t->keys);
-    t->vals = aligned_alloc(64, cap * sizeof *t->vals);
-    if (!t->keys || !t->vals) {
-        free_table(t);
+    t->slots = base_aligned(64, cap * sizeof *t->slots);
+    if (!t->slots) {
+        base_free(t);
         return NULL;
     }
-    memset((void *)t->keys, 0, cap * sizeof *t->keys);
-    memset(t->vals, 0, cap * sizeof *t->vals);
+    memset(t->slots, 0, cap * sizeof *t->slots);
     t->cap = cap;
     unsigned bits = 0;
     while (((size_t)1 << bits) < cap)
@@ -119,35 +127,41 @@ static struct table *new_table(size_t cap)
 static void insert(struct table *t, uintptr_t key, const uintptr_t v[6])
 {
     size_t mask = t->cap - 1;
-    for (size_t i = home(t, key);; i = (i + 1) & mask) {
-        if (atomic_load_explicit(&t->keys[i], memory_order_relaxed) == 0) {
-            store_slot(t, i, key, v);
+    for (size_t i = hash(key) >> t->shift;; i = (i + 1) & mask) {
+        if (atomic_load_explicit(&t->slots[i].key, memory_order_relaxed) == 0) {
+            store_slot(&t->slots[i], key, v);
             return;
         }
     }
 }
 
-/* Index of key's slot, or cap when absent. Readers and writers share it. */
-static inline size_t find(const struct table *t, uintptr_t key)
+/* key's slot in the probe run that starts at slot i of a table of
+ * 2^(64 - shift) slots, or NULL. Readers and writers share it. Bounded: a
+ * reader racing writers may see a table with no empty slot. */
+static const struct slot *probe(const struct slot *slots, unsigned shift, size_t i,
+                                uintptr_t key)
 {
-    size_t mask = t->cap - 1;
-    size_t i = home(t, key);
-    /* Bounded: a reader racing a writer may see a table with no empty slot. */
-    for (size_t n = 0; n < t->cap; n++, i = (i + 1) & mask) {
-        uintptr_t k = atomic_load_explicit(&t->keys[i], memory_order_relaxed);
+    size_t mask = ((size_t)1 << (64 - shift)) - 1;
+    for (size_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
+        uintptr_t k = atomic_load_explicit(&slots[i].key, memory_order_acquire);
         if (k == key)
-            return i;
+            return &slots[i];
         if (k == 0)
-            return t->cap;
+            return NULL;
     }
-    return t->cap;
+    return NULL;
+}
+
+/* Writers' lookup in the live table. pre: lock held. */
+static struct slot *find(const struct table *t, uintptr_t key)
+{
+    return (struct slot *)probe(t->slots, t->shift, hash(key) >> t->shift, key);
 }
 
 static void write_begin(void)
 {
     unsigned long s = atomic_load_explicit(&reg.seq, memory_order_relaxed);
     atomic_store_explicit(&reg.seq, s + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
 }
 
 static void write_end(void)
@@ -159,15 +173,15 @@ static void write_end(void)
 /* A doubled copy of the live table, not yet published; NULL on host OOM. */
 static struct table *grown(struct table *old)
 {
-    struct table *t = new_table(old ? old->cap * 2 : MIN_CAP);
-    if (!t || !old)
-        return t;
+    struct table *t = new_table(old == &empty ? MIN_CAP : 2 * old->cap);
+    if (!t)
+        return NULL;
     for (size_t i = 0; i < old->cap; i++) {
-        uintptr_t k = atomic_load_explicit(&old->keys[i], memory_order_relaxed);
+        const struct slot *e = &old->slots[i];
+        uintptr_t k = atomic_load_explicit(&e->key, memory_order_relaxed), v[6];
         if (!k)
             continue;
-        uintptr_t v[6];
-        load_vals(old, i, v);
+        load_slot(e, v);
         insert(t, k, v);
     }
     t->retired = old;
@@ -179,10 +193,10 @@ int api_registry_put(const void *stream, const struct api_alloc_snapshot *s)
     uintptr_t key = (uintptr_t)stream, v[6];
     pack(s, v);
     pthread_mutex_lock(&reg.lock);
-    struct table *t = atomic_load_explicit(&reg.table, memory_order_relaxed);
-    size_t at = t ? find(t, key) : 0;
+    struct table *t = reg.table;
+    struct slot *at = find(t, key);
     struct table *bigger = NULL;
-    if (!t || (at == t->cap && 4 * (reg.count + 1) > t->cap)) {
+    if (!at && 4 * (reg.count + 1) > t->cap) {
         bigger = grown(t);
         if (!bigger) {
             pthread_mutex_unlock(&reg.lock);
@@ -191,15 +205,16 @@ int api_registry_put(const void *stream, const struct api_alloc_snapshot *s)
     }
     write_begin();
     if (bigger) {
-        atomic_store_explicit(&reg.table, bigger, memory_order_relaxed);
-        t = bigger;
-        at = t->cap;
+        /* The array first, then the shift that lets readers index it. */
+        atomic_store_explicit(&reg.slots, bigger->slots, memory_order_release);
+        atomic_store_explicit(&reg.shift, bigger->shift, memory_order_release);
+        reg.table = t = bigger;
     }
-    if (at == t->cap) {
+    if (!at) {
         insert(t, key, v);
         reg.count++;
     } else {
-        store_slot(t, at, key, v);
+        store_slot(at, key, v);
     }
     write_end();
     pthread_mutex_unlock(&reg.lock);
@@ -208,27 +223,36 @@ int api_registry_put(const void *stream, const struct api_alloc_snapshot *s)
 
 int api_registry_get(const void *stream, struct api_alloc_snapshot *out)
 {
-    uintptr_t key = (uintptr_t)stream, v[6];
+    uintptr_t key = (uintptr_t)stream;
+    size_t h = hash(key);
     for (;;) {
-        unsigned long s1 = atomic_load_explicit(&reg.seq, memory_order_acquire);
-        if (s1 & 1)
-            continue;
-        const struct table *t = atomic_load_explicit(&reg.table, memory_order_acquire);
-        int found = 0;
-        if (t) {
-            size_t at = find(t, key);
-            if (at != t->cap) {
-                found = 1;
-                load_vals(t, at, v);
+        /* Even: the value a stable counter still has at the end. An odd
+         * one (a writer at work) becomes a value it can no longer have. */
+        unsigned long s1 = atomic_load_explicit(&reg.seq, memory_order_acquire) & ~1ul;
+        unsigned shift = atomic_load_explicit(&reg.shift, memory_order_acquire);
+        const struct slot *slots = atomic_load_explicit(&reg.slots, memory_order_acquire);
+        size_t i = h >> shift;
+        const struct slot *e = &slots[i];
+        if (__builtin_expect(atomic_load_explicit(&e->key, memory_order_acquire) != key, 0)) {
+            e = probe(slots, shift, i, key);
+            if (!e) {
+                if (atomic_load_explicit(&reg.seq, memory_order_relaxed) == s1)
+                    return -1;
+                continue; /* a writer was at work: look again */
             }
         }
-        atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&reg.seq, memory_order_relaxed) != s1)
-            continue;
-        if (!found)
-            return -1;
-        unpack(v, out);
-        return 0;
+        struct api_alloc_snapshot s = {
+            (aclrtAllocatorDesc)atomic_load_explicit(&e->v[0], memory_order_acquire),
+            (aclrtAllocator)atomic_load_explicit(&e->v[1], memory_order_acquire),
+            (aclrtAllocatorAllocFunc)atomic_load_explicit(&e->v[2], memory_order_acquire),
+            (aclrtAllocatorFreeFunc)atomic_load_explicit(&e->v[3], memory_order_acquire),
+            (aclrtAllocatorAllocAdviseFunc)atomic_load_explicit(&e->v[4], memory_order_acquire),
+            (aclrtAllocatorGetAddrFromBlockFunc)atomic_load_explicit(&e->v[5],
+                                                                      memory_order_acquire)};
+        if (__builtin_expect(atomic_load_explicit(&reg.seq, memory_order_relaxed) == s1, 1)) {
+            *out = s;
+            return 0;
+        }
     }
 }
 
@@ -236,9 +260,9 @@ void api_registry_remove(const void *stream)
 {
     uintptr_t key = (uintptr_t)stream;
     pthread_mutex_lock(&reg.lock);
-    struct table *t = atomic_load_explicit(&reg.table, memory_order_relaxed);
-    size_t hole = t ? find(t, key) : 0;
-    if (!t || hole == t->cap) {
+    struct table *t = reg.table;
+    struct slot *at = find(t, key);
+    if (!at) {
         pthread_mutex_unlock(&reg.lock);
         return;
     }
@@ -246,20 +270,19 @@ void api_registry_remove(const void *stream)
     /* Backward-shift deletion: pull later members of the probe run into the
      * hole whenever the hole lies on their way from home, so no tombstone
      * is needed and lookups stay short. */
-    size_t mask = t->cap - 1;
+    size_t mask = t->cap - 1, hole = (size_t)(at - t->slots);
     for (size_t i = (hole + 1) & mask;; i = (i + 1) & mask) {
-        uintptr_t k = atomic_load_explicit(&t->keys[i], memory_order_relaxed);
+        uintptr_t k = atomic_load_explicit(&t->slots[i].key, memory_order_relaxed), v[6];
         if (!k)
             break;
-        size_t h = home(t, k);
+        size_t h = hash(k) >> t->shift;
         if (((i - h) & mask) >= ((i - hole) & mask)) {
-            uintptr_t v[6];
-            load_vals(t, i, v);
-            store_slot(t, hole, k, v);
+            load_slot(&t->slots[i], v);
+            store_slot(&t->slots[hole], k, v);
             hole = i;
         }
     }
-    atomic_store_explicit(&t->keys[hole], 0, memory_order_relaxed);
+    atomic_store_explicit(&t->slots[hole].key, 0, memory_order_release);
     reg.count--;
     write_end();
     pthread_mutex_unlock(&reg.lock);
@@ -270,14 +293,17 @@ void api_registry_each(void (*fn)(const void *stream, const struct api_alloc_sna
                        void *user)
 {
     pthread_mutex_lock(&reg.lock);
-    struct table *t = atomic_load_explicit(&reg.table, memory_order_relaxed);
-    for (size_t i = 0; t && i < t->cap; i++) {
-        uintptr_t k = atomic_load_explicit(&t->keys[i], memory_order_relaxed), v[6];
+    const struct table *t = reg.table;
+    for (size_t i = 0; i < t->cap; i++) {
+        const struct slot *e = &t->slots[i];
+        uintptr_t k = atomic_load_explicit(&e->key, memory_order_relaxed), v[6];
         if (!k)
             continue;
-        struct api_alloc_snapshot s;
-        load_vals(t, i, v);
-        unpack(v, &s);
+        load_slot(e, v);
+        struct api_alloc_snapshot s = {
+            (aclrtAllocatorDesc)v[0],            (aclrtAllocator)v[1],
+            (aclrtAllocatorAllocFunc)v[2],       (aclrtAllocatorFreeFunc)v[3],
+            (aclrtAllocatorAllocAdviseFunc)v[4], (aclrtAllocatorGetAddrFromBlockFunc)v[5]};
         fn((const void *)k, &s, user);
     }
     pthread_mutex_unlock(&reg.lock);
@@ -294,12 +320,13 @@ size_t api_registry_count(void)
 /* The library is being unloaded: no reader can be left, free every table. */
 __attribute__((destructor)) static void registry_unload(void)
 {
-    struct table *t = atomic_load_explicit(&reg.table, memory_order_relaxed);
-    while (t) {
-        struct table *older = t->retired;
-        free_table(t);
-        t = older;
+    atomic_store_explicit(&reg.shift, empty.shift, memory_order_relaxed);
+    atomic_store_explicit(&reg.slots, empty_slots, memory_order_relaxed);
+    while (reg.table) {
+        struct table *older = reg.table->retired;
+        free_table(reg.table);
+        reg.table = older;
     }
-    atomic_store_explicit(&reg.table, NULL, memory_order_relaxed);
+    reg.table = &empty;
     reg.count = 0;
 }

@@ -1,14 +1,18 @@
 /*
  * test_allocator.c - the custom-allocator API pinned row by row against
- * CANN's behaviour (fact sheet table 1.4), messages included, plus a
- * multi-threaded register/lookup/unregister stress case.
+ * CANN's behaviour (fact sheet table 1.4), messages included; hostile desc
+ * handles (aclsim rejects what CANN would crash on or write through); and
+ * multi-threaded cases: register/lookup/unregister, and descs destroyed
+ * while other threads set and register them.
  *
  * The allocator API needs no aclInit, no device and no real stream: any
  * non-NULL pointer is a stream key, exactly as in CANN's own unit tests.
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include "testutil.h"
 #include "acl/acl_rt_allocator.h"
 #include "aclsim/aclsim.h"
@@ -366,6 +370,129 @@ static void test_unregister_keeps_other_streams_registered(void **state)
     aclrtAllocatorDestroyDesc(d);
 }
 
+/* ---- Hostile desc handles ----
+ * aclsim's own checks (CANN dereferences whatever it is given): every call
+ * taking a desc rejects a handle that is not a live desc with 100000 and
+ * an EH0012 message, and writes nothing through it. */
+
+static void expect_bad_desc_msg(const char *func, int destroyed)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s failed. Parameter allocatorDesc is invalid. Reason: %s.",
+             func, destroyed ? "the allocator description has already been destroyed"
+                             : "it is not a live allocator description");
+    expect_msg("Invalid_Argument(EH0012)", text);
+}
+
+/* Each of the seven calls that take a desc rejects h; nothing registers. */
+static void expect_every_call_rejects(aclrtAllocatorDesc h, int destroyed)
+{
+    size_t before = aclsim_registered_count();
+    assert_int_equal(aclrtAllocatorSetObjToDesc(h, &obj_a), ACL_ERROR_INVALID_PARAM);
+    expect_bad_desc_msg("aclrtAllocatorSetObjToDesc", destroyed);
+    assert_int_equal(aclrtAllocatorSetAllocFuncToDesc(h, alloc_a), ACL_ERROR_INVALID_PARAM);
+    expect_bad_desc_msg("aclrtAllocatorSetAllocFuncToDesc", destroyed);
+    assert_int_equal(aclrtAllocatorSetFreeFuncToDesc(h, free_a), ACL_ERROR_INVALID_PARAM);
+    expect_bad_desc_msg("aclrtAllocatorSetFreeFuncToDesc", destroyed);
+    assert_int_equal(aclrtAllocatorSetAllocAdviseFuncToDesc(h, advise_a),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_bad_desc_msg("aclrtAllocatorSetAllocAdviseFuncToDesc", destroyed);
+    assert_int_equal(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(h, addr_a),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_bad_desc_msg("aclrtAllocatorSetGetAddrFromBlockFuncToDesc", destroyed);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(41), h), ACL_ERROR_INVALID_PARAM);
+    expect_bad_desc_msg("aclrtAllocatorRegister", destroyed);
+    assert_int_equal(aclsim_registered_count(), before);
+    assert_int_equal(aclrtAllocatorDestroyDesc(h), ACL_ERROR_INVALID_PARAM);
+    expect_bad_desc_msg("aclrtAllocatorDestroyDesc", destroyed);
+}
+
+static void test_desc_unmapped_pointer_rejected(void **state)
+{
+    (void)state;
+    expect_every_call_rejects((aclrtAllocatorDesc)(uintptr_t)0x10, 0);
+}
+
+static void test_desc_stack_address_rejected_and_left_untouched(void **state)
+{
+    (void)state;
+    unsigned char local[64], want[64];
+    memset(local, 0xA5, sizeof local);
+    memcpy(want, local, sizeof want);
+    expect_every_call_rejects(local, 0);
+    assert_memory_equal(local, want, sizeof want);
+}
+
+static void test_desc_heap_block_rejected_and_left_untouched(void **state)
+{
+    (void)state;
+    unsigned char *block = malloc(64), want[64];
+    assert_non_null(block);
+    memset(block, 0x5A, 64);
+    memcpy(want, block, sizeof want);
+    expect_every_call_rejects(block, 0);
+    assert_memory_equal(block, want, sizeof want);
+    free(block);
+}
+
+/* A pointer into a live desc is not a desc; the desc keeps its fields. */
+static void test_desc_interior_pointer_rejected_desc_unchanged(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 1);
+    expect_every_call_rejects((char *)d + sizeof(void *), 0);
+    expect_every_call_rejects((char *)d + 1, 0);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(12), d), ACL_SUCCESS);
+    aclrtAllocatorDesc out;
+    aclrtAllocator obj;
+    aclrtAllocatorAllocFunc af;
+    aclrtAllocatorFreeFunc ff;
+    aclrtAllocatorAllocAdviseFunc adv;
+    aclrtAllocatorGetAddrFromBlockFunc gf;
+    assert_int_equal(aclrtAllocatorGetByStream(STREAM(12), &out, &obj, &af, &ff, &adv, &gf),
+                     ACL_SUCCESS);
+    assert_ptr_equal(out, d);
+    assert_ptr_equal(obj, &obj_a);
+    assert_true(af == alloc_a && ff == free_a && adv == advise_a && gf == addr_a);
+    assert_int_equal(aclrtAllocatorDestroyDesc(d), ACL_SUCCESS);
+}
+
+static void test_destroyed_desc_rejected_as_destroyed(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 0);
+    assert_int_equal(aclrtAllocatorDestroyDesc(d), ACL_SUCCESS);
+    expect_every_call_rejects(d, 1);
+}
+
+static void test_destroy_desc_twice_second_rejected(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    assert_int_equal(aclrtAllocatorDestroyDesc(d), ACL_SUCCESS);
+    expect_no_msg();
+    assert_int_equal(aclrtAllocatorDestroyDesc(d), ACL_ERROR_INVALID_PARAM);
+    expect_bad_desc_msg("aclrtAllocatorDestroyDesc", 1);
+}
+
+/* A destroyed desc's address is not handed out again at once, so a stale
+ * handle cannot reach a new desc: it stays "destroyed" for the next 64
+ * destroys, then its memory is freed and it is simply not a desc. */
+static void test_destroyed_desc_not_reused_then_forgotten(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc(), fresh[64];
+    assert_int_equal(aclrtAllocatorDestroyDesc(d), ACL_SUCCESS);
+    for (int i = 0; i < 64; i++) {
+        fresh[i] = aclrtAllocatorCreateDesc();
+        assert_ptr_not_equal(fresh[i], d);
+    }
+    expect_every_call_rejects(d, 1);
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(aclrtAllocatorDestroyDesc(fresh[i]), ACL_SUCCESS);
+    expect_every_call_rejects(d, 0);
+}
+
 /* ---- Concurrency ---- */
 
 #define THREADS 4
@@ -443,6 +570,116 @@ static void test_concurrent_register_lookup_unregister_never_tears(void **state)
     aclrtAllocatorDestroyDesc(b);
 }
 
+/* One thread destroys descs (and each one twice) while others set and
+ * register whatever the shared pool holds at that moment. Every call must
+ * either succeed or reject the desc with EH0012; the build with
+ * ThreadSanitizer (scons san=thread test) and AddressSanitizer must find
+ * no race and no use after free. */
+
+#define POOL 8
+#define CHURN_ROUNDS 20000
+
+static _Atomic(aclrtAllocatorDesc) pool[POOL];
+
+struct churner {
+    int id;
+    int errors;
+};
+
+/* A full desc, without cmocka asserts (they are not thread-safe). */
+static aclrtAllocatorDesc make_desc(int *errors)
+{
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    if (!d || aclrtAllocatorSetObjToDesc(d, &obj_a) != ACL_SUCCESS ||
+        aclrtAllocatorSetAllocFuncToDesc(d, alloc_a) != ACL_SUCCESS ||
+        aclrtAllocatorSetFreeFuncToDesc(d, free_a) != ACL_SUCCESS ||
+        aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, addr_a) != ACL_SUCCESS)
+        (*errors)++;
+    return d;
+}
+
+/* rc is a success, or a rejection of the desc with its message. */
+static int acceptable(aclError rc)
+{
+    if (rc == ACL_SUCCESS)
+        return 1;
+    const char *m = aclGetRecentErrMsg();
+    return rc == ACL_ERROR_INVALID_PARAM && m &&
+           strstr(m, "Invalid_Argument(EH0012): ") != NULL &&
+           strstr(m, " failed. Parameter allocatorDesc is invalid. Reason: ") != NULL;
+}
+
+static void *destroyer_main(void *arg)
+{
+    struct churner *c = arg;
+    for (int r = 0; r < CHURN_ROUNDS / 4; r++) {
+        aclrtAllocatorDesc old = atomic_exchange(&pool[r % POOL], make_desc(&c->errors));
+        if (aclrtAllocatorDestroyDesc(old) != ACL_SUCCESS)
+            c->errors++;
+        if (aclrtAllocatorDestroyDesc(old) != ACL_ERROR_INVALID_PARAM)
+            c->errors++;
+        (void)aclGetRecentErrMsg();
+    }
+    return NULL;
+}
+
+static void *setter_main(void *arg)
+{
+    struct churner *c = arg;
+    uint32_t x = 88675123u + (uint32_t)c->id;
+    for (int r = 0; r < CHURN_ROUNDS; r++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        aclrtAllocatorDesc d = atomic_load(&pool[x % POOL]);
+        aclError rc;
+        switch ((x >> 8) % 4) {
+        case 0:
+            rc = aclrtAllocatorSetObjToDesc(d, &obj_b);
+            break;
+        case 1:
+            rc = aclrtAllocatorSetAllocFuncToDesc(d, alloc_b);
+            break;
+        case 2:
+            rc = aclrtAllocatorSetAllocAdviseFuncToDesc(d, advise_a);
+            break;
+        default:
+            rc = aclrtAllocatorRegister(STREAM(2000 + c->id * 8 + (int)((x >> 12) % 8)), d);
+        }
+        if (!acceptable(rc))
+            c->errors++;
+    }
+    for (int i = 0; i < 8; i++)
+        aclrtAllocatorUnregister(STREAM(2000 + c->id * 8 + i));
+    return NULL;
+}
+
+static void test_concurrent_destroy_while_setting_and_registering_is_safe(void **state)
+{
+    (void)state;
+    /* Differential mode mirrors each call into the real runtime, which
+     * cannot survive a desc destroyed under a concurrent Set. */
+    const char *diff = getenv("ACLSIM_DIFF");
+    if (diff && strcmp(diff, "0") != 0)
+        skip();
+    int errors = 0;
+    for (int i = 0; i < POOL; i++)
+        atomic_store(&pool[i], make_desc(&errors));
+    assert_int_equal(errors, 0);
+    pthread_t th[THREADS];
+    struct churner c[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        c[i] = (struct churner){i, 0};
+        assert_int_equal(pthread_create(&th[i], NULL, i ? setter_main : destroyer_main, &c[i]),
+                         0);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(c[i].errors, 0);
+    }
+    assert_int_equal(aclsim_registered_count(), 0);
+    for (int i = 0; i < POOL; i++)
+        assert_int_equal(aclrtAllocatorDestroyDesc(atomic_load(&pool[i])), ACL_SUCCESS);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_teardown(f, teardown)
@@ -470,7 +707,15 @@ int main(void)
         T(test_unregister_unknown_stream_succeeds),
         T(test_unregister_twice_succeeds_and_lookup_then_misses),
         T(test_unregister_keeps_other_streams_registered),
+        T(test_desc_unmapped_pointer_rejected),
+        T(test_desc_stack_address_rejected_and_left_untouched),
+        T(test_desc_heap_block_rejected_and_left_untouched),
+        T(test_desc_interior_pointer_rejected_desc_unchanged),
+        T(test_destroyed_desc_rejected_as_destroyed),
+        T(test_destroy_desc_twice_second_rejected),
+        T(test_destroyed_desc_not_reused_then_forgotten),
         T(test_concurrent_register_lookup_unregister_never_tears),
+        T(test_concurrent_destroy_while_setting_and_registering_is_safe),
     };
     return cmocka_run_group_tests_name("allocator", tests, NULL, NULL);
 }

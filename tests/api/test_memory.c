@@ -71,6 +71,26 @@ static void test_malloc_out_of_memory_is_207001_with_el0004(void **state)
     assert_null(p);
 }
 
+/* The largest sizes the size check lets through cannot wrap around in the
+ * rounding to 32 bytes, 64-byte granules or 2 MB pages: each is simply
+ * more than the device has. */
+static void test_malloc_of_the_largest_sizes_is_out_of_memory(void **state)
+{
+    (void)state;
+    const aclrtMemMallocPolicy policies[] = {ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY,
+                                             ACL_MEM_MALLOC_NORMAL_ONLY};
+    for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+        for (size_t size = SIZE_MAX - 64; size >= SIZE_MAX - 96; size -= 32) {
+            void *p = NULL;
+            assert_int_equal(aclrtMalloc(&p, size, policies[i]), ACL_ERROR_RT_MEMORY_ALLOCATION);
+            expect_msg("Memory_Allocation_Failure(EL0004)", "Failed to allocate memory.");
+            assert_int_equal(aclrtMallocAlign32(&p, size, policies[i]),
+                             ACL_ERROR_RT_MEMORY_ALLOCATION);
+            assert_null(p);
+            (void)aclGetRecentErrMsg();
+        }
+}
+
 static void test_malloc_accounts_padding_and_free_returns_it(void **state)
 {
     (void)state;
@@ -84,6 +104,50 @@ static void test_malloc_accounts_padding_and_free_returns_it(void **state)
     /* 910B1: ALIGN_UP(100, 32) + 32 padding = 160 bytes, in 64-byte granules. */
     assert_int_equal(f0 - f1, 192);
     assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+}
+
+/* What aclrtGetMemInfo calls free is what aclrtMalloc can hand out: fill
+ * the device with ever smaller blocks (halving the size at each 207001)
+ * until even one byte fails. Every allocation that succeeds was covered by
+ * the free bytes reported just before; once the smallest request fails,
+ * fewer bytes than it asked for are reported free (free space in pieces
+ * may hold more than a failed larger request). Before, the 8 MiB reserve
+ * was left out of total and free but not out of the heap: free read 0
+ * while allocations still succeeded. */
+static void test_get_mem_info_free_is_what_malloc_can_hand_out(void **state)
+{
+    (void)state;
+    enum { MAX = 4096 };
+    static void *blocks[MAX];
+    size_t n = 0, fr, total, size = 64u << 20, smallest_failed = SIZE_MAX;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_true(fr == total);
+    while (size > 0 && n < MAX) {
+        size_t before, after;
+        assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &before, &total), ACL_SUCCESS);
+        aclError rc = aclrtMalloc(&blocks[n], size, ACL_MEM_MALLOC_NORMAL_ONLY);
+        assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &after, &total), ACL_SUCCESS);
+        if (rc == ACL_SUCCESS) {
+            if (before < size || before - after < size)
+                fail_msg("a %zu-byte aclrtMalloc succeeded with %zu bytes reported free "
+                         "(%zu after)", size, before, after);
+            n++;
+            continue;
+        }
+        assert_int_equal(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+        (void)aclGetRecentErrMsg();
+        smallest_failed = size;
+        size /= 2;
+    }
+    assert_int_equal(smallest_failed, 1);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    if (fr >= smallest_failed)
+        fail_msg("a %zu-byte aclrtMalloc failed with %zu bytes reported free", smallest_failed,
+                 fr);
+    while (n > 0)
+        assert_int_equal(aclrtFree(blocks[--n]), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_true(fr == total);
 }
 
 static void test_get_mem_info_null_outs_rejected(void **state)
@@ -199,6 +263,46 @@ static void test_memcpy_past_end_of_allocation_rejected(void **state)
     assert_int_equal(aclrtFree(d), ACL_SUCCESS);
 }
 
+/* Two adjacent blocks too big for the quick lists: a's padding (32 bytes
+ * past its 100000 usable ones) ends where b starts. */
+static void adjacent_pair(void **a, void **b)
+{
+    assert_int_equal(aclrtMalloc(a, 100000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(b, 100000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_ptr_equal(*b, (char *)*a + 100032);
+}
+
+/* Before, a start inside a block's padding passed the bounds check (the
+ * room left, usable - offset, wrapped around) and the copy or fill ran
+ * into the next block. */
+static void test_copy_or_fill_starting_in_padding_rejected(void **state)
+{
+    (void)state;
+    unsigned char mark[64], ones[64], back[64];
+    void *a, *b;
+    memset(mark, 0xaa, sizeof mark);
+    memset(ones, 0x55, sizeof ones);
+    adjacent_pair(&a, &b);
+    assert_int_equal(aclrtMemcpy(b, 64, mark, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    MISUSE_BEGIN();
+    aclError to = aclrtMemcpy((char *)a + 100010, 64, ones, 64, ACL_MEMCPY_HOST_TO_DEVICE);
+    const char *m = aclGetRecentErrMsg();
+    aclError fill = aclrtMemset((char *)a + 100016, 64, 0x55, 64);
+    aclError from = aclrtMemcpy(back, 64, (char *)a + 100000, 64, ACL_MEMCPY_DEVICE_TO_HOST);
+    aclError d2d = aclrtMemcpy((char *)a + 100020, 64, b, 64, ACL_MEMCPY_DEVICE_TO_DEVICE);
+    MISUSE_END();
+    assert_int_equal(to, ACL_ERROR_RT_PARAM_INVALID);
+    assert_non_null(strstr(m, "lies 100010 bytes into a block of 100000 bytes"));
+    assert_int_equal(fill, ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(from, ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(d2d, ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMemcpy(back, 64, b, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, mark, 64);
+    assert_int_equal(aclrtFree(a), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+}
+
 static void test_memcpy_after_free_rejected(void **state)
 {
     (void)state;
@@ -214,6 +318,32 @@ static void test_memcpy_after_free_rejected(void **state)
     assert_int_equal(to, ACL_ERROR_RT_PARAM_INVALID);
     assert_non_null(strstr(m, "is it freed?"));
     assert_int_equal(from, ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+}
+
+/* Before, a copy onto itself succeeded before any check, so a freed or
+ * wild device address passed. */
+static void test_memcpy_onto_itself_is_checked_like_any_copy(void **state)
+{
+    (void)state;
+    char h[64] = {1, 2, 3};
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(d, 64, d, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(h, 64, h, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
+    assert_int_equal(h[2], 3);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    MISUSE_BEGIN();
+    aclError freed = aclrtMemcpy(d, 64, d, 64, ACL_MEMCPY_DEVICE_TO_DEVICE);
+    const char *m = aclGetRecentErrMsg();
+    aclError wild = aclrtMemcpy((void *)0x1000, 64, (void *)0x1000, 64,
+                                ACL_MEMCPY_DEVICE_TO_DEVICE);
+    aclError over = aclrtMemcpy(h, 128, h, 128, ACL_MEMCPY_HOST_TO_DEVICE);
+    MISUSE_END();
+    assert_int_equal(freed, ACL_ERROR_RT_PARAM_INVALID);
+    assert_non_null(strstr(m, "is it freed?"));
+    assert_int_equal(wild, ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(over, ACL_ERROR_RT_PARAM_INVALID);
     (void)aclGetRecentErrMsg();
 }
 
@@ -266,6 +396,86 @@ static void test_malloc_host_aligned_usable_and_freed_once(void **state)
     expect_null_msg("aclrtFreeHost", "hostPtr");
 }
 
+/* A block handed to the other kind's free is refused, and the message
+ * says which free it needs (before, it said the start of the block was
+ * "inside the block ..., not its start"). */
+static void test_free_of_the_other_kind_names_the_right_free(void **state)
+{
+    (void)state;
+    void *d, *h;
+    assert_int_equal(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost(&h, 64), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(d), ACL_ERROR_RT_MEMORY_FREE);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "is device memory from aclrtMalloc: free it "
+                                                 "with aclrtFree"));
+    assert_int_equal(aclrtFree(h), ACL_ERROR_RT_MEMORY_FREE);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "is host memory from aclrtMallocHost: free it "
+                                                 "with aclrtFreeHost"));
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(h), ACL_SUCCESS);
+}
+
+/* A pinned buffer larger than the machine's memory is an allocation
+ * failure (207001, EL0004) as in CANN, never a crash (AddressSanitizer
+ * aborts on such a malloc) nor ACL_ERROR_BAD_ALLOC. */
+static void test_malloc_host_huge_size_is_207001_with_el0004(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {SIZE_MAX, SIZE_MAX - 4095, (size_t)1 << 62};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        void *h = NULL;
+        assert_int_equal(aclrtMallocHost(&h, sizes[i]), ACL_ERROR_RT_MEMORY_ALLOCATION);
+        expect_msg("Memory_Allocation_Failure(EL0004)", "Failed to allocate memory.");
+        assert_null(h);
+        (void)aclGetRecentErrMsg();
+    }
+}
+
+/* ---- On a 2 GiB device: copies across the host view's 1 GiB pieces ---- */
+
+static int setup_2gib(void **state)
+{
+    (void)state;
+    setenv("ACLSIM_HBM_BYTES", "2147483648", 1);
+    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
+        return -1;
+    return 0;
+}
+
+/* An overlapping device-to-device copy forward (dst above src) that
+ * crosses a 1 GiB boundary of the device range moves the bytes as memmove
+ * would. Before, the pieces on either side of the boundary were copied
+ * front to back, so the second piece read bytes the first had already
+ * overwritten. */
+static void test_overlapping_copy_across_a_gib_boundary_is_a_memmove(void **state)
+{
+    (void)state;
+    enum { N = 8192, SHIFT = 64 };
+    static unsigned char pattern[N + SHIFT], back[N + SHIFT];
+    void *first, *b;
+    /* A block ending 4 KiB before the first 1 GiB boundary (1 GiB - 4096
+     * bytes with its padding), so the next one straddles it. */
+    assert_int_equal(aclrtMalloc(&first, (1u << 30) - 4096 - 32, ACL_MEM_MALLOC_NORMAL_ONLY),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&b, N + SHIFT, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(((uintptr_t)b + 4096) % (1u << 30), 0);
+    for (int i = 0; i < N + SHIFT; i++)
+        pattern[i] = (unsigned char)(i * 13 + i / 251);
+    assert_int_equal(aclrtMemcpy(b, N + SHIFT, pattern, N + SHIFT, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy((char *)b + SHIFT, N, b, N, ACL_MEMCPY_DEVICE_TO_DEVICE),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, N + SHIFT, b, N + SHIFT, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    assert_memory_equal(back, pattern, SHIFT);
+    for (int i = 0; i < N; i++)
+        if (back[SHIFT + i] != pattern[i])
+            fail_msg("byte %d of the moved range is %#x, not %#x", i, back[SHIFT + i],
+                     pattern[i]);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(first), ACL_SUCCESS);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_teardown(f, after_each)
@@ -274,7 +484,9 @@ int main(void)
         T(test_malloc_size_zero_rejected_with_eh0007),
         T(test_malloc_overflowing_size_rejected),
         T(test_malloc_out_of_memory_is_207001_with_el0004),
+        T(test_malloc_of_the_largest_sizes_is_out_of_memory),
         T(test_malloc_accounts_padding_and_free_returns_it),
+        T(test_get_mem_info_free_is_what_malloc_can_hand_out),
         T(test_get_mem_info_null_outs_rejected),
         T(test_get_mem_info_ddr_on_hbm_device_is_zero),
         T(test_free_null_interior_and_double_free_rejected),
@@ -284,9 +496,18 @@ int main(void)
         T(test_memcpy_round_trip_through_device),
         T(test_memcpy_past_end_of_allocation_rejected),
         T(test_memcpy_after_free_rejected),
+        T(test_copy_or_fill_starting_in_padding_rejected),
+        T(test_memcpy_onto_itself_is_checked_like_any_copy),
         T(test_memcpy_wrong_direction_rejected),
         T(test_memset_pageable_host_memory_rejected),
         T(test_malloc_host_aligned_usable_and_freed_once),
+        T(test_malloc_host_huge_size_is_207001_with_el0004),
+        T(test_free_of_the_other_kind_names_the_right_free),
     };
-    return cmocka_run_group_tests_name("memory", tests, setup, teardown);
+    const struct CMUnitTest tests_2gib[] = {
+        T(test_overlapping_copy_across_a_gib_boundary_is_a_memmove),
+    };
+    int failed = cmocka_run_group_tests_name("memory", tests, setup, teardown);
+    return failed + cmocka_run_group_tests_name("memory, 2 GiB device", tests_2gib, setup_2gib,
+                                                teardown);
 }

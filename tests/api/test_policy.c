@@ -3,10 +3,13 @@
  * (fact sheet 3.1, 5), seen through aclrtGetMemInfo and
  * aclrtPointerGetAttributes, plus aclrtGetMemUsageInfo.
  *
- * Each case opens the simulator with its own profile and a small HBM.
+ * Each case opens the simulator with its own profile and a small HBM; one
+ * opens every profile of the README's "SoC profiles" table at its full size
+ * and checks what the API shows of each row.
  */
 #include <stdlib.h>
 #include "testutil.h"
+#include "tests/soc_table.h"
 
 #define MiB (1024u * 1024u)
 #define GiB (1024ull * MiB)
@@ -146,7 +149,7 @@ static void test_huge1g_on_950_not_supported(void **state)
 static void test_huge_first_falls_back_to_normal_pages_when_fragmented(void **state)
 {
     (void)state;
-    open_sim("Ascend910B1", "16777216"); /* 16 MiB: 8 huge pages */
+    open_sim("Ascend910B1", "25165824"); /* 24 MiB, 16 after the reserve: 8 huge pages */
     void *blk[32], *big = NULL;
     /* Fill the device with 512 KiB blocks, then free three of every four:
      * each 2 MiB page keeps one live block, so no huge page is free, but
@@ -214,6 +217,83 @@ static void test_mem_usage_info_tracks_current_and_peak(void **state)
     assert_int_equal(aclrtFree(a), ACL_SUCCESS);
 }
 
+/* HBM bandwidth in GB/s as the device's timeline shows it: three fills on
+ * one stream, timed by events; the difference between an 8 MiB and a
+ * 16 MiB fill is 8 MiB at the HBM's rate (the fixed latency cancels). */
+static double hbm_gbps_of_fills(void)
+{
+    enum { SMALL = 8 << 20, BIG = 16 << 20 };
+    aclrtStream s;
+    aclrtEvent e[3];
+    void *d;
+    float first, second;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&d, BIG, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(aclrtCreateEvent(&e[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(d, BIG, 0, BIG, s), ACL_SUCCESS); /* the stream runs ahead */
+    assert_int_equal(aclrtRecordEvent(e[0], s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(d, BIG, 1, SMALL, s), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e[1], s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(d, BIG, 2, BIG, s), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e[2], s), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtEventElapsedTime(&first, e[0], e[1]), ACL_SUCCESS);
+    assert_int_equal(aclrtEventElapsedTime(&second, e[1], e[2]), ACL_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(aclrtDestroyEvent(e[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    return (double)(BIG - SMALL) / ((double)(second - first) * 1e-3) / 1e9;
+}
+
+/* Each profile a README row names opens as the row says: aclrtGetSocName
+ * gives its name, aclrtGetMemInfo its HBM less CANN's 8 MiB reserve, a
+ * 100-byte aclrtMalloc takes 128 bytes plus the padding (in 64-byte
+ * granules), 1 GB pages exist or give 207000, and fills run at its HBM
+ * bandwidth. */
+static void test_every_readme_profile_opens_as_its_row_says(void **state)
+{
+    (void)state;
+    static struct soc_row rows[SOC_TABLE_MAX_ROWS];
+    int n = soc_table_read(ACLSIM_README, rows, SOC_TABLE_MAX_ROWS), opened = 0;
+    assert_true(n > 0);
+    unsetenv("ACLSIM_HBM_BYTES");
+    for (int r = 0; r < n; r++) {
+        if (!rows[r].parsed)
+            fail_msg("README row not in the table's form: %s", rows[r].line);
+        for (int k = 0; k < rows[r].n_names; k++) {
+            const struct soc_row *row = &rows[r];
+            size_t fr, total;
+            uint32_t page;
+            void *p = NULL;
+            setenv("ACLSIM_SOC", row->names[k], 1);
+            assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+            assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+            assert_string_equal(aclrtGetSocName(), row->names[k]);
+            assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+            assert_true(total == row->hbm_bytes - 8 * MiB);
+            assert_true(fr == total);
+            assert_int_equal(cost(aclrtMalloc, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &page),
+                             (128 + row->padding + 63) / 64 * 64);
+            aclError rc = aclrtMalloc(&p, 1, ACL_MEM_MALLOC_HUGE1G_ONLY);
+            assert_int_equal(rc, row->huge1g ? ACL_SUCCESS : ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+            if (rc == ACL_SUCCESS)
+                assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+            (void)aclGetRecentErrMsg();
+            double gbps = hbm_gbps_of_fills();
+            if (gbps < row->hbm_gbps * 0.999 || gbps > row->hbm_gbps * 1.001)
+                fail_msg("%s fills at %g GB/s, its README row says %g", row->names[k], gbps,
+                         row->hbm_gbps);
+            assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+            assert_int_equal(aclFinalize(), ACL_SUCCESS);
+            opened++;
+        }
+    }
+    assert_true(opened >= n);
+    setenv("ACLSIM_SOC", "Ascend910B1", 1);
+}
+
 static void test_unknown_soc_makes_init_fail_with_message(void **state)
 {
     (void)state;
@@ -242,6 +322,8 @@ int main(void)
         T(test_pointer_attributes_host_kinds_and_null_args),
         T(test_mem_usage_info_tracks_current_and_peak),
         T(test_unknown_soc_makes_init_fail_with_message),
+        /* opens and closes the simulator itself, once per profile */
+        cmocka_unit_test(test_every_readme_profile_opens_as_its_row_says),
     };
     return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
  * Built a second time with -DWRONG_WIRING (tests/meta), one expectation is
  * deliberately wrong and that binary must fail: proof this suite bites.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include "../api/testutil.h"
 #include "acl/acl_rt_allocator.h"
@@ -547,6 +548,50 @@ static aclError scenario_ACL_RT_QUERY_EVENT(void)
     return rc;
 }
 
+/* ---- streams, events, notifies, peers (fam-stream) ---- */
+
+static aclError scenario_ACL_RT_STREAM_ATTR(void)
+{
+    int32_t id = -1;
+    on();
+    aclError rc = aclrtStreamGetId(stream, &id);
+    off();
+    assert_int_equal(id, -1); /* nothing written */
+    assert_int_equal(aclrtStreamGetId(stream, &id), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_STREAM_ABORT(void)
+{
+    on();
+    aclError rc = aclrtStreamAbort(stream);
+    off();
+    assert_int_equal(aclrtStreamAbort(stream), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_NOTIFY(void)
+{
+    aclrtNotify n = NULL;
+    on();
+    aclError rc = aclrtCreateNotify(&n, 0);
+    off();
+    assert_null(n);
+    assert_int_equal(aclrtCreateNotify(&n, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyNotify(n), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_PEER_ACCESS(void)
+{
+    int32_t can = -1;
+    on();
+    aclError rc = aclrtDeviceCanAccessPeer(&can, 0, 1);
+    off();
+    assert_int_equal(can, -1);
+    return rc;
+}
+
 static aclError scenario_ACL_RT_MEM_INFO(void)
 {
     size_t f = 0, t = 0;
@@ -557,6 +602,103 @@ static aclError scenario_ACL_RT_MEM_INFO(void)
     return rc;
 }
 
+static aclError scenario_ACL_SYS_VERSION_FILE(void)
+{
+    char pkg[] = "runtime", ver[ACL_PKG_VERSION_MAX_SIZE] = "";
+    on();
+    aclError rc = aclsysGetVersionStr(pkg, ver);
+    off();
+    assert_string_equal(ver, ""); /* nothing written */
+    assert_int_equal(aclsysGetVersionStr(pkg, ver), ACL_SUCCESS);
+    assert_string_equal(ver, "9.1.0");
+    return rc;
+}
+
+static aclError scenario_ACL_RT_DEVICE_INFO(void)
+{
+    int64_t v = -1;
+    on();
+    aclError rc = aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &v);
+    off();
+    assert_int_equal(v, -1);
+    assert_int_equal(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &v), ACL_SUCCESS);
+    assert_int_equal(v, 24);
+    return rc;
+}
+
+/* ---- errors, init callbacks, callbacks ---- */
+
+static aclError scenario_ACL_RT_ERROR_VERBOSE(void)
+{
+    aclrtErrorInfo info;
+    memset(&info, 0x5a, sizeof info);
+    on();
+    aclError rc = aclrtGetErrorVerbose(0, &info);
+    off();
+    assert_int_equal(info.tryRepair, 0x5a); /* untouched */
+    assert_int_equal(aclrtGetErrorVerbose(0, &info), ACL_SUCCESS);
+    assert_int_equal(info.errorType, ACL_RT_NO_ERROR);
+    return rc;
+}
+
+static aclError count_fini(void *user)
+{
+    ++*(int *)user;
+    return ACL_SUCCESS;
+}
+
+static aclError scenario_ACL_INIT_CALLBACK(void)
+{
+    int calls = 0;
+    on();
+    aclError rc = aclFinalizeCallbackRegister(ACL_REG_TYPE_OTHER, count_fini, &calls);
+    off();
+    /* Nothing was registered. */
+    assert_int_equal(aclFinalizeCallbackUnRegister(ACL_REG_TYPE_OTHER, count_fini),
+                     ACL_ERROR_INTERNAL_ERROR);
+    assert_int_equal(aclFinalizeCallbackRegister(ACL_REG_TYPE_OTHER, count_fini, &calls),
+                     ACL_SUCCESS);
+    assert_int_equal(aclFinalizeCallbackUnRegister(ACL_REG_TYPE_OTHER, count_fini), ACL_SUCCESS);
+    assert_int_equal(calls, 0);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_SUBSCRIBE_REPORT(void)
+{
+    uint64_t me = (uint64_t)pthread_self();
+    on();
+    aclError rc = aclrtSubscribeReport(me, stream);
+    off();
+    /* Nothing was subscribed. */
+    assert_int_equal(aclrtUnSubscribeReport(me, stream), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtSubscribeReport(me, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtUnSubscribeReport(me, stream), ACL_SUCCESS);
+    return rc;
+}
+
+static void count_cb(void *user)
+{
+    ++*(int *)user;
+}
+
+static aclError scenario_ACL_RT_LAUNCH_CALLBACK(void)
+{
+    uint64_t me = (uint64_t)pthread_self();
+    int calls = 0;
+    assert_int_equal(aclrtSubscribeReport(me, stream), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtLaunchCallback(count_cb, &calls, ACL_CALLBACK_BLOCK, stream);
+    off();
+    /* Nothing was queued. */
+    assert_int_equal(aclrtProcessReport(1), ACL_ERROR_RT_REPORT_TIMEOUT);
+    assert_int_equal(aclrtLaunchCallback(count_cb, &calls, ACL_CALLBACK_BLOCK, stream),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtProcessReport(1000), ACL_SUCCESS);
+    assert_int_equal(calls, 1);
+    assert_int_equal(aclrtUnSubscribeReport(me, stream), ACL_SUCCESS);
+    return rc;
+}
 /* ---- The single-op executor: an allocator handing out device memory
  * (the block is the address), registered on a fresh stream. ---- */
 static int op_allocs, op_frees;

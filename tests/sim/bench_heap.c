@@ -137,7 +137,7 @@ static void heap_bench(size_t live, double *pair, double *churn, double *big_pai
         t = (now_ns() - t) / PAIRS;
         best_big = t < best_big ? t : best_big;
     }
-    if (sim_heap_check(h) != 0)
+    if (sim_heap_check(h, NULL) != SIM_HEAP_SOUND)
         die("sim_heap_check");
 #ifndef BENCH_NO_QUICK_STATS
     {

@@ -3,7 +3,7 @@
  *
  * Covers basic alloc/free, the three alignments (64 B, 2 MiB, 1 GiB), exhaustion,
  * rejection of bad frees, coalescing, lookup of interior addresses, stats, a
- * 144 GiB sparse heap, the quick lists (deferred coalescing of blocks <= 64 KiB:
+ * 144 GiB sparse heap, the quick lists (deferred coalescing of blocks <= 64 KiB + 64:
  * exact reuse, rejection of double free / lookup, bounds, flush on out-of-memory,
  * sim_heap_trim) and two seeded randomized stress runs checked against a shadow
  * list (an 8 GiB heap with mixed alignments, and a 16 MiB heap kept near full so
@@ -11,7 +11,9 @@
  * blocks, which park on the quick lists; they call sim_heap_trim before expecting
  * a single coalesced free block.  The stress length defaults to 200000 operations
  * per run; the environment variable SIM_HEAP_STRESS_OPS overrides it (e.g. for
- * slow runs under valgrind).
+ * slow runs under valgrind).  Last, the checker itself: heaps corrupted on purpose
+ * (the suite compiles sim/heap.c into itself to reach its structures) must make
+ * sim_heap_check name the broken invariant and the offending block.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,7 +25,9 @@
 
 #include <cmocka.h>
 
-#include "sim/heap.h"
+/* The heap's own source, so that the corruption tests can reach its internals
+ * (the suite does not link heap.c separately). */
+#include "sim/heap.c"
 
 #define KiB ((uint64_t)1 << 10)
 #define MiB ((uint64_t)1 << 20)
@@ -31,6 +35,15 @@
 #define DEV_BASE UINT64_C(0x124000000000)
 
 /* ---------------------------------------------------------------- helpers */
+
+/* Every invariant holds; otherwise fail naming the broken one. */
+#define assert_sound(h)                                                                  \
+    do {                                                                                 \
+        struct sim_heap_fault f_;                                                        \
+        char text_[160];                                                                 \
+        if (sim_heap_check((h), &f_) != SIM_HEAP_SOUND)                                  \
+            fail_msg("heap check: %s", sim_heap_fault_text(&f_, text_, sizeof text_));   \
+    } while (0)
 
 struct wblk {
     uint64_t start, size;
@@ -76,9 +89,9 @@ static void trim_to_single_free_block(struct sim_heap *h, uint64_t base, uint64_
 {
     struct sim_heap_stats st;
 
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     sim_heap_trim(h);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     sim_heap_stats(h, &st);
     assert_true(st.quick_blocks == 0 && st.quick_bytes == 0);
     assert_true(st.used_bytes == 0 && st.live_blocks == 0);
@@ -109,7 +122,7 @@ static uint64_t must_alloc(struct sim_heap *h, uint64_t size, uint64_t align, ui
 {
     uint64_t a = 0;
 
-    assert_int_equal(sim_heap_alloc(h, size, align, tag, &a), 0);
+    assert_int_equal(sim_heap_alloc(h, size, align, tag, &a), SIM_HEAP_OK);
     assert_true(a % align == 0);
     return a;
 }
@@ -133,7 +146,7 @@ static void test_create_starts_as_one_free_block(void **state)
 
     (void)state;
     assert_non_null(h);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     assert_single_free_block(h, DEV_BASE, 64 * MiB);
     sim_heap_destroy(h);
 }
@@ -148,14 +161,14 @@ static void test_alloc_free_basic(void **state)
     b = must_alloc(h, 128, 64, 2);
     c = must_alloc(h, 1 * MiB, 64, 3);
     assert_true(a != b && b != c && a != c);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     assert_int_equal(sim_heap_free(h, b, &sz), 0);
     assert_true(sz == 128);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     assert_int_equal(sim_heap_free(h, a, &sz), 0);
     assert_true(sz == 4096);
     assert_int_equal(sim_heap_free(h, c, NULL), 0);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     assert_true(quick_blocks(h) == 2); /* a and b parked, c (1 MiB) coalesced */
     trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
     sim_heap_destroy(h);
@@ -175,7 +188,7 @@ static void test_alloc_rounds_size_up_to_64(void **state)
     assert_true(sz == 128);
     assert_int_equal(sim_heap_free(h, b, &sz), 0);
     assert_true(sz == 128);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     sim_heap_destroy(h);
 }
 
@@ -185,14 +198,14 @@ static void test_alloc_rejects_bad_arguments(void **state)
     uint64_t a = 0;
 
     (void)state;
-    assert_int_equal(sim_heap_alloc(h, 0, 64, 0, &a), -1);
-    assert_int_equal(sim_heap_alloc(h, 64, 0, 0, &a), -1);
-    assert_int_equal(sim_heap_alloc(h, 64, 32, 0, &a), -1);
-    assert_int_equal(sim_heap_alloc(h, 64, 96, 0, &a), -1);
-    assert_int_equal(sim_heap_alloc(h, 2 * MiB, 64, 0, &a), -1);
-    assert_int_equal(sim_heap_alloc(h, UINT64_MAX, 64, 0, &a), -1);
-    assert_int_equal(sim_heap_alloc(h, 64, 64, 0, NULL), -1);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_alloc(h, 0, 64, 0, &a), SIM_HEAP_EINVAL);
+    assert_int_equal(sim_heap_alloc(h, 64, 0, 0, &a), SIM_HEAP_EINVAL);
+    assert_int_equal(sim_heap_alloc(h, 64, 32, 0, &a), SIM_HEAP_EINVAL);
+    assert_int_equal(sim_heap_alloc(h, 64, 96, 0, &a), SIM_HEAP_EINVAL);
+    assert_int_equal(sim_heap_alloc(h, 2 * MiB, 64, 0, &a), SIM_HEAP_NOSPACE);
+    assert_int_equal(sim_heap_alloc(h, UINT64_MAX, 64, 0, &a), SIM_HEAP_NOSPACE);
+    assert_int_equal(sim_heap_alloc(h, 64, 64, 0, NULL), SIM_HEAP_EINVAL);
+    assert_sound(h);
     assert_single_free_block(h, DEV_BASE, MiB);
     sim_heap_destroy(h);
 }
@@ -206,7 +219,7 @@ static void test_alignment_64(void **state)
     (void)state;
     for (i = 0; i < 32; i++) {
         a[i] = must_alloc(h, (uint64_t)(i * 37 + 1), 64, (uint32_t)i);
-        assert_int_equal(sim_heap_check(h), 0);
+        assert_sound(h);
     }
     /* 64-byte requests are packed back to back, no leading remainders */
     assert_true(a[0] == DEV_BASE + 64 * 7);
@@ -226,7 +239,7 @@ static void test_alignment_2mib_splits_leading_remainder(void **state)
     (void)state;
     a = must_alloc(h, 100, 2 * MiB, 7);
     assert_true(a > base && a - base < 2 * MiB);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     w = walk(h);
     assert_int_equal(w.n, 3); /* [lead free][block][tail free] */
     assert_true(w.b[0].start == base && w.b[0].size == a - base && !w.b[0].used);
@@ -235,7 +248,7 @@ static void test_alignment_2mib_splits_leading_remainder(void **state)
 
     b = must_alloc(h, 3 * MiB, 2 * MiB, 8);
     assert_true(b % (2 * MiB) == 0);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     /* the leading remainder is still usable for small blocks */
     assert_true(must_alloc(h, 64, 64, 9) == base);
     assert_int_equal(sim_heap_free(h, base, NULL), 0);
@@ -255,9 +268,9 @@ static void test_alignment_1gib(void **state)
     a = must_alloc(h, GiB, GiB, 1);
     b = must_alloc(h, GiB, GiB, 2); /* only fits exactly: found by the fallback probe */
     assert_true(a == DEV_BASE + GiB && b == DEV_BASE + 2 * GiB);
-    assert_int_equal(sim_heap_check(h), 0);
-    assert_int_equal(sim_heap_alloc(h, 128, GiB, 3, &c), -1); /* only 64 B left past 3 GiB */
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
+    assert_int_equal(sim_heap_alloc(h, 128, GiB, 3, &c), SIM_HEAP_NOSPACE); /* only 64 B left past 3 GiB */
+    assert_sound(h);
     assert_int_equal(sim_heap_free(h, a, NULL), 0);
     assert_int_equal(sim_heap_free(h, b, NULL), 0);
     assert_single_free_block(h, base, 3 * GiB);
@@ -274,7 +287,7 @@ static void test_alignment_mixed_keeps_invariants(void **state)
     (void)state;
     for (i = 0; i < 30; i++) {
         a[i] = must_alloc(h, (uint64_t)(i + 1) * 4 * KiB, aligns[i % 10 == 2 ? 2 : i % 2], 0);
-        assert_int_equal(sim_heap_check(h), 0);
+        assert_sound(h);
     }
     for (i = 29; i >= 0; i -= 2)
         assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
@@ -284,7 +297,7 @@ static void test_alignment_mixed_keeps_invariants(void **state)
     sim_heap_destroy(h);
 }
 
-static void test_exhaustion_returns_minus_one_and_heap_recovers(void **state)
+static void test_exhaustion_returns_nospace_and_heap_recovers(void **state)
 {
     struct sim_heap *h = sim_heap_create(DEV_BASE, MiB);
     uint64_t a[32], x = 0;
@@ -294,13 +307,13 @@ static void test_exhaustion_returns_minus_one_and_heap_recovers(void **state)
     while (n < 32 && sim_heap_alloc(h, 64 * KiB, 64, 0, &a[n]) == 0)
         n++;
     assert_int_equal(n, 16);
-    assert_int_equal(sim_heap_alloc(h, 64, 64, 0, &x), -1);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_alloc(h, 64, 64, 0, &x), SIM_HEAP_NOSPACE);
+    assert_sound(h);
     assert_int_equal(sim_heap_free(h, a[5], NULL), 0);
-    assert_int_equal(sim_heap_alloc(h, 64 * KiB + 64, 64, 0, &x), -1);
+    assert_int_equal(sim_heap_alloc(h, 64 * KiB + 64, 64, 0, &x), SIM_HEAP_NOSPACE);
     assert_int_equal(sim_heap_alloc(h, 64 * KiB, 64, 0, &x), 0);
     assert_true(x == a[5]);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     for (i = 0; i < n; i++)
         assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
     assert_single_free_block(h, DEV_BASE, MiB);
@@ -316,8 +329,8 @@ static void test_alloc_whole_heap_exact_fit(void **state)
     (void)state;
     assert_int_equal(sim_heap_alloc(h, size, 64, 0, &a), 0);
     assert_true(a == DEV_BASE);
-    assert_int_equal(sim_heap_alloc(h, 64, 64, 0, &x), -1);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_alloc(h, 64, 64, 0, &x), SIM_HEAP_NOSPACE);
+    assert_sound(h);
     assert_int_equal(sim_heap_free(h, a, NULL), 0);
     assert_single_free_block(h, DEV_BASE, size);
     sim_heap_destroy(h);
@@ -329,12 +342,12 @@ static void test_free_unknown_address_rejected(void **state)
     uint64_t a = must_alloc(h, 4096, 64, 0), sz = 77;
 
     (void)state;
-    assert_int_equal(sim_heap_free(h, a + 8192, &sz), -1); /* free space */
-    assert_int_equal(sim_heap_free(h, DEV_BASE - 64, &sz), -1);
-    assert_int_equal(sim_heap_free(h, DEV_BASE + MiB, &sz), -1);
-    assert_int_equal(sim_heap_free(h, 0, &sz), -1);
+    assert_int_equal(sim_heap_free(h, a + 8192, &sz), SIM_HEAP_NOBLOCK); /* free space */
+    assert_int_equal(sim_heap_free(h, DEV_BASE - 64, &sz), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_free(h, DEV_BASE + MiB, &sz), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_free(h, 0, &sz), SIM_HEAP_NOBLOCK);
     assert_true(sz == 77);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     assert_int_equal(sim_heap_free(h, a, NULL), 0);
     sim_heap_destroy(h);
 }
@@ -345,10 +358,10 @@ static void test_free_interior_pointer_rejected(void **state)
     uint64_t a = must_alloc(h, 4096, 64, 0), start = 0;
 
     (void)state;
-    assert_int_equal(sim_heap_free(h, a + 64, NULL), -1);
-    assert_int_equal(sim_heap_free(h, a + 1, NULL), -1);
-    assert_int_equal(sim_heap_free(h, a + 4095, NULL), -1);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, a + 64, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_free(h, a + 1, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_free(h, a + 4095, NULL), SIM_HEAP_NOBLOCK);
+    assert_sound(h);
     assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), 0);
     assert_true(start == a);
     assert_int_equal(sim_heap_free(h, a, NULL), 0);
@@ -362,11 +375,11 @@ static void test_double_free_rejected(void **state)
 
     (void)state;
     assert_int_equal(sim_heap_free(h, a, NULL), 0);
-    assert_int_equal(sim_heap_free(h, a, NULL), -1);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, a, NULL), SIM_HEAP_NOBLOCK);
+    assert_sound(h);
     assert_int_equal(sim_heap_free(h, b, NULL), 0);
-    assert_int_equal(sim_heap_free(h, b, NULL), -1);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, b, NULL), SIM_HEAP_NOBLOCK);
+    assert_sound(h);
     trim_to_single_free_block(h, DEV_BASE, MiB);
     sim_heap_destroy(h);
 }
@@ -383,7 +396,7 @@ static void coalesce_in_order(const int *order, int n, uint64_t unit)
         a[i] = must_alloc(h, (uint64_t)(i + 1) * unit, 64, 0);
     for (i = 0; i < n; i++) {
         assert_int_equal(sim_heap_free(h, a[order[i]], NULL), 0);
-        assert_int_equal(sim_heap_check(h), 0);
+        assert_sound(h);
     }
     assert_true(quick_blocks(h) == (unit > 64 * KiB ? 0 : (uint64_t)n));
     if (unit > 64 * KiB)
@@ -437,20 +450,20 @@ static void test_lookup_free_space_fails(void **state)
     uint64_t start = 0;
 
     (void)state;
-    assert_int_equal(sim_heap_lookup(h, a + 1024, &start, NULL, NULL), -1); /* lead gap */
-    assert_int_equal(sim_heap_lookup(h, b - 1, &start, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, b + 5 * MiB, &start, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, DEV_BASE + 64 * MiB - 1, &start, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, DEV_BASE - 1, &start, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, DEV_BASE + 64 * MiB, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, a + 1024, &start, NULL, NULL), SIM_HEAP_NOBLOCK); /* lead gap */
+    assert_int_equal(sim_heap_lookup(h, b - 1, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, b + 5 * MiB, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, DEV_BASE + 64 * MiB - 1, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, DEV_BASE - 1, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, DEV_BASE + 64 * MiB, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
     assert_int_equal(sim_heap_free(h, a, NULL), 0);
-    assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, a + 500, &start, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, a + 1024, &start, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, b - 1, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, a + 500, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, a + 1024, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, b - 1, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
     sim_heap_trim(h);
-    assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, b - 1, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, b - 1, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
     assert_int_equal(sim_heap_lookup(h, b, &start, NULL, NULL), 0);
     sim_heap_destroy(h);
 }
@@ -468,7 +481,7 @@ static void test_lookup_in_sparse_144gib_heap(void **state)
     mid = must_alloc(h, 40 * GiB, GiB, 3);
     s2 = must_alloc(h, 64, 64, 4);
     last = must_alloc(h, 64, 64, 5);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     /* interior addresses far from any block start walk up and down the summary levels */
     for (off = 0; off < 100 * GiB; off += 7 * GiB + 12345) {
         assert_int_equal(sim_heap_lookup(h, big + off, &start, &bsz, NULL), 0);
@@ -481,10 +494,10 @@ static void test_lookup_in_sparse_144gib_heap(void **state)
     assert_int_equal(sim_heap_lookup(h, s2, &start, NULL, NULL), 0);
     assert_true(start == s2);
     assert_int_equal(sim_heap_lookup(h, last, &start, NULL, NULL), 0);
-    assert_int_equal(sim_heap_lookup(h, DEV_BASE + size - 1, NULL, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, DEV_BASE + size - 1, NULL, NULL, NULL), SIM_HEAP_NOBLOCK);
     assert_int_equal(sim_heap_free(h, big, NULL), 0);
-    assert_int_equal(sim_heap_lookup(h, big + 99 * GiB, NULL, NULL, NULL), -1);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_lookup(h, big + 99 * GiB, NULL, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_sound(h);
     sim_heap_destroy(h);
 }
 
@@ -562,14 +575,14 @@ static void test_many_blocks_grow_metadata(void **state)
     assert_non_null(a);
     for (i = 0; i < N; i++)
         a[i] = must_alloc(h, 64 + (uint64_t)(i % 3) * 64, 64, (uint32_t)i);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     for (i = 0; i < N; i += 1000) {
         assert_int_equal(sim_heap_lookup(h, a[i] + 63, &start, NULL, NULL), 0);
         assert_true(start == a[i]);
     }
     for (i = 1; i < N; i += 2)
         assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     for (i = 0; i < N; i += 2)
         assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
     trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
@@ -591,7 +604,7 @@ static void test_quick_reuse_same_address_new_tag(void **state)
     a = must_alloc(h, 1000, 64, 1);
     assert_true(a == DEV_BASE);
     assert_int_equal(sim_heap_free(h, a, NULL), 0);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     sim_heap_stats(h, &st);
     assert_true(st.used_bytes == 0 && st.live_blocks == 0 && st.free_bytes == 64 * MiB);
     assert_true(st.quick_bytes == 1024 && st.quick_blocks == 1);
@@ -604,7 +617,7 @@ static void test_quick_reuse_same_address_new_tag(void **state)
     /* same rounded size: the same block, with the new tag */
     b = must_alloc(h, 1000 - 7, 64, 2);
     assert_true(b == a);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     assert_int_equal(sim_heap_lookup(h, a + 5, &start, &size, &tag), 0);
     assert_true(start == a && size == 1024 && tag == 2);
     sim_heap_stats(h, &st);
@@ -622,7 +635,7 @@ static void test_quick_reuse_same_address_new_tag(void **state)
     assert_true(must_alloc(h, 250, 64, 7) == y);       /* most recent first */
     assert_true(must_alloc(h, 256, 64, 8) == x);
     assert_true(quick_blocks(h) == 0);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     sim_heap_destroy(h);
 }
 
@@ -639,7 +652,7 @@ static void test_quick_not_used_for_aligned_requests(void **state)
     b = must_alloc(h, 64, 2 * MiB, 2); /* the parked block would fit, but is not used */
     assert_true(b != a && b == base + 2 * MiB);
     assert_true(quick_blocks(h) == 1);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     assert_int_equal(sim_heap_free(h, b, NULL), 0);
     trim_to_single_free_block(h, base, 64 * MiB);
     sim_heap_destroy(h);
@@ -655,31 +668,31 @@ static void test_quick_double_free_and_lookup_rejected(void **state)
     assert_int_equal(sim_heap_free(h, a, NULL), 0);
     assert_true(quick_blocks(h) == 1);
     sim_heap_stats(h, &st0);
-    assert_int_equal(sim_heap_free(h, a, &sz), -1);
-    assert_int_equal(sim_heap_free(h, a + 64, &sz), -1);
+    assert_int_equal(sim_heap_free(h, a, &sz), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_free(h, a + 64, &sz), SIM_HEAP_NOBLOCK);
     assert_true(sz == 77);
-    assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, a + 100, &start, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, a + 511, &start, NULL, NULL), -1);
+    assert_int_equal(sim_heap_lookup(h, a, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, a + 100, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, a + 511, &start, NULL, NULL), SIM_HEAP_NOBLOCK);
     assert_true(start == 9);
     assert_int_equal(sim_heap_lookup(h, a + 512, &start, NULL, NULL), 0);
     assert_true(start == b);
     sim_heap_stats(h, &st1);
     assert_memory_equal(&st0, &st1, sizeof(st0));
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
 
     /* b parks too; free space behind it is still free space */
     assert_int_equal(sim_heap_free(h, b, NULL), 0);
-    assert_int_equal(sim_heap_free(h, b, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, b, NULL, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, b + 512, NULL, NULL, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, b + 5 * MiB, NULL, NULL, NULL), -1);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_free(h, b, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, b, NULL, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, b + 512, NULL, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, b + 5 * MiB, NULL, NULL, NULL), SIM_HEAP_NOBLOCK);
+    assert_sound(h);
     /* and after the flush */
     sim_heap_trim(h);
-    assert_int_equal(sim_heap_free(h, a, NULL), -1);
-    assert_int_equal(sim_heap_free(h, b, NULL), -1);
-    assert_int_equal(sim_heap_lookup(h, b, NULL, NULL, NULL), -1);
+    assert_int_equal(sim_heap_free(h, a, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_free(h, b, NULL), SIM_HEAP_NOBLOCK);
+    assert_int_equal(sim_heap_lookup(h, b, NULL, NULL, NULL), SIM_HEAP_NOBLOCK);
     trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
     sim_heap_destroy(h);
 }
@@ -697,7 +710,7 @@ static void test_quick_bounds(void **state)
         a[i] = must_alloc(h, 128, 64, 0);
     for (i = 0; i < 40; i++)
         assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     sim_heap_stats(h, &st);
     assert_true(st.quick_blocks == 32 && st.quick_bytes == 32 * 128);
     trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
@@ -706,11 +719,16 @@ static void test_quick_bounds(void **state)
         a[i] = must_alloc(h, 64 * KiB, 64, 0);
     for (i = 0; i < 20; i++)
         assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     sim_heap_stats(h, &st);
     assert_true(st.quick_blocks == 16 && st.quick_bytes == MiB);
-    /* 64 KiB + 64 never parks */
-    a[0] = must_alloc(h, 64 * KiB + 1, 64, 0);
+    trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
+    /* 64 KiB + 64, a padded 64 KiB aclrtMalloc, parks; 64 KiB + 128 never does */
+    a[0] = must_alloc(h, 64 * KiB + 64, 64, 0);
+    assert_int_equal(sim_heap_free(h, a[0], NULL), 0);
+    assert_true(quick_blocks(h) == 1);
+    trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
+    a[0] = must_alloc(h, 64 * KiB + 65, 64, 0);
     sim_heap_trim(h);
     assert_int_equal(sim_heap_free(h, a[0], NULL), 0);
     assert_true(quick_blocks(h) == 0);
@@ -738,7 +756,7 @@ static void oom_after_flush(uint64_t align)
     assert_true(st.used_bytes == size && n % 7919 != 0);
     for (i = 0; i < n; i++)
         assert_int_equal(sim_heap_free(h, a[(i * 7919) % n], NULL), 0); /* scattered order */
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     sim_heap_stats(h, &st);
     assert_true(st.used_bytes == 0 && st.free_bytes == size);
     assert_true(st.quick_blocks > 16 && st.quick_bytes <= size / 64);
@@ -746,7 +764,7 @@ static void oom_after_flush(uint64_t align)
 
     assert_int_equal(sim_heap_alloc(h, size, align, 5, &x), 0);
     assert_true(x == base);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     sim_heap_stats(h, &st);
     assert_true(st.quick_blocks == 0 && st.used_bytes == size && st.live_blocks == 1);
     assert_int_equal(sim_heap_free(h, x, NULL), 0);
@@ -777,8 +795,8 @@ static void test_quick_failed_alloc_keeps_live_blocks(void **state)
         assert_int_equal(sim_heap_free(h, a[i], NULL), 0);
     sim_heap_stats(h, &st0);
     assert_true(st0.quick_blocks == 8 && st0.live_blocks == N / 2);
-    assert_int_equal(sim_heap_alloc(h, 4 * KiB, 64, 0, &x), -1); /* flushes, still fails */
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_int_equal(sim_heap_alloc(h, 4 * KiB, 64, 0, &x), SIM_HEAP_NOSPACE); /* flushes, still fails */
+    assert_sound(h);
     sim_heap_stats(h, &st1);
     assert_true(st1.used_bytes == st0.used_bytes && st1.live_blocks == st0.live_blocks);
     assert_true(st1.quick_blocks == 0 && st1.free_bytes == st0.free_bytes);
@@ -809,7 +827,7 @@ static void test_trim_walk_single_free_block(void **state)
         a[i] = must_alloc(h, 1 + xorshift(&rng) % (80 * KiB), 64, (uint32_t)i);
     for (i = 0; i < 300; i++)
         assert_int_equal(sim_heap_free(h, a[(i * 7) % 300], NULL), 0);
-    assert_int_equal(sim_heap_check(h), 0);
+    assert_sound(h);
     w = walk(h);
     assert_true(w.n > 1);
     for (i = 0; i < (int)w.n && i < 64; i++)
@@ -901,7 +919,8 @@ static void stress(const struct stress_cfg *c)
             uint64_t a = 0, rs = (size + 63) & ~(uint64_t)63, q0 = quick_blocks(h);
             uint32_t tag = (uint32_t)xorshift(&rng);
 
-            if (sim_heap_alloc(h, size, align, tag, &a) == 0) {
+            enum sim_heap_rc rc = sim_heap_alloc(h, size, align, tag, &a);
+            if (rc == SIM_HEAP_OK) {
                 allocs++;
                 assert_true(a % align == 0 && a >= base && a + rs <= base + hsize);
                 sh[n++] = (struct shadow){a, rs, tag};
@@ -909,6 +928,7 @@ static void stress(const struct stress_cfg *c)
                 verify_block(h, &sh[n - 1], &rng);
             } else {
                 struct fit_probe p = {rs, align, 0};
+                assert_int_equal(rc, SIM_HEAP_NOSPACE);
                 fails++;
                 assert_true(quick_blocks(h) == 0); /* a failure flushes first */
                 flushes += q0 != 0;
@@ -922,14 +942,14 @@ static void stress(const struct stress_cfg *c)
 
             if (s.size > 64 && (r >> 32) % 16 == 0) {
                 uint64_t inner = s.start + 64 * (1 + (xorshift(&rng) % (s.size / 64 - 1)));
-                assert_int_equal(sim_heap_free(h, inner, NULL), -1);
+                assert_int_equal(sim_heap_free(h, inner, NULL), SIM_HEAP_NOBLOCK);
             }
             assert_int_equal(sim_heap_free(h, s.start, &sz), 0);
             assert_true(sz == s.size);
             if ((r >> 40) % 16 == 0)
-                assert_int_equal(sim_heap_free(h, s.start, NULL), -1);
-            assert_int_equal(sim_heap_lookup(h, s.start, NULL, NULL, NULL), -1);
-            assert_int_equal(sim_heap_lookup(h, s.start + s.size - 1, NULL, NULL, NULL), -1);
+                assert_int_equal(sim_heap_free(h, s.start, NULL), SIM_HEAP_NOBLOCK);
+            assert_int_equal(sim_heap_lookup(h, s.start, NULL, NULL, NULL), SIM_HEAP_NOBLOCK);
+            assert_int_equal(sim_heap_lookup(h, s.start + s.size - 1, NULL, NULL, NULL), SIM_HEAP_NOBLOCK);
             sh[k] = sh[--n];
             used -= s.size;
         }
@@ -939,7 +959,7 @@ static void stress(const struct stress_cfg *c)
             assert_true(quick_blocks(h) == 0);
         }
         if (op < 20000 || op % 1000 == 0)
-            assert_int_equal(sim_heap_check(h), 0);
+            assert_sound(h);
         if (op % 64 == 0) {
             uint64_t q = quick_blocks(h);
             max_quick = q > max_quick ? q : max_quick;
@@ -989,6 +1009,180 @@ static void test_random_stress_full_heap(void **state)
     stress(&c);
 }
 
+/* ------------------------------------------------------- corrupted heaps */
+
+/* A 64 MiB heap with three adjacent 128 KiB live blocks (too big to park on
+ * a quick list) at DEV_BASE, +128 KiB, +256 KiB, then one free block. */
+struct three {
+    struct sim_heap *h;
+    uint64_t x, y, z;
+};
+
+static struct three three_blocks(void)
+{
+    struct three t = {sim_heap_create(DEV_BASE, 64 * MiB), 0, 0, 0};
+
+    assert_non_null(t.h);
+    t.x = must_alloc(t.h, 128 * KiB, 64, 1);
+    t.y = must_alloc(t.h, 128 * KiB, 64, 2);
+    t.z = must_alloc(t.h, 128 * KiB, 64, 3);
+    assert_true(t.y == t.x + 128 * KiB && t.z == t.y + 128 * KiB);
+    assert_sound(t.h);
+    return t;
+}
+
+static struct blk *node(struct sim_heap *h, uint64_t addr)
+{
+    uint32_t bi = tab_find(h, addr, NULL);
+
+    assert_true(bi != NIL);
+    return &h->nodes[bi];
+}
+
+/* The check must name `what` at `addr`, in a text holding `words`. */
+static void expect_broken(struct sim_heap *h, enum sim_heap_invariant what, uint64_t addr,
+                          const char *words)
+{
+    struct sim_heap_fault f = {SIM_HEAP_SOUND, 1};
+    char text[160], hex[32];
+
+    assert_int_equal(sim_heap_check(h, &f), what);
+    assert_int_equal(f.what, what);
+    assert_true(f.addr == addr);
+    sim_heap_fault_text(&f, text, sizeof text);
+    if (strstr(text, words) == NULL)
+        fail_msg("\"%s\" does not say \"%s\"", text, words);
+    snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)addr);
+    if (addr != 0 && strstr(text, hex) == NULL)
+        fail_msg("\"%s\" does not name %s", text, hex);
+    sim_heap_destroy(h);
+}
+
+static void test_check_names_a_block_overlapping_its_successor(void **state)
+{
+    struct three t = three_blocks();
+
+    (void)state;
+    node(t.h, t.x)->size += 64;
+    expect_broken(t.h, SIM_HEAP_BLOCK_OVERLAP, t.x, "overlaps its successor");
+}
+
+static void test_check_names_a_gap_between_blocks(void **state)
+{
+    struct three t = three_blocks();
+
+    (void)state;
+    node(t.h, t.x)->size -= 64;
+    expect_broken(t.h, SIM_HEAP_BLOCK_GAP, t.y, "starts after its predecessor ends");
+}
+
+static void test_check_names_uncoalesced_free_neighbours(void **state)
+{
+    struct three t = three_blocks();
+    struct blk *y;
+
+    (void)state;
+    assert_int_equal(sim_heap_free(t.h, t.x, NULL), SIM_HEAP_OK);
+    assert_sound(t.h);
+    /* y becomes free without merging into the free block before it */
+    y = node(t.h, t.y);
+    y->state = BLK_FREE;
+    expect_broken(t.h, SIM_HEAP_ADJACENT_FREE, t.y, "follows another free block");
+}
+
+static void test_check_names_a_live_block_missing_from_the_hash(void **state)
+{
+    struct three t = three_blocks();
+    uint64_t slot = 0;
+
+    (void)state;
+    assert_true(tab_find(t.h, t.y, &slot) != NIL);
+    tab_delete(t.h, slot);
+    expect_broken(t.h, SIM_HEAP_UNHASHED, t.y, "not in the start hash");
+}
+
+static void test_check_names_a_cleared_start_bit(void **state)
+{
+    struct three t = three_blocks();
+
+    (void)state;
+    bm_clear(t.h, (t.z - DEV_BASE) >> GRAN_SHIFT);
+    expect_broken(t.h, SIM_HEAP_START_BIT, t.z, "start bit");
+}
+
+static void test_check_names_blocks_that_stop_short_of_the_end(void **state)
+{
+    struct three t = three_blocks();
+    uint32_t last = node(t.h, t.z)->next_phys;
+
+    (void)state;
+    t.h->nodes[last].size -= 64;
+    expect_broken(t.h, SIM_HEAP_TILING, DEV_BASE + 64 * MiB - 64, "not at the heap's end");
+}
+
+static void test_check_names_wrong_counters(void **state)
+{
+    struct three t = three_blocks();
+
+    (void)state;
+    t.h->used_bytes += 64;
+    expect_broken(t.h, SIM_HEAP_COUNTERS, 0, "used-bytes");
+}
+
+static void test_check_names_a_bitmap_bit_without_a_list(void **state)
+{
+    struct three t = three_blocks();
+
+    (void)state;
+    assert_true(t.h->sl_map[0] == 0); /* no free block of 1..31 granules */
+    t.h->sl_map[0] = 1u << 5;
+    t.h->fl_map |= 1;
+    expect_broken(t.h, SIM_HEAP_FREE_BITMAP, 0, "bitmap bit disagrees");
+}
+
+static void test_check_names_a_wrong_quick_count(void **state)
+{
+    struct three t = three_blocks();
+    uint64_t a = must_alloc(t.h, 512, 64, 4);
+
+    (void)state;
+    assert_int_equal(sim_heap_free(t.h, a, NULL), SIM_HEAP_OK); /* parked */
+    assert_sound(t.h);
+    t.h->quick[512 / 64].count++;
+    expect_broken(t.h, SIM_HEAP_QUICK_COUNT, a, "quick list's count");
+}
+
+static void test_check_names_a_hash_entry_off_its_probe_chain(void **state)
+{
+    struct three t = three_blocks();
+    uint64_t slot = 0, hole, stray;
+
+    (void)state;
+    assert_true(tab_find(t.h, t.y, &slot) != NIL);
+    /* a stale copy of y's entry beyond the first empty slot after y's own:
+     * lookups find the real one, but no probe from y's home reaches the copy */
+    hole = (slot + 1) & t.h->tab_mask;
+    while (t.h->tab[hole].node != NIL)
+        hole = (hole + 1) & t.h->tab_mask;
+    stray = (hole + 1) & t.h->tab_mask;
+    while (t.h->tab[stray].node != NIL)
+        stray = (stray + 1) & t.h->tab_mask;
+    t.h->tab[stray] = t.h->tab[slot];
+    expect_broken(t.h, SIM_HEAP_HASH_PROBE, t.y, "cannot be reached from its home slot");
+}
+
+static void test_check_and_lookups_of_no_heap(void **state)
+{
+    struct sim_heap_fault f;
+    char text[64];
+
+    (void)state;
+    assert_int_equal(sim_heap_check(NULL, &f), SIM_HEAP_NO_HEAP);
+    assert_string_equal(sim_heap_fault_text(&f, text, sizeof text), "no heap (NULL)");
+    assert_int_equal(sim_heap_free(NULL, DEV_BASE, NULL), SIM_HEAP_EINVAL);
+    assert_int_equal(sim_heap_lookup(NULL, DEV_BASE, NULL, NULL, NULL), SIM_HEAP_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1001,7 +1195,7 @@ int main(void)
         cmocka_unit_test(test_alignment_2mib_splits_leading_remainder),
         cmocka_unit_test(test_alignment_1gib),
         cmocka_unit_test(test_alignment_mixed_keeps_invariants),
-        cmocka_unit_test(test_exhaustion_returns_minus_one_and_heap_recovers),
+        cmocka_unit_test(test_exhaustion_returns_nospace_and_heap_recovers),
         cmocka_unit_test(test_alloc_whole_heap_exact_fit),
         cmocka_unit_test(test_free_unknown_address_rejected),
         cmocka_unit_test(test_free_interior_pointer_rejected),
@@ -1022,6 +1216,17 @@ int main(void)
         cmocka_unit_test(test_trim_walk_single_free_block),
         cmocka_unit_test(test_random_stress_against_shadow),
         cmocka_unit_test(test_random_stress_full_heap),
+        cmocka_unit_test(test_check_names_a_block_overlapping_its_successor),
+        cmocka_unit_test(test_check_names_a_gap_between_blocks),
+        cmocka_unit_test(test_check_names_uncoalesced_free_neighbours),
+        cmocka_unit_test(test_check_names_a_live_block_missing_from_the_hash),
+        cmocka_unit_test(test_check_names_a_cleared_start_bit),
+        cmocka_unit_test(test_check_names_blocks_that_stop_short_of_the_end),
+        cmocka_unit_test(test_check_names_wrong_counters),
+        cmocka_unit_test(test_check_names_a_bitmap_bit_without_a_list),
+        cmocka_unit_test(test_check_names_a_wrong_quick_count),
+        cmocka_unit_test(test_check_names_a_hash_entry_off_its_probe_chain),
+        cmocka_unit_test(test_check_and_lookups_of_no_heap),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,21 @@
 extern "C" {
 #endif
 
+/* The CANN version aclsim is: that of the CANN whose headers it carries
+ * (hicann/runtime's version.cmake: package "runtime" 9.1.0, whose acl_rt.h
+ * says ACL 1.17.0). aclsysGetVersionStr/Num and aclsysGetCANNVersion report
+ * it for the "runtime" package; the CANN-layout tree's version files are
+ * generated from these three numbers. */
+#define ACLSIM_CANN_VERSION_MAJOR 9
+#define ACLSIM_CANN_VERSION_MINOR 1
+#define ACLSIM_CANN_VERSION_PATCH 0
+#define ACLSIM_CANN_VERSION_STR_(x) #x
+#define ACLSIM_CANN_VERSION_XSTR_(x) ACLSIM_CANN_VERSION_STR_(x)
+#define ACLSIM_CANN_VERSION                                                              \
+    ACLSIM_CANN_VERSION_XSTR_(ACLSIM_CANN_VERSION_MAJOR)                                 \
+    "." ACLSIM_CANN_VERSION_XSTR_(ACLSIM_CANN_VERSION_MINOR) "." ACLSIM_CANN_VERSION_XSTR_( \
+        ACLSIM_CANN_VERSION_PATCH)
+
 /* Name of the live backend: "sim" (the NPU memory simulator) or "ascend"
  * (the real libascendcl.so). Never NULL. */
 ACL_FUNC_VISIBILITY const char *aclsim_backend_name(void);

@@ -1,0 +1,235 @@
+/*
+ * blocks.c - device blocks: allocate, free, look up and walk the blocks of
+ * a device's heap (heap.c) in its address space (vaspace.c), account for
+ * them, and keep the list of blocks whose free failed.
+ *
+ * The heap works in offsets from the device's base address (track.h says
+ * why) and keeps one 32-bit tag per block: the page kind in the low two
+ * bits, the slack (heap bytes the program may not touch: CANN's padding
+ * and the rounding to pages) above them. Each call takes the device's lock
+ * (lock.h) for the few heap operations it makes; memcheck learns of every
+ * block (track.h) and a trace, when one is open, of the bytes in use.
+ */
+#include "base/mem.h"
+#include "clock.h"
+#include "fault/fault.h"
+#include "heap.h"
+#include "internal.h"
+#include "trace.h"
+#include "track.h"
+#include "vaspace.h"
+
+/* The trace's "device memory" counter, at the host's current time. */
+static __attribute__((cold)) void trace_usage(struct sim_dev *d)
+{
+    int32_t id = sim_dev_id(d);
+    uint64_t used;
+    sim_mem_usage(id, &used, NULL, NULL);
+    sim_trace_counter(id, "device memory", used, sim_clock_host());
+}
+
+/* The simulator's answer for a failed heap call. */
+static enum sim_rc rc_of(enum sim_heap_rc rc)
+{
+    switch (rc) {
+    case SIM_HEAP_OK:
+        return SIM_OK;
+    case SIM_HEAP_NOSPACE:
+        return SIM_ENOMEM;
+    case SIM_HEAP_HOSTMEM:
+        return SIM_EHOSTMEM;
+    case SIM_HEAP_EINVAL:
+    case SIM_HEAP_NOBLOCK:
+    default:
+        return SIM_EINVAL;
+    }
+}
+
+/* Tell memcheck and the trace of a new block. */
+static __attribute__((noinline)) void announce(struct sim_dev *d, void *p, uint64_t usable)
+{
+    if (d->tracked)
+        sim_track_alloc(p, usable);
+    if (sim_trace_enabled())
+        trace_usage(d);
+}
+
+/* The rest of an allocation the heap answered with hrc when it failed, or
+ * when its device view must be reserved or its stack recorded; gives the
+ * lock back. Out of line: the common path has none of it. */
+static __attribute__((noinline)) enum sim_rc
+alloc_rest(struct sim_dev *d, enum sim_heap_rc hrc, uint64_t off, uint64_t size)
+{
+    enum sim_rc rc = rc_of(hrc);
+    if (rc == SIM_OK && !d->view_whole && sim_vaspace_reserve(d->vs, d->base + off, size) != 0) {
+        sim_heap_free(d->heap, off, NULL);
+        rc = SIM_EHOSTMEM; /* the device view could not be mapped */
+    }
+    if (rc == SIM_OK && d->stacks)
+        sim_stacks_remember(d->stacks, off);
+    sim_lock_give(&d->lock);
+    return rc;
+}
+
+enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
+                            enum sim_page page, void **ptr)
+{
+    uint64_t align = page == SIM_PAGE_NORMAL ? SIM_HEAP_GRANULE : sim_page_bytes(page);
+    uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)page;
+    uint64_t off;
+    if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
+        return SIM_ENOMEM;
+    sim_lock_take(&d->lock);
+    if (__builtin_expect(!atomic_load_explicit(&d->open, memory_order_relaxed), 0)) {
+        sim_lock_give(&d->lock);
+        return SIM_ENOMEM; /* closed under the caller: nothing to allocate from */
+    }
+    enum sim_heap_rc hrc = sim_heap_alloc(d->heap, size, align, tag, &off);
+    if (hrc == SIM_HEAP_OK && d->view_whole && !d->stacks) {
+        sim_lock_give(&d->lock);
+    } else {
+        enum sim_rc rc = alloc_rest(d, hrc, off, size);
+        if (rc != SIM_OK)
+            return rc;
+    }
+    *ptr = (void *)(uintptr_t)(d->base + off);
+    if (d->tracked || sim_trace_enabled())
+        announce(d, *ptr, usable);
+    return SIM_OK;
+}
+
+/* The rarer parts of a free, out of the common path: a big block's host
+ * pages go back (so a long run stays sparse), its stack is forgotten, and
+ * it is no longer abandoned (the list is empty unless an injected fault
+ * made a free fail). pre: d->lock held. */
+static void __attribute__((noinline)) after_free(struct sim_dev *d, uint64_t off, uint64_t size)
+{
+    if (size >= (2u << 20))
+        sim_vaspace_discard(d->vs, d->base + off, size);
+    if (d->stacks)
+        sim_stacks_forget(d->stacks, off);
+    for (size_t i = 0; i < d->n_abandoned; i++)
+        if (d->abandoned[i] == off)
+            d->abandoned[i--] = d->abandoned[--d->n_abandoned];
+}
+
+enum sim_rc sim_mem_free(void *ptr)
+{
+    struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
+    if (!d)
+        return SIM_EINVAL;
+    uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - d->base;
+    enum sim_heap_rc rc = sim_heap_free(d->heap, off, &size);
+    if (rc == SIM_HEAP_OK && (size >= (2u << 20) || d->stacks || d->n_abandoned))
+        after_free(d, off, size);
+    sim_lock_give(&d->lock);
+    if (rc != SIM_HEAP_OK)
+        return SIM_EINVAL;
+    if (d->tracked)
+        sim_track_free(ptr);
+    if (sim_trace_enabled())
+        trace_usage(d);
+    return SIM_OK;
+}
+
+bool sim_mem_lookup(const void *ptr, struct sim_block *b)
+{
+    struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
+    if (!d)
+        return false;
+    uint64_t start, size, base = d->base;
+    uint32_t tag;
+    enum sim_heap_rc rc =
+        sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - base, &start, &size, &tag);
+    sim_lock_give(&d->lock);
+    if (rc != SIM_HEAP_OK)
+        return false;
+    b->dev = sim_dev_id(d);
+    b->start = (void *)(uintptr_t)(base + start);
+    b->usable = size - (tag >> 2);
+    b->page_size = sim_page_bytes((enum sim_page)(tag & 3));
+    return true;
+}
+
+struct live_walk {
+    struct sim_dev *d;
+    int32_t dev;
+    sim_live_fn fn;
+    void *user;
+    size_t n;
+};
+
+static void visit_live(uint64_t start, uint64_t size, int used, uint32_t tag, void *user)
+{
+    struct live_walk *w = user;
+    if (!used)
+        return;
+    struct sim_block b = {w->dev, (void *)(uintptr_t)(w->d->base + start), size - (tag >> 2),
+                          sim_page_bytes((enum sim_page)(tag & 3))};
+    void *const *frames = NULL;
+    int n = sim_stacks_find(w->d->stacks, start, &frames);
+    w->fn(&b, frames, n, w->user);
+    w->n++;
+}
+
+size_t sim_mem_live(int32_t id, sim_live_fn fn, void *user)
+{
+    struct sim_dev *d = sim_dev_get(id);
+    struct live_walk w = {d, id, fn, user, 0};
+    sim_lock_take(&d->lock);
+    if (atomic_load_explicit(&d->open, memory_order_relaxed)) /* else: closed meanwhile */
+        sim_heap_walk(d->heap, visit_live, &w);
+    sim_lock_give(&d->lock);
+    return w.n;
+}
+
+void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *peak, uint64_t *total)
+{
+    struct sim_dev *d = sim_dev_get(id);
+    struct sim_heap_stats st = {0};
+    sim_lock_take(&d->lock);
+    if (atomic_load_explicit(&d->open, memory_order_relaxed)) /* else: closed meanwhile */
+        sim_heap_stats(d->heap, &st);
+    sim_lock_give(&d->lock);
+    *used = st.used_bytes;
+    if (peak)
+        *peak = st.peak_used_bytes;
+    if (total)
+        *total = st.size;
+}
+
+void sim_mem_audit(const void *ptr, size_t n)
+{
+    sim_track_check(ptr, n);
+}
+
+/* ---- Abandoned blocks ---- */
+
+void sim_mem_abandon(void *ptr)
+{
+    struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
+    if (!d)
+        return;
+    if (d->n_abandoned == d->cap_abandoned) {
+        size_t cap = d->cap_abandoned ? 2 * d->cap_abandoned : 8;
+        uint64_t *v = base_realloc(d->abandoned, cap * sizeof *v);
+        if (v) {
+            d->abandoned = v;
+            d->cap_abandoned = cap;
+        }
+    }
+    if (d->n_abandoned < d->cap_abandoned)
+        d->abandoned[d->n_abandoned++] = (uint64_t)(uintptr_t)ptr - d->base;
+    sim_lock_give(&d->lock);
+}
+
+void sim_block_release_abandoned(struct sim_dev *d)
+{
+    /* As the real device releases all of a device's memory at reset. */
+    for (size_t i = 0; i < d->n_abandoned; i++)
+        if (sim_heap_free(d->heap, d->abandoned[i], NULL) == SIM_HEAP_OK && d->tracked)
+            sim_track_free((void *)(uintptr_t)(d->base + d->abandoned[i]));
+    base_free(d->abandoned);
+    d->abandoned = NULL;
+    d->n_abandoned = d->cap_abandoned = 0;
+}

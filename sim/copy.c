@@ -1,0 +1,124 @@
+/*
+ * copy.c - moving bytes: copies and fills reach device memory through the
+ * host view of its address space (vaspace.c's read/write alias, mapped 1
+ * GiB at a time), piece by contiguous piece; host memory is used as is.
+ * A copy has memmove's meaning even across pieces: when the destination
+ * overlaps the source from above, the pieces go from the end backwards.
+ * The caller (stream.c) has checked the ranges and takes the time.
+ */
+#include <string.h>
+#include "fault/fault.h"
+#include "internal.h"
+#include "vaspace.h"
+
+/* Host pointer for n bytes at p, and how many are contiguous there; *d is
+ * the device entered for it (NULL for host memory), to leave when done.
+ * NULL: a device address whose device closed (*rc SIM_EINVAL), or host
+ * memory for the view that cannot be had (SIM_EHOSTMEM). */
+static void *host_view(void *p, bool dev, uint64_t n, uint64_t *avail, struct sim_dev **d,
+                       enum sim_rc *rc)
+{
+    *d = NULL;
+    if (!dev) {
+        *avail = n;
+        return p;
+    }
+    *d = sim_dev_enter((uintptr_t)p);
+    if (!*d) {
+        *rc = SIM_EINVAL;
+        return NULL;
+    }
+    void *h = sim_vaspace_span((*d)->vs, (uint64_t)(uintptr_t)p, n, avail);
+    if (!h)
+        *rc = SIM_EHOSTMEM;
+    return h;
+}
+
+/* One piece: memmove n bytes between the views of dst and src (either on a
+ * device or not); *k is how many moved. */
+static enum sim_rc move_piece(char *dst, bool dst_dev, const char *src, bool src_dev, size_t n,
+                              size_t *k)
+{
+    enum sim_rc rc = SIM_OK;
+    uint64_t a = 0, b = 0;
+    struct sim_dev *dd, *sd = NULL;
+    char *h_to = host_view(dst, dst_dev, n, &a, &dd, &rc);
+    const char *h_from = h_to ? host_view((void *)(uintptr_t)src, src_dev, n, &b, &sd, &rc) : NULL;
+    *k = 0;
+    if (h_to && h_from) {
+        *k = (size_t)(a < b ? a : b);
+        memmove(h_to, h_from, *k);
+    }
+    sim_dev_leave(sd);
+    sim_dev_leave(dd);
+    return rc;
+}
+
+/* How many of the n device bytes before end are contiguous in the host
+ * view. */
+static size_t room_before(const char *end, size_t n)
+{
+    uint64_t r = (((uint64_t)(uintptr_t)end - 1) & (SIM_VASPACE_CHUNK - 1)) + 1;
+    return r < n ? (size_t)r : n;
+}
+
+/* A device-to-device copy of n bytes from the end backwards, piece by
+ * piece: for dst above an overlapping src, each piece is read before a
+ * later one (lower down) is written over it. */
+static enum sim_rc copy_backwards(char *dst, const char *src, size_t n)
+{
+    while (n) {
+        size_t k = room_before(dst + n, n), ks = room_before(src + n, n);
+        k = ks < k ? ks : k;
+        size_t moved;
+        enum sim_rc rc = move_piece(dst + n - k, true, src + n - k, true, k, &moved);
+        if (rc != SIM_OK)
+            return rc;
+        if (moved != k)
+            return SIM_EHOSTMEM;
+        n -= k;
+    }
+    return SIM_OK;
+}
+
+enum sim_rc sim_mem_copy(void *dst, bool dst_dev, const void *src, bool src_dev, size_t n)
+{
+    if (FLT_HIT(SIM_COPY_ENGINE))
+        return SIM_EIO;
+    if (dst_dev && src_dev && (uintptr_t)dst > (uintptr_t)src &&
+        (uintptr_t)dst - (uintptr_t)src < n)
+        return copy_backwards(dst, src, n);
+    char *to = dst;
+    const char *from = src;
+    while (n) {
+        size_t k;
+        enum sim_rc rc = move_piece(to, dst_dev, from, src_dev, n, &k);
+        if (rc != SIM_OK)
+            return rc;
+        to += k;
+        from += k;
+        n -= k;
+    }
+    return SIM_OK;
+}
+
+enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
+{
+    if (FLT_HIT(SIM_COPY_ENGINE))
+        return SIM_EIO;
+    char *to = dst;
+    while (n) {
+        uint64_t a = 0;
+        struct sim_dev *d;
+        enum sim_rc rc = SIM_OK;
+        char *h = host_view(to, dst_dev, n, &a, &d, &rc);
+        if (h)
+            memset(h, value, (size_t)a);
+        sim_dev_leave(d);
+        if (!h)
+            return rc;
+        to += a;
+        n -= (size_t)a;
+    }
+    return SIM_OK;
+}

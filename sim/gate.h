@@ -1,0 +1,89 @@
+/*
+ * gate.h - what stream.c and notify.c share: the stream and event objects,
+ * and the queue of work held behind a wait (sim.h explains the model).
+ */
+#ifndef ACLSIM_SIM_GATE_H_
+#define ACLSIM_SIM_GATE_H_
+
+#include <stdatomic.h>
+#include "clock.h"
+#include "sim.h"
+
+struct sim_stream {
+    int32_t dev;
+    struct sim_clock_stream clk;
+    _Atomic uint64_t prop[SIM_SP_COUNT];
+    /* Host tasks (callbacks, stream.c) and device faults. */
+    _Atomic uint32_t tasks;       /* tasks enqueued so far: the next task's id */
+    _Atomic uint32_t last_thread; /* who enqueued the last one (low 32 bits) */
+    _Atomic unsigned blocked;     /* blocking host tasks not yet run */
+    _Atomic uint64_t runner;      /* the thread that runs them */
+};
+
+/* An event's state is one atomic word, so a record on one thread and
+ * queries, waits and syncs on others see it whole: 0 when never recorded
+ * (or reset), SIM_MARK_PENDING while its record is held behind a wait,
+ * else the completion time of the captured work plus one. */
+#define SIM_MARK_PENDING UINT64_MAX
+struct sim_event {
+    int32_t dev;
+    uint32_t flags;
+    uint32_t id;
+    _Atomic sim_ps mark;
+    /* The record that set mark: its stream, task and thread (device faults). */
+    _Atomic uint32_t rec_stream, rec_task, rec_thread;
+};
+
+/* One operation enqueued on a stream. */
+enum sim_task_kind {
+    SIM_T_NOP,
+    SIM_T_COPY,
+    SIM_T_FILL,
+    SIM_T_RECORD,      /* obj: event */
+    SIM_T_WAIT_EVENT,  /* obj: event */
+    SIM_T_NOTIFY_RECORD,
+    SIM_T_NOTIFY_WAIT, /* value: timeout in s */
+    SIM_T_VALUE_WRITE, /* dst, value */
+    SIM_T_VALUE_WAIT   /* src, value, flag */
+};
+struct sim_task {
+    enum sim_task_kind kind;
+    void *dst;
+    const void *src;
+    bool dst_dev, src_dev;
+    size_t n;
+    int fill;
+    void *obj;
+    uint64_t value;
+    uint32_t flag;
+    void *staging; /* a copy of a host source, owned by the queued task */
+    struct sim_task *next;
+};
+
+/* A copy or fill on stream s: SIM_OK with *queued when s is held (the task
+ * was queued), SIM_OK without it when the caller runs it now, SIM_EHOSTMEM. */
+enum sim_rc sim_gate_queue(struct sim_stream *s, const struct sim_task *t, bool *queued);
+/* After work ran on s: release the value waits it may satisfy. */
+void sim_gate_poke(struct sim_stream *s);
+/* Synchronise a held stream: *held false when s is not held (the caller
+ * does the ordinary synchronisation). */
+enum sim_rc sim_gate_sync(struct sim_stream *s, int32_t timeout_ms, bool *held);
+/* Settle every held stream of dev (ordinary synchronisation follows). */
+enum sim_rc sim_gate_sync_device(int32_t dev);
+/* An event whose record is held: wait for it as for its stream. */
+enum sim_rc sim_gate_event_sync(struct sim_event *e, int32_t timeout_ms);
+/* Event record and wait, through the gate. */
+void sim_gate_record(struct sim_event *e, struct sim_stream *s);
+void sim_gate_wait_event(struct sim_stream *s, const struct sim_event *e);
+/* s is being destroyed or aborted: drop what it holds. */
+void sim_gate_drop(struct sim_stream *s);
+/* An event or notify is being destroyed: forget it in every queue. */
+void sim_gate_forget(const void *obj);
+
+/* stream.c: run a copy or fill now (the gate's replay calls these). */
+enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                         const void *src, bool src_dev, size_t n, bool host_waits);
+enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
+                         size_t n, bool host_waits);
+
+#endif /* ACLSIM_SIM_GATE_H_ */

@@ -1,0 +1,165 @@
+/*
+ * internal.h - what the simulator's own files share about devices, and
+ * nothing outside sim/ may use: the state of one device and what each file
+ * offers the others, grouped by file. sim.h stays the layer's interface;
+ * heap.h, vaspace.h, clock.h, trace.h, lock.h and track.h are the parts
+ * devices are built from.
+ */
+#ifndef ACLSIM_SIM_INTERNAL_H_
+#define ACLSIM_SIM_INTERNAL_H_
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lock.h"
+#include "sim.h"
+
+struct sim_heap;
+struct sim_vaspace;
+struct sim_stacks;
+
+/* ---- device.c: devices ---- */
+
+struct sim_dev {
+    struct sim_lock lock; /* the heap, address space, stacks and abandoned list */
+    struct sim_stacks *stacks; /* NULL unless ACLSIM_TRACK=1 */
+    uint64_t *abandoned;       /* offsets of blocks to free at close */
+    size_t n_abandoned, cap_abandoned;
+    /* A device may close while other threads' memory calls still name it
+     * (a call racing with aclrtResetDevice: the ACL layer holds no
+     * reference on the device for those). `open` is read without the lock
+     * only to find a device, and checked again under the lock by every heap
+     * operation; copies and fills, which use the address space outside the
+     * lock, count themselves in `users`, and closing waits for none to be
+     * left. A closed device keeps its range reserved (`retired`) until it
+     * opens again, so a stale pointer stays a device address nobody owns
+     * and is never mistaken for host memory. */
+    _Atomic bool open;      /* set last at open, cleared first at close */
+    _Atomic bool retired;   /* closed, its range still reserved */
+    _Atomic unsigned users; /* copies and fills inside the address space */
+    bool tracked;    /* memcheck watches (track.h): tell it of every block */
+    bool view_whole; /* the device view is reserved in full (vaspace.h) */
+    unsigned padding; /* the profile's aclrtMalloc padding */
+    struct sim_vaspace *vs;
+    struct sim_heap *heap;
+    _Atomic uint64_t base, capacity; /* read without the lock by sim_dev_of */
+};
+
+/* Every device, open or not, and how many the configuration has
+ * (ACLSIM_DEVICE_COUNT). device.c writes them under its mutex (count only
+ * while no device is open); the others read. In the header so that the
+ * hot paths below inline. */
+struct sim_devs {
+    _Atomic uint32_t count;
+    struct sim_dev dev[SIM_MAX_DEVICES];
+};
+extern struct sim_devs sim_devs;
+
+/* Device id's state, open or not. pre: 0 <= id < SIM_MAX_DEVICES. */
+static inline struct sim_dev *sim_dev_get(int32_t id)
+{
+    return &sim_devs.dev[id];
+}
+
+/* The id of d. */
+static inline int32_t sim_dev_id(const struct sim_dev *d)
+{
+    return (int32_t)(d - sim_devs.dev);
+}
+
+/* Whether d is open and its address range holds addr. Without d->lock
+ * the answer may be stale by the time it is used: see sim_dev_lock_of. */
+static inline bool sim_dev_holds(struct sim_dev *d, uintptr_t addr)
+{
+    if (!atomic_load_explicit(&d->open, memory_order_acquire))
+        return false;
+    uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
+    /* below base wraps around */
+    return addr - base < atomic_load_explicit(&d->capacity, memory_order_relaxed);
+}
+
+/* The open device whose address range holds addr, or NULL. */
+static inline struct sim_dev *sim_dev_of(uintptr_t addr)
+{
+    uint32_t n = atomic_load_explicit(&sim_devs.count, memory_order_relaxed);
+    for (uint32_t i = 0; i < n && i < SIM_MAX_DEVICES; i++) {
+        struct sim_dev *d = &sim_devs.dev[i];
+        if (sim_dev_holds(d, addr))
+            return d;
+    }
+    return NULL;
+}
+
+/* The device holding addr with its lock taken, or NULL: a device closed
+ * (or closed and opened again) since sim_dev_of looked is not it. */
+static inline struct sim_dev *sim_dev_lock_of(uintptr_t addr)
+{
+    struct sim_dev *d = sim_dev_of(addr);
+    if (!d)
+        return NULL;
+    sim_lock_take(&d->lock);
+    if (!sim_dev_holds(d, addr)) {
+        sim_lock_give(&d->lock);
+        return NULL;
+    }
+    return d;
+}
+
+/* The device holding addr, counted as in use until sim_dev_leave so that
+ * it cannot close meanwhile, or NULL. */
+static inline struct sim_dev *sim_dev_enter(uintptr_t addr)
+{
+    struct sim_dev *d = sim_dev_of(addr);
+    if (!d)
+        return NULL;
+    atomic_fetch_add(&d->users, 1);
+    /* Sequentially consistent, as close's store and load: either close
+     * sees this user, or this user sees the device closed. */
+    if (!atomic_load(&d->open) || !sim_dev_holds(d, addr)) {
+        atomic_fetch_sub_explicit(&d->users, 1, memory_order_release);
+        return NULL;
+    }
+    return d;
+}
+
+static inline void sim_dev_leave(struct sim_dev *d)
+{
+    if (d)
+        atomic_fetch_sub_explicit(&d->users, 1, memory_order_release);
+}
+
+/* ---- policy.c: CANN's rounding and page rules ---- */
+
+/* Bytes in a page of the kind. */
+uint32_t sim_page_bytes(enum sim_page page);
+
+/* ---- blocks.c: device blocks ---- */
+
+/* One heap allocation of `size` bytes with `usable` of them for the
+ * program, on pages of kind `page` (starts aligned to the page, 64 bytes
+ * for normal pages). pre: d open; size a multiple of the heap granule (of
+ * the page for huge pages); usable <= size, size - usable < 1 GiB. */
+enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
+                            enum sim_page page, void **ptr);
+/* Free the blocks whose free failed (sim_mem_abandon) and empty the list:
+ * the device is closing. pre: d open, no other call on d can run. */
+void sim_block_release_abandoned(struct sim_dev *d);
+
+/* ---- stacks.c: allocation stacks for leak reports (ACLSIM_TRACK=1) ---- */
+
+/* An empty table, or NULL when host memory ran out (then nothing is
+ * tracked: tracking is best effort). */
+struct sim_stacks *sim_stacks_create(void);
+/* t may be NULL. */
+void sim_stacks_destroy(struct sim_stacks *t);
+/* Record the caller's stack for the block at offset off (silently nothing
+ * when host memory runs out). pre: t != NULL, d->lock held. */
+void sim_stacks_remember(struct sim_stacks *t, uint64_t off);
+/* Forget the block at off, if recorded. pre: t != NULL, d->lock held. */
+void sim_stacks_forget(struct sim_stacks *t, uint64_t off);
+/* The number of frames recorded for the block at off, and *frames; 0 when
+ * none (t may be NULL). pre: d->lock held. */
+int sim_stacks_find(const struct sim_stacks *t, uint64_t off, void *const **frames);
+
+#endif /* ACLSIM_SIM_INTERNAL_H_ */

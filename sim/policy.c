@@ -1,0 +1,89 @@
+/*
+ * policy.c - CANN's rules for how much device memory a request takes and
+ * on which pages (fact sheet 3.1): aclrtMalloc rounds to 32 bytes and adds
+ * the profile's padding (none for aclrtMallocAlign32 or 1 GB pages); 2 MB
+ * pages round to 2 MB, 1 GB pages to 1 GB and exist only where the profile
+ * has them; HUGE_FIRST takes normal pages up to 1 MB, an out-of-range
+ * policy huge pages from 2 MB, and both fall back to normal pages. The
+ * block itself comes from blocks.c. Of a device's HBM the driver keeps a
+ * reserve (RESERVED_MEM of CANN's cmodel driver, fact sheet 6.1) that no
+ * allocation gets and aclrtGetMemInfo does not count.
+ */
+#include "heap.h"
+#include "internal.h"
+
+uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity)
+{
+    uint64_t r = p->reserved_bytes < capacity / 2 ? p->reserved_bytes : capacity / 2;
+    return r & ~(uint64_t)(SIM_HEAP_GRANULE - 1);
+}
+
+uint32_t sim_page_bytes(enum sim_page page)
+{
+    return page == SIM_PAGE_HUGE1G ? 1u << 30 : page == SIM_PAGE_HUGE ? 2u << 20 : 4096u;
+}
+
+/* n rounded up to a power of two; the largest sizes, which would wrap around
+ * to 0, stay the largest multiple (more than any device has). */
+static uint64_t round_up(uint64_t n, uint64_t unit)
+{
+    return n > UINT64_MAX - (unit - 1) ? UINT64_MAX & ~(unit - 1) : (n + unit - 1) & ~(unit - 1);
+}
+
+/* Huge pages: the size rounded to the page. */
+static enum sim_rc alloc_huge(struct sim_dev *d, uint64_t size, uint64_t usable,
+                              enum sim_page page, void **ptr)
+{
+    return sim_block_alloc(d, round_up(size, sim_page_bytes(page)), usable, page, ptr);
+}
+
+/* Normal pages: the size in heap granules. */
+static enum sim_rc alloc_normal(struct sim_dev *d, uint64_t size, uint64_t usable, void **ptr)
+{
+    return sim_block_alloc(d, round_up(size, SIM_HEAP_GRANULE), usable, SIM_PAGE_NORMAL, ptr);
+}
+
+/* Every request that is not a small one on normal pages. */
+static enum sim_rc __attribute__((noinline))
+alloc_by_policy(struct sim_dev *d, uint64_t usable, uint64_t padded, enum sim_policy policy,
+                void **ptr)
+{
+    switch (policy) {
+    case SIM_POLICY_HUGE1G_ONLY:
+        if (!sim_device_profile(sim_dev_id(d))->huge1g)
+            return SIM_EUNSUPPORTED;
+        return alloc_huge(d, usable, usable, SIM_PAGE_HUGE1G, ptr);
+    case SIM_POLICY_HUGE_ONLY:
+        return alloc_huge(d, padded, usable, SIM_PAGE_HUGE, ptr);
+    case SIM_POLICY_NORMAL_ONLY:
+        return alloc_normal(d, padded, usable, ptr);
+    case SIM_POLICY_HUGE_FIRST:
+    case SIM_POLICY_DEFAULT:
+    default: {
+        /* HUGE_FIRST: normal pages up to 1 MB; an out-of-range policy: huge
+         * pages from 2 MB. Either falls back to normal pages. */
+        uint64_t threshold = policy == SIM_POLICY_HUGE_FIRST ? (1u << 20) : (2u << 20) - 1;
+        if (padded > threshold) {
+            enum sim_rc rc = alloc_huge(d, padded, usable, SIM_PAGE_HUGE, ptr);
+            if (rc != SIM_ENOMEM)
+                return rc;
+        }
+        return alloc_normal(d, padded, usable, ptr);
+    }
+    }
+}
+
+enum sim_rc sim_mem_alloc(int32_t id, uint64_t size, enum sim_policy policy, bool no_pad,
+                          void **ptr)
+{
+    struct sim_dev *d = sim_dev_get(id);
+    uint64_t usable = round_up(size, 32);
+    /* 1 GB pages never pad. */
+    uint64_t padded = usable + (no_pad || policy == SIM_POLICY_HUGE1G_ONLY ? 0 : d->padding);
+    /* Up to 1 MB every policy but the huge-only ones takes normal pages: the
+     * common case, decided here in a few instructions. */
+    if (padded <= (1u << 20) && policy != SIM_POLICY_HUGE_ONLY &&
+        policy != SIM_POLICY_HUGE1G_ONLY)
+        return alloc_normal(d, padded, usable, ptr);
+    return alloc_by_policy(d, usable, padded, policy, ptr);
+}

@@ -1,0 +1,500 @@
+/*
+ * test_streams.c - the stream, event, notify and peer families beyond
+ * create/destroy/sync: ids, priorities, flags, attributes, configs, abort,
+ * the default stream as a handle, event ids and timestamps, notifies and
+ * value waits on simulated timelines, peer access (fam-stream).
+ */
+#include <stdlib.h>
+#include "testutil.h"
+#include "aclsim/aclsim.h"
+
+static aclrtStream stream;
+
+/* A call that fails with code, its message read (and dropped). */
+#define FAILS(expr, code)                                                                    \
+    do {                                                                                     \
+        assert_int_equal((expr), (code));                                                    \
+        (void)aclGetRecentErrMsg();                                                          \
+    } while (0)
+
+static int setup(void **state)
+{
+    (void)state;
+    setenv("ACLSIM_DEVICE_COUNT", "2", 1);
+    setenv("ACLSIM_HBM_BYTES", "67108864", 1);
+    setenv("ACLSIM_WAIT_GRACE_MS", "20", 1);
+    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+        aclrtCreateStream(&stream) != ACL_SUCCESS)
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    aclrtDestroyStream(stream);
+    aclrtResetDeviceForce(0);
+    aclrtResetDeviceForce(1);
+    return aclFinalize() == ACL_SUCCESS ? 0 : -1;
+}
+
+/* ---- streams ---- */
+
+static void test_stream_getters_reject_null_and_dead_handles(void **state)
+{
+    (void)state;
+    int32_t id;
+    uint32_t u;
+    assert_int_equal(aclrtStreamGetId(stream, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtStreamGetId", "streamId");
+    assert_int_equal(aclrtStreamGetPriority(stream, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtStreamGetPriority", "priority");
+    assert_int_equal(aclrtStreamGetFlags(stream, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtStreamGetFlags", "flags");
+    static int garbage;
+    FAILS(aclrtStreamGetId(&garbage, &id), ACL_ERROR_RT_INTERNAL_ERROR);
+    FAILS(aclrtStreamGetFlags(&garbage, &u), ACL_ERROR_RT_INTERNAL_ERROR);
+    assert_int_equal(aclrtGetStreamAvailableNum(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtGetStreamAvailableNum", "streamCount");
+}
+
+static void test_stream_priority_flags_and_ids(void **state)
+{
+    (void)state;
+    aclrtStream a, b;
+    assert_int_equal(aclrtCreateStreamWithConfig(&a, 3, ACL_STREAM_FAST_LAUNCH), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&b), ACL_SUCCESS);
+    uint32_t prio = 99, flags = 99;
+    assert_int_equal(aclrtStreamGetPriority(a, &prio), ACL_SUCCESS);
+    assert_int_equal(prio, 3);
+    assert_int_equal(aclrtStreamGetFlags(a, &flags), ACL_SUCCESS);
+    assert_int_equal(flags, ACL_STREAM_FAST_LAUNCH);
+    assert_int_equal(aclrtStreamGetPriority(b, &prio), ACL_SUCCESS);
+    assert_int_equal(prio, 0);
+    int32_t ia = -1, ib = -1;
+    assert_int_equal(aclrtStreamGetId(a, &ia), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamGetId(b, &ib), ACL_SUCCESS);
+    assert_true(ia >= 0 && ib >= 0 && ia != ib);
+    int32_t least = -1, greatest = -1;
+    assert_int_equal(aclrtDeviceGetStreamPriorityRange(&least, &greatest), ACL_SUCCESS);
+    assert_int_equal(least, 7);
+    assert_int_equal(greatest, 0);
+    uint32_t before = 0, after = 0;
+    assert_int_equal(aclrtGetStreamAvailableNum(&before), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(a), ACL_SUCCESS);
+    assert_int_equal(aclrtGetStreamAvailableNum(&after), ACL_SUCCESS);
+    assert_int_equal(after, before + 1);
+    assert_int_equal(aclrtDestroyStream(b), ACL_SUCCESS);
+}
+
+static void test_default_stream_is_a_usable_handle_not_destroyable(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtCtxGetCurrentDefaultStream(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtCtxGetCurrentDefaultStream", "stream");
+    aclrtStream d = NULL;
+    assert_int_equal(aclrtCtxGetCurrentDefaultStream(&d), ACL_SUCCESS);
+    assert_non_null(d);
+    assert_int_equal(aclrtSynchronizeStream(d), ACL_SUCCESS);
+    int32_t id = -1;
+    assert_int_equal(aclrtStreamGetId(d, &id), ACL_SUCCESS);
+    void *p;
+    char host[64] = {1};
+    assert_int_equal(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(p, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, d), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(d), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    char text[256];
+    snprintf(text, sizeof text, "The argument is invalid.Reason: aclrtDestroyStream failed, stream "
+             "%p is the default stream of its context; it is destroyed with the context.", d);
+    assert_int_equal(aclrtDestroyStream(d), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", text);
+    FAILS(aclrtDestroyStreamForce(d), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtSynchronizeStream(d), ACL_SUCCESS); /* still alive */
+}
+
+static void test_stream_attributes_and_modes(void **state)
+{
+    (void)state;
+    aclrtStreamAttrValue v = {0};
+    assert_int_equal(aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_FAILURE_MODE, NULL),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSetStreamAttribute", "value");
+    FAILS(aclrtSetStreamAttribute(stream, (aclrtStreamAttr)9, &v), ACL_ERROR_RT_PARAM_INVALID);
+    v.failureMode = 2;
+    FAILS(aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_FAILURE_MODE, &v), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtSetStreamFailureMode(stream, ACL_STOP_ON_FAILURE), ACL_SUCCESS);
+    v = (aclrtStreamAttrValue){0};
+    assert_int_equal(aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_FAILURE_MODE, &v),
+                     ACL_SUCCESS);
+    assert_int_equal(v.failureMode, ACL_STOP_ON_FAILURE);
+    FAILS(aclrtSetStreamFailureMode(stream, 5), ACL_ERROR_RT_PARAM_INVALID);
+    v.userCustomTag = 42;
+    assert_int_equal(aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v),
+                     ACL_SUCCESS);
+    v.userCustomTag = 0;
+    assert_int_equal(aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v),
+                     ACL_SUCCESS);
+    assert_int_equal(v.userCustomTag, 42);
+    assert_int_equal(aclrtSetStreamOverflowSwitch(stream, 2), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtSetStreamOverflowSwitch failed because value 2 "
+               "for parameter flag is invalid. Expected value: 0 or 1.");
+    uint32_t sw = 9;
+    assert_int_equal(aclrtSetStreamOverflowSwitch(stream, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtGetStreamOverflowSwitch(stream, &sw), ACL_SUCCESS);
+    assert_int_equal(sw, 1);
+    aclrtFloatOverflowMode m = ACL_RT_OVERFLOW_MODE_UNDEF;
+    FAILS(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN), ACL_SUCCESS);
+    assert_int_equal(aclrtGetDeviceSatMode(&m), ACL_SUCCESS);
+    assert_int_equal(m, ACL_RT_OVERFLOW_MODE_INFNAN);
+    uint32_t ms = 0;
+    assert_int_equal(aclrtSetOpExecuteTimeOut(3), ACL_SUCCESS);
+    assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
+    assert_int_equal(ms, 3000);
+    assert_int_equal(aclrtSetOpExecuteTimeOutWithMs(250), ACL_SUCCESS);
+    assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
+    assert_int_equal(ms, 250);
+}
+
+static void test_stream_config_handles_and_create_v2(void **state)
+{
+    (void)state;
+    aclrtStreamConfigHandle *h = aclrtCreateStreamConfigHandle();
+    assert_non_null(h);
+    uint32_t prio = 8;
+    assert_int_equal(aclrtSetStreamConfigOpt(NULL, ACL_RT_STREAM_PRIORITY, &prio, 4),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSetStreamConfigOpt", "handle");
+    FAILS(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &prio, 4), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &prio, 8),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtSetStreamConfigOpt failed because value 8 for "
+               "parameter valueSize is invalid. Expected value: 4.");
+    prio = 5;
+    assert_int_equal(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &prio, 4), ACL_SUCCESS);
+    size_t flag = ACL_STREAM_FAST_SYNC;
+    assert_int_equal(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flag, sizeof flag),
+                     ACL_SUCCESS);
+    aclrtStreamConfigHandle foreign = {0};
+    FAILS(aclrtSetStreamConfigOpt(&foreign, ACL_RT_STREAM_FLAG, &flag, sizeof flag), ACL_ERROR_INVALID_PARAM);
+    FAILS(aclrtDestroyStreamConfigHandle(&foreign), ACL_ERROR_INVALID_PARAM);
+    aclrtStream s;
+    FAILS(aclrtCreateStreamV2(NULL, h), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtCreateStreamV2(&s, h), ACL_SUCCESS);
+    uint32_t p = 0, f = 0;
+    assert_int_equal(aclrtStreamGetPriority(s, &p), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamGetFlags(s, &f), ACL_SUCCESS);
+    assert_int_equal(p, 5);
+    assert_int_equal(f, ACL_STREAM_FAST_SYNC);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStreamConfigHandle(h), ACL_SUCCESS);
+    FAILS(aclrtDestroyStreamConfigHandle(h), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtCreateStreamV2(&s, NULL), ACL_SUCCESS); /* defaults */
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+static void test_sync_timeout_checks_and_abort(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtSynchronizeStreamWithTimeout(stream, -2), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtSynchronizeStreamWithTimeout failed because "
+               "value -2 for parameter timeout is invalid. Expected value: [-1, INT_MAX].");
+    FAILS(aclrtSynchronizeStreamWithTimeout(stream, 0), ACL_ERROR_RT_PARAM_INVALID);
+    FAILS(aclrtStreamStop(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    /* Abort drops queued work: the stream's clock stops at the host's. */
+    void *p;
+    assert_int_equal(aclrtMalloc(&p, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(aclrtMemsetAsync(p, 1 << 20, 0, 1 << 20, stream), ACL_SUCCESS);
+    uint64_t host = 0, tail = 0;
+    assert_int_equal(aclsim_clock_host(&host), ACL_SUCCESS);
+    assert_int_equal(aclsim_clock_stream(stream, &tail), ACL_SUCCESS);
+    assert_true(tail > host);
+    assert_int_equal(aclrtStreamAbort(stream), ACL_SUCCESS);
+    assert_int_equal(aclsim_clock_stream(stream, &tail), ACL_SUCCESS);
+    assert_int_equal(aclsim_clock_host(&host), ACL_SUCCESS);
+    assert_true(tail <= host);
+    aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
+    assert_int_equal(aclrtStreamQuery(stream, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_STREAM_STATUS_COMPLETE);
+    aclrtStream s;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(p, 1 << 20, 0, 1 << 20, s), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStreamForce(s), ACL_SUCCESS);
+    FAILS(aclrtDestroyStreamForce(s), ACL_ERROR_RT_INTERNAL_ERROR);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+}
+
+/* ---- events ---- */
+
+static void test_event_ids_timestamps_and_counts(void **state)
+{
+    (void)state;
+    aclrtEvent a, b;
+    uint32_t id = 0, left0 = 0, left1 = 0;
+    assert_int_equal(aclrtGetEventAvailNum(&left0), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateEventExWithFlag(&a, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateEvent(&b), ACL_SUCCESS);
+    assert_int_equal(aclrtGetEventAvailNum(&left1), ACL_SUCCESS);
+    assert_int_equal(left1 + 2, left0);
+    uint32_t ida = 0, idb = 0;
+    assert_int_equal(aclrtGetEventId(a, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtGetEventId", "eventId");
+    assert_int_equal(aclrtGetEventId(a, &ida), ACL_SUCCESS);
+    assert_int_equal(aclrtGetEventId(b, &idb), ACL_SUCCESS);
+    assert_int_not_equal(ida, idb);
+    uint64_t ts = 0;
+    FAILS(aclrtEventGetTimestamp(a, &ts), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+    aclrtEventWaitStatus ws = ACL_EVENT_WAIT_STATUS_COMPLETE;
+    assert_int_equal(aclrtQueryEventWaitStatus(a, &ws), ACL_SUCCESS);
+    assert_int_equal(ws, ACL_EVENT_WAIT_STATUS_NOT_READY);
+    void *p;
+    assert_int_equal(aclrtMalloc(&p, 32 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(p, 32 << 20, 0, 32 << 20, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(a, stream), ACL_SUCCESS);
+    FAILS(aclrtEventGetTimestamp(a, &ts), ACL_ERROR_RT_EVENT_NOT_COMPLETE);
+    FAILS(aclrtSynchronizeEventWithTimeout(a, -2), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtSynchronizeEventWithTimeout(a, 1000), ACL_SUCCESS);
+    uint64_t tail = 0;
+    assert_int_equal(aclsim_clock_stream(stream, &tail), ACL_SUCCESS);
+    assert_int_equal(aclrtEventGetTimestamp(a, &ts), ACL_SUCCESS);
+    assert_int_equal(ts, tail / 1000000u); /* us */
+    assert_int_equal(aclrtQueryEventWaitStatus(a, &ws), ACL_SUCCESS);
+    assert_int_equal(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);
+    FAILS(aclrtStreamWaitEventWithFlag(stream, a, 0, 7), ACL_ERROR_INVALID_PARAM);
+    FAILS(aclrtStreamWaitEventWithFlag(stream, a, 5, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_INVALID_PARAM);
+    FAILS(aclrtStreamWaitEventWithFlag(stream, a, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    assert_int_equal(aclrtStreamWaitEventWithFlag(stream, a, 0, ACL_EVENT_WAIT_DEFAULT),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtStreamWaitEventWithTimeout(stream, a, 10), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(a), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(b), ACL_SUCCESS);
+    FAILS(aclrtGetEventId(a, &id), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+/* ---- notifies and value waits ---- */
+
+static void test_notify_bad_input(void **state)
+{
+    (void)state;
+    aclrtNotify n;
+    assert_int_equal(aclrtCreateNotify(NULL, 0), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtCreateNotify", "notify");
+    FAILS(aclrtCreateNotify(&n, 9), ACL_ERROR_INVALID_PARAM);
+    FAILS(aclrtRecordNotify(NULL, stream), ACL_ERROR_INVALID_PARAM);
+    static int garbage;
+    FAILS(aclrtRecordNotify(&garbage, stream), ACL_ERROR_RT_INTERNAL_ERROR);
+    char text[160];
+    snprintf(text, sizeof text, "The argument is invalid.Reason: aclrtWaitAndResetNotify failed, "
+             "notify %p is not a live notify.", (void *)&garbage);
+    assert_int_equal(aclrtWaitAndResetNotify(&garbage, stream, 0), ACL_ERROR_RT_INTERNAL_ERROR);
+    expect_msg("Invalid_Argument(EE1001)", text);
+    FAILS(aclrtDestroyNotify(&garbage), ACL_ERROR_RT_INTERNAL_ERROR);
+    assert_int_equal(aclrtCreateNotify(&n, 0), ACL_SUCCESS);
+    uint32_t id;
+    FAILS(aclrtGetNotifyId(n, NULL), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtGetNotifyId(n, &id), ACL_SUCCESS);
+    FAILS(aclrtNotifyBatchReset(NULL, 1), ACL_ERROR_INVALID_PARAM);
+    FAILS(aclrtNotifyBatchReset(&n, 0), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtNotifyBatchReset(&n, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyNotify(n), ACL_SUCCESS);
+    FAILS(aclrtDestroyNotify(n), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+/* A wait enqueued before its record holds the stream; the copy behind it
+ * runs when the record completes, at that simulated time. */
+static void test_notify_wait_before_record_orders_work(void **state)
+{
+    (void)state;
+    aclrtStream waiter, producer;
+    aclrtNotify n;
+    void *p;
+    char src[256], dst[256] = {0};
+    memset(src, 0x5a, sizeof src);
+    assert_int_equal(aclrtCreateStream(&waiter), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&producer), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateNotify(&n, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&p, 4 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(p, 4 << 20, 0, 4 << 20), ACL_SUCCESS);
+    assert_int_equal(aclrtWaitAndResetNotify(n, waiter, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(p, 256, src, 256, ACL_MEMCPY_HOST_TO_DEVICE, waiter),
+                     ACL_SUCCESS);
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    assert_int_equal(aclrtStreamQuery(waiter, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_STREAM_STATUS_NOT_READY);
+    /* Held: the copy has not happened. */
+    assert_int_equal(aclrtMemcpy(dst, 256, p, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_int_equal(dst[0], 0);
+    /* The producer works for a while, then records. */
+    assert_int_equal(aclrtMemsetAsync((char *)p + 4096, 1 << 20, 1, 1 << 20, producer),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtRecordNotify(n, producer), ACL_SUCCESS);
+    uint64_t ptail = 0, wtail = 0;
+    assert_int_equal(aclsim_clock_stream(producer, &ptail), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(waiter), ACL_SUCCESS);
+    assert_int_equal(aclsim_clock_stream(waiter, &wtail), ACL_SUCCESS);
+    assert_true(wtail > ptail); /* the copy ran after the record */
+    assert_int_equal(aclrtMemcpy(dst, 256, p, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(dst, src, 256);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyNotify(n), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(waiter), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(producer), ACL_SUCCESS);
+}
+
+/* A wait nothing satisfies: a bounded sync times out, an unbounded one
+ * fails instead of hanging, and a wait with its own timeout fails the
+ * stream at its deadline. */
+static void test_unsatisfied_notify_wait_never_hangs(void **state)
+{
+    (void)state;
+    aclrtStream s;
+    aclrtNotify n;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateNotify(&n, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtWaitAndResetNotify(n, s, 0), ACL_SUCCESS);
+    uint64_t h0 = 0, h1 = 0;
+    assert_int_equal(aclsim_clock_host(&h0), ACL_SUCCESS);
+    FAILS(aclrtSynchronizeStreamWithTimeout(s, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    assert_int_equal(aclsim_clock_host(&h1), ACL_SUCCESS);
+    assert_true(h1 - h0 >= 50000000000ull); /* 50 ms of simulated time */
+    FAILS(aclrtSynchronizeStream(s), ACL_ERROR_RT_WAIT_TIMEOUT);
+    /* A late record still releases it. */
+    assert_int_equal(aclrtRecordNotify(n, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    /* Its own timeout: the stream fails at the deadline, 2 s on. */
+    assert_int_equal(aclrtWaitAndResetNotify(n, s, 2), ACL_SUCCESS);
+    assert_int_equal(aclsim_clock_host(&h0), ACL_SUCCESS);
+    FAILS(aclrtSynchronizeStream(s), ACL_ERROR_RT_WAIT_TIMEOUT);
+    assert_int_equal(aclsim_clock_host(&h1), ACL_SUCCESS);
+    assert_true(h1 - h0 >= 1999000000000ull);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS); /* failed, then idle */
+    /* The op wait timeout applies to waits without their own. */
+    assert_int_equal(aclrtSetOpWaitTimeout(1), ACL_SUCCESS);
+    assert_int_equal(aclrtWaitAndResetNotify(n, s, 0), ACL_SUCCESS);
+    FAILS(aclrtSynchronizeDevice(), ACL_ERROR_RT_WAIT_TIMEOUT);
+    assert_int_equal(aclrtSetOpWaitTimeout(0), ACL_SUCCESS);
+    /* Destroying a held stream drops what it holds. */
+    assert_int_equal(aclrtWaitAndResetNotify(n, s, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyNotify(n), ACL_SUCCESS);
+}
+
+static void test_value_write_and_wait(void **state)
+{
+    (void)state;
+    aclrtStream waiter;
+    void *flag, *data;
+    char src[64], dst[64] = {0};
+    memset(src, 7, sizeof src);
+    assert_int_equal(aclrtCreateStream(&waiter), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&flag, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&data, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(flag, 64, 0, 64), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(data, 64, 0, 64), ACL_SUCCESS);
+    assert_int_equal(aclrtValueWait(NULL, 1, 0, waiter), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtValueWait", "devAddr");
+    FAILS(aclrtValueWait(flag, 1, 9, waiter), ACL_ERROR_INVALID_PARAM);
+    FAILS(aclrtValueWrite(flag, 1, 1, waiter), ACL_ERROR_INVALID_PARAM);
+    FAILS(aclrtValueWrite((char *)flag + 4, 1, 0, waiter), ACL_ERROR_RT_PARAM_INVALID);
+    FAILS(aclrtValueWrite(src, 1, 0, waiter), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtValueWait(flag, 3, ACL_STREAM_WAIT_VALUE_GEQ, waiter), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(data, 64, src, 64, ACL_MEMCPY_HOST_TO_DEVICE, waiter),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtValueWrite(flag, 2, 0, stream), ACL_SUCCESS); /* not enough */
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    assert_int_equal(aclrtStreamQuery(waiter, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_STREAM_STATUS_NOT_READY);
+    assert_int_equal(aclrtValueWrite(flag, 3, 0, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(waiter), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(dst, 64, data, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(dst, src, 64);
+    uint64_t v = 0;
+    assert_int_equal(aclrtMemcpy(&v, 8, flag, 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_int_equal(v, 3);
+    assert_int_equal(aclrtFree(flag), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(data), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(waiter), ACL_SUCCESS);
+}
+
+/* ---- peers ---- */
+
+static void test_peer_access_gates_copies_between_devices(void **state)
+{
+    (void)state;
+    int32_t can = -1, status = -1;
+    uint64_t topo = 0;
+    assert_int_equal(aclrtDeviceCanAccessPeer(&can, 0, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0009)", "aclrtDeviceCanAccessPeer failed. Value 0 for "
+               "parameter deviceId is invalid. Reason: deviceId 0 cannot be equal to "
+               "peerDeviceId 0.");
+    FAILS(aclrtDeviceCanAccessPeer(&can, 0, 5), ACL_ERROR_RT_INVALID_DEVICEID);
+    FAILS(aclrtDeviceCanAccessPeer(NULL, 0, 1), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtDeviceCanAccessPeer(&can, 0, 1), ACL_SUCCESS);
+    assert_int_equal(can, 1);
+    FAILS(aclrtGetDevicesTopo(0, 1, NULL), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtGetDevicesTopo(0, 1, &topo), ACL_SUCCESS);
+    assert_int_equal(topo, ACL_RT_DEVS_TOPOLOGY_HCCS);
+    void *a, *b;
+    char host[128];
+    memset(host, 3, sizeof host);
+    assert_int_equal(aclrtMalloc(&a, 128, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(a, 128, host, 128, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    aclrtContext c0, c1;
+    assert_int_equal(aclrtGetCurrentContext(&c0), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(1), ACL_SUCCESS);
+    assert_int_equal(aclrtGetCurrentContext(&c1), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&b, 128, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(c0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(b, 128, a, 128, ACL_MEMCPY_DEVICE_TO_DEVICE),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemcpy failed, "
+               "the copy is between device 0 and device 1; enable peer access first "
+               "(aclrtDeviceEnablePeerAccess on device 0).");
+    FAILS(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_FEATURE_UNSUPPORTED);
+    FAILS(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM);
+    FAILS(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtDeviceEnablePeerAccess(1, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtDevicePeerAccessStatus(0, 1, &status), ACL_SUCCESS);
+    assert_int_equal(status, 1);
+    assert_int_equal(aclrtDevicePeerAccessStatus(1, 0, &status), ACL_SUCCESS);
+    assert_int_equal(status, 0);
+    uint64_t t0 = 0, t1 = 0;
+    assert_int_equal(aclsim_clock_host(&t0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(b, 128, a, 128, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclsim_clock_host(&t1), ACL_SUCCESS);
+    assert_true(t1 > t0); /* it takes simulated time */
+    char back[128] = {0};
+    assert_int_equal(aclrtSetCurrentContext(c1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, 128, b, 128, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, host, 128);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(c0), ACL_SUCCESS);
+    assert_int_equal(aclrtDeviceDisablePeerAccess(1), ACL_SUCCESS);
+    assert_int_equal(aclrtDevicePeerAccessStatus(0, 1, &status), ACL_SUCCESS);
+    assert_int_equal(status, 0);
+    assert_int_equal(aclrtFree(a), ACL_SUCCESS);
+    assert_int_equal(aclrtResetDevice(1), ACL_SUCCESS);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stream_getters_reject_null_and_dead_handles),
+        cmocka_unit_test(test_stream_priority_flags_and_ids),
+        cmocka_unit_test(test_default_stream_is_a_usable_handle_not_destroyable),
+        cmocka_unit_test(test_stream_attributes_and_modes),
+        cmocka_unit_test(test_stream_config_handles_and_create_v2),
+        cmocka_unit_test(test_sync_timeout_checks_and_abort),
+        cmocka_unit_test(test_event_ids_timestamps_and_counts),
+        cmocka_unit_test(test_notify_bad_input),
+        cmocka_unit_test(test_notify_wait_before_record_orders_work),
+        cmocka_unit_test(test_unsatisfied_notify_wait_never_hangs),
+        cmocka_unit_test(test_value_write_and_wait),
+        cmocka_unit_test(test_peer_access_gates_copies_between_devices),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
