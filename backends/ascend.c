@@ -715,6 +715,8 @@ static aclError cann_attrs(const aclCannAttr **list, size_t *n)
 static aclError arch_compatible(const char *soc, int32_t *ok)
 {
     return ASK(aclrtCheckArchCompatibility, soc, ok);
+}
+
 /* ---- operators ---- */
 
 /* The operator families forward whole to the real runtime (API_FORWARD in
