@@ -64,6 +64,8 @@ enum {
 };
 
 enum { BE_ALLOC_NO_PAD = 1 };
+/* How be_ops.memcpy copies (its host_waits argument). */
+enum { BE_COPY_WAIT = 1, BE_COPY_PAGEABLE = 2 };
 /* How be_ops.device_id_map translates a device id. */
 enum { BE_ID_LOGIC_TO_PHY, BE_ID_PHY_TO_LOGIC, BE_ID_USER_TO_LOGIC, BE_ID_LOGIC_TO_USER };
 enum { BE_CLOCK_HOST = 0, BE_CLOCK_DEVICE = 1, BE_CLOCK_STREAM = 2 };
@@ -158,8 +160,10 @@ struct be_ops {
     /* Classify an address (never fails: unknown is an answer). */
     void (*lookup)(const void *ptr, struct be_ptr_info *info);
     /* Copy / fill on a stream of device dev, or synchronously (stream NULL).
-     * With host_waits the call returns only once the work is done (a
-     * synchronous call, or an async one from pageable host memory).
+     * A copy's host_waits holds BE_COPY_* flags: with BE_COPY_WAIT the call
+     * returns only once the work is done (a synchronous call, or an async
+     * one from pageable host memory); BE_COPY_PAGEABLE says its host side
+     * is pageable memory (the runtime stages it). A fill's is 0 or 1.
      * pre: the ACL layer checked bounds and direction with lookup(); kind is
      * HOST_TO_HOST, HOST_TO_DEVICE, DEVICE_TO_HOST or DEVICE_TO_DEVICE; a
      * fill's dst_dev says whether dst is device memory (else acl host). */

@@ -263,7 +263,9 @@ static aclError mem_copy(int32_t dev, void *stream, void *dst, const void *src, 
 {
     bool dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
     bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
-    return code(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, host_waits),
+    unsigned flags = (host_waits & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) |
+                     (host_waits & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
+    return code(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, flags),
                 ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
@@ -572,7 +574,7 @@ static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
     case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: {
         /* what aclrtGetMemInfo reports as the total */
         uint64_t cap = sim_device_capacity(dev);
-        *value = (int64_t)(cap > p->reserved_bytes ? cap - p->reserved_bytes : cap);
+        *value = (int64_t)(cap - sim_reserve_bytes(p, cap));
         break;
     }
     case ACL_DEV_ATTR_L2_CACHE_SIZE:

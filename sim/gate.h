@@ -75,7 +75,7 @@ void sim_gate_forget(const void *obj);
 
 /* stream.c: run a copy or fill now (the gate's replay calls these). */
 enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                         const void *src, bool src_dev, size_t n, bool host_waits);
+                         const void *src, bool src_dev, size_t n, unsigned flags);
 enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                          size_t n, bool host_waits);
 

@@ -39,9 +39,10 @@ enum sim_rc {
 struct sim_profile {
     const char *name;          /* CANN's SoC name, as aclrtGetSocName gives */
     uint64_t hbm_bytes;        /* HBM capacity */
-    uint64_t reserved_bytes;   /* kept by the driver: never handed out */
+    uint64_t reserved_bytes;   /* kept by the driver and runtime at the full capacity:
+                                  never handed out, not in aclrtGetMemInfo's total */
     double hbm_gbps;           /* HBM bandwidth, GB/s (1e9 bytes) */
-    double host_gbps;          /* host link bandwidth per direction, GB/s */
+    double host_gbps;          /* host link bandwidth per direction, pinned memory, GB/s */
     double host_latency_us;    /* host link latency per transfer */
     unsigned copy_engines;     /* SDMA queues */
     unsigned clock_mhz;        /* AI core clock */
@@ -49,12 +50,30 @@ struct sim_profile {
     bool huge1g;               /* 1 GB pages (HUGE1G_ONLY) supported */
     unsigned max_streams;      /* per device, default stream included */
     unsigned max_events;       /* per device */
+    /* ---- copies, fills and host memory (fam-memcopy) ---- */
+    uint64_t stage_bytes;      /* the runtime's bounce-buffer chunk for pageable copies */
+    double stage_gbps;         /* host memcpy into or out of the bounce buffer, GB/s */
+    bool uvm;                  /* managed memory (aclrtMemAllocManaged) supported */
 };
 
 /* The profile named `name`, or NULL. */
 const struct sim_profile *sim_profile_find(const char *name);
 /* The i-th built-in profile (i = 0, 1, ...), NULL past the last. */
 const struct sim_profile *sim_profile_at(size_t i);
+
+/* A server the simulated devices sit in (ACLSIM_SERVER): how many devices
+ * it holds, of which SoCs, and the fabric between them. */
+struct sim_server {
+    const char *name;        /* ACLSIM_SERVER's word */
+    const char *soc_prefix;  /* the SoC names it holds start with this */
+    uint32_t devices;        /* devices in the server */
+    double device_gbps;      /* each device's fabric bandwidth per direction, all links */
+    double link_gbps;        /* one link between two devices, per direction */
+    double link_latency_us;  /* fixed cost of a copy over a link */
+};
+
+/* The server named `name` ("none" and unknown names: NULL). */
+const struct sim_server *sim_server_find(const char *name);
 
 /* Platform facts of a SoC, as CANN's platform file for it gives them. */
 struct sim_soc {
@@ -81,11 +100,14 @@ const struct sim_soc *sim_soc_find(const char *name);
 enum sim_rc sim_configure(const char **why);
 uint32_t sim_device_count(void);
 const struct sim_profile *sim_device_profile(int32_t dev);
+/* The server the devices sit in (ACLSIM_SERVER), or NULL for none. */
+const struct sim_server *sim_device_server(void);
 /* HBM capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
 uint64_t sim_device_capacity(int32_t dev);
-/* The part of a device of `capacity` bytes its driver keeps for itself and
- * never hands out: the profile's reserve, but at most half of a small
- * ACLSIM_HBM_BYTES, in heap granules. */
+/* The part of a device of `capacity` bytes its driver and runtime keep and
+ * never hand out: the profile's reserve when the device has the profile's
+ * full HBM; for a smaller ACLSIM_HBM_BYTES the reserve of CANN's cmodel
+ * driver (8 MiB), at most half of it; in heap granules. */
 uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity);
 
 /* pre: dev < sim_device_count(). */
@@ -200,12 +222,19 @@ bool sim_stream_done(struct sim_stream *s);
 /* The host waits for all work of a device. */
 enum sim_rc sim_device_sync(int32_t dev);
 
+/* How a copy is made: SIM_COPY_WAIT, the host waits for its end (a
+ * synchronous copy, an async one from pageable memory); SIM_COPY_PAGEABLE,
+ * its host side is pageable memory, which the runtime stages through a
+ * pinned bounce buffer (clock.h, sim_clock_copy_staged). */
+enum { SIM_COPY_WAIT = 1, SIM_COPY_PAGEABLE = 2 };
+
 /* Copy or fill n bytes (either side may be host memory: *_dev false) on
  * stream s, or synchronously on device dev when s is NULL. The bytes move
- * now; the time is taken on the device's timeline; with host_waits (or no
- * stream) the host waits for the end. pre: ranges checked by the caller. */
+ * now; the time is taken on the device's timeline (a copy between two
+ * devices' memory on the fabric link between them); with SIM_COPY_WAIT (or
+ * no stream) the host waits for the end. pre: ranges checked by the caller. */
 enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                     const void *src, bool src_dev, size_t n, bool host_waits);
+                     const void *src, bool src_dev, size_t n, unsigned flags);
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits);
 

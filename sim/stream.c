@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "fault/fault.h"
 #include "gate.h"
+#include "internal.h"
 #include "sim.h"
 
 static bool recorded(const struct sim_event *e, sim_ps *at)
@@ -34,6 +35,7 @@ static struct sim_clock_stream sync_clk[SIM_MAX_DEVICES]; /* synchronous work */
 enum sim_rc sim_timeline_open(int32_t dev)
 {
     const struct sim_profile *p = sim_device_profile(dev);
+    const struct sim_server *srv = sim_device_server();
     struct sim_clock_params cp = {
         .host_gbps = p->host_gbps,
         .hbm_gbps = p->hbm_gbps,
@@ -41,7 +43,10 @@ enum sim_rc sim_timeline_open(int32_t dev)
         .host_call_us = SIM_CLOCK_DEFAULT_HOST_CALL_US,
         .host_query_us = SIM_CLOCK_DEFAULT_HOST_QUERY_US,
         .copy_engines = p->copy_engines,
-        .memcpy_gbps = 0,
+        .memcpy_gbps = p->stage_gbps,
+        .stage_bytes = p->stage_bytes,
+        .peer_gbps = srv ? srv->link_gbps : 0,
+        .peer_latency_us = srv ? srv->link_latency_us : 0,
     };
     enum sim_rc rc = sim_clock_device_open(dev, &cp);
     if (rc == SIM_OK)
@@ -147,7 +152,7 @@ static enum sim_link link_of(bool dst_dev, bool src_dev)
 }
 
 enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                     const void *src, bool src_dev, size_t n, bool host_waits)
+                     const void *src, bool src_dev, size_t n, unsigned flags)
 {
     if (s) {
         struct sim_task t = {.kind = SIM_T_COPY, .dst = dst, .src = src, .dst_dev = dst_dev,
@@ -157,20 +162,47 @@ enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
         if (rc != SIM_OK || queued)
             return rc;
     }
-    enum sim_rc rc = sim_copy_run(dev, s, dst, dst_dev, src, src_dev, n, host_waits);
+    enum sim_rc rc = sim_copy_run(dev, s, dst, dst_dev, src, src_dev, n, flags);
     if (rc == SIM_OK && s && dst_dev)
         sim_gate_poke(s);
     return rc;
 }
 
+/* The device whose memory holds addr, or -1. */
+static int32_t owner(const void *addr)
+{
+    struct sim_dev *d = sim_dev_of((uintptr_t)addr);
+    return d ? sim_dev_id(d) : -1;
+}
+
+/* Take the time of a copy whose bytes already moved: its link, staged when
+ * a host side is pageable, over the fabric between two devices. */
+static void time_copy(struct sim_clock_stream *clk, void *dst, bool dst_dev, const void *src,
+                      bool src_dev, uint64_t n, unsigned flags)
+{
+    bool wait = (flags & SIM_COPY_WAIT) != 0;
+    enum sim_link link = link_of(dst_dev, src_dev);
+    if (link == SIM_LINK_HBM) {
+        int32_t from = owner(src), to = owner(dst);
+        if (from >= 0 && to >= 0 && from != to) {
+            sim_clock_copy_peer(clk, from, to, n, wait, NULL, NULL);
+            return;
+        }
+    }
+    if ((link == SIM_LINK_H2D || link == SIM_LINK_D2H) && (flags & SIM_COPY_PAGEABLE))
+        sim_clock_copy_staged(clk, link, n, NULL, NULL);
+    else
+        sim_clock_copy(clk, link, n, wait, NULL, NULL);
+}
+
 enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                         const void *src, bool src_dev, size_t n, bool host_waits)
+                         const void *src, bool src_dev, size_t n, unsigned flags)
 {
     enum sim_rc rc = sim_mem_copy(dst, dst_dev, src, src_dev, n);
     if (rc != SIM_OK)
         return rc;
     struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
-    sim_clock_copy(clk, link_of(dst_dev, src_dev), n, host_waits || !s, NULL, NULL);
+    time_copy(clk, dst, dst_dev, src, src_dev, n, s ? flags : flags | SIM_COPY_WAIT);
     return SIM_OK;
 }
 

@@ -282,8 +282,9 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
     /* From or to pageable host memory even an async copy completes before
      * the call returns (fact sheet 3.2); page-locked memory is truly async. */
     bool pageable = (!dst_dev && di.kind == BE_PTR_UNKNOWN) || (!src_dev && si.kind == BE_PTR_UNKNOWN);
+    int how = (!async || pageable ? BE_COPY_WAIT : 0) | (pageable ? BE_COPY_PAGEABLE : 0);
     return engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count,
-                                              kind_of(dst_dev, src_dev), !async || pageable));
+                                              kind_of(dst_dev, src_dev), how));
 }
 
 /* aclrtMemcpy and aclrtMemcpyAsync: the same checks, in CANN's order, with
