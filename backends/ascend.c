@@ -724,6 +724,26 @@ static const struct be_bridge bridge = {
     .alloc_unregister = alloc_unregister,
 };
 
+/* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+
+static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
+                           size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind,
+                           int how)
+{
+    (void)dev, (void)how; /* the real runtime decides when it returns */
+    return keep(stream ? RCALL(aclrtMemcpy2dAsync, dst, dpitch, src, spitch, width, height, kind,
+                               stream)
+                       : RCALL(aclrtMemcpy2d, dst, dpitch, src, spitch, width, height, kind));
+}
+
+static aclError mem_set_d32(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
+                            size_t count, int host_waits)
+{
+    (void)dev, (void)dst_dev, (void)host_waits;
+    return keep(stream ? RCALL(aclrtMemsetD32Async, dst, count * 4, value, count, stream)
+                       : RCALL(aclrtMemsetD32, dst, count * 4, value, count));
+}
+
 static const struct be_ops ops = {
     .name = "ascend",
     .init = init,
@@ -786,6 +806,9 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    .memcpy2d = mem_copy2d,
+    .memset_d32 = mem_set_d32,
 };
 
 const struct be_ops *be_get(void)

@@ -243,6 +243,22 @@ struct be_ops {
      * SoC the backend knows. pre: soc is a non-empty string. */
     aclError (*arch_compatible)(const char *soc, int32_t *ok);
 
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    /* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart, on
+     * a stream of device dev or synchronously (stream NULL); flags as
+     * memcpy's (BE_COPY_*). One operation of width * height bytes.
+     * pre: the ACL layer checked every row with lookup(); kind is
+     * HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE or HOST_TO_HOST (both
+     * sides memory the host reaches); width, height > 0. */
+    aclError (*memcpy2d)(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind,
+                         int flags);
+    /* Fill count 32-bit words at dst with value, on a stream or
+     * synchronously; dst_dev as memset's (else acl host memory, which the
+     * host fills at once). pre: dst 4-byte aligned, checked with lookup(). */
+    aclError (*memset_d32)(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
+                           size_t count, int host_waits);
+
     /* Optional parts: NULL when the backend has none. */
     const struct be_tools *tools;
     const struct be_bridge *bridge;
@@ -326,6 +342,8 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(device_info) BE_REQUIRE(device_feature) BE_REQUIRE(device_uuid)
     BE_REQUIRE(device_bus_id) BE_REQUIRE(device_id_map) BE_REQUIRE(device_utilization)
     BE_REQUIRE(device_status) BE_REQUIRE(cann_attrs) BE_REQUIRE(arch_compatible)
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    BE_REQUIRE(memcpy2d) BE_REQUIRE(memset_d32)
 #undef BE_REQUIRE
     return NULL;
 }

@@ -705,6 +705,31 @@ static aclError arch_compatible(const char *soc, int32_t *ok)
     return ACL_SUCCESS;
 }
 
+/* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+
+static unsigned copy_flags(int how)
+{
+    return (how & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) | (how & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
+}
+
+static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
+                           size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind,
+                           int how)
+{
+    bool dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    return code(sim_copy2d(dev, stream, dst, dpitch, dst_dev, src, spitch, src_dev, width, height,
+                           copy_flags(how)),
+                ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError mem_set_d32(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
+                            size_t count, int host_waits)
+{
+    return code(sim_fill32(dev, stream, dst, dst_dev, value, count, host_waits),
+                ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
 static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
@@ -776,6 +801,9 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    .memcpy2d = mem_copy2d,
+    .memset_d32 = mem_set_d32,
 };
 
 const struct be_ops *be_get(void)

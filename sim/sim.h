@@ -238,6 +238,23 @@ enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits);
 
+/* ---- copies, fills and host memory (fam-memcopy) ---- */
+
+/* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart; the
+ * bytes move now, row by row, and it takes the time of one copy of
+ * width * height bytes (a held stream queues it row by row). Otherwise as
+ * sim_copy. pre: every row checked by the caller. */
+enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpitch, bool dst_dev,
+                       const void *src, size_t spitch, bool src_dev, size_t width,
+                       size_t height, unsigned flags);
+/* Fill `words` 32-bit words at dst with value: device memory through HBM
+ * on the stream's timeline, acl host memory by the host at once. Otherwise
+ * as sim_fill. pre: dst 4-byte aligned, the range checked by the caller. */
+enum sim_rc sim_fill32(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                       uint32_t value, size_t words, bool host_waits);
+/* Write the pattern through the host view (copy.c). */
+enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words);
+
 /* Events: SIM_EVENT_TIMELINE marks one that can time (ACL_EVENT_TIME_LINE). */
 #define SIM_EVENT_TIMELINE 0x8u
 struct sim_event;

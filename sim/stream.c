@@ -237,6 +237,67 @@ enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_
     return SIM_OK;
 }
 
+/* ---- copies, fills and host memory (fam-memcopy) ---- */
+
+enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpitch, bool dst_dev,
+                       const void *src, size_t spitch, bool src_dev, size_t width,
+                       size_t height, unsigned flags)
+{
+    if (s && sim_gate_held(s)) {
+        /* Held: each row is queued as a copy of its own. */
+        for (size_t r = 0; r < height; r++) {
+            enum sim_rc rc = sim_copy(dev, s, (char *)dst + r * dpitch, dst_dev,
+                                      (const char *)src + r * spitch, src_dev, width, flags);
+            if (rc != SIM_OK)
+                return rc;
+        }
+        return SIM_OK;
+    }
+    for (size_t r = 0; r < height; r++) {
+        enum sim_rc rc = sim_mem_copy((char *)dst + r * dpitch, dst_dev,
+                                      (const char *)src + r * spitch, src_dev, width);
+        if (rc != SIM_OK)
+            return rc;
+    }
+    struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
+    time_copy(clk, dst, dst_dev, src, src_dev, (uint64_t)width * height,
+              s ? flags : flags | SIM_COPY_WAIT);
+    if (s && dst_dev)
+        sim_gate_poke(s);
+    return SIM_OK;
+}
+
+enum sim_rc sim_fill32(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                       uint32_t value, size_t words, bool host_waits)
+{
+    if (s && dst_dev) {
+        struct sim_task t = {.kind = SIM_T_FILL32, .dst = dst, .dst_dev = dst_dev,
+                             .n = words * 4, .value = value};
+        bool queued = false;
+        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+        if (rc != SIM_OK || queued)
+            return rc;
+    }
+    enum sim_rc rc = sim_fill32_run(dev, s, dst, dst_dev, value, words, host_waits);
+    if (rc == SIM_OK && s && dst_dev)
+        sim_gate_poke(s);
+    return rc;
+}
+
+enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                           uint32_t value, size_t words, bool host_waits)
+{
+    enum sim_rc rc = sim_mem_fill32(dst, dst_dev, value, words);
+    if (rc != SIM_OK)
+        return rc;
+    struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
+    if (dst_dev)
+        sim_clock_fill(clk, (uint64_t)words * 4, host_waits || !s, "memset D32", NULL);
+    else /* the runtime fills host memory itself, at once */
+        sim_clock_copy(clk, SIM_LINK_HOST, (uint64_t)words * 4, true, "memset D32 host", NULL);
+    return SIM_OK;
+}
+
 /* ---- Events ---- */
 
 enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out)

@@ -155,14 +155,14 @@ aclError api_impl_aclrtFreeHost(void *hostPtr)
 /* ---- Copies and fills ---- */
 
 /* Report a copy or fill the device could not do (rc from the backend). */
-static aclError engine_failed(const char *func, aclError rc)
+aclError api_engine_failed(const char *func, aclError rc)
 {
     if (rc != ACL_SUCCESS)
         api_report(API_MSG_EH9999, "%s failed: copy data error, runtime result = %d.", func, rc);
     return rc;
 }
 
-static const char *kind_name(int kind, char *buf, size_t len)
+const char *api_kind_name(int kind, char *buf, size_t len)
 {
     static const char *names[] = {"MEMCPY_HOST_TO_HOST", "MEMCPY_HOST_TO_DEVICE",
                                   "MEMCPY_DEVICE_TO_HOST", "MEMCPY_DEVICE_TO_DEVICE",
@@ -188,8 +188,8 @@ static aclError bad_count(const char *what, const char *param, size_t value, siz
 /* Whether [p, p+n) is a legal side of a copy or fill: device memory must be
  * inside one live block; acl host memory inside its block; other host
  * memory is taken on trust unless `need_acl`. Queues why not. */
-static bool side_ok(const char *what, const char *param, const void *p, size_t n, bool device,
-                    bool need_acl, const struct be_ptr_info *in)
+bool api_side_ok(const char *what, const char *param, const void *p, size_t n, bool device,
+                 bool need_acl, const struct be_ptr_info *in)
 {
     if (in->kind == BE_PTR_DEVICE || in->kind == BE_PTR_HOST_PINNED) {
         if ((in->kind == BE_PTR_DEVICE) != device) {
@@ -227,8 +227,8 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
 }
 
 /* Which sides of a copy kind are device memory; DEFAULT infers them. */
-static void sides(int kind, const struct be_ptr_info *d, const struct be_ptr_info *s,
-                  bool *dst_dev, bool *src_dev)
+void api_copy_sides(int kind, const struct be_ptr_info *d, const struct be_ptr_info *s,
+                    bool *dst_dev, bool *src_dev)
 {
     switch (kind) {
     case ACL_MEMCPY_HOST_TO_DEVICE:
@@ -269,9 +269,9 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
     be_get()->lookup(dst, &di);
     be_get()->lookup(src, &si);
     bool dst_dev, src_dev;
-    sides((int)kind, &di, &si, &dst_dev, &src_dev);
-    if (!side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
-        !side_ok(what, "src", src, count, src_dev, false, &si))
+    api_copy_sides((int)kind, &di, &si, &dst_dev, &src_dev);
+    if (!api_side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
+        !api_side_ok(what, "src", src, count, src_dev, false, &si))
         return ACL_ERROR_RT_PARAM_INVALID;
     /* Between two devices' memory: peer access first (peer.c). */
     if (dst_dev && src_dev && di.kind == BE_PTR_DEVICE && si.kind == BE_PTR_DEVICE) {
@@ -283,7 +283,7 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
      * the call returns (fact sheet 3.2); page-locked memory is truly async. */
     bool pageable = (!dst_dev && di.kind == BE_PTR_UNKNOWN) || (!src_dev && si.kind == BE_PTR_UNKNOWN);
     int how = (!async || pageable ? BE_COPY_WAIT : 0) | (pageable ? BE_COPY_PAGEABLE : 0);
-    return engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count,
+    return api_engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count,
                                               kind_of(dst_dev, src_dev), how));
 }
 
@@ -302,7 +302,7 @@ static aclError copy(const char *fn, const char *what, void *dst, size_t destMax
         return api_err_null(fn, "src");
     if ((int)kind < 0 || (int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
         char buf[64];
-        return api_err_value("Memory copy type conversion", kind_name((int)kind, buf, sizeof buf),
+        return api_err_value("Memory copy type conversion", api_kind_name((int)kind, buf, sizeof buf),
                              "kind",
                              "ACL_MEMCPY_HOST_TO_DEVICE or ACL_MEMCPY_DEVICE_TO_DEVICE or "
                              "ACL_MEMCPY_DEVICE_TO_HOST or ACL_MEMCPY_HOST_TO_HOST or "
@@ -357,10 +357,10 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
     struct be_ptr_info in;
     be_get()->lookup(devPtr, &in);
     bool device = in.kind != BE_PTR_HOST_PINNED;
-    if (!side_ok(what, "devPtr", devPtr, count, device, true, &in))
+    if (!api_side_ok(what, "devPtr", devPtr, count, device, true, &in))
         rc = ACL_ERROR_RT_PARAM_INVALID;
     else
-        rc = engine_failed(fn, be_get()->memset(c->device, async ? ref.stream : NULL, devPtr,
+        rc = api_engine_failed(fn, be_get()->memset(c->device, async ? ref.stream : NULL, devPtr,
                                                 device, (int)(value & 0xff), count, !async));
     if (async)
         api_stream_put(&ref);

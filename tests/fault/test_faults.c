@@ -624,6 +624,45 @@ static aclError scenario_ACL_RT_DEVICE_INFO(void)
     return rc;
 }
 
+/* ---- 2-D, batch and descriptor copies (fam-memcopy) ---- */
+
+static aclError scenario_ACL_RT_MEMCPY2D(void)
+{
+    unsigned char h[64], back[64];
+    void *d;
+    memset(h, 0x44, sizeof h);
+    assert_int_equal(aclrtMalloc(&d, sizeof back, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(d, sizeof back, 0x11, sizeof back), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtMemcpy2d(d, 16, h, 8, 8, 4, ACL_MEMCPY_HOST_TO_DEVICE);
+    off();
+    assert_int_equal(aclrtMemcpy(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    for (size_t i = 0; i < sizeof back; i++)
+        assert_int_equal(back[i], 0x11); /* unchanged */
+    assert_int_equal(aclrtMemcpy2d(d, 16, h, 8, 8, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_MEMSET_D32(void)
+{
+    uint32_t back[16];
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, sizeof back, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(d, sizeof back, 0, sizeof back), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtMemsetD32(d, sizeof back, 0xdeadbeefu, 16);
+    off();
+    assert_int_equal(aclrtMemcpy(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    for (size_t i = 0; i < 16; i++)
+        assert_int_equal(back[i], 0); /* unchanged */
+    assert_int_equal(aclrtMemsetD32(d, sizeof back, 0xdeadbeefu, 16), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError (*const scenarios[FLT_COUNT])(void) = {
 #define FLT(id, name, code, msg, text, what) scenario_##id,
 #include "fault/points.def"
