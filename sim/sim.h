@@ -200,6 +200,50 @@ void sim_host_abandon(void *ptr);
 /* Bytes of live host blocks, and the most ever live. */
 void sim_host_usage(uint64_t *cur, uint64_t *peak);
 
+/* ---- host.c: registered and managed memory (fam-memcopy) ---- */
+
+/* The kinds of host ranges the simulator knows. */
+enum { SIM_HOST_PINNED = 0, SIM_HOST_REGISTERED = 1, SIM_HOST_MANAGED = 2 };
+struct sim_host_block {
+    void *start;
+    size_t size;
+    int kind;    /* SIM_HOST_* */
+    bool mapped; /* registered for device access (a device address exists) */
+};
+/* The known host range containing ptr (any kind): true and *out. */
+bool sim_host_find(const void *ptr, struct sim_host_block *out);
+/* Register [ptr, ptr+size) of the program's host memory: SIM_EINVAL when it
+ * overlaps a known range (already registered, or pinned memory),
+ * SIM_EHOSTMEM. The memory stays the program's. */
+enum sim_rc sim_host_register(void *ptr, size_t size, bool mapped);
+/* SIM_EINVAL unless ptr starts a registered range. */
+enum sim_rc sim_host_unregister(void *ptr);
+
+/* Managed memory: host memory of size rounded up to 2 MiB, both the host
+ * and the devices reach it; freed by sim_managed_free (SIM_EINVAL unless ptr
+ * starts a managed block). */
+enum sim_rc sim_managed_alloc(uint64_t size, void **ptr);
+enum sim_rc sim_managed_free(void *ptr);
+/* Advice per 2 MiB page of [ptr, ptr+size), which must lie in one managed
+ * block (else SIM_EINVAL); locations are ACL's managed location types. */
+enum { SIM_UVM_SET_READ_MOSTLY, SIM_UVM_UNSET_READ_MOSTLY, SIM_UVM_SET_PREFERRED,
+       SIM_UVM_UNSET_PREFERRED, SIM_UVM_SET_ACCESSED_BY, SIM_UVM_UNSET_ACCESSED_BY };
+enum { SIM_UVM_DEVICE = 1, SIM_UVM_MIXED = -1 };
+enum sim_rc sim_managed_advise(const void *ptr, uint64_t size, int advise, int loc_type,
+                               int32_t loc_id);
+/* A prefetch of the range to a location was done. */
+enum sim_rc sim_managed_prefetched(const void *ptr, uint64_t size, int loc_type, int32_t loc_id);
+/* What the pages of a range agree on: read mostly when all are; a location
+ * type SIM_UVM_MIXED when they differ; accessed_by the devices (bit 63 the
+ * host) every page names. */
+struct sim_uvm_advice {
+    bool read_mostly;
+    int pref_type, last_type;
+    int32_t pref_id, last_id;
+    uint64_t accessed_by;
+};
+enum sim_rc sim_managed_query(const void *ptr, uint64_t size, struct sim_uvm_advice *out);
+
 /* ---- stream.c: streams, copies and fills on them, events ---- */
 
 /* Open / close a device's timeline (device.c calls these). */
@@ -252,6 +296,9 @@ enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpit
  * as sim_fill. pre: dst 4-byte aligned, the range checked by the caller. */
 enum sim_rc sim_fill32(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                        uint32_t value, size_t words, bool host_waits);
+/* Managed pages of `bytes` migrate to a device (or to the host) on stream
+ * s: timed as a copy over the host link in that direction. */
+void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device);
 /* Write the pattern through the host view (copy.c). */
 enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words);
 

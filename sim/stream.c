@@ -298,6 +298,12 @@ enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool ds
     return SIM_OK;
 }
 
+void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device)
+{
+    sim_clock_copy(&s->clk, to_device ? SIM_LINK_H2D : SIM_LINK_D2H, bytes, false,
+                   "managed prefetch", NULL);
+}
+
 /* ---- Events ---- */
 
 enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out)

@@ -298,6 +298,17 @@ const char *api_kind_name(int kind, char *buf, size_t len);
 /* Report a copy or fill the device could not do (rc from the backend);
  * returns rc. */
 aclError api_engine_failed(const char *func, aclError rc);
+/* Whether an address is in the device address space (live or freed). */
+bool api_in_device_memory(const struct be_ptr_info *in);
+/* Whether a side of a copy is host memory the runtime stages: pageable,
+ * or running past a registration. */
+bool api_pageable(bool dev_side, const struct be_ptr_info *in, const void *p, size_t n);
+/* The messages of a failed allocation of `what` ("device", "host") memory
+ * (rc != ACL_SUCCESS: EL0004 for 207001); returns rc. */
+aclError api_no_memory(aclError rc, const char *what, size_t size);
+/* The message and code of a free of p that func refused (`want`: the kind
+ * of block func frees, BE_PTR_DEVICE or BE_PTR_HOST_PINNED). */
+aclError api_bad_free(const char *func, const void *p, const struct be_ptr_info *in, int want);
 
 /* ---- peer.c ---- */
 

@@ -63,12 +63,6 @@ static size_t span(size_t pitch, size_t width, size_t height)
     return n;
 }
 
-/* Whether an acl side of a copy is host memory the runtime does not know
- * (pageable: it is staged, and even an async copy returns when done). */
-static bool pageable(bool dev_side, const struct be_ptr_info *in)
-{
-    return !dev_side && in->kind == BE_PTR_UNKNOWN;
-}
 
 /* ---- 2-D copies ---- */
 
@@ -140,8 +134,11 @@ static aclError run_2d(const char *fn, const char *what, struct api_ctx *c, void
         if (prc != ACL_SUCCESS)
             return prc;
     }
-    bool staged = pageable(dst_dev, &di) || pageable(src_dev, &si);
+    bool staged = api_pageable(dst_dev, &di, dst, span(dpitch, width, height)) ||
+                  api_pageable(src_dev, &si, src, span(spitch, width, height));
     int how = (!async || staged ? BE_COPY_WAIT : 0) | (staged ? BE_COPY_PAGEABLE : 0);
+    /* managed memory is host memory to the simulator's engines */
+    real = kind_of(dst_dev && api_in_device_memory(&di), src_dev && api_in_device_memory(&si));
     return api_engine_failed(fn, be_get()->memcpy2d(c->device, stream, dst, dpitch, src, spitch,
                                                     width, height, real, how));
 }
@@ -225,7 +222,11 @@ static aclrtMemLocation actual_loc(const struct be_ptr_info *in)
         l.id = in->device >= 0 ? (uint32_t)in->device : 0;
         break;
     case BE_PTR_HOST_PINNED:
+    case BE_PTR_HOST_REGISTERED:
         l.type = ACL_MEM_LOCATION_TYPE_HOST;
+        break;
+    case BE_PTR_MANAGED:
+        l.type = ACL_MEM_LOCATION_TYPE_MANAGED;
         break;
     default:
         break;
@@ -358,7 +359,7 @@ static aclError copy_entry(const char *fn, struct api_ctx *c, void *stream, void
                            const void *src, size_t size, bool dst_dev,
                            const struct be_ptr_info *di, const struct be_ptr_info *si)
 {
-    bool staged = pageable(dst_dev, di) || pageable(!dst_dev, si);
+    bool staged = api_pageable(dst_dev, di, dst, size) || api_pageable(!dst_dev, si, src, size);
     int how = (!stream || staged ? BE_COPY_WAIT : 0) | (staged ? BE_COPY_PAGEABLE : 0);
     aclrtMemcpyKind kind = dst_dev ? ACL_MEMCPY_HOST_TO_DEVICE : ACL_MEMCPY_DEVICE_TO_HOST;
     return api_engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, size, kind, how));

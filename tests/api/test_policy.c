@@ -322,6 +322,12 @@ static void test_every_readme_profile_opens_as_its_row_says(void **state)
             if (gbps < row->host_gbps * 0.999 || gbps > row->host_gbps * 1.001)
                 fail_msg("%s copies pinned memory at %g GB/s, its README row says %g",
                          row->names[k], gbps, row->host_gbps);
+            p = NULL;
+            rc = aclrtMemAllocManaged(&p, 4096, ACL_RT_MEM_ATTACH_GLOBAL);
+            assert_int_equal(rc, row->uvm ? ACL_SUCCESS : ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+            if (rc == ACL_SUCCESS)
+                assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+            (void)aclGetRecentErrMsg();
             assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
             assert_int_equal(aclFinalize(), ACL_SUCCESS);
             opened++;

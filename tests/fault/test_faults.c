@@ -663,6 +663,59 @@ static aclError scenario_ACL_RT_MEMSET_D32(void)
     return rc;
 }
 
+/* ---- registered, managed and configured memory; cache maintenance (fam-memcopy) ---- */
+
+static aclError scenario_ACL_RT_MALLOC_CFG(void)
+{
+    void *p = NULL;
+    on();
+    aclError rc = aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL);
+    off();
+    assert_null(p);
+    assert_int_equal(aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_HOST_REGISTER(void)
+{
+    static _Alignas(4096) char page[8192];
+    void *dev = NULL;
+    on();
+    aclError rc = aclrtHostRegisterV2(page, sizeof page, ACL_HOST_REG_MAPPED);
+    off();
+    /* nothing was registered: the pointer has no device address */
+    assert_int_equal(aclrtHostGetDevicePointer(page, &dev, 0), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtHostRegisterV2(page, sizeof page, ACL_HOST_REG_MAPPED), ACL_SUCCESS);
+    assert_int_equal(aclrtHostUnregister(page), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_MALLOC_MANAGED(void)
+{
+    void *p = NULL;
+    on();
+    aclError rc = aclrtMemAllocManaged(&p, 4096, ACL_RT_MEM_ATTACH_GLOBAL);
+    off();
+    assert_null(p);
+    assert_int_equal(aclrtMemAllocManaged(&p, 4096, ACL_RT_MEM_ATTACH_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_CACHE(void)
+{
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtMemFlush(d, 4096);
+    off();
+    assert_int_equal(aclrtMemFlush(d, 4096), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError (*const scenarios[FLT_COUNT])(void) = {
 #define FLT(id, name, code, msg, text, what) scenario_##id,
 #include "fault/points.def"
