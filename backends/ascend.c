@@ -737,6 +737,97 @@ static const struct be_bridge bridge = {
     .alloc_unregister = alloc_unregister,
 };
 
+/* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+
+static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
+                           size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind,
+                           int how)
+{
+    (void)dev, (void)how; /* the real runtime decides when it returns */
+    return keep(stream ? RCALL(aclrtMemcpy2dAsync, dst, dpitch, src, spitch, width, height, kind,
+                               stream)
+                       : RCALL(aclrtMemcpy2d, dst, dpitch, src, spitch, width, height, kind));
+}
+
+static aclError mem_set_d32(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
+                            size_t count, int host_waits)
+{
+    (void)dev, (void)dst_dev, (void)host_waits;
+    return keep(stream ? RCALL(aclrtMemsetD32Async, dst, count * 4, value, count, stream)
+                       : RCALL(aclrtMemsetD32, dst, count * 4, value, count));
+}
+
+static aclError host_register(int32_t dev, void *ptr, uint64_t size, int v2, uint32_t how,
+                              void **dev_ptr)
+{
+    (void)dev;
+    return keep(v2 ? RCALL(aclrtHostRegisterV2, ptr, size, how)
+                   : RCALL(aclrtHostRegister, ptr, size, (aclrtHostRegisterType)how, dev_ptr));
+}
+
+static aclError host_unregister(int32_t dev, void *ptr)
+{
+    (void)dev;
+    return keep(RCALL(aclrtHostUnregister, ptr));
+}
+
+static aclError host_dev_ptr(int32_t dev, void *host, void **dev_ptr)
+{
+    (void)dev;
+    return keep(RCALL(aclrtHostGetDevicePointer, host, dev_ptr, 0));
+}
+
+static aclError host_map_caps(int32_t dev, aclrtHacType hac, aclrtHostMemMapCapability *caps)
+{
+    return keep(RCALL(aclrtHostMemMapCapabilities, (uint32_t)dev, hac, caps));
+}
+
+static aclError managed_alloc(int32_t dev, uint64_t size, void **ptr)
+{
+    (void)dev;
+    return keep(RCALL(aclrtMemAllocManaged, ptr, size, ACL_RT_MEM_ATTACH_GLOBAL));
+}
+
+static aclError managed_advise(int32_t dev, const void *ptr, uint64_t size, int advise,
+                               aclrtMemManagedLocation loc)
+{
+    (void)dev;
+    return keep(RCALL(aclrtMemManagedAdvise, ptr, size, (aclrtMemManagedAdviseType)advise, loc));
+}
+
+static aclError managed_attrs(int32_t dev, const aclrtMemManagedRangeAttribute *attrs, size_t n,
+                              const void *ptr, size_t size, void **data, const size_t *sizes)
+{
+    (void)dev;
+    return keep(RCALL(aclrtMemManagedGetAttrs, (aclrtMemManagedRangeAttribute *)attrs, n, ptr,
+                      size, data, (size_t *)sizes));
+}
+
+static aclError managed_prefetch(int32_t dev, const void *ptr, size_t size,
+                                 aclrtMemManagedLocation loc, void *stream)
+{
+    (void)dev;
+    return keep(RCALL(aclrtMemManagedPrefetchAsync, ptr, size, loc, 0, stream));
+}
+
+static aclError cache_op(int32_t dev, void *ptr, size_t size, int invalidate)
+{
+    (void)dev;
+    return keep(invalidate ? RCALL(aclrtMemInvalidate, ptr, size) : RCALL(aclrtMemFlush, ptr, size));
+}
+
+static aclError mem_type_check(int32_t dev, void **list, uint32_t n, uint32_t mask,
+                               uint32_t *result)
+{
+    (void)dev;
+    return keep(RCALL(aclrtCheckMemType, list, n, mask, result, 0));
+}
+
+static aclError uce_info(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *n)
+{
+    return keep(RCALL(aclrtGetMemUceInfo, dev, out, max, n));
+}
+
 static const struct be_ops ops = {
     .name = "ascend",
     .init = init,
@@ -800,6 +891,20 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    .memcpy2d = mem_copy2d,
+    .memset_d32 = mem_set_d32,
+    .host_register = host_register,
+    .host_unregister = host_unregister,
+    .host_dev_ptr = host_dev_ptr,
+    .host_map_caps = host_map_caps,
+    .managed_alloc = managed_alloc,
+    .managed_advise = managed_advise,
+    .managed_attrs = managed_attrs,
+    .managed_prefetch = managed_prefetch,
+    .cache_op = cache_op,
+    .mem_type_check = mem_type_check,
+    .uce_info = uce_info,
 };
 
 const struct be_ops *be_get(void)

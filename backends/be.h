@@ -60,10 +60,15 @@ enum {
     BE_PTR_UNKNOWN = 0,     /* not known to the backend: pageable host memory */
     BE_PTR_DEVICE = 1,      /* inside a live device block */
     BE_PTR_HOST_PINNED = 2, /* inside a live aclrtMallocHost block */
-    BE_PTR_DEVICE_FREE = 3  /* device address space, but no live block there */
+    BE_PTR_DEVICE_FREE = 3, /* device address space, but no live block there */
+    /* ---- host and managed memory (fam-memcopy) ---- */
+    BE_PTR_HOST_REGISTERED = 4, /* inside host memory registered with aclrtHostRegister(V2) */
+    BE_PTR_MANAGED = 5          /* inside managed memory (aclrtMemAllocManaged) */
 };
 
 enum { BE_ALLOC_NO_PAD = 1 };
+/* How be_ops.memcpy copies (its host_waits argument). */
+enum { BE_COPY_WAIT = 1, BE_COPY_PAGEABLE = 2 };
 /* How be_ops.device_id_map translates a device id. */
 enum { BE_ID_LOGIC_TO_PHY, BE_ID_PHY_TO_LOGIC, BE_ID_USER_TO_LOGIC, BE_ID_LOGIC_TO_USER };
 enum { BE_CLOCK_HOST = 0, BE_CLOCK_DEVICE = 1, BE_CLOCK_STREAM = 2 };
@@ -206,8 +211,10 @@ struct be_ops {
     /* Classify an address (never fails: unknown is an answer). */
     void (*lookup)(const void *ptr, struct be_ptr_info *info);
     /* Copy / fill on a stream of device dev, or synchronously (stream NULL).
-     * With host_waits the call returns only once the work is done (a
-     * synchronous call, or an async one from pageable host memory).
+     * A copy's host_waits holds BE_COPY_* flags: with BE_COPY_WAIT the call
+     * returns only once the work is done (a synchronous call, or an async
+     * one from pageable host memory); BE_COPY_PAGEABLE says its host side
+     * is pageable memory (the runtime stages it). A fill's is 0 or 1.
      * pre: the ACL layer checked bounds and direction with lookup(); kind is
      * HOST_TO_HOST, HOST_TO_DEVICE, DEVICE_TO_HOST or DEVICE_TO_DEVICE; a
      * fill's dst_dev says whether dst is device memory (else acl host). */
@@ -294,6 +301,62 @@ struct be_ops {
      * ACL_ERROR_RT_FEATURE_NOT_SUPPORT: there the operator families forward
      * to the real runtime's own aclop* calls instead (API_FORWARD). */
     aclError (*op_run)(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end);
+
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    /* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart, on
+     * a stream of device dev or synchronously (stream NULL); flags as
+     * memcpy's (BE_COPY_*). One operation of width * height bytes.
+     * pre: the ACL layer checked every row with lookup(); kind is
+     * HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE or HOST_TO_HOST (both
+     * sides memory the host reaches); width, height > 0. */
+    aclError (*memcpy2d)(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind,
+                         int flags);
+    /* Fill count 32-bit words at dst with value, on a stream or
+     * synchronously; dst_dev as memset's (else acl host memory, which the
+     * host fills at once). pre: dst 4-byte aligned, checked with lookup(). */
+    aclError (*memset_d32)(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
+                           size_t count, int host_waits);
+    /* Register [ptr, ptr+size) of host memory for the devices of the
+     * process: v2 0, aclrtHostRegister with type `how` (*dev_ptr: the
+     * address devices use); v2 1, aclrtHostRegisterV2 with flag `how`.
+     * ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED when it overlaps registered
+     * or page-locked memory. pre: ptr, size, how checked; dev open. */
+    aclError (*host_register)(int32_t dev, void *ptr, uint64_t size, int v2, uint32_t how,
+                              void **dev_ptr);
+    /* ACL_ERROR_HOST_MEMORY_NOT_REGISTERED unless ptr starts a registered range. */
+    aclError (*host_unregister)(int32_t dev, void *ptr);
+    /* The device address of registered memory at its start host;
+     * ACL_ERROR_RT_PARAM_INVALID when host starts no mapped registration. */
+    aclError (*host_dev_ptr)(int32_t dev, void *host, void **dev_ptr);
+    /* Whether a hardware accelerator of device dev reaches registered host
+     * memory (ACL_RT_HOST_MEM_MAP_*). pre: hac < 10, dev valid. */
+    aclError (*host_map_caps)(int32_t dev, aclrtHacType hac, aclrtHostMemMapCapability *caps);
+    /* Managed (UVM) memory of size bytes (rounded to 2 MiB), freed by
+     * mem_free; ACL_ERROR_RT_FEATURE_NOT_SUPPORT where the SoC has none. */
+    aclError (*managed_alloc)(int32_t dev, uint64_t size, void **ptr);
+    /* Advice on [ptr, ptr+size) of managed memory, its attributes
+     * (aclrtMemManagedGetAttrs' arguments) and a prefetch on a stream:
+     * ACL_ERROR_RT_FEATURE_NOT_SUPPORT where the SoC has no managed memory,
+     * ACL_ERROR_RT_PARAM_INVALID when the range is not in one managed
+     * block or a result does not fit its data size.
+     * pre: arguments checked as the runtime does. */
+    aclError (*managed_advise)(int32_t dev, const void *ptr, uint64_t size, int advise,
+                               aclrtMemManagedLocation loc);
+    aclError (*managed_attrs)(int32_t dev, const aclrtMemManagedRangeAttribute *attrs, size_t n,
+                              const void *ptr, size_t size, void **data, const size_t *sizes);
+    aclError (*managed_prefetch)(int32_t dev, const void *ptr, size_t size,
+                                 aclrtMemManagedLocation loc, void *stream);
+    /* Write back (invalidate 0) or drop (1) the caches over [ptr, ptr+size). */
+    aclError (*cache_op)(int32_t dev, void *ptr, size_t size, int invalidate);
+    /* *result 1 when every address of list is memory of a type in mask
+     * (ACL_RT_MEM_TYPE_*), else 0. pre: list, n > 0 and mask checked. */
+    aclError (*mem_type_check)(int32_t dev, void **list, uint32_t n, uint32_t mask,
+                               uint32_t *result);
+    /* Uncorrectable memory errors recorded on device dev: up to max into
+     * out, *n how many there are; ACL_ERROR_RT_FEATURE_NOT_SUPPORT where
+     * the SoC does not record them. */
+    aclError (*uce_info)(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *n);
 
     /* Optional parts: NULL when the backend has none. */
     const struct be_tools *tools;
@@ -414,6 +477,12 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(device_bus_id) BE_REQUIRE(device_id_map) BE_REQUIRE(device_utilization)
     BE_REQUIRE(device_status) BE_REQUIRE(cann_attrs) BE_REQUIRE(arch_compatible)
     BE_REQUIRE(op_run)
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    BE_REQUIRE(memcpy2d) BE_REQUIRE(memset_d32) BE_REQUIRE(host_register)
+    BE_REQUIRE(host_unregister) BE_REQUIRE(host_dev_ptr) BE_REQUIRE(host_map_caps)
+    BE_REQUIRE(managed_alloc) BE_REQUIRE(managed_advise) BE_REQUIRE(managed_attrs)
+    BE_REQUIRE(managed_prefetch) BE_REQUIRE(cache_op) BE_REQUIRE(mem_type_check)
+    BE_REQUIRE(uce_info)
 #undef BE_REQUIRE
     return NULL;
 }

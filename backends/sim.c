@@ -229,7 +229,9 @@ static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy,
 
 static aclError mem_free(void *ptr)
 {
-    return sim_mem_free(ptr) == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_MEMORY_FREE;
+    if (sim_mem_free(ptr) == SIM_OK || sim_managed_free(ptr) == SIM_OK) /* aclrtFree takes both */
+        return ACL_SUCCESS;
+    return ACL_ERROR_RT_MEMORY_FREE;
 }
 
 static aclError host_alloc(size_t size, void **ptr)
@@ -245,6 +247,7 @@ static aclError host_free(void *ptr)
 static void lookup(const void *ptr, struct be_ptr_info *info)
 {
     struct sim_block b;
+    struct sim_host_block hb;
     void *start;
     size_t size;
     *info = (struct be_ptr_info){.kind = BE_PTR_UNKNOWN, .device = -1};
@@ -253,6 +256,10 @@ static void lookup(const void *ptr, struct be_ptr_info *info)
                                      b.page_size};
     } else if (sim_host_lookup(ptr, &start, &size)) {
         *info = (struct be_ptr_info){BE_PTR_HOST_PINNED, -1, start, size, 4096};
+    } else if (sim_host_find(ptr, &hb)) {
+        bool managed = hb.kind == SIM_HOST_MANAGED;
+        *info = (struct be_ptr_info){managed ? BE_PTR_MANAGED : BE_PTR_HOST_REGISTERED, -1,
+                                     hb.start, hb.size, managed ? 2u << 20 : 4096};
     } else if (sim_mem_in_range(ptr)) {
         info->kind = BE_PTR_DEVICE_FREE;
     }
@@ -263,7 +270,9 @@ static aclError mem_copy(int32_t dev, void *stream, void *dst, const void *src, 
 {
     bool dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
     bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
-    return code(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, host_waits),
+    unsigned flags = (host_waits & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) |
+                     (host_waits & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
+    return code(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, flags),
                 ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
@@ -573,7 +582,7 @@ static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
     case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: {
         /* what aclrtGetMemInfo reports as the total */
         uint64_t cap = sim_device_capacity(dev);
-        *value = (int64_t)(cap > p->reserved_bytes ? cap - p->reserved_bytes : cap);
+        *value = (int64_t)(cap - sim_reserve_bytes(p, cap));
         break;
     }
     case ACL_DEV_ATTR_L2_CACHE_SIZE:
@@ -826,6 +835,196 @@ static int pending_find(const void *p, size_t n, const void *stream, uint64_t fr
     return 1;
 }
 
+/* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+
+static unsigned copy_flags(int how)
+{
+    return (how & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) | (how & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
+}
+
+static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
+                           size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind,
+                           int how)
+{
+    bool dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    return code(sim_copy2d(dev, stream, dst, dpitch, dst_dev, src, spitch, src_dev, width, height,
+                           copy_flags(how)),
+                ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError mem_set_d32(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
+                            size_t count, int host_waits)
+{
+    return code(sim_fill32(dev, stream, dst, dst_dev, value, count, host_waits),
+                ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError host_register(int32_t dev, void *ptr, uint64_t size, int v2, uint32_t how,
+                              void **dev_ptr)
+{
+    (void)dev;
+    bool mapped = !v2 || (how & ACL_HOST_REG_MAPPED);
+    switch (sim_host_register(ptr, (size_t)size, mapped)) {
+    case SIM_OK:
+        /* One address space: devices reach registered memory at its host
+         * address. */
+        if (dev_ptr)
+            *dev_ptr = ptr;
+        return ACL_SUCCESS;
+    case SIM_EHOSTMEM:
+        return ACL_ERROR_BAD_ALLOC;
+    default:
+        return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    }
+}
+
+static aclError host_unregister(int32_t dev, void *ptr)
+{
+    (void)dev;
+    return sim_host_unregister(ptr) == SIM_OK ? ACL_SUCCESS : ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
+}
+
+static aclError host_dev_ptr(int32_t dev, void *host, void **dev_ptr)
+{
+    (void)dev;
+    struct sim_host_block b;
+    if (!sim_host_find(host, &b) || b.start != host || b.kind != SIM_HOST_REGISTERED || !b.mapped)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    *dev_ptr = host;
+    return ACL_SUCCESS;
+}
+
+/* Which accelerators reach registered host memory: the AI cores (kernels
+ * take its device address as an argument, CANN's docs say) and the copy
+ * engines (PCIe DMA, SDMA). The others are assumed not to. */
+static aclError host_map_caps(int32_t dev, aclrtHacType hac, aclrtHostMemMapCapability *caps)
+{
+    (void)dev;
+    bool yes = hac == ACL_RT_HAC_TYPE_AIC || hac == ACL_RT_HAC_TYPE_AIV ||
+               hac == ACL_RT_HAC_TYPE_PCIEDMA || hac == ACL_RT_HAC_TYPE_SDMA;
+    *caps = yes ? ACL_RT_HOST_MEM_MAP_SUPPORTED : ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED;
+    return ACL_SUCCESS;
+}
+
+static aclError managed_alloc(int32_t dev, uint64_t size, void **ptr)
+{
+    if (!sim_device_profile(dev)->uvm)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    return code(sim_managed_alloc(size, ptr), ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError managed_advise(int32_t dev, const void *ptr, uint64_t size, int advise,
+                               aclrtMemManagedLocation loc)
+{
+    if (!sim_device_profile(dev)->uvm)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    return code(sim_managed_advise(ptr, size, advise, (int)loc.type, loc.id), 0);
+}
+
+/* Put a location into data (what 0: 8 bytes), or its type (1) or id (2)
+ * (4 bytes); a type < 0 (pages that disagree) is the invalid location. */
+static void put_loc(void *data, int what, int type, int32_t id)
+{
+    aclrtMemManagedLocation l = {(aclrtMemManagedLocationType)(type < 0 ? 0 : type),
+                                 type <= 0 ? 0 : id};
+    int32_t v = what == 1 ? (int32_t)l.type : l.id;
+    if (what == 0)
+        memcpy(data, &l, sizeof l);
+    else
+        memcpy(data, &v, sizeof v);
+}
+
+static aclError managed_attrs(int32_t dev, const aclrtMemManagedRangeAttribute *attrs, size_t n,
+                              const void *ptr, size_t size, void **data, const size_t *sizes)
+{
+    if (!sim_device_profile(dev)->uvm)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    struct sim_uvm_advice a;
+    if (sim_managed_query(ptr, size, &a) != SIM_OK)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    for (size_t i = 0; i < n; i++) {
+        switch ((int)attrs[i]) {
+        case ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: {
+            int32_t v = a.read_mostly;
+            memcpy(data[i], &v, sizeof v);
+            break;
+        }
+        case ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: {
+            /* every location all pages name, then invalid ones */
+            size_t k = 0, room = sizes[i] / sizeof(aclrtMemManagedLocation);
+            aclrtMemManagedLocation *out = data[i];
+            for (int d = 0; d < 63 && k < room; d++)
+                if (a.accessed_by >> d & 1)
+                    out[k++] = (aclrtMemManagedLocation){ACL_MEM_LOCATIONTYPE_DEVICE, d};
+            if (a.accessed_by >> 63 && k < room)
+                out[k++] = (aclrtMemManagedLocation){ACL_MEM_LOCATIONTYPE_HOST, 0};
+            while (k < room)
+                out[k++] = (aclrtMemManagedLocation){ACL_MEM_LOCATIONTYPE_INVALID, 0};
+            break;
+        }
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+            put_loc(data[i], 0, a.pref_type, a.pref_id);
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+            put_loc(data[i], 1, a.pref_type, a.pref_id);
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+            put_loc(data[i], 2, a.pref_type, a.pref_id);
+            break;
+        default: /* the last prefetch's location, its type, its id */
+            put_loc(data[i], (int)attrs[i] - ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+                    a.last_type, a.last_id);
+            break;
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError managed_prefetch(int32_t dev, const void *ptr, size_t size,
+                                 aclrtMemManagedLocation loc, void *stream)
+{
+    if (!sim_device_profile(dev)->uvm)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    if (sim_managed_prefetched(ptr, size, (int)loc.type, loc.id) != SIM_OK)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    /* the pages migrate over the host link, in stream order */
+    sim_stream_migrate(stream, size, loc.type == ACL_MEM_LOCATIONTYPE_DEVICE);
+    return ACL_SUCCESS;
+}
+
+static aclError cache_op(int32_t dev, void *ptr, size_t size, int invalidate)
+{
+    (void)dev, (void)ptr, (void)size, (void)invalidate; /* the simulator has no caches */
+    return ACL_SUCCESS;
+}
+
+static aclError mem_type_check(int32_t dev, void **list, uint32_t n, uint32_t mask,
+                               uint32_t *result)
+{
+    (void)dev;
+    /* The simulator's device memory is all of the plain device type: no
+     * DVPP memory and no reserved ranges here. */
+    struct sim_block b;
+    uint32_t ok = 1;
+    for (uint32_t i = 0; i < n && ok; i++)
+        ok = (mask & ACL_RT_MEM_TYPE_DEV) && sim_mem_lookup(list[i], &b);
+    *result = ok;
+    return ACL_SUCCESS;
+}
+
+/* Atlas A2 and A3 (NPU arch 2201) record uncorrectable memory errors; the
+ * simulator's memory never has one. */
+static aclError uce_info(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *n)
+{
+    (void)dev, (void)out, (void)max;
+    const struct sim_soc *s = soc_facts();
+    if (!s || s->npu_arch != 2201)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    *n = 0;
+    return ACL_SUCCESS;
+}
+
 static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
@@ -906,6 +1105,20 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    .memcpy2d = mem_copy2d,
+    .memset_d32 = mem_set_d32,
+    .host_register = host_register,
+    .host_unregister = host_unregister,
+    .host_dev_ptr = host_dev_ptr,
+    .host_map_caps = host_map_caps,
+    .managed_alloc = managed_alloc,
+    .managed_advise = managed_advise,
+    .managed_attrs = managed_attrs,
+    .managed_prefetch = managed_prefetch,
+    .cache_op = cache_op,
+    .mem_type_check = mem_type_check,
+    .uce_info = uce_info,
 };
 
 const struct be_ops *be_get(void)

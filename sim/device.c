@@ -6,7 +6,8 @@
  *
  * Options (base/options.def), applied by sim_configure while no device is
  * open: ACLSIM_SOC (profile), ACLSIM_HBM_BYTES (capacity override, checked
- * here against the profile and the heap's granule), ACLSIM_DEVICE_COUNT;
+ * here against the profile and the heap's granule), ACLSIM_DEVICE_COUNT,
+ * ACLSIM_SERVER (the server the devices sit in, and its default count);
  * ACLSIM_TRACK=1 (read when a device opens) remembers each live block's
  * allocation stack for the leak report.
  * Each device has its own lock (lock.h) for its blocks; a process-wide mutex
@@ -17,6 +18,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 #include "base/options.h"
 #include "fault/fault.h"
 #include "heap.h"
@@ -30,6 +32,7 @@ static struct {
     /* Written by configure (no device open), read without the lock. */
     _Atomic(const struct sim_profile *) profile;
     _Atomic uint64_t hbm_override;
+    _Atomic(const struct sim_server *) server; /* ACLSIM_SERVER, NULL for none */
     unsigned open_count;
 } sim = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -50,9 +53,34 @@ static enum sim_rc configure_locked(const char **why)
         *why = opt_invalid(OPT_HBM_BYTES, want);
         return SIM_EINVAL;
     }
+    /* ---- the server (fam-memcopy) ---- */
+    const char *server = opt_str(OPT_SERVER);
+    const struct sim_server *srv = sim_server_find(server);
+    uint32_t count = (uint32_t)opt_uint(OPT_DEVICE_COUNT);
+    if (!srv && server && strcmp(server, "none") != 0) {
+        *why = opt_invalid(OPT_SERVER, "expected none or atlas800t-a2");
+        return SIM_EINVAL;
+    }
+    if (srv && strncmp(p->name, srv->soc_prefix, strlen(srv->soc_prefix)) != 0) {
+        char want[160];
+        snprintf(want, sizeof want, "expected none: %s holds %s* parts, ACLSIM_SOC is %s",
+                 srv->name, srv->soc_prefix, p->name);
+        *why = opt_invalid(OPT_SERVER, want);
+        return SIM_EINVAL;
+    }
+    if (srv && !opt_is_set(OPT_DEVICE_COUNT))
+        count = srv->devices;
+    if (srv && count > srv->devices) {
+        char want[160];
+        snprintf(want, sizeof want, "expected at most %u with ACLSIM_SERVER=%s", srv->devices,
+                 srv->name);
+        *why = opt_invalid(OPT_DEVICE_COUNT, want);
+        return SIM_EINVAL;
+    }
     sim.profile = p;
     sim.hbm_override = opt_is_set(OPT_HBM_BYTES) ? hbm : 0;
-    sim_devs.count = (uint32_t)opt_uint(OPT_DEVICE_COUNT);
+    sim.server = srv;
+    sim_devs.count = count;
     sim.configured = true;
     return SIM_OK;
 }
@@ -79,6 +107,7 @@ static void ensure_configured(void)
         if (configure_locked(&why) != SIM_OK) {
             sim.profile = sim_profile_find("Ascend910B1");
             sim.hbm_override = 0;
+            sim.server = NULL;
             sim_devs.count = 1;
             sim.configured = true;
         }
@@ -97,6 +126,12 @@ const struct sim_profile *sim_device_profile(int32_t dev)
     (void)dev; /* every device of a process has the same profile */
     ensure_configured();
     return sim.profile;
+}
+
+const struct sim_server *sim_device_server(void)
+{
+    ensure_configured();
+    return sim.server;
 }
 
 uint64_t sim_device_capacity(int32_t dev)

@@ -39,9 +39,10 @@ enum sim_rc {
 struct sim_profile {
     const char *name;          /* CANN's SoC name, as aclrtGetSocName gives */
     uint64_t hbm_bytes;        /* HBM capacity */
-    uint64_t reserved_bytes;   /* kept by the driver: never handed out */
+    uint64_t reserved_bytes;   /* kept by the driver and runtime at the full capacity:
+                                  never handed out, not in aclrtGetMemInfo's total */
     double hbm_gbps;           /* HBM bandwidth, GB/s (1e9 bytes) */
-    double host_gbps;          /* host link bandwidth per direction, GB/s */
+    double host_gbps;          /* host link bandwidth per direction, pinned memory, GB/s */
     double host_latency_us;    /* host link latency per transfer */
     unsigned copy_engines;     /* SDMA queues */
     unsigned clock_mhz;        /* AI core clock */
@@ -49,12 +50,30 @@ struct sim_profile {
     bool huge1g;               /* 1 GB pages (HUGE1G_ONLY) supported */
     unsigned max_streams;      /* per device, default stream included */
     unsigned max_events;       /* per device */
+    /* ---- copies, fills and host memory (fam-memcopy) ---- */
+    uint64_t stage_bytes;      /* the runtime's bounce-buffer chunk for pageable copies */
+    double stage_gbps;         /* host memcpy into or out of the bounce buffer, GB/s */
+    bool uvm;                  /* managed memory (aclrtMemAllocManaged) supported */
 };
 
 /* The profile named `name`, or NULL. */
 const struct sim_profile *sim_profile_find(const char *name);
 /* The i-th built-in profile (i = 0, 1, ...), NULL past the last. */
 const struct sim_profile *sim_profile_at(size_t i);
+
+/* A server the simulated devices sit in (ACLSIM_SERVER): how many devices
+ * it holds, of which SoCs, and the fabric between them. */
+struct sim_server {
+    const char *name;        /* ACLSIM_SERVER's word */
+    const char *soc_prefix;  /* the SoC names it holds start with this */
+    uint32_t devices;        /* devices in the server */
+    double device_gbps;      /* each device's fabric bandwidth per direction, all links */
+    double link_gbps;        /* one link between two devices, per direction */
+    double link_latency_us;  /* fixed cost of a copy over a link */
+};
+
+/* The server named `name` ("none" and unknown names: NULL). */
+const struct sim_server *sim_server_find(const char *name);
 
 /* Platform facts of a SoC, as CANN's platform file for it gives them. */
 struct sim_soc {
@@ -81,11 +100,14 @@ const struct sim_soc *sim_soc_find(const char *name);
 enum sim_rc sim_configure(const char **why);
 uint32_t sim_device_count(void);
 const struct sim_profile *sim_device_profile(int32_t dev);
+/* The server the devices sit in (ACLSIM_SERVER), or NULL for none. */
+const struct sim_server *sim_device_server(void);
 /* HBM capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
 uint64_t sim_device_capacity(int32_t dev);
-/* The part of a device of `capacity` bytes its driver keeps for itself and
- * never hands out: the profile's reserve, but at most half of a small
- * ACLSIM_HBM_BYTES, in heap granules. */
+/* The part of a device of `capacity` bytes its driver and runtime keep and
+ * never hand out: the profile's reserve when the device has the profile's
+ * full HBM; for a smaller ACLSIM_HBM_BYTES the reserve of CANN's cmodel
+ * driver (8 MiB), at most half of it; in heap granules. */
 uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity);
 
 /* pre: dev < sim_device_count(). */
@@ -178,6 +200,50 @@ void sim_host_abandon(void *ptr);
 /* Bytes of live host blocks, and the most ever live. */
 void sim_host_usage(uint64_t *cur, uint64_t *peak);
 
+/* ---- host.c: registered and managed memory (fam-memcopy) ---- */
+
+/* The kinds of host ranges the simulator knows. */
+enum { SIM_HOST_PINNED = 0, SIM_HOST_REGISTERED = 1, SIM_HOST_MANAGED = 2 };
+struct sim_host_block {
+    void *start;
+    size_t size;
+    int kind;    /* SIM_HOST_* */
+    bool mapped; /* registered for device access (a device address exists) */
+};
+/* The known host range containing ptr (any kind): true and *out. */
+bool sim_host_find(const void *ptr, struct sim_host_block *out);
+/* Register [ptr, ptr+size) of the program's host memory: SIM_EINVAL when it
+ * overlaps a known range (already registered, or pinned memory),
+ * SIM_EHOSTMEM. The memory stays the program's. */
+enum sim_rc sim_host_register(void *ptr, size_t size, bool mapped);
+/* SIM_EINVAL unless ptr starts a registered range. */
+enum sim_rc sim_host_unregister(void *ptr);
+
+/* Managed memory: host memory of size rounded up to 2 MiB, both the host
+ * and the devices reach it; freed by sim_managed_free (SIM_EINVAL unless ptr
+ * starts a managed block). */
+enum sim_rc sim_managed_alloc(uint64_t size, void **ptr);
+enum sim_rc sim_managed_free(void *ptr);
+/* Advice per 2 MiB page of [ptr, ptr+size), which must lie in one managed
+ * block (else SIM_EINVAL); locations are ACL's managed location types. */
+enum { SIM_UVM_SET_READ_MOSTLY, SIM_UVM_UNSET_READ_MOSTLY, SIM_UVM_SET_PREFERRED,
+       SIM_UVM_UNSET_PREFERRED, SIM_UVM_SET_ACCESSED_BY, SIM_UVM_UNSET_ACCESSED_BY };
+enum { SIM_UVM_DEVICE = 1, SIM_UVM_MIXED = -1 };
+enum sim_rc sim_managed_advise(const void *ptr, uint64_t size, int advise, int loc_type,
+                               int32_t loc_id);
+/* A prefetch of the range to a location was done. */
+enum sim_rc sim_managed_prefetched(const void *ptr, uint64_t size, int loc_type, int32_t loc_id);
+/* What the pages of a range agree on: read mostly when all are; a location
+ * type SIM_UVM_MIXED when they differ; accessed_by the devices (bit 63 the
+ * host) every page names. */
+struct sim_uvm_advice {
+    bool read_mostly;
+    int pref_type, last_type;
+    int32_t pref_id, last_id;
+    uint64_t accessed_by;
+};
+enum sim_rc sim_managed_query(const void *ptr, uint64_t size, struct sim_uvm_advice *out);
+
 /* ---- stream.c: streams, copies and fills on them, events ---- */
 
 /* Open / close a device's timeline (device.c calls these). */
@@ -200,14 +266,41 @@ bool sim_stream_done(struct sim_stream *s);
 /* The host waits for all work of a device. */
 enum sim_rc sim_device_sync(int32_t dev);
 
+/* How a copy is made: SIM_COPY_WAIT, the host waits for its end (a
+ * synchronous copy, an async one from pageable memory); SIM_COPY_PAGEABLE,
+ * its host side is pageable memory, which the runtime stages through a
+ * pinned bounce buffer (clock.h, sim_clock_copy_staged). */
+enum { SIM_COPY_WAIT = 1, SIM_COPY_PAGEABLE = 2 };
+
 /* Copy or fill n bytes (either side may be host memory: *_dev false) on
  * stream s, or synchronously on device dev when s is NULL. The bytes move
- * now; the time is taken on the device's timeline; with host_waits (or no
- * stream) the host waits for the end. pre: ranges checked by the caller. */
+ * now; the time is taken on the device's timeline (a copy between two
+ * devices' memory on the fabric link between them); with SIM_COPY_WAIT (or
+ * no stream) the host waits for the end. pre: ranges checked by the caller. */
 enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                     const void *src, bool src_dev, size_t n, bool host_waits);
+                     const void *src, bool src_dev, size_t n, unsigned flags);
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits);
+
+/* ---- copies, fills and host memory (fam-memcopy) ---- */
+
+/* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart; the
+ * bytes move now, row by row, and it takes the time of one copy of
+ * width * height bytes (a held stream queues it row by row). Otherwise as
+ * sim_copy. pre: every row checked by the caller. */
+enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpitch, bool dst_dev,
+                       const void *src, size_t spitch, bool src_dev, size_t width,
+                       size_t height, unsigned flags);
+/* Fill `words` 32-bit words at dst with value: device memory through HBM
+ * on the stream's timeline, acl host memory by the host at once. Otherwise
+ * as sim_fill. pre: dst 4-byte aligned, the range checked by the caller. */
+enum sim_rc sim_fill32(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                       uint32_t value, size_t words, bool host_waits);
+/* Managed pages of `bytes` migrate to a device (or to the host) on stream
+ * s: timed as a copy over the host link in that direction. */
+void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device);
+/* Write the pattern through the host view (copy.c). */
+enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words);
 
 /* Events: SIM_EVENT_TIMELINE marks one that can time (ACL_EVENT_TIME_LINE). */
 #define SIM_EVENT_TIMELINE 0x8u

@@ -756,6 +756,98 @@ static aclError op_scenario(void)
 static aclError scenario_ACL_OP_ALLOC(void) { return op_scenario(); }
 static aclError scenario_ACL_OP_GET_ADDR(void) { return op_scenario(); }
 
+/* ---- 2-D, batch and descriptor copies (fam-memcopy) ---- */
+
+static aclError scenario_ACL_RT_MEMCPY2D(void)
+{
+    unsigned char h[64], back[64];
+    void *d;
+    memset(h, 0x44, sizeof h);
+    assert_int_equal(aclrtMalloc(&d, sizeof back, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(d, sizeof back, 0x11, sizeof back), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtMemcpy2d(d, 16, h, 8, 8, 4, ACL_MEMCPY_HOST_TO_DEVICE);
+    off();
+    assert_int_equal(aclrtMemcpy(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    for (size_t i = 0; i < sizeof back; i++)
+        assert_int_equal(back[i], 0x11); /* unchanged */
+    assert_int_equal(aclrtMemcpy2d(d, 16, h, 8, 8, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_MEMSET_D32(void)
+{
+    uint32_t back[16];
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, sizeof back, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(d, sizeof back, 0, sizeof back), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtMemsetD32(d, sizeof back, 0xdeadbeefu, 16);
+    off();
+    assert_int_equal(aclrtMemcpy(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    for (size_t i = 0; i < 16; i++)
+        assert_int_equal(back[i], 0); /* unchanged */
+    assert_int_equal(aclrtMemsetD32(d, sizeof back, 0xdeadbeefu, 16), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+/* ---- registered, managed and configured memory; cache maintenance (fam-memcopy) ---- */
+
+static aclError scenario_ACL_RT_MALLOC_CFG(void)
+{
+    void *p = NULL;
+    on();
+    aclError rc = aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL);
+    off();
+    assert_null(p);
+    assert_int_equal(aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_HOST_REGISTER(void)
+{
+    static _Alignas(4096) char page[8192];
+    void *dev = NULL;
+    on();
+    aclError rc = aclrtHostRegisterV2(page, sizeof page, ACL_HOST_REG_MAPPED);
+    off();
+    /* nothing was registered: the pointer has no device address */
+    assert_int_equal(aclrtHostGetDevicePointer(page, &dev, 0), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtHostRegisterV2(page, sizeof page, ACL_HOST_REG_MAPPED), ACL_SUCCESS);
+    assert_int_equal(aclrtHostUnregister(page), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_MALLOC_MANAGED(void)
+{
+    void *p = NULL;
+    on();
+    aclError rc = aclrtMemAllocManaged(&p, 4096, ACL_RT_MEM_ATTACH_GLOBAL);
+    off();
+    assert_null(p);
+    assert_int_equal(aclrtMemAllocManaged(&p, 4096, ACL_RT_MEM_ATTACH_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_CACHE(void)
+{
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtMemFlush(d, 4096);
+    off();
+    assert_int_equal(aclrtMemFlush(d, 4096), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError (*const scenarios[FLT_COUNT])(void) = {
 #define FLT(id, name, code, msg, text, what) scenario_##id,
 #include "fault/points.def"
