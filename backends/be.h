@@ -45,6 +45,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "acl/acl.h"
+#include "acl/acl_rt_memory_soma.h"
 #include "api/calls.h"
 
 /* What be_ops.lookup learns about an address. */
@@ -60,7 +61,9 @@ enum {
     BE_PTR_UNKNOWN = 0,     /* not known to the backend: pageable host memory */
     BE_PTR_DEVICE = 1,      /* inside a live device block */
     BE_PTR_HOST_PINNED = 2, /* inside a live aclrtMallocHost block */
-    BE_PTR_DEVICE_FREE = 3  /* device address space, but no live block there */
+    BE_PTR_DEVICE_FREE = 3, /* device address space, but no live block there */
+    BE_PTR_VA_UNMAPPED = 4  /* a reserved virtual range with nothing (accessible) mapped
+                               there (aclrtReserveMemAddress without aclrtMapMem) */
 };
 
 enum { BE_ALLOC_NO_PAD = 1 };
@@ -239,6 +242,45 @@ struct be_ops {
      * SoC the backend knows. pre: soc is a non-empty string. */
     aclError (*arch_compatible)(const char *soc, int32_t *ok);
 
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+     * pre: the ACL layer's own checks passed (pointers not NULL, sizes not
+     * 0, reserved arguments as CANN requires). Calls with `why` set it to a
+     * static sentence saying what the device refused, or leave it NULL
+     * (a real runtime's own message comes through bridge->take_message). */
+    /* Granularity of physical memory of prop's kind on device dev. */
+    aclError (*vmm_granularity)(int32_t dev, const aclrtPhysicalMemProp *prop,
+                                aclrtMemGranularityOptions option, size_t *granularity);
+    /* aclrtReserveMemAddress on the current device dev; no_uc: the
+     * ...NoUCMemory variant. ACL_ERROR_RT_MEMORY_ALLOCATION when no range. */
+    aclError (*vmm_reserve)(int32_t dev, size_t size, size_t alignment, void *expect,
+                            uint64_t flags, int no_uc, void **va, const char **why);
+    aclError (*vmm_release)(void *va, const char **why);
+    /* Physical memory on prop->location.id. */
+    aclError (*vmm_phys_alloc)(size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags,
+                               void **handle, const char **why);
+    aclError (*vmm_phys_free)(void *handle, const char **why);
+    /* Map handle at va; no_access: aclrtMemMapNoAccess. */
+    aclError (*vmm_map)(void *va, size_t size, size_t offset, void *handle, uint64_t flags,
+                        int no_access, const char **why);
+    aclError (*vmm_unmap)(void *va, const char **why);
+    aclError (*vmm_retain)(void *va, void **handle, const char **why);
+    aclError (*vmm_props)(void *handle, aclrtPhysicalMemProp *prop, const char **why);
+    aclError (*vmm_set_access)(void *va, size_t size, aclrtMemAccessDesc *desc, size_t count,
+                               const char **why);
+    aclError (*vmm_get_access)(void *va, aclrtMemLocation *location, uint64_t *flag,
+                               const char **why);
+    /* The allocation holding ptr (device block, host block, or mapping). */
+    aclError (*mem_range)(void *ptr, void **base, size_t *size);
+    /* Pools: handles are the backend's. pre: props checked, stream live. */
+    aclError (*pool_create)(int32_t dev, const aclrtMemPoolProps *props, void **pool);
+    aclError (*pool_destroy)(void *pool, const char **why);
+    aclError (*pool_attr)(void *pool, aclrtMemPoolAttr attr, int set, void *value,
+                          const char **why);
+    aclError (*pool_malloc)(void *pool, size_t size, void *stream, void **ptr,
+                            const char **why);
+    aclError (*pool_free)(void *ptr, void *stream, const char **why);
+    aclError (*pool_trim)(void *pool, size_t keep, const char **why);
+
     /* Optional parts: NULL when the backend has none. */
     const struct be_tools *tools;
     const struct be_bridge *bridge;
@@ -271,7 +313,16 @@ struct be_tools {
      * avoid. Absent: the block stays allocated. */
     void (*abandon)(void *ptr);
     void (*abandon_host)(void *ptr);
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+     * Call fn for each live reservation (aux: bytes mapped in it), physical
+     * handle the program holds (aux: its mappings) and memory pool (size:
+     * reserved bytes, aux: used bytes) of an open device, for leak
+     * reports; returns how many. Absent: the leak report names none. */
+    size_t (*vmm_live)(int32_t dev, void (*fn)(int kind, void *addr, uint64_t size, uint64_t aux,
+                                               void *user),
+                       void *user);
 };
+enum { BE_LIVE_RESERVATION, BE_LIVE_PHYSICAL, BE_LIVE_POOL };
 
 /* The bridge to a real runtime. Every member may be NULL. */
 struct be_bridge {
@@ -322,6 +373,13 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(device_info) BE_REQUIRE(device_feature) BE_REQUIRE(device_uuid)
     BE_REQUIRE(device_bus_id) BE_REQUIRE(device_id_map) BE_REQUIRE(device_utilization)
     BE_REQUIRE(device_status) BE_REQUIRE(cann_attrs) BE_REQUIRE(arch_compatible)
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    BE_REQUIRE(vmm_granularity) BE_REQUIRE(vmm_reserve) BE_REQUIRE(vmm_release)
+    BE_REQUIRE(vmm_phys_alloc) BE_REQUIRE(vmm_phys_free) BE_REQUIRE(vmm_map)
+    BE_REQUIRE(vmm_unmap) BE_REQUIRE(vmm_retain) BE_REQUIRE(vmm_props)
+    BE_REQUIRE(vmm_set_access) BE_REQUIRE(vmm_get_access) BE_REQUIRE(mem_range)
+    BE_REQUIRE(pool_create) BE_REQUIRE(pool_destroy) BE_REQUIRE(pool_attr)
+    BE_REQUIRE(pool_malloc) BE_REQUIRE(pool_free) BE_REQUIRE(pool_trim)
 #undef BE_REQUIRE
     return NULL;
 }

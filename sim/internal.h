@@ -18,6 +18,7 @@
 struct sim_heap;
 struct sim_vaspace;
 struct sim_stacks;
+struct sim_vmm;
 
 /* ---- device.c: devices ---- */
 
@@ -44,6 +45,9 @@ struct sim_dev {
     struct sim_vaspace *vs;
     struct sim_heap *heap;
     _Atomic uint64_t base, capacity; /* read without the lock by sim_dev_of */
+    /* ---- virtual memory (vmm.c) ---- */
+    struct sim_vmm *vmm; /* reservations and physical handles, under lock */
+    _Atomic uint64_t span; /* bytes of address space: heap, handles, reservations */
 };
 
 /* Every device, open or not, and how many the configuration has
@@ -76,7 +80,7 @@ static inline bool sim_dev_holds(struct sim_dev *d, uintptr_t addr)
         return false;
     uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
     /* below base wraps around */
-    return addr - base < atomic_load_explicit(&d->capacity, memory_order_relaxed);
+    return addr - base < atomic_load_explicit(&d->span, memory_order_relaxed);
 }
 
 /* The open device whose address range holds addr, or NULL. */
@@ -161,5 +165,15 @@ void sim_stacks_forget(struct sim_stacks *t, uint64_t off);
 /* The number of frames recorded for the block at off, and *frames; 0 when
  * none (t may be NULL). pre: d->lock held. */
 int sim_stacks_find(const struct sim_stacks *t, uint64_t off, void *const **frames);
+
+/* ---- vmm.c: virtual memory ---- */
+
+/* Bytes of address space a device of `capacity` bytes needs: the heap,
+ * the handle window and the reservation window (vmm.c). */
+uint64_t sim_vmm_span(uint64_t capacity);
+/* Set up / tear down d's virtual memory (every mapping, handle and
+ * reservation goes). pre: d->lock not held; open: d being opened. */
+enum sim_rc sim_vmm_open(struct sim_dev *d, uint64_t capacity);
+void sim_vmm_close(struct sim_dev *d);
 
 #endif /* ACLSIM_SIM_INTERNAL_H_ */

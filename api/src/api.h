@@ -293,4 +293,10 @@ void api_peer_forget(int32_t dev);
 /* The op wait timeout of device dev in seconds (0: none). */
 uint32_t api_op_wait_timeout(int32_t dev);
 
+/* ---- vmm.c, pool.c: virtual memory and stream-ordered pools (mem-vmm) ---- */
+
+/* The message of a backend failure rc of func (why: the backend's reason,
+ * or NULL); returns rc, ACL_SUCCESS without a message. */
+aclError api_vmm_failed(const char *func, aclError rc, const char *why);
+
 #endif /* ACLSIM_API_API_H_ */
