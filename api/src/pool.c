@@ -58,7 +58,8 @@ aclError api_impl_aclrtMemPoolDestroy(const aclrtMemPool memPool)
     if (!memPool)
         return api_err_null(fn, "memPool");
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->pool_destroy(memPool, &why), why);
+    aclError rc_ = be_get()->pool_destroy(memPool, &why);
+    return api_vmm_failed(fn, rc_, why);
 }
 
 static aclError attr(const char *fn, aclrtMemPool memPool, aclrtMemPoolAttr a, void *value,
@@ -69,7 +70,8 @@ static aclError attr(const char *fn, aclrtMemPool memPool, aclrtMemPoolAttr a, v
     if (!value) /* the runtime's check (rtMemPoolSetAttr/GetAttr) */
         return api_err_null(fn, "value");
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->pool_attr(memPool, a, set, value, &why), why);
+    aclError rc_ = be_get()->pool_attr(memPool, a, set, value, &why);
+    return api_vmm_failed(fn, rc_, why);
 }
 
 aclError api_impl_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a, void *value)
@@ -127,5 +129,6 @@ aclError api_impl_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep
     if (!memPool)
         return api_err_null(fn, "memPool");
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->pool_trim(memPool, minBytesToKeep, &why), why);
+    aclError rc_ = be_get()->pool_trim(memPool, minBytesToKeep, &why);
+    return api_vmm_failed(fn, rc_, why);
 }

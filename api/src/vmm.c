@@ -152,7 +152,8 @@ aclError api_impl_aclrtReleaseMemAddress(void *virPtr)
     if (!virPtr)
         return api_err_null(fn, "virPtr");
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->vmm_release(virPtr, &why), why);
+    aclError rc_ = be_get()->vmm_release(virPtr, &why);
+    return api_vmm_failed(fn, rc_, why);
 }
 
 aclError api_impl_aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
@@ -203,7 +204,8 @@ aclError api_impl_aclrtFreePhysical(aclrtDrvMemHandle handle)
     if (!handle)
         return api_err_null(fn, "handle");
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->vmm_phys_free(handle, &why), why);
+    aclError rc_ = be_get()->vmm_phys_free(handle, &why);
+    return api_vmm_failed(fn, rc_, why);
 }
 
 static aclError map(const char *fn, void *virPtr, size_t size, size_t offset,
@@ -222,9 +224,9 @@ static aclError map(const char *fn, void *virPtr, size_t size, size_t offset,
         return api_err_value(fn, v, "flags", "0");
     }
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->vmm_map(virPtr, size, offset, handle, flags, no_access,
-                                                 &why),
-                          why);
+    aclError rc_ = be_get()->vmm_map(virPtr, size, offset, handle, flags, no_access,
+                                                 &why);
+    return api_vmm_failed(fn, rc_, why);
 }
 
 aclError api_impl_aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
@@ -246,7 +248,8 @@ aclError api_impl_aclrtUnmapMem(void *virPtr)
     if (!virPtr)
         return api_err_null(fn, "virPtr");
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->vmm_unmap(virPtr, &why), why);
+    aclError rc_ = be_get()->vmm_unmap(virPtr, &why);
+    return api_vmm_failed(fn, rc_, why);
 }
 
 aclError api_impl_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
@@ -292,7 +295,8 @@ aclError api_impl_aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDes
     if (count == 0)
         return api_err_value(fn, "0", "count", "must be greater than 0");
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->vmm_set_access(virPtr, size, desc, count, &why), why);
+    aclError rc_ = be_get()->vmm_set_access(virPtr, size, desc, count, &why);
+    return api_vmm_failed(fn, rc_, why);
 }
 
 aclError api_impl_aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag)
@@ -305,7 +309,8 @@ aclError api_impl_aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, ui
     if (!flag)
         return api_err_null(fn, "flag");
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->vmm_get_access(virPtr, location, flag, &why), why);
+    aclError rc_ = be_get()->vmm_get_access(virPtr, location, flag, &why);
+    return api_vmm_failed(fn, rc_, why);
 }
 
 aclError api_impl_aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle)
@@ -316,7 +321,8 @@ aclError api_impl_aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle
     if (!handle)
         return api_err_null(fn, "handle");
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->vmm_retain(virPtr, handle, &why), why);
+    aclError rc_ = be_get()->vmm_retain(virPtr, handle, &why);
+    return api_vmm_failed(fn, rc_, why);
 }
 
 aclError api_impl_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
@@ -328,7 +334,8 @@ aclError api_impl_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle ha
     if (!prop)
         return api_err_null(fn, "prop");
     const char *why = NULL;
-    return api_vmm_failed(fn, be_get()->vmm_props(handle, prop, &why), why);
+    aclError rc_ = be_get()->vmm_props(handle, prop, &why);
+    return api_vmm_failed(fn, rc_, why);
 }
 
 aclError api_impl_aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize)
