@@ -38,6 +38,7 @@ struct segment {
     size_t blocks[MAX_BLOCKS];             /* block sizes, a stack */
     size_t nblocks;
     size_t peak_mapped, peak_used;
+    size_t maps;                           /* pieces mapped in all */
     aclrtPhysicalMemProp prop;
 };
 
@@ -79,6 +80,7 @@ static aclError seg_grow(struct segment *s, size_t bytes)
             CHECK(rc);
         }
         s->pieces[s->mapped_pieces++] = h;
+        s->maps++;
     }
     if (s->mapped_pieces * s->piece > s->peak_mapped)
         s->peak_mapped = s->mapped_pieces * s->piece;
@@ -172,8 +174,8 @@ static aclError run(int leak)
     if (rc != ACL_SUCCESS)
         return rc;
     printf("expandable segment: reserved %zu, peak mapped %zu, peak used %zu, now mapped %zu "
-           "in %zu pieces\n", SEGMENT, seg.peak_mapped, seg.peak_used,
-           seg.mapped_pieces * seg.piece, seg.mapped_pieces);
+           "in %zu pieces, %zu maps in all\n", SEGMENT, seg.peak_mapped, seg.peak_used,
+           seg.mapped_pieces * seg.piece, seg.mapped_pieces, seg.maps);
     if (leak) {
         printf("leaving the segment reserved and mapped (--leak)\n");
         fflush(stdout);
