@@ -12,13 +12,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "base/hash.h"
 #include "lock.h"
 #include "sim.h"
 
 struct sim_heap;
 struct sim_vaspace;
 struct sim_stacks;
-struct sim_vmm;
+struct sim_res;
+
+/* A device's virtual memory (vmm.c): reservations, physical handles. */
+struct sim_vmm {
+    uint64_t handle_off;     /* start of the handle window */
+    uint64_t res_lo, res_hi; /* the reservation window */
+    int fd;                  /* the physical bytes, -1 until first needed */
+    struct sim_res **res;    /* sorted by offset */
+    size_t nres, cap;
+    struct base_map phys;    /* heap offset + 1 -> its physical handle */
+    uint64_t reserved, mapped, physical; /* bytes */
+};
 
 /* ---- device.c: devices ---- */
 
@@ -46,7 +58,8 @@ struct sim_dev {
     struct sim_heap *heap;
     _Atomic uint64_t base, capacity; /* read without the lock by sim_dev_of */
     /* ---- virtual memory (vmm.c) ---- */
-    struct sim_vmm *vmm; /* reservations and physical handles, under lock */
+    struct sim_vmm *vmm; /* &vmm_state while open, else NULL */
+    struct sim_vmm vmm_state;
     _Atomic uint64_t span; /* bytes of address space: heap, handles, reservations */
 };
 

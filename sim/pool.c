@@ -362,6 +362,15 @@ void sim_pool_on_sync(int32_t dev)
 
 void sim_pool_note_record(const void *event, struct sim_stream *s)
 {
+    /* With no pool alive no free precedes this record: nothing to follow
+     * (and event records then cost nothing, nor any host memory). */
+    pthread_mutex_lock(&P.lock);
+    bool any = P.pools != NULL;
+    pthread_mutex_unlock(&P.lock);
+    if (!any) {
+        sim_pool_note_forget(event); /* an older record of it is stale now */
+        return;
+    }
     struct evrec *r = base_malloc(sizeof *r);
     if (!r)
         return; /* then no reuse follows this event: never unsafe */

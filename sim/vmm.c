@@ -72,22 +72,13 @@ struct map {
     uint32_t access;   /* SIM_ACCESS_* */
 };
 
-struct res {
+struct sim_res {
     uint64_t off, size;
     struct map **slot; /* per 2 MB of the range: the mapping there */
     unsigned nmaps;
     int32_t bound;     /* device of the physical memory mapped, -1: none */
 };
 
-struct sim_vmm {
-    uint64_t handle_off;       /* start of the handle window */
-    uint64_t res_lo, res_hi;   /* the reservation window */
-    int fd;                    /* the physical bytes, -1 until first needed */
-    struct res **res;          /* sorted by off */
-    size_t nres, cap;
-    struct base_map phys;      /* heap offset + 1 -> struct phys */
-    uint64_t reserved, mapped, physical; /* bytes */
-};
 
 uint64_t sim_vmm_span(uint64_t capacity)
 {
@@ -99,9 +90,8 @@ uint64_t sim_vmm_span(uint64_t capacity)
 enum sim_rc sim_vmm_open(struct sim_dev *d, uint64_t capacity)
 {
     uint64_t c = (capacity + GIB - 1) & ~(GIB - 1);
-    struct sim_vmm *v = base_calloc(1, sizeof *v);
-    if (!v)
-        return SIM_EHOSTMEM;
+    struct sim_vmm *v = &d->vmm_state;
+    memset(v, 0, sizeof *v);
     v->handle_off = c;
     v->res_lo = 2 * c;
     v->res_hi = sim_vmm_span(capacity);
@@ -169,7 +159,7 @@ void sim_vmm_close(struct sim_dev *d)
     if (!v)
         return;
     for (size_t i = 0; i < v->nres; i++) {
-        struct res *r = v->res[i];
+        struct sim_res *r = v->res[i];
         for (uint64_t k = 0; k < r->size >> SLOT_SHIFT; k++) {
             struct map *m = r->slot[k];
             if (m && m->off == r->off + (k << SLOT_SHIFT)) {
@@ -191,7 +181,7 @@ void sim_vmm_close(struct sim_dev *d)
     if (v->fd >= 0)
         close(v->fd);
     base_free(v->res);
-    base_free(v);
+    memset(v, 0, sizeof *v);
     d->vmm = NULL;
 }
 
@@ -203,7 +193,7 @@ static long res_find(const struct sim_vmm *v, uint64_t off)
     size_t lo = 0, hi = v->nres;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        const struct res *r = v->res[mid];
+        const struct sim_res *r = v->res[mid];
         if (off < r->off)
             hi = mid;
         else if (off - r->off >= r->size)
@@ -214,7 +204,7 @@ static long res_find(const struct sim_vmm *v, uint64_t off)
     return -1;
 }
 
-static struct map *map_at(const struct res *r, uint64_t off)
+static struct map *map_at(const struct sim_res *r, uint64_t off)
 {
     return r->slot[(off - r->off) >> SLOT_SHIFT];
 }
@@ -290,7 +280,7 @@ enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
                            : "expectPtr must be aligned to 2 MB";
         return SIM_EINVAL;
     }
-    struct res *r = base_calloc(1, sizeof *r);
+    struct sim_res *r = base_calloc(1, sizeof *r);
     struct map **slot = base_calloc((size_t)(size >> SLOT_SHIFT), sizeof *slot);
     if (!r || !slot) {
         base_free(r);
@@ -338,7 +328,7 @@ enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
     }
     if (v->nres == v->cap) {
         size_t cap = v->cap ? 2 * v->cap : 8;
-        struct res **n = base_realloc(v->res, cap * sizeof *n);
+        struct sim_res **n = base_realloc(v->res, cap * sizeof *n);
         if (!n) {
             sim_lock_give(&d->lock);
             base_free(r);
@@ -355,7 +345,7 @@ enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
         return SIM_EHOSTMEM;
     }
     memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
-    *r = (struct res){off, size, slot, 0, -1};
+    *r = (struct sim_res){off, size, slot, 0, -1};
     v->res[at] = r;
     v->nres++;
     v->reserved += size;
@@ -386,7 +376,7 @@ enum sim_rc sim_vmm_release(void *va, const char **why)
         return SIM_EINVAL;
     }
     struct sim_vmm *v = d->vmm;
-    struct res *r = v->res[i];
+    struct sim_res *r = v->res[i];
     if (r->nmaps) {
         sim_lock_give(&d->lock);
         *why = "physical memory is still mapped in the range: unmap it first (aclrtUnmapMem)";
@@ -515,7 +505,7 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
     uint64_t off = (uint64_t)(uintptr_t)va - d->base;
     long i = d->vmm && sim_dev_holds(d, (uintptr_t)va) ? res_find(d->vmm, off) : -1;
     const char *bad = NULL;
-    struct res *r = i >= 0 ? d->vmm->res[i] : NULL;
+    struct sim_res *r = i >= 0 ? d->vmm->res[i] : NULL;
     if (!r)
         bad = sim_mem_in_range(va) && !sim_dev_holds(d, (uintptr_t)va)
                   ? "the range was reserved on another device than the physical memory: a "
@@ -564,7 +554,7 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
 }
 
 /* The mapping starting at va, device locked; NULL with *why when none. */
-static struct sim_dev *map_lock_of(const void *va, struct res **rr, struct map **mm,
+static struct sim_dev *map_lock_of(const void *va, struct sim_res **rr, struct map **mm,
                                    const char **why)
 {
     struct sim_dev *d = sim_dev_lock_of((uintptr_t)va);
@@ -590,7 +580,7 @@ static struct sim_dev *map_lock_of(const void *va, struct res **rr, struct map *
 
 enum sim_rc sim_vmm_unmap(void *va, const char **why)
 {
-    struct res *r;
+    struct sim_res *r;
     struct map *m;
     struct sim_dev *d = map_lock_of(va, &r, &m, why);
     if (!d)
@@ -613,7 +603,7 @@ enum sim_rc sim_vmm_unmap(void *va, const char **why)
 
 enum sim_rc sim_vmm_retain(void *va, void **handle, const char **why)
 {
-    struct res *r;
+    struct sim_res *r;
     struct map *m;
     struct sim_dev *d = map_lock_of(va, &r, &m, why);
     if (!d)
@@ -628,7 +618,7 @@ enum sim_rc sim_vmm_retain(void *va, void **handle, const char **why)
 
 enum sim_rc sim_vmm_access(void *va, uint64_t size, bool set, uint32_t *access, const char **why)
 {
-    struct res *r;
+    struct sim_res *r;
     struct map *m;
     struct sim_dev *d = map_lock_of(va, &r, &m, why);
     if (!d)
@@ -657,7 +647,7 @@ enum sim_vmm_kind sim_vmm_lookup(const void *ptr, struct sim_block *b)
     uint64_t off = (uint64_t)(uintptr_t)ptr - d->base;
     long i = d->vmm && off >= d->vmm->res_lo ? res_find(d->vmm, off) : -1;
     if (i >= 0) {
-        struct res *r = d->vmm->res[i];
+        struct sim_res *r = d->vmm->res[i];
         struct map *m = map_at(r, off);
         if (!m || m->access == SIM_ACCESS_NONE) {
             kind = SIM_VMM_UNMAPPED;
@@ -718,7 +708,7 @@ size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user)
     sim_lock_take(&d->lock);
     struct sim_vmm *v = atomic_load_explicit(&d->open, memory_order_relaxed) ? d->vmm : NULL;
     for (size_t i = 0; v && i < v->nres; i++, n++) {
-        struct res *r = v->res[i];
+        struct sim_res *r = v->res[i];
         uint64_t mapped = 0;
         for (uint64_t k = 0; k < r->size >> SLOT_SHIFT; k++)
             mapped += r->slot[k] ? SLOT : 0;
