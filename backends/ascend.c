@@ -831,10 +831,10 @@ static aclError pool_free(void *ptr, void *stream, const char **why)
     return ASK(aclrtMemPoolFreeAsync, ptr, stream);
 }
 
-static aclError pool_trim(void *pool, size_t keep, const char **why)
+static aclError pool_trim(void *pool, size_t min_keep, const char **why)
 {
     (void)why;
-    return ASK(aclrtMemPoolTrimTo, pool, keep);
+    return ASK(aclrtMemPoolTrimTo, pool, min_keep);
 }
 
 static const struct be_bridge bridge = {
