@@ -54,7 +54,6 @@ aclError api_impl_aclrtMemPoolCreate(aclrtMemPool *memPool, const aclrtMemPoolPr
 aclError api_impl_aclrtMemPoolDestroy(const aclrtMemPool memPool)
 {
     static const char fn[] = "aclrtMemPoolDestroy";
-    API_FAULT(ACL_RT_POOL, fn);
     if (!memPool)
         return api_err_null(fn, "memPool");
     const char *why = NULL;
@@ -110,7 +109,6 @@ aclError api_impl_aclrtMemPoolMallocAsync(void **ptr, size_t size, aclrtMemPool 
 aclError api_impl_aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream)
 {
     static const char fn[] = "aclrtMemPoolFreeAsync";
-    API_FAULT(ACL_RT_POOL, fn);
     if (!ptr)
         return api_err_null(fn, "ptr");
     struct api_stream_ref ref;

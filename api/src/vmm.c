@@ -148,7 +148,6 @@ aclError api_impl_aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, s
 aclError api_impl_aclrtReleaseMemAddress(void *virPtr)
 {
     static const char fn[] = "aclrtReleaseMemAddress";
-    API_FAULT(ACL_RT_VMM, fn);
     if (!virPtr)
         return api_err_null(fn, "virPtr");
     const char *why = NULL;
@@ -200,7 +199,6 @@ aclError api_impl_aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 aclError api_impl_aclrtFreePhysical(aclrtDrvMemHandle handle)
 {
     static const char fn[] = "aclrtFreePhysical";
-    API_FAULT(ACL_RT_VMM, fn);
     if (!handle)
         return api_err_null(fn, "handle");
     const char *why = NULL;
@@ -244,7 +242,6 @@ aclError api_impl_aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset,
 aclError api_impl_aclrtUnmapMem(void *virPtr)
 {
     static const char fn[] = "aclrtUnmapMem";
-    API_FAULT(ACL_RT_VMM, fn);
     if (!virPtr)
         return api_err_null(fn, "virPtr");
     const char *why = NULL;

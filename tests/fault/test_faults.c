@@ -646,7 +646,7 @@ static aclError vmm_scenario(int step)
 static aclError scenario_SIM_VMM_RESERVE(void) { return vmm_scenario(0); }
 static aclError scenario_SIM_VMM_PHYSICAL(void) { return vmm_scenario(1); }
 static aclError scenario_SIM_VMM_MAP(void) { return vmm_scenario(2); }
-static aclError scenario_ACL_RT_VMM(void) { return vmm_scenario(0); }
+static aclError scenario_ACL_RT_VMM(void) { return vmm_scenario(2); }
 
 static aclError pool_scenario(int at_create)
 {
