@@ -730,6 +730,126 @@ static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, ui
     return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 }
 
+/* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+ * Forwarded as they are: the real runtime keeps the state and says why it
+ * refuses (its message comes through take_message). */
+static aclError vmm_granularity(int32_t dev, const aclrtPhysicalMemProp *prop,
+                                aclrtMemGranularityOptions option, size_t *g)
+{
+    (void)dev;
+    return ASK(aclrtMemGetAllocationGranularity, (aclrtPhysicalMemProp *)prop, option, g);
+}
+
+static aclError vmm_reserve(int32_t dev, size_t size, size_t alignment, void *expect,
+                            uint64_t flags, int no_uc, void **va, const char **why)
+{
+    (void)dev, (void)why;
+    return no_uc ? ASK(aclrtReserveMemAddressNoUCMemory, va, size, alignment, expect, flags)
+                 : ASK(aclrtReserveMemAddress, va, size, alignment, expect, flags);
+}
+
+static aclError vmm_release(void *va, const char **why)
+{
+    (void)why;
+    return ASK(aclrtReleaseMemAddress, va);
+}
+
+static aclError vmm_phys_alloc(size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags,
+                               void **handle, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMallocPhysical, (aclrtDrvMemHandle *)handle, size, prop, flags);
+}
+
+static aclError vmm_phys_free(void *handle, const char **why)
+{
+    (void)why;
+    return ASK(aclrtFreePhysical, handle);
+}
+
+static aclError vmm_map(void *va, size_t size, size_t offset, void *handle, uint64_t flags,
+                        int no_access, const char **why)
+{
+    (void)why;
+    return no_access ? ASK(aclrtMemMapNoAccess, va, size, offset, handle, flags)
+                     : ASK(aclrtMapMem, va, size, offset, handle, flags);
+}
+
+static aclError vmm_unmap(void *va, const char **why)
+{
+    (void)why;
+    return ASK(aclrtUnmapMem, va);
+}
+
+static aclError vmm_retain(void *va, void **handle, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemRetainAllocationHandle, va, (aclrtDrvMemHandle *)handle);
+}
+
+static aclError vmm_props(void *handle, aclrtPhysicalMemProp *prop, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemGetAllocationPropertiesFromHandle, handle, prop);
+}
+
+static aclError vmm_set_access(void *va, size_t size, aclrtMemAccessDesc *desc, size_t count,
+                               const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemSetAccess, va, size, desc, count);
+}
+
+static aclError vmm_get_access(void *va, aclrtMemLocation *location, uint64_t *flag,
+                               const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemGetAccess, va, location, flag);
+}
+
+static aclError mem_range(void *ptr, void **base, size_t *size)
+{
+    return ASK(aclrtMemGetAddressRange, ptr, base, size);
+}
+
+static aclError pool_create(int32_t dev, const aclrtMemPoolProps *props, void **pool)
+{
+    (void)dev;
+    return ASK(aclrtMemPoolCreate, (aclrtMemPool *)pool, props);
+}
+
+static aclError pool_destroy(void *pool, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemPoolDestroy, pool);
+}
+
+static aclError pool_attr(void *pool, aclrtMemPoolAttr attr, int set, void *value,
+                          const char **why)
+{
+    (void)why;
+    return set ? ASK(aclrtMemPoolSetAttr, pool, attr, value)
+               : ASK(aclrtMemPoolGetAttr, pool, attr, value);
+}
+
+static aclError pool_malloc(void *pool, size_t size, void *stream, void **ptr, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemPoolMallocAsync, ptr, size, pool, stream);
+}
+
+static aclError pool_free(void *ptr, void *stream, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemPoolFreeAsync, ptr, stream);
+}
+
+static aclError pool_trim(void *pool, size_t min_keep, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemPoolTrimTo, pool, min_keep);
+}
+
 static const struct be_bridge bridge = {
     .real = real,
     .take_message = take_message,
@@ -905,6 +1025,25 @@ static const struct be_ops ops = {
     .cache_op = cache_op,
     .mem_type_check = mem_type_check,
     .uce_info = uce_info,
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    .vmm_granularity = vmm_granularity,
+    .vmm_reserve = vmm_reserve,
+    .vmm_release = vmm_release,
+    .vmm_phys_alloc = vmm_phys_alloc,
+    .vmm_phys_free = vmm_phys_free,
+    .vmm_map = vmm_map,
+    .vmm_unmap = vmm_unmap,
+    .vmm_retain = vmm_retain,
+    .vmm_props = vmm_props,
+    .vmm_set_access = vmm_set_access,
+    .vmm_get_access = vmm_get_access,
+    .mem_range = mem_range,
+    .pool_create = pool_create,
+    .pool_destroy = pool_destroy,
+    .pool_attr = pool_attr,
+    .pool_malloc = pool_malloc,
+    .pool_free = pool_free,
+    .pool_trim = pool_trim,
 };
 
 const struct be_ops *be_get(void)

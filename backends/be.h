@@ -45,6 +45,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "acl/acl.h"
+#include "acl/acl_rt_memory_soma.h"
 #include "api/calls.h"
 
 /* What be_ops.lookup learns about an address. */
@@ -63,7 +64,10 @@ enum {
     BE_PTR_DEVICE_FREE = 3, /* device address space, but no live block there */
     /* ---- host and managed memory (fam-memcopy) ---- */
     BE_PTR_HOST_REGISTERED = 4, /* inside host memory registered with aclrtHostRegister(V2) */
-    BE_PTR_MANAGED = 5          /* inside managed memory (aclrtMemAllocManaged) */
+    BE_PTR_MANAGED = 5,         /* inside managed memory (aclrtMemAllocManaged) */
+    /* ---- virtual memory (mem-vmm) ---- */
+    BE_PTR_VA_UNMAPPED = 6 /* a reserved virtual range with nothing (accessible) mapped
+                              there (aclrtReserveMemAddress without aclrtMapMem) */
 };
 
 enum { BE_ALLOC_NO_PAD = 1 };
@@ -358,6 +362,45 @@ struct be_ops {
      * the SoC does not record them. */
     aclError (*uce_info)(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *n);
 
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+     * pre: the ACL layer's own checks passed (pointers not NULL, sizes not
+     * 0, reserved arguments as CANN requires). Calls with `why` set it to a
+     * static sentence saying what the device refused, or leave it NULL
+     * (a real runtime's own message comes through bridge->take_message). */
+    /* Granularity of physical memory of prop's kind on device dev. */
+    aclError (*vmm_granularity)(int32_t dev, const aclrtPhysicalMemProp *prop,
+                                aclrtMemGranularityOptions option, size_t *granularity);
+    /* aclrtReserveMemAddress on the current device dev; no_uc: the
+     * ...NoUCMemory variant. ACL_ERROR_RT_MEMORY_ALLOCATION when no range. */
+    aclError (*vmm_reserve)(int32_t dev, size_t size, size_t alignment, void *expect,
+                            uint64_t flags, int no_uc, void **va, const char **why);
+    aclError (*vmm_release)(void *va, const char **why);
+    /* Physical memory on prop->location.id. */
+    aclError (*vmm_phys_alloc)(size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags,
+                               void **handle, const char **why);
+    aclError (*vmm_phys_free)(void *handle, const char **why);
+    /* Map handle at va; no_access: aclrtMemMapNoAccess. */
+    aclError (*vmm_map)(void *va, size_t size, size_t offset, void *handle, uint64_t flags,
+                        int no_access, const char **why);
+    aclError (*vmm_unmap)(void *va, const char **why);
+    aclError (*vmm_retain)(void *va, void **handle, const char **why);
+    aclError (*vmm_props)(void *handle, aclrtPhysicalMemProp *prop, const char **why);
+    aclError (*vmm_set_access)(void *va, size_t size, aclrtMemAccessDesc *desc, size_t count,
+                               const char **why);
+    aclError (*vmm_get_access)(void *va, aclrtMemLocation *location, uint64_t *flag,
+                               const char **why);
+    /* The allocation holding ptr (device block, host block, or mapping). */
+    aclError (*mem_range)(void *ptr, void **base, size_t *size);
+    /* Pools: handles are the backend's. pre: props checked, stream live. */
+    aclError (*pool_create)(int32_t dev, const aclrtMemPoolProps *props, void **pool);
+    aclError (*pool_destroy)(void *pool, const char **why);
+    aclError (*pool_attr)(void *pool, aclrtMemPoolAttr attr, int set, void *value,
+                          const char **why);
+    aclError (*pool_malloc)(void *pool, size_t size, void *stream, void **ptr,
+                            const char **why);
+    aclError (*pool_free)(void *ptr, void *stream, const char **why);
+    aclError (*pool_trim)(void *pool, size_t keep, const char **why);
+
     /* Optional parts: NULL when the backend has none. */
     const struct be_tools *tools;
     const struct be_bridge *bridge;
@@ -425,7 +468,16 @@ struct be_tools {
      * *out, else 0. */
     int (*pending_find)(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
                         struct be_pending *out);
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+     * Call fn for each live reservation (aux: bytes mapped in it), physical
+     * handle the program holds (aux: its mappings) and memory pool (size:
+     * reserved bytes, aux: used bytes) of an open device, for leak
+     * reports; returns how many. Absent: the leak report names none. */
+    size_t (*vmm_live)(int32_t dev, void (*fn)(int kind, void *addr, uint64_t size, uint64_t aux,
+                                               void *user),
+                       void *user);
 };
+enum { BE_LIVE_RESERVATION, BE_LIVE_PHYSICAL, BE_LIVE_POOL };
 
 /* The bridge to a real runtime. Every member may be NULL. */
 struct be_bridge {
@@ -483,6 +535,13 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(managed_alloc) BE_REQUIRE(managed_advise) BE_REQUIRE(managed_attrs)
     BE_REQUIRE(managed_prefetch) BE_REQUIRE(cache_op) BE_REQUIRE(mem_type_check)
     BE_REQUIRE(uce_info)
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    BE_REQUIRE(vmm_granularity) BE_REQUIRE(vmm_reserve) BE_REQUIRE(vmm_release)
+    BE_REQUIRE(vmm_phys_alloc) BE_REQUIRE(vmm_phys_free) BE_REQUIRE(vmm_map)
+    BE_REQUIRE(vmm_unmap) BE_REQUIRE(vmm_retain) BE_REQUIRE(vmm_props)
+    BE_REQUIRE(vmm_set_access) BE_REQUIRE(vmm_get_access) BE_REQUIRE(mem_range)
+    BE_REQUIRE(pool_create) BE_REQUIRE(pool_destroy) BE_REQUIRE(pool_attr)
+    BE_REQUIRE(pool_malloc) BE_REQUIRE(pool_free) BE_REQUIRE(pool_trim)
 #undef BE_REQUIRE
     return NULL;
 }

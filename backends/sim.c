@@ -124,7 +124,10 @@ static aclError stream_destroy(void *s)
 
 static aclError stream_sync(void *s, int32_t timeout_ms)
 {
-    return code(sim_stream_sync(s, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc = code(sim_stream_sync(s, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
+    if (rc == ACL_SUCCESS)
+        sim_pool_on_sync(sim_stream_device(s)); /* pools release idle memory */
+    return rc;
 }
 
 static aclError stream_query(void *s, int *done)
@@ -135,7 +138,10 @@ static aclError stream_query(void *s, int *done)
 
 static aclError device_sync(int32_t dev)
 {
-    return code(sim_device_sync(dev), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc = code(sim_device_sync(dev), ACL_ERROR_RT_INTERNAL_ERROR);
+    if (rc == ACL_SUCCESS)
+        sim_pool_on_sync(dev);
+    return rc;
 }
 
 static aclError event_create(int32_t dev, uint32_t flags, void **out)
@@ -151,6 +157,7 @@ static aclError event_create(int32_t dev, uint32_t flags, void **out)
 
 static aclError event_destroy(void *e)
 {
+    sim_pool_note_forget(e);
     sim_event_destroy(e);
     return ACL_SUCCESS;
 }
@@ -158,6 +165,7 @@ static aclError event_destroy(void *e)
 static aclError event_record(void *e, void *s)
 {
     sim_event_record(e, s);
+    sim_pool_note_record(e, s); /* stream-ordered pools follow events */
     return ACL_SUCCESS;
 }
 
@@ -171,6 +179,7 @@ static aclError event_reset(void *e, void *s)
 static aclError event_wait(void *s, void *e)
 {
     sim_event_wait(s, e);
+    sim_pool_note_wait(s, e);
     return ACL_SUCCESS;
 }
 
@@ -261,7 +270,13 @@ static void lookup(const void *ptr, struct be_ptr_info *info)
         *info = (struct be_ptr_info){managed ? BE_PTR_MANAGED : BE_PTR_HOST_REGISTERED, -1,
                                      hb.start, hb.size, managed ? 2u << 20 : 4096};
     } else if (sim_mem_in_range(ptr)) {
-        info->kind = BE_PTR_DEVICE_FREE;
+        /* a reserved virtual range (mapped or not), or freed memory */
+        enum sim_vmm_kind k = sim_vmm_lookup(ptr, &b);
+        if (k == SIM_VMM_MAPPED)
+            *info = (struct be_ptr_info){BE_PTR_DEVICE, b.dev, b.start, (size_t)b.usable,
+                                         b.page_size};
+        else
+            info->kind = k == SIM_VMM_UNMAPPED ? BE_PTR_VA_UNMAPPED : BE_PTR_DEVICE_FREE;
     }
 }
 
@@ -1025,6 +1040,265 @@ static aclError uce_info(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *
     return ACL_SUCCESS;
 }
 
+/* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+
+/* The simulator's page kind for a physical memory attribute. */
+static enum sim_page vmm_page(aclrtMemAttr a)
+{
+    return a == ACL_HBM_MEM_HUGE1G || a == ACL_MEM_HUGE1G || a == ACL_MEM_P2P_HUGE1G ||
+                   a == ACL_HBM_MEM_P2P_HUGE1G
+               ? SIM_PAGE_HUGE1G
+               : SIM_PAGE_HUGE;
+}
+
+static aclError vmm_granularity(int32_t dev, const aclrtPhysicalMemProp *prop,
+                                aclrtMemGranularityOptions option, size_t *g)
+{
+    (void)option; /* the minimum is also what the simulator recommends */
+    uint64_t v;
+    aclError rc = code(sim_vmm_granularity(dev, vmm_page(prop->memAttr), &v),
+                       ACL_ERROR_RT_MEMORY_ALLOCATION);
+    if (rc == ACL_SUCCESS)
+        *g = (size_t)v;
+    return rc;
+}
+
+static aclError vmm_reserve(int32_t dev, size_t size, size_t alignment, void *expect,
+                            uint64_t flags, int no_uc, void **va, const char **why)
+{
+    (void)flags, (void)no_uc; /* the simulator has no UC memory to leave out */
+    if (alignment != 0) {
+        *why = "alignment is reserved and must be 0";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    return code(sim_vmm_reserve(dev, size, expect, va, why), ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError vmm_release(void *va, const char **why)
+{
+    return code(sim_vmm_release(va, why), ACL_ERROR_RT_MEMORY_FREE);
+}
+
+static aclError vmm_phys_alloc(size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags,
+                               void **handle, const char **why)
+{
+    (void)flags;
+    int32_t dev = (int32_t)prop->location.id;
+    if (prop->location.type != ACL_MEM_LOCATION_TYPE_DEVICE) {
+        *why = "the simulator has physical memory on devices only (location.type must be "
+               "MEM_LOCATION_TYPE_DEVICE(1))";
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
+    if (dev < 0 || (uint32_t)dev >= sim_device_count()) {
+        *why = "location.id names no device";
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    enum sim_rc rc = sim_vmm_phys_alloc(dev, size, vmm_page(prop->memAttr), handle);
+    if (rc == SIM_ENOMEM)
+        *why = "the device's HBM is exhausted";
+    else if (rc == SIM_EUNSUPPORTED)
+        *why = "this SoC has no 1 GB pages";
+    return code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError vmm_phys_free(void *handle, const char **why)
+{
+    if (sim_vmm_phys_free(handle) == SIM_OK)
+        return ACL_SUCCESS;
+    *why = "handle is not a live physical memory handle (never allocated, or already freed)";
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+static aclError vmm_map(void *va, size_t size, size_t offset, void *handle, uint64_t flags,
+                        int no_access, const char **why)
+{
+    (void)flags;
+    return code(sim_vmm_map(va, size, offset, handle,
+                            no_access ? SIM_ACCESS_NONE : SIM_ACCESS_READWRITE, why),
+                ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError vmm_unmap(void *va, const char **why)
+{
+    return code(sim_vmm_unmap(va, why), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError vmm_retain(void *va, void **handle, const char **why)
+{
+    return code(sim_vmm_retain(va, handle, why), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError vmm_props(void *handle, aclrtPhysicalMemProp *prop, const char **why)
+{
+    struct sim_phys_info in;
+    if (sim_vmm_phys_info(handle, &in) != SIM_OK) {
+        *why = "handle is not a live physical memory handle (never allocated, or already freed)";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    memset(prop, 0, sizeof *prop);
+    prop->handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    prop->allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    prop->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    prop->location.id = (uint32_t)in.dev;
+    prop->memAttr = in.page == SIM_PAGE_HUGE1G ? ACL_HBM_MEM_HUGE1G : ACL_HBM_MEM_HUGE;
+    return ACL_SUCCESS;
+}
+
+static aclError vmm_set_access(void *va, size_t size, aclrtMemAccessDesc *desc, size_t count,
+                               const char **why)
+{
+    uint32_t access = SIM_ACCESS_READWRITE;
+    for (size_t i = 0; i < count; i++) {
+        if (desc[i].flags != ACL_RT_MEM_ACCESS_FLAGS_NONE &&
+            desc[i].flags != ACL_RT_MEM_ACCESS_FLAGS_READ &&
+            desc[i].flags != ACL_RT_MEM_ACCESS_FLAGS_READWRITE) {
+            *why = "desc.flags must be ACL_RT_MEM_ACCESS_FLAGS_NONE, _READ or _READWRITE";
+            return ACL_ERROR_RT_PARAM_INVALID;
+        }
+        if (desc[i].location.type != ACL_MEM_LOCATION_TYPE_DEVICE &&
+            desc[i].location.type != ACL_MEM_LOCATION_TYPE_HOST) {
+            *why = "desc.location.type must be MEM_LOCATION_TYPE_DEVICE(1) or "
+                   "MEM_LOCATION_TYPE_HOST(0)";
+            return ACL_ERROR_RT_PARAM_INVALID;
+        }
+        if (desc[i].location.type == ACL_MEM_LOCATION_TYPE_DEVICE &&
+            desc[i].location.id >= sim_device_count()) {
+            *why = "desc.location.id names no device";
+            return ACL_ERROR_RT_INVALID_DEVICEID;
+        }
+        if (desc[i].location.type == ACL_MEM_LOCATION_TYPE_DEVICE)
+            access = (uint32_t)desc[i].flags;
+    }
+    return code(sim_vmm_access(va, size, true, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError vmm_get_access(void *va, aclrtMemLocation *location, uint64_t *flag,
+                               const char **why)
+{
+    if (location->type != ACL_MEM_LOCATION_TYPE_DEVICE &&
+        location->type != ACL_MEM_LOCATION_TYPE_HOST) {
+        *why = "location.type must be MEM_LOCATION_TYPE_DEVICE(1) or MEM_LOCATION_TYPE_HOST(0)";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    uint32_t access = 0;
+    aclError rc = code(sim_vmm_access(va, 0, false, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
+    if (rc == ACL_SUCCESS) /* the host never reaches a device mapping */
+        *flag = location->type == ACL_MEM_LOCATION_TYPE_HOST ? ACL_RT_MEM_ACCESS_FLAGS_NONE
+                                                             : access;
+    return rc;
+}
+
+static aclError mem_range(void *ptr, void **base, size_t *size)
+{
+    uint64_t n;
+    struct sim_block b;
+    void *start;
+    size_t hs;
+    if (sim_vmm_range(ptr, base, &n) == SIM_OK) {
+        *size = (size_t)n;
+    } else if (sim_mem_lookup(ptr, &b)) {
+        *base = b.start;
+        *size = (size_t)b.usable;
+    } else if (sim_host_lookup(ptr, &start, &hs)) {
+        *base = start;
+        *size = hs;
+    } else {
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError pool_create(int32_t dev, const aclrtMemPoolProps *props, void **pool)
+{
+    struct sim_pool *p;
+    aclError rc = code(sim_pool_create(dev, props->maxSize, &p), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    if (rc == ACL_SUCCESS)
+        *pool = p;
+    return rc;
+}
+
+static aclError pool_destroy(void *pool, const char **why)
+{
+    uint64_t used;
+    enum sim_rc rc = sim_pool_destroy(pool, &used);
+    if (rc == SIM_ENOTREADY)
+        *why = "memory of the pool is still in use: free it with aclrtMemPoolFreeAsync first";
+    else if (rc != SIM_OK)
+        *why = "memPool is not a live pool (never created, or already destroyed)";
+    return rc == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_PARAM_INVALID;
+}
+
+static aclError pool_attr(void *pool, aclrtMemPoolAttr attr, int set, void *value,
+                          const char **why)
+{
+    bool wide = attr >= ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD;
+    uint64_t v = 0;
+    if (attr < ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES ||
+        attr > ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH) {
+        *why = "attr is not an aclrtMemPoolAttr";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (set) {
+        v = wide ? *(uint64_t *)value : *(uint32_t *)value;
+        if ((attr == ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH ||
+             attr == ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH) && v != 0) {
+            *why = "a high-water mark can only be reset, with the value 0";
+            return ACL_ERROR_RT_PARAM_INVALID;
+        }
+        if (!wide && v > 1) {
+            *why = "a reuse switch is 0 or 1";
+            return ACL_ERROR_RT_PARAM_INVALID;
+        }
+    }
+    enum sim_rc rc = sim_pool_attr(pool, (enum sim_pool_attr)attr, set, &v);
+    if (rc != SIM_OK) {
+        *why = sim_pool_valid(pool) ? "the attribute is read-only"
+                                    : "memPool is not a live pool (never created, or already "
+                                      "destroyed)";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (!set) {
+        if (wide)
+            *(uint64_t *)value = v;
+        else
+            *(uint32_t *)value = (uint32_t)v;
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError pool_malloc(void *pool, size_t size, void *stream, void **ptr, const char **why)
+{
+    if (!sim_pool_valid(pool)) {
+        *why = "memPool is not a live pool (never created, or already destroyed)";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    enum sim_rc rc = sim_pool_malloc(pool, size, stream, ptr);
+    if (rc == SIM_ENOMEM)
+        *why = "the pool reached its maxSize or the device's HBM is exhausted";
+    return code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError pool_free(void *ptr, void *stream, const char **why)
+{
+    if (sim_pool_free(ptr, stream) == SIM_OK)
+        return ACL_SUCCESS;
+    *why = "ptr is not memory of a pool (not from aclrtMemPoolMallocAsync, or already freed)";
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+static aclError pool_trim(void *pool, size_t keep, const char **why)
+{
+    if (sim_pool_trim(pool, keep) == SIM_OK)
+        return ACL_SUCCESS;
+    *why = "memPool is not a live pool (never created, or already destroyed)";
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+static size_t vmm_live(int32_t dev, void (*fn)(int, void *, uint64_t, uint64_t, void *), void *user)
+{
+    return sim_vmm_live(dev, fn, user) + sim_pool_live(dev, fn, user);
+}
+
 static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
@@ -1041,6 +1315,8 @@ static const struct be_tools tools = {
     .task_fault = task_fault,
     .pending_add = pending_add,
     .pending_find = pending_find,
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    .vmm_live = vmm_live,
 };
 
 static const struct be_ops ops = {
@@ -1119,6 +1395,25 @@ static const struct be_ops ops = {
     .cache_op = cache_op,
     .mem_type_check = mem_type_check,
     .uce_info = uce_info,
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    .vmm_granularity = vmm_granularity,
+    .vmm_reserve = vmm_reserve,
+    .vmm_release = vmm_release,
+    .vmm_phys_alloc = vmm_phys_alloc,
+    .vmm_phys_free = vmm_phys_free,
+    .vmm_map = vmm_map,
+    .vmm_unmap = vmm_unmap,
+    .vmm_retain = vmm_retain,
+    .vmm_props = vmm_props,
+    .vmm_set_access = vmm_set_access,
+    .vmm_get_access = vmm_get_access,
+    .mem_range = mem_range,
+    .pool_create = pool_create,
+    .pool_destroy = pool_destroy,
+    .pool_attr = pool_attr,
+    .pool_malloc = pool_malloc,
+    .pool_free = pool_free,
+    .pool_trim = pool_trim,
 };
 
 const struct be_ops *be_get(void)

@@ -149,7 +149,7 @@ bool sim_mem_in_range(const void *ptr)
         uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
         if ((atomic_load_explicit(&d->open, memory_order_acquire) ||
              atomic_load_explicit(&d->retired, memory_order_relaxed)) &&
-            addr - base < atomic_load_explicit(&d->capacity, memory_order_relaxed))
+            addr - base < atomic_load_explicit(&d->span, memory_order_relaxed))
             return true;
     }
     return false;
@@ -180,7 +180,8 @@ enum sim_rc sim_device_open(int32_t id)
         sim_vaspace_destroy(d->vs);
         d->vs = NULL;
     }
-    struct sim_vaspace *vs = sim_vaspace_create(cap);
+    /* The heap's range, then the virtual-memory windows (vmm.c). */
+    struct sim_vaspace *vs = sim_vaspace_create(sim_vmm_span(cap));
     if (!vs)
         return SIM_EHOSTMEM;
     if (sim_timeline_open(id) != SIM_OK) {
@@ -192,6 +193,12 @@ enum sim_rc sim_device_open(int32_t id)
      * out what the driver's reserve, at the top of the range, leaves. */
     struct sim_heap *h = sim_heap_create(0, cap - sim_reserve_bytes(sim.profile, cap));
     if (!h) {
+        sim_timeline_close(id);
+        sim_vaspace_destroy(vs);
+        return SIM_EHOSTMEM;
+    }
+    if (sim_vmm_open(d, cap) != SIM_OK) {
+        sim_heap_destroy(h);
         sim_timeline_close(id);
         sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
@@ -208,6 +215,7 @@ enum sim_rc sim_device_open(int32_t id)
     d->heap = h;
     d->base = base;
     d->capacity = cap;
+    d->span = sim_vmm_span(cap);
     atomic_store_explicit(&d->open, true, memory_order_release);
     atomic_store(&d->retired, false);
     sim.open_count++;
@@ -231,6 +239,8 @@ void sim_device_close(int32_t id)
             sched_yield();
         /* Blocks whose free failed go now (see sim_mem_abandon). */
         sim_block_release_abandoned(d);
+        sim_vmm_close(d);
+        sim_pool_close(id);
         sim_heap_destroy(d->heap);
         /* The range stays reserved, its pages given back (see the top). */
         sim_vaspace_discard(d->vs, d->base, d->capacity);

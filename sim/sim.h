@@ -522,4 +522,114 @@ size_t sim_pending_count(void);
 /* Forget every record (the clocks were reset). */
 void sim_pending_clear(void);
 
+/* ---- vmm.c: virtual memory (reservations, physical handles, mappings) ----
+ *
+ * A reserved range is device address space with nothing behind it: copies
+ * into it are refused (sim_vmm_lookup says SIM_VMM_UNMAPPED) and a host
+ * dereference faults. Physical memory is taken from the device's HBM (it
+ * counts in sim_mem_usage); mapping it into a reserved range makes that
+ * range device memory to copies and fills; one handle mapped at two
+ * addresses shows the same bytes at both. *why, where given, is set to a
+ * static sentence saying what is wrong (NULL: host memory ran out). */
+
+/* Access of a mapping (aclrtMemAccessFlags' values). */
+enum { SIM_ACCESS_NONE = 0, SIM_ACCESS_READ = 1, SIM_ACCESS_READWRITE = 3 };
+
+/* The granularity of physical memory of a page kind (2 MB; 1 GB pages:
+ * 1 GB, SIM_EUNSUPPORTED where the profile has none). pre: dev valid. */
+enum sim_rc sim_vmm_granularity(int32_t dev, enum sim_page page, uint64_t *g);
+/* Reserve size bytes (rounded up to 2 MB) of device address space on the
+ * open device dev, at expect when not NULL (aligned to 2 MB, 1 GB for a
+ * size of 1 GB or more; SIM_EUNSUPPORTED on Ascend 950). SIM_ENOMEM when
+ * no such range is free. */
+enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
+                            const char **why);
+/* Release the reservation starting at va (SIM_EINVAL while something is
+ * mapped in it). */
+enum sim_rc sim_vmm_release(void *va, const char **why);
+/* Physical memory of size bytes (rounded up to its page) on the open
+ * device dev: SIM_ENOMEM when HBM is exhausted. */
+enum sim_rc sim_vmm_phys_alloc(int32_t dev, uint64_t size, enum sim_page page, void **handle);
+/* Drop one reference to a handle; its memory goes once no reference and
+ * no mapping is left. SIM_EINVAL for no live handle. */
+enum sim_rc sim_vmm_phys_free(void *handle);
+struct sim_phys_info {
+    int32_t dev;
+    uint64_t size; /* as requested */
+    enum sim_page page;
+};
+enum sim_rc sim_vmm_phys_info(void *handle, struct sim_phys_info *out);
+/* Map the whole of handle at va (size must be its size, offset 0, va
+ * aligned to its page, inside one reservation, nothing mapped there). */
+enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, uint32_t access,
+                        const char **why);
+/* Unmap the mapping starting at va. */
+enum sim_rc sim_vmm_unmap(void *va, const char **why);
+/* A new reference to the handle mapped at va (the start of a mapping). */
+enum sim_rc sim_vmm_retain(void *va, void **handle, const char **why);
+/* Read (set false) or change the access of the mapping starting at va
+ * (size must be its size). */
+enum sim_rc sim_vmm_access(void *va, uint64_t size, bool set, uint32_t *access, const char **why);
+enum sim_vmm_kind { SIM_VMM_NONE, SIM_VMM_UNMAPPED, SIM_VMM_MAPPED };
+/* What ptr is: not a reserved address, reserved with nothing (accessible)
+ * mapped there, or mapped: then *b is the run of contiguous accessible
+ * mappings around it (copies may span mappings). */
+enum sim_vmm_kind sim_vmm_lookup(const void *ptr, struct sim_block *b);
+/* The mapping holding ptr: its start and size. */
+enum sim_rc sim_vmm_range(const void *ptr, void **base, uint64_t *size);
+struct sim_vmm_usage {
+    uint64_t reserved, mapped, physical; /* bytes */
+    uint64_t reservations, handles;
+};
+void sim_vmm_usage(int32_t dev, struct sim_vmm_usage *u);
+/* Each live reservation (aux: bytes mapped in it) and each physical handle
+ * the program still holds (aux: its mappings), for leak reports. fn runs
+ * under the device's lock. Returns how many. */
+enum { SIM_VMM_LIVE_RESERVATION, SIM_VMM_LIVE_PHYSICAL };
+typedef void (*sim_vmm_live_fn)(int kind, void *addr, uint64_t size, uint64_t aux, void *user);
+enum { SIM_VMM_LIVE_POOL = 2 }; /* sim_pool_live: addr the pool, size reserved, aux used */
+size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user);
+
+/* ---- pool.c: stream-ordered memory pools (see pool.c for the reuse
+ * rules in simulated time) ---- */
+struct sim_pool;
+enum sim_pool_attr {
+    SIM_POOL_REUSE_FOLLOW_EVENTS = 1, /* aclrtMemPoolAttr's values */
+    SIM_POOL_REUSE_OPPORTUNISTIC = 2,
+    SIM_POOL_REUSE_INTERNAL = 3,
+    SIM_POOL_RELEASE_THRESHOLD = 4,
+    SIM_POOL_RESERVED = 5,
+    SIM_POOL_RESERVED_HIGH = 6,
+    SIM_POOL_USED = 7,
+    SIM_POOL_USED_HIGH = 8
+};
+/* A pool of device dev holding at most max bytes (0: the device's HBM). */
+enum sim_rc sim_pool_create(int32_t dev, uint64_t max, struct sim_pool **out);
+/* SIM_ENOTREADY (and *in_use) while blocks are handed out; SIM_EINVAL for
+ * no live pool. */
+enum sim_rc sim_pool_destroy(struct sim_pool *p, uint64_t *in_use);
+bool sim_pool_valid(const struct sim_pool *p);
+/* Read or set an attribute (SIM_EINVAL: read-only or unknown). A set of a
+ * high-water mark resets it to the current figure. */
+enum sim_rc sim_pool_attr(struct sim_pool *p, enum sim_pool_attr a, bool set, uint64_t *v);
+/* SIM_ENOMEM past the pool's maximum or the device's HBM. */
+enum sim_rc sim_pool_malloc(struct sim_pool *p, uint64_t size, struct sim_stream *s, void **ptr);
+/* SIM_EINVAL unless ptr is a block a pool handed out. */
+enum sim_rc sim_pool_free(void *ptr, struct sim_stream *s);
+bool sim_pool_owns(const void *ptr);
+enum sim_rc sim_pool_trim(struct sim_pool *p, uint64_t keep);
+/* A synchronisation with device dev's work: pools release what is idle
+ * above their threshold. */
+void sim_pool_on_sync(int32_t dev);
+/* Event records, waits and destroys, for reuse that follows events. */
+void sim_pool_note_record(const void *event, struct sim_stream *s);
+void sim_pool_note_wait(struct sim_stream *s, const void *event);
+void sim_pool_note_forget(const void *event);
+size_t sim_pool_live(int32_t dev, sim_vmm_live_fn fn, void *user);
+/* Forget every pool of a closing device. */
+void sim_pool_close(int32_t dev);
+/* The device of a stream; make s wait until simulated time t. */
+int32_t sim_stream_device(struct sim_stream *s);
+void sim_stream_wait_until(struct sim_stream *s, uint64_t t);
+
 #endif /* ACLSIM_SIM_SIM_H_ */

@@ -446,6 +446,18 @@ uint32_t sim_stream_id(struct sim_stream *s)
     return s->clk.id;
 }
 
+/* ---- for stream-ordered pools (pool.c) ---- */
+
+int32_t sim_stream_device(struct sim_stream *s)
+{
+    return s->clk.device;
+}
+
+void sim_stream_wait_until(struct sim_stream *s, uint64_t t)
+{
+    sim_clock_wait(&s->clk, t);
+}
+
 void sim_stream_abort(struct sim_stream *s)
 {
     sim_gate_drop(s);

@@ -459,4 +459,10 @@ void api_cb_stream_gone(void *stream);
 /* A context is about to be destroyed: its host-function thread ends. */
 void api_cb_ctx_gone(const struct api_ctx *ctx);
 
+/* ---- vmm.c, pool.c: virtual memory and stream-ordered pools (mem-vmm) ---- */
+
+/* The message of a backend failure rc of func (why: the backend's reason,
+ * or NULL); returns rc, ACL_SUCCESS without a message. */
+aclError api_vmm_failed(const char *func, aclError rc, const char *why);
+
 #endif /* ACLSIM_API_API_H_ */

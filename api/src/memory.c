@@ -223,6 +223,13 @@ bool api_side_ok(const char *what, const char *param, const void *p, size_t n, b
     }
     if (in->kind == BE_PTR_UNKNOWN && !device && !need_acl)
         return true;
+    if (in->kind == BE_PTR_VA_UNMAPPED) { /* reserved, nothing mapped: the device would fault */
+        api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. "
+                   "Expected value: mapped memory: %p lies in a range reserved with "
+                   "aclrtReserveMemAddress where no physical memory is mapped (aclrtMapMem), an "
+                   "access there faults on the device.", what, p, param, p);
+        return false;
+    }
     if (in->kind == BE_PTR_DEVICE_FREE && API_TOOL(audit))
         API_TOOL(audit)(p, n); /* use after free: memcheck names the block */
     api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. Expected "
@@ -261,8 +268,10 @@ void api_copy_sides(int kind, const struct be_ptr_info *d, const struct be_ptr_i
         *dst_dev = true, *src_dev = true;
         break;
     case ACL_MEMCPY_DEFAULT:
-        *dst_dev = d->kind == BE_PTR_DEVICE || d->kind == BE_PTR_DEVICE_FREE;
-        *src_dev = s->kind == BE_PTR_DEVICE || s->kind == BE_PTR_DEVICE_FREE;
+        *dst_dev = d->kind == BE_PTR_DEVICE || d->kind == BE_PTR_DEVICE_FREE ||
+                   d->kind == BE_PTR_VA_UNMAPPED;
+        *src_dev = s->kind == BE_PTR_DEVICE || s->kind == BE_PTR_DEVICE_FREE ||
+                   s->kind == BE_PTR_VA_UNMAPPED;
         break;
     default:
         *dst_dev = false, *src_dev = false;

@@ -2,7 +2,8 @@
  * conformance.c - a program that uses the runtime the way applications do,
  * and checks what it gets back: devices, contexts, streams, an allocator
  * registered per stream, device and page-locked memory, copies, fills,
- * 2-D and batch copies, registered and managed memory.
+ * 2-D and batch copies, registered and managed memory, virtual memory
+ * (reserve, physical memory, map) and a stream-ordered pool.
  *
  * It is written to the standard a failure-path campaign demands: every
  * call is checked, and on any failure it prints an error line with the
@@ -15,6 +16,7 @@
 #include <string.h>
 #include "acl/acl.h"
 #include "acl/acl_rt_allocator.h"
+#include "acl/acl_rt_memory_soma.h"
 
 #define N (1u << 20)
 
@@ -78,6 +80,10 @@ int main(void)
     void *d1 = NULL, *d2 = NULL, *managed = NULL, *cfgd = NULL;
     static _Alignas(4096) unsigned char regbuf[8192];
     int host_registered = 0;
+    void *va = NULL, *pblk = NULL;
+    aclrtDrvMemHandle phys = NULL;
+    int mapped = 0;
+    aclrtMemPool mpool = NULL;
 
     CHECK(aclInit(NULL));
     inited = 1;
@@ -172,6 +178,40 @@ int main(void)
     CHECK(aclrtFreeWithDevSync(cfgd)); /* after s2's fill */
     cfgd = NULL;
 
+    /* Virtual memory: a reserved range backed by 2 MB of physical memory. */
+    aclrtPhysicalMemProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.memAttr = ACL_HBM_MEM_HUGE;
+    prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    size_t gran = 0;
+    CHECK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &gran));
+    CHECK(aclrtReserveMemAddress(&va, 2 * gran, 0, NULL, 0));
+    CHECK(aclrtMallocPhysical(&phys, gran, &prop, 0));
+    CHECK(aclrtMapMem(va, gran, 0, phys, 0));
+    mapped = 1;
+    CHECK(aclrtMemcpy(va, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK(aclrtMemcpy(back, 64, va, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(memcmp(back, h, 64) == 0);
+    CHECK(aclrtUnmapMem(va));
+    mapped = 0;
+    CHECK(aclrtFreePhysical(phys));
+    phys = NULL;
+    CHECK(aclrtReleaseMemAddress(va));
+    va = NULL;
+
+    /* A stream-ordered pool. */
+    aclrtMemPoolProps pprops;
+    memset(&pprops, 0, sizeof pprops);
+    pprops.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    CHECK(aclrtMemPoolCreate(&mpool, &pprops));
+    CHECK(aclrtMemPoolMallocAsync(&pblk, 4096, mpool, s1));
+    CHECK(aclrtMemsetAsync(pblk, 4096, 1, 4096, s1));
+    CHECK(aclrtMemPoolFreeAsync(pblk, s1));
+    pblk = NULL;
+    CHECK(aclrtSynchronizeStream(s1));
+    CHECK(aclrtMemPoolDestroy(mpool));
+    mpool = NULL;
+
     /* Orderly teardown; each step forgets what it released. */
     CHECK(aclrtFree(d2));
     d2 = NULL;
@@ -202,6 +242,18 @@ out:
         aclrtFree(cfgd);
     if (host_registered)
         aclrtHostUnregister(regbuf);
+    if (mapped)
+        aclrtUnmapMem(va);
+    if (phys)
+        aclrtFreePhysical(phys);
+    if (va)
+        aclrtReleaseMemAddress(va);
+    if (pblk)
+        aclrtMemPoolFreeAsync(pblk, s1);
+    if (mpool) {
+        aclrtSynchronizeStream(s1);
+        aclrtMemPoolDestroy(mpool);
+    }
     if (d2)
         aclrtFree(d2);
     if (d1)

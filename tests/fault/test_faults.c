@@ -17,6 +17,7 @@
 #include "../api/testutil.h"
 #include "acl/acl_rt_allocator.h"
 #include "acl/acl_op.h"
+#include "acl/acl_rt_memory_soma.h"
 #include "aclsim/fault.h"
 #include "fault/fault.h"
 
@@ -591,6 +592,90 @@ static aclError scenario_ACL_RT_PEER_ACCESS(void)
     assert_int_equal(can, -1);
     return rc;
 }
+
+/* ---- virtual memory and stream-ordered pools ---- */
+static aclrtPhysicalMemProp vmm_prop(void)
+{
+    aclrtPhysicalMemProp p;
+    memset(&p, 0, sizeof p);
+    p.memAttr = ACL_HBM_MEM_HUGE;
+    p.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    return p;
+}
+
+/* Reserve, back and map 2 MB; the fault is on while `step` runs
+ * (0 reserve, 1 physical, 2 map); nothing is left behind either way. */
+static aclError vmm_scenario(int step)
+{
+    aclrtPhysicalMemProp p = vmm_prop();
+    void *va = NULL;
+    aclrtDrvMemHandle h = NULL;
+    size_t f0, f1, t;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &t), ACL_SUCCESS);
+    if (step == 0)
+        on();
+    aclError rc = aclrtReserveMemAddress(&va, 2u << 20, 0, NULL, 0);
+    if (step == 0) {
+        off();
+        assert_null(va);
+        return rc;
+    }
+    assert_int_equal(rc, ACL_SUCCESS);
+    if (step == 1)
+        on();
+    rc = aclrtMallocPhysical(&h, 2u << 20, &p, 0);
+    if (step == 1) {
+        off();
+        assert_null(h);
+        assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t), ACL_SUCCESS);
+        assert_int_equal(f0, f1);
+        assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+        return rc;
+    }
+    assert_int_equal(rc, ACL_SUCCESS);
+    on();
+    rc = aclrtMapMem(va, 2u << 20, 0, h, 0);
+    off();
+    char b[16] = {0};
+    /* not mapped: a copy there is refused */
+    assert_int_not_equal(aclrtMemcpy(va, 16, b, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_SIM_VMM_RESERVE(void) { return vmm_scenario(0); }
+static aclError scenario_SIM_VMM_PHYSICAL(void) { return vmm_scenario(1); }
+static aclError scenario_SIM_VMM_MAP(void) { return vmm_scenario(2); }
+static aclError scenario_ACL_RT_VMM(void) { return vmm_scenario(2); }
+
+static aclError pool_scenario(int at_create)
+{
+    aclrtMemPoolProps pp;
+    memset(&pp, 0, sizeof pp);
+    pp.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    aclrtMemPool pool = NULL;
+    void *ptr = NULL;
+    if (at_create)
+        on();
+    aclError rc = aclrtMemPoolCreate(&pool, &pp);
+    if (at_create) {
+        off();
+        assert_null(pool);
+        return rc;
+    }
+    assert_int_equal(rc, ACL_SUCCESS);
+    on();
+    rc = aclrtMemPoolMallocAsync(&ptr, 4096, pool, stream);
+    off();
+    assert_null(ptr);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_POOL(void) { return pool_scenario(1); }
+static aclError scenario_SIM_POOL_GROW(void) { return pool_scenario(0); }
 
 static aclError scenario_ACL_RT_MEM_INFO(void)
 {
