@@ -119,9 +119,21 @@ enum api_check_mode api_check_mode(void)
     return i < 3 ? modes[i] : API_CHECK_WARN;
 }
 
+/* Whether an operator ever left pending work behind: until one has, no
+ * host access can collide with one, and the host-side hooks return at once
+ * (aclrtMalloc/aclrtFree keep their speed in programs without operators). */
+static _Atomic bool ops_pending_ever;
+
 static bool pending_tools(void)
 {
     return API_TOOL(pending_add) && API_TOOL(pending_find) && API_TOOL(clock);
+}
+
+/* The host-side hooks' first question: could anything be pending? */
+static bool may_collide(void)
+{
+    return atomic_load_explicit(&ops_pending_ever, memory_order_relaxed) &&
+           api_check_mode() != API_CHECK_OFF && pending_tools();
 }
 
 static uint64_t host_now(void)
@@ -386,6 +398,8 @@ void api_check_launched(struct api_check_op *op, const void *const *addr, const 
         cross_stream(op, addr[i], bytes[i], "its block");
     for (int i = 0; i < n_bufs; i++)
         cross_stream(op, bufs[i], buf_bytes[i], i == n_bufs - 1 ? "its output" : "an input");
+    if (n_blocks > 0)
+        atomic_store_explicit(&ops_pending_ever, true, memory_order_relaxed);
     for (int i = 0; i < n_blocks; i++)
         API_TOOL(pending_add)(addr[i], bytes[i], op->stream, op->start, op->end, op->seq);
 }
@@ -406,7 +420,7 @@ void api_check_free_end(void)
 
 uint64_t api_check_mark(const void *stream)
 {
-    if (api_check_mode() == API_CHECK_OFF || !pending_tools())
+    if (!may_collide())
         return 0;
     uint64_t t = host_now(), tail = 0;
     if (stream) {
@@ -420,7 +434,7 @@ uint64_t api_check_mark(const void *stream)
 void api_check_access(const char *call, const void *p, size_t n, const void *stream,
                       uint64_t from)
 {
-    if (api_check_mode() == API_CHECK_OFF || !pending_tools() || n == 0)
+    if (!may_collide() || n == 0)
         return;
     uint64_t to = host_now();
     if (stream)
@@ -458,7 +472,7 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
 
 void api_check_free(const void *p)
 {
-    if (api_check_mode() == API_CHECK_OFF || !pending_tools())
+    if (!may_collide())
         return;
     struct be_ptr_info in;
     be_get()->lookup(p, &in);
