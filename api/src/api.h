@@ -287,7 +287,8 @@ void api_stream_put(struct api_stream_ref *ref);
  * access to the other; otherwise CANN's error, with a message naming func. */
 aclError api_peer_copy_check(const char *func, int32_t dev, int32_t src_dev, int32_t dst_dev);
 
-/* Forget the peer access of a device that closes. */
+/* Forget the peer access a device that closes had enabled (its peers'
+ * access to it stays, as the driver keeps it). */
 void api_peer_forget(int32_t dev);
 
 /* The op wait timeout of device dev in seconds (0: none). */
