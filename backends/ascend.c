@@ -717,6 +717,58 @@ static aclError arch_compatible(const char *soc, int32_t *ok)
     return ASK(aclrtCheckArchCompatibility, soc, ok);
 }
 
+/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+
+static aclError res_limit(int op, int32_t dev, void *stream, int type, uint32_t *val)
+{
+    aclrtDevResLimitType t = (aclrtDevResLimitType)type;
+    switch (op) {
+    case BE_RL_DEV_GET:
+        return keep(RCALL(aclrtGetDeviceResLimit, dev, t, val));
+    case BE_RL_DEV_SET:
+        return keep(RCALL(aclrtSetDeviceResLimit, dev, t, *val));
+    case BE_RL_DEV_RESET:
+        return keep(RCALL(aclrtResetDeviceResLimit, dev));
+    case BE_RL_STREAM_GET:
+        return keep(RCALL(aclrtGetStreamResLimit, stream, t, val));
+    case BE_RL_STREAM_SET:
+        return keep(RCALL(aclrtSetStreamResLimit, stream, t, *val));
+    case BE_RL_STREAM_RESET:
+        return keep(RCALL(aclrtResetStreamResLimit, stream));
+    /* The real runtime keeps the thread's stream itself: this is the
+     * calling thread. */
+    case BE_RL_THREAD_USE:
+        return keep(RCALL(aclrtUseStreamResInCurrentThread, stream));
+    case BE_RL_THREAD_UNUSE:
+        return keep(RCALL(aclrtUnuseStreamResInCurrentThread, stream));
+    default:
+        return keep(RCALL(aclrtGetResInCurrentThread, t, val));
+    }
+}
+
+static aclError device_task(void *stream, const struct be_task *t)
+{
+    switch (t->kind) {
+    case BE_TASK_REDUCE:
+        return keep(RCALL(aclrtReduceAsync, t->dst, t->src, t->count, t->reduce, t->type, stream,
+                          NULL));
+    case BE_TASK_RANDOM:
+        return keep(RCALL(aclrtRandomNumAsync, t->random, stream, NULL));
+    case BE_TASK_OVERFLOW_GET:
+        return keep(RCALL(aclrtGetOverflowStatus, t->dst, t->size, stream));
+    default:
+        return keep(RCALL(aclrtResetOverflowStatus, stream));
+    }
+}
+
+static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHandle *handle)
+{
+    (void)dev; /* the current device, as the ACL layer set it */
+    if (import)
+        return keep(RCALL(aclrtIpcOpenEventHandle, *handle, event));
+    return keep(RCALL(aclrtIpcGetEventHandle, *event, handle));
+}
+
 static const struct be_bridge bridge = {
     .real = real,
     .take_message = take_message,
@@ -786,6 +838,10 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
+    /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+    .res_limit = res_limit,
+    .device_task = device_task,
+    .event_ipc = event_ipc,
 };
 
 const struct be_ops *be_get(void)

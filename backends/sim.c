@@ -72,8 +72,11 @@ static aclError device_count(uint32_t *count)
     return ACL_SUCCESS;
 }
 
+static void res_forget(int32_t dev); /* resource limits (examples) */
+
 static aclError device_open(int32_t dev)
 {
+    res_forget(dev); /* a device opens with its cores unlimited, as CANN's */
     return code(sim_device_open(dev), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
@@ -756,6 +759,95 @@ static void task_fault(void *s)
     sim_stream_fault(s, SIM_FAULT_MEMORY);
 }
 
+/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+
+/* Core limits, as CANN's runtime keeps them: a device's starts at its core
+ * count (ai_core_cnt for cube cores, vector_core_cnt for vector cores,
+ * RawDevice::InitResource) each time it opens; a stream has none until
+ * set. Stored as value + 1, 0 meaning "none set". */
+static _Atomic uint64_t dev_res[SIM_MAX_DEVICES][2];
+
+static void res_forget(int32_t dev)
+{
+    atomic_store(&dev_res[dev][0], 0);
+    atomic_store(&dev_res[dev][1], 0);
+}
+
+static uint32_t cores_of(int type)
+{
+    const struct sim_soc *s = soc_facts();
+    if (!s)
+        return 0;
+    return type == ACL_RT_DEV_RES_CUBE_CORE ? s->ai_cores : s->vector_cores;
+}
+
+static uint32_t dev_limit(int32_t dev, int type)
+{
+    uint64_t v = atomic_load(&dev_res[dev][type]);
+    return v ? (uint32_t)(v - 1) : cores_of(type);
+}
+
+/* The stream's own limit: true and *val, or false. */
+static bool stream_limit(void *stream, int type, uint32_t *val)
+{
+    uint64_t v = sim_stream_prop(stream, (enum sim_stream_prop)(SIM_SP_CUBE_LIMIT + type));
+    if (v)
+        *val = (uint32_t)(v - 1);
+    return v != 0;
+}
+
+static aclError res_limit(int op, int32_t dev, void *stream, int type, uint32_t *val)
+{
+    switch (op) {
+    case BE_RL_DEV_GET:
+        *val = dev_limit(dev, type);
+        break;
+    case BE_RL_DEV_SET:
+        atomic_store(&dev_res[dev][type], (uint64_t)*val + 1);
+        break;
+    case BE_RL_DEV_RESET:
+        res_forget(dev);
+        break;
+    case BE_RL_STREAM_SET:
+        sim_stream_set_prop(stream, (enum sim_stream_prop)(SIM_SP_CUBE_LIMIT + type),
+                            (uint64_t)*val + 1);
+        break;
+    case BE_RL_STREAM_RESET:
+        sim_stream_set_prop(stream, SIM_SP_CUBE_LIMIT, 0);
+        sim_stream_set_prop(stream, SIM_SP_VECTOR_LIMIT, 0);
+        break;
+    case BE_RL_THREAD_USE:
+    case BE_RL_THREAD_UNUSE:
+        break; /* the ACL layer keeps the thread's stream */
+    case BE_RL_STREAM_GET:
+    case BE_RL_THREAD_GET:
+    default:
+        if (!stream || !stream_limit(stream, type, val)) {
+            int32_t d = dev;
+            uint32_t id;
+            if (op == BE_RL_STREAM_GET)
+                sim_stream_ids(stream, &d, &id);
+            if (d < 0)
+                return ACL_ERROR_RT_CONTEXT_NULL; /* the thread's device is needed */
+            *val = dev_limit(d, type);
+        }
+        break;
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError device_task(void *stream, const struct be_task *t)
+{
+    (void)stream, (void)t;
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
+static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHandle *handle)
+{
+    (void)import, (void)dev, (void)event, (void)handle;
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
 static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
@@ -833,6 +925,10 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
+    /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+    .res_limit = res_limit,
+    .device_task = device_task,
+    .event_ipc = event_ipc,
 };
 
 const struct be_ops *be_get(void)

@@ -263,6 +263,9 @@ struct api_ctx *api_ctx_lookup(const void *handle);
  * ACL_ERROR_RT_INVALID_DEVICEID with a message naming `func`. */
 aclError api_device_usable(const char *func, int32_t deviceId);
 
+/* Whether device dev is open now (no message; it may close right after). */
+bool api_device_is_open(int32_t dev);
+
 /* ---- stream.c ---- */
 
 /* A stream in use by a call: the backend handle, its context, and the

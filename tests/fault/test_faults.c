@@ -591,6 +591,20 @@ static aclError scenario_ACL_RT_PEER_ACCESS(void)
     return rc;
 }
 
+/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+
+static aclError scenario_ACL_RT_RES_LIMIT(void)
+{
+    uint32_t before = 0, after = 0;
+    assert_int_equal(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &before), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 1);
+    off();
+    assert_int_equal(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &after), ACL_SUCCESS);
+    assert_int_equal(after, before); /* nothing changed */
+    return rc;
+}
+
 static aclError scenario_ACL_RT_MEM_INFO(void)
 {
     size_t f = 0, t = 0;
