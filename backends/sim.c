@@ -836,10 +836,116 @@ static aclError res_limit(int op, int32_t dev, void *stream, int type, uint32_t 
     return ACL_SUCCESS;
 }
 
+/* The simulator's element type for an ACL data type; false for none. */
+static bool elem_of(aclDataType t, enum sim_elem *e)
+{
+    switch ((int)t) {
+    case ACL_FLOAT:
+        *e = SIM_EL_F32;
+        return true;
+    case ACL_FLOAT16:
+        *e = SIM_EL_F16;
+        return true;
+    case ACL_BF16:
+        *e = SIM_EL_BF16;
+        return true;
+    case ACL_INT8:
+        *e = SIM_EL_I8;
+        return true;
+    case ACL_INT16:
+        *e = SIM_EL_I16;
+        return true;
+    case ACL_INT32:
+        *e = SIM_EL_I32;
+        return true;
+    case ACL_UINT32:
+        *e = SIM_EL_U32;
+        return true;
+    case ACL_INT64:
+        *e = SIM_EL_I64;
+        return true;
+    case ACL_UINT64:
+        *e = SIM_EL_U64;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A random task's parameter as the DSA gets it: `size` bytes of its value
+ * or address. */
+static struct sim_rand_param rand_param(const aclrtRandomParaInfo *p)
+{
+    struct sim_rand_param r = {.addr = p->isAddr != 0, .size = p->size};
+    memcpy(&r.raw, p->valueOrAddr, p->size < 8 ? p->size : 8);
+    return r;
+}
+
+/* Reductions the SDMA of the SoC does (CANN's aclrtReduceAsync document:
+ * int8, int16, int32, fp16, fp32, bf16 on Atlas A2/A3, and uint32 too on
+ * Ascend 950). EQUAL is not simulated: its result is not documented. */
+static bool reduce_supported(aclrtReduceKind kind, enum sim_elem e)
+{
+    const struct sim_soc *s = soc_facts();
+    if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL || !s)
+        return false;
+    if (e == SIM_EL_U32)
+        return s->npu_arch == ARCH_SIMT;
+    return e != SIM_EL_I64 && e != SIM_EL_U64;
+}
+
 static aclError device_task(void *stream, const struct be_task *t)
 {
-    (void)stream, (void)t;
-    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    struct sim_builtin b = {.kind = SIM_BI_STATUS_RESET};
+    int32_t dev;
+    uint32_t id;
+    sim_stream_ids(stream, &dev, &id);
+    switch (t->kind) {
+    case BE_TASK_REDUCE:
+        if (!elem_of(t->type, &b.type) || !reduce_supported(t->reduce, b.type))
+            return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+        b.kind = SIM_BI_REDUCE;
+        b.dst = t->dst;
+        b.src = t->src;
+        b.n = t->count;
+        b.op = t->reduce == ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM   ? SIM_RED_SUM
+               : t->reduce == ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX ? SIM_RED_MAX
+                                                               : SIM_RED_MIN;
+        break;
+    case BE_TASK_RANDOM: {
+        const aclrtRandomNumTaskInfo *ti = t->random;
+        const aclrtRandomNumFuncParaInfo *pi = &ti->randomNumFuncParaInfo;
+        if (!elem_of(ti->dataType, &b.type))
+            return ACL_ERROR_RT_PARAM_INVALID;
+        b.kind = SIM_BI_RANDOM;
+        b.dist = (enum sim_rand_dist)pi->funcType;
+        b.dst = ti->randomResultAddr;
+        b.counter = ti->randomCounterAddr;
+        b.seed = rand_param(&ti->randomSeed);
+        b.num = rand_param(&ti->randomNum);
+        /* min/max and mean/stddev share their places in the union; the
+         * dropout ratio is the first. */
+        b.p1 = rand_param(&pi->paramInfo.normalDisInfo.mean);
+        if (b.dist != SIM_RAND_DROPOUT)
+            b.p2 = rand_param(&pi->paramInfo.normalDisInfo.stddev);
+        if (ti->randomParaAddr) {
+            /* The runtime copies the two parameters (values or addresses)
+             * to the device when it launches the task. */
+            uint64_t block[2] = {b.p1.raw, b.p2.raw};
+            if (sim_mem_copy(ti->randomParaAddr, true, block, false, 16) != SIM_OK)
+                return ACL_ERROR_RT_COPY_DATA;
+        }
+        break;
+    }
+    case BE_TASK_OVERFLOW_GET:
+        b.kind = SIM_BI_STATUS;
+        b.dst = t->dst;
+        b.n = t->size;
+        break;
+    default:
+        break;
+    }
+    return code(sim_builtin(dev, stream, &b), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHandle *handle)

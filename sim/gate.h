@@ -44,7 +44,8 @@ enum sim_task_kind {
     SIM_T_NOTIFY_RECORD,
     SIM_T_NOTIFY_WAIT, /* value: timeout in s */
     SIM_T_VALUE_WRITE, /* dst, value */
-    SIM_T_VALUE_WAIT   /* src, value, flag */
+    SIM_T_VALUE_WAIT,  /* src, value, flag */
+    SIM_T_BUILTIN      /* obj: a struct sim_builtin the task owns (staging) */
 };
 struct sim_task {
     enum sim_task_kind kind;
@@ -85,5 +86,11 @@ enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_
                          const void *src, bool src_dev, size_t n, bool host_waits);
 enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                          size_t n, bool host_waits);
+
+/* builtin.c: do b's work on the device bytes (no time taken); *bytes is
+ * how many bytes the work moved, for its timing. */
+enum sim_rc sim_builtin_compute(const struct sim_builtin *b, uint64_t *bytes);
+/* stream.c: run a built-in task now (the gate's replay calls this). */
+enum sim_rc sim_builtin_run(struct sim_stream *s, const struct sim_builtin *b);
 
 #endif /* ACLSIM_SIM_GATE_H_ */

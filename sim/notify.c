@@ -242,6 +242,11 @@ static bool run(struct sim_stream *s, struct sim_task *t, bool replay)
         h->deadline = SIM_PS_FOREVER;
         return true;
     }
+    case SIM_T_BUILTIN:
+        sim_builtin_run(s, t->obj);
+        if (value_waits)
+            wake_values(sim_clock_stream_now(&s->clk));
+        return false;
     default:
         return false;
     }
@@ -310,6 +315,16 @@ static enum sim_rc enqueue(struct held *h, const struct sim_task *t)
             return SIM_EHOSTMEM;
         }
         memcpy(q->staging, t->src, t->n);
+    }
+    if (t->kind == SIM_T_BUILTIN) {
+        /* The task's description is the caller's: keep a copy. */
+        q->staging = base_malloc(sizeof(struct sim_builtin));
+        if (!q->staging) {
+            base_free(q);
+            return SIM_EHOSTMEM;
+        }
+        memcpy(q->staging, t->obj, sizeof(struct sim_builtin));
+        q->obj = q->staging;
     }
     if (t->kind == SIM_T_RECORD)
         atomic_store_explicit(&((struct sim_event *)t->obj)->mark, SIM_MARK_PENDING,

@@ -341,4 +341,53 @@ void sim_fault_handler(sim_fault_fn fn);
  * to enqueue because the device would have failed it). */
 void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind);
 
+/* ---- builtin.c: built-in device tasks (examples) ----
+ *
+ * Tasks the device runs without a kernel: SDMA reductions (dst = dst op
+ * src, element by element), the DSA's random numbers (Philox4x32-10), and
+ * the float-overflow status words (nothing overflows on the simulator, so
+ * the status reads clean). Like copies, a task moves its bytes when it
+ * runs (at once, or when a wait holding its stream is satisfied) and takes
+ * simulated time on its stream. */
+
+enum sim_builtin_kind { SIM_BI_REDUCE, SIM_BI_RANDOM, SIM_BI_STATUS, SIM_BI_STATUS_RESET };
+enum sim_reduce_op { SIM_RED_SUM, SIM_RED_MAX, SIM_RED_MIN };
+enum sim_elem { SIM_EL_F32, SIM_EL_F16, SIM_EL_BF16, SIM_EL_I8, SIM_EL_I16, SIM_EL_I32,
+                SIM_EL_U32, SIM_EL_I64, SIM_EL_U64 };
+enum sim_rand_dist { SIM_RAND_DROPOUT, SIM_RAND_UNIFORM, SIM_RAND_NORMAL, SIM_RAND_TRUNC_NORMAL };
+
+/* A parameter of a random task: its bytes (little-endian, `size` of them)
+ * or, with `addr`, the device address the device reads them from. */
+struct sim_rand_param {
+    bool addr;
+    uint8_t size;
+    uint64_t raw;
+};
+
+struct sim_builtin {
+    enum sim_builtin_kind kind;
+    /* REDUCE: n bytes of elements at dst and src; STATUS: n bytes at dst;
+     * RANDOM: the results at dst. */
+    void *dst;
+    const void *src;
+    uint64_t n;
+    enum sim_reduce_op op;
+    enum sim_elem type; /* REDUCE and RANDOM */
+    /* RANDOM: p1, p2 are min and max (UNIFORM), mean and stddev (NORMAL,
+     * TRUNC_NORMAL) or the dropout ratio (p1) in `type`; seed and num are
+     * 64-bit; counter is the 16-byte Philox counter on the device. */
+    enum sim_rand_dist dist;
+    struct sim_rand_param p1, p2, seed, num;
+    void *counter;
+};
+
+/* Run b on stream s of device dev (pre: device ranges checked by the
+ * caller). SIM_EHOSTMEM when scratch memory runs out, SIM_EIO on an
+ * injected copy-engine fault (reductions and status copies are SDMA work). */
+enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_builtin *b);
+
+/* Philox4x32-10 (Salmon et al., SC'11): the four words for counter ctr
+ * under key (exposed for its known-answer test). */
+void sim_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
 #endif /* ACLSIM_SIM_SIM_H_ */

@@ -549,3 +549,53 @@ void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind)
     uint32_t task = task_begin(s);
     raise_fault(kind, s->dev, s->clk.id, task, (uint32_t)self_id());
 }
+
+/* ---- Built-in tasks (examples) ----
+ *
+ * Reductions and the status copies are SDMA work: timed as a copy of their
+ * bytes through HBM. A reset of the status words is a fill of the
+ * context's 512-byte overflow area (OVERFLOW_ADDR_MAX_SIZE in CANN's
+ * runtime). The DSA's random numbers are timed as a fill of the results
+ * (an assumption: no figure for the DSA is published). */
+
+enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_builtin *b)
+{
+    (void)dev;
+    gate_pass(s); /* a blocking host task ahead of it runs first */
+    struct sim_task t = {.kind = SIM_T_BUILTIN, .obj = (void *)b};
+    bool queued = false;
+    enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+    if (rc != SIM_OK || queued)
+        return rc;
+    rc = sim_builtin_run(s, b);
+    if (rc == SIM_OK)
+        sim_gate_poke(s);
+    return rc;
+}
+
+enum sim_rc sim_builtin_run(struct sim_stream *s, const struct sim_builtin *b)
+{
+    uint32_t task = task_begin(s);
+    uint64_t bytes = 0;
+    enum sim_rc rc = sim_builtin_compute(b, &bytes);
+    if (rc == SIM_EIO || rc == SIM_EINVAL)
+        raise_fault(rc == SIM_EIO ? SIM_FAULT_COPY : SIM_FAULT_MEMORY, s->dev, s->clk.id, task,
+                    atomic_load(&s->last_thread));
+    if (rc != SIM_OK)
+        return rc;
+    switch (b->kind) {
+    case SIM_BI_REDUCE:
+        sim_clock_copy(&s->clk, SIM_LINK_HBM, bytes, false, "reduce", NULL);
+        break;
+    case SIM_BI_STATUS:
+        sim_clock_copy(&s->clk, SIM_LINK_HBM, bytes, false, "overflow status", NULL);
+        break;
+    case SIM_BI_STATUS_RESET:
+        sim_clock_fill(&s->clk, 512, false, "overflow reset", NULL);
+        break;
+    default:
+        sim_clock_fill(&s->clk, bytes, false, "random numbers", NULL);
+        break;
+    }
+    return SIM_OK;
+}

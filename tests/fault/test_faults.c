@@ -605,6 +605,29 @@ static aclError scenario_ACL_RT_RES_LIMIT(void)
     return rc;
 }
 
+static aclError scenario_ACL_RT_BUILTIN_TASK(void)
+{
+    float one[4] = {1, 2, 3, 4}, back[4] = {0};
+    void *a, *b;
+    assert_int_equal(aclrtMalloc(&a, sizeof one, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&b, sizeof one, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(a, sizeof one, one, sizeof one, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(b, sizeof one, one, sizeof one, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_SUCCESS);
+    on();
+    aclError rc = aclrtReduceAsync(a, b, sizeof one, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT,
+                                   stream, NULL);
+    off();
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, sizeof back, a, sizeof one, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    assert_memory_equal(back, one, sizeof one); /* nothing written */
+    assert_int_equal(aclrtFree(a), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError scenario_ACL_RT_MEM_INFO(void)
 {
     size_t f = 0, t = 0;
