@@ -291,6 +291,10 @@ static aclError device_sync(int32_t dev)
 static aclError event_create(int32_t dev, uint32_t flags, void **event)
 {
     (void)dev;
+    if (flags & ACL_EVENT_IPC) /* only the Ex call makes IPC events (examples) */
+        return keep(table[API_CALL_aclrtCreateEventExWithFlag]
+                        ? REAL(aclrtCreateEventExWithFlag)(event, flags)
+                        : ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     return keep(REAL(aclrtCreateEventWithFlag)(event, flags));
 }
 

@@ -144,9 +144,9 @@ static aclError device_sync(int32_t dev)
 static aclError event_create(int32_t dev, uint32_t flags, void **out)
 {
     struct sim_event *e;
-    aclError rc = code(sim_event_create(dev, flags & ACL_EVENT_TIME_LINE ? SIM_EVENT_TIMELINE : 0,
-                                        &e),
-                       ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    uint32_t f = (flags & ACL_EVENT_TIME_LINE ? SIM_EVENT_TIMELINE : 0) |
+                 (flags & ACL_EVENT_IPC ? SIM_EVENT_IPC : 0);
+    aclError rc = code(sim_event_create(dev, f, &e), ACL_ERROR_RT_NO_EVENT_RESOURCE);
     if (rc == ACL_SUCCESS)
         *out = e;
     return rc;
@@ -948,10 +948,35 @@ static aclError device_task(void *stream, const struct be_task *t)
     return code(sim_builtin(dev, stream, &b), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
+/* An IPC event handle: a tag, then the name of the event's shared state
+ * (sim/ipc.c), NUL-terminated. */
+static const char ipc_tag[8] = {'a', 'c', 'l', 's', 'i', 'm', 'E', 'V'};
+
 static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHandle *handle)
 {
-    (void)import, (void)dev, (void)event, (void)handle;
-    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    char name[SIM_IPC_NAME_MAX];
+    _Static_assert(sizeof ipc_tag + SIM_IPC_NAME_MAX <= sizeof handle->reserved,
+                   "an IPC event handle holds the tag and the name");
+    if (!import) {
+        if (sim_event_export(*event, name) != SIM_OK)
+            return ACL_ERROR_RT_PARAM_INVALID;
+        memset(handle->reserved, 0, sizeof handle->reserved);
+        memcpy(handle->reserved, ipc_tag, sizeof ipc_tag);
+        memcpy(handle->reserved + sizeof ipc_tag, name, strlen(name) + 1);
+        return ACL_SUCCESS;
+    }
+    const char *at = handle->reserved + sizeof ipc_tag;
+    if (memcmp(handle->reserved, ipc_tag, sizeof ipc_tag) != 0 ||
+        !memchr(at, '\0', SIM_IPC_NAME_MAX))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    struct sim_event *e;
+    enum sim_rc src = sim_event_import(dev, at, &e);
+    if (src == SIM_EINVAL)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    aclError rc = code(src, ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    if (rc == ACL_SUCCESS)
+        *event = e;
+    return rc;
 }
 
 static const struct be_tools tools = {

@@ -94,7 +94,7 @@ static void free_task(struct sim_task *t)
     /* A record that never ran leaves its event never recorded. */
     if (t->kind == SIM_T_RECORD) {
         sim_ps pending = SIM_MARK_PENDING;
-        atomic_compare_exchange_strong(&((struct sim_event *)t->obj)->mark, &pending, 0);
+        atomic_compare_exchange_strong(((struct sim_event *)t->obj)->mark, &pending, 0);
     }
     base_free(t->staging);
     base_free(t);
@@ -173,13 +173,13 @@ static bool run(struct sim_stream *s, struct sim_task *t, bool replay)
         /* A replayed record completes where the stream is; an enqueued one
          * also pays the host's call. */
         sim_ps at = replay ? sim_clock_release(&s->clk, 0) : sim_clock_record(&s->clk);
-        atomic_store_explicit(&e->mark, at + 1, memory_order_release);
+        sim_ev_set(e, at + 1);
         wake_event(e, at);
         return false;
     }
     case SIM_T_WAIT_EVENT: {
         const struct sim_event *e = t->obj;
-        sim_ps m = atomic_load_explicit(&((struct sim_event *)e)->mark, memory_order_acquire);
+        sim_ps m = sim_ev_mark(e);
         if (m == SIM_MARK_PENDING) {
             if (!(h = hold(s)))
                 return false; /* no memory to hold: do not wait */
@@ -277,7 +277,7 @@ static void wake_event(const struct sim_event *e, sim_ps at)
     for (bool again = true; again;) {
         again = false;
         for (struct held *h = helds; h; h = h->next)
-            if (h->gate == G_EVENT && h->obj == e) {
+            if (h->gate == G_EVENT && sim_ev_same(h->obj, e)) {
                 release(h, at);
                 again = true; /* the list may have changed */
                 break;
@@ -327,8 +327,7 @@ static enum sim_rc enqueue(struct held *h, const struct sim_task *t)
         q->obj = q->staging;
     }
     if (t->kind == SIM_T_RECORD)
-        atomic_store_explicit(&((struct sim_event *)t->obj)->mark, SIM_MARK_PENDING,
-                              memory_order_release);
+        sim_ev_set(t->obj, SIM_MARK_PENDING);
     *h->tail = q;
     h->tail = &q->next;
     return SIM_OK;
@@ -500,8 +499,7 @@ enum sim_rc sim_gate_sync_device(int32_t dev)
 
 static bool event_settled(const void *e)
 {
-    return atomic_load_explicit(&((struct sim_event *)e)->mark, memory_order_acquire) !=
-           SIM_MARK_PENDING;
+    return sim_ev_mark(e) != SIM_MARK_PENDING;
 }
 
 enum sim_rc sim_gate_event_sync(struct sim_event *e, int32_t timeout_ms)
@@ -514,7 +512,7 @@ enum sim_rc sim_gate_event_sync(struct sim_event *e, int32_t timeout_ms)
         struct held *h = helds;
         for (; h; h = h->next) {
             struct sim_task *t = h->head;
-            while (t && !(t->kind == SIM_T_RECORD && t->obj == e))
+            while (t && !(t->kind == SIM_T_RECORD && sim_ev_same(t->obj, e)))
                 t = t->next;
             if (t)
                 break;
@@ -526,7 +524,7 @@ enum sim_rc sim_gate_event_sync(struct sim_event *e, int32_t timeout_ms)
     pthread_mutex_unlock(&glock);
     if (rc != SIM_OK)
         return rc;
-    sim_ps m = atomic_load_explicit(&e->mark, memory_order_acquire);
+    sim_ps m = sim_ev_mark(e);
     if (m) {
         bool late = false;
         sim_ps limit = timeout_ms < 0 ? SIM_PS_FOREVER : (sim_ps)timeout_ms * 1000000000u;

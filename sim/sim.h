@@ -209,8 +209,10 @@ enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits);
 
-/* Events: SIM_EVENT_TIMELINE marks one that can time (ACL_EVENT_TIME_LINE). */
+/* Events: SIM_EVENT_TIMELINE marks one that can time (ACL_EVENT_TIME_LINE),
+ * SIM_EVENT_IPC one other processes can open (ACL_EVENT_IPC, ipc.c). */
 #define SIM_EVENT_TIMELINE 0x8u
+#define SIM_EVENT_IPC 0x40u
 struct sim_event;
 /* SIM_ENOMEM when the device has the profile's maximum of events. */
 enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out);
@@ -389,5 +391,24 @@ enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_buil
 /* Philox4x32-10 (Salmon et al., SC'11): the four words for counter ctr
  * under key (exposed for its known-answer test). */
 void sim_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+/* ---- ipc.c: events shared between processes (examples) ----
+ *
+ * An event created with SIM_EVENT_IPC keeps its state in a POSIX shared
+ * memory object named after the creating process and a counter; its name
+ * is what a handle carries. Opening the name, in this process or another
+ * (forked or not), gives an event of the opening device that shares that
+ * state: a record through either is seen by both. Times are per process:
+ * a record made by another process counts as complete from time 0 here.
+ * The name goes when the creating event is destroyed (later opens fail);
+ * the state lives on while any process still has an event on it. */
+#define SIM_IPC_NAME_MAX 48
+
+/* The name of an IPC event's shared state: SIM_EINVAL for another event. */
+enum sim_rc sim_event_export(const struct sim_event *e, char name[SIM_IPC_NAME_MAX]);
+/* An event of device dev on the state named `name`: SIM_EINVAL when no
+ * IPC event of that name lives, SIM_ENOMEM at the device's event limit,
+ * SIM_EHOSTMEM when host memory or the mapping cannot be had. */
+enum sim_rc sim_event_import(int32_t dev, const char *name, struct sim_event **out);
 
 #endif /* ACLSIM_SIM_SIM_H_ */

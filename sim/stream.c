@@ -25,7 +25,7 @@
 
 static bool recorded(const struct sim_event *e, sim_ps *at)
 {
-    sim_ps m = atomic_load_explicit(&((struct sim_event *)e)->mark, memory_order_acquire);
+    sim_ps m = sim_ev_mark(e);
     *at = m ? m - 1 : 0; /* pending: a time the host never reaches */
     return m != 0;
 }
@@ -252,6 +252,14 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
     }
     e->dev = dev;
     e->flags = flags;
+    e->mark = &e->own;
+    if ((flags & SIM_EVENT_IPC) && sim_ipc_attach_new(e) != SIM_OK) {
+        pthread_mutex_lock(&lock);
+        live_events[dev]--;
+        pthread_mutex_unlock(&lock);
+        base_free(e);
+        return SIM_EHOSTMEM;
+    }
     pthread_mutex_lock(&lock);
     e->id = next_event_id[dev]++;
     pthread_mutex_unlock(&lock);
@@ -262,6 +270,7 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
 void sim_event_destroy(struct sim_event *e)
 {
     sim_gate_forget(e);
+    sim_ipc_detach(e);
     pthread_mutex_lock(&lock);
     live_events[e->dev]--;
     pthread_mutex_unlock(&lock);
@@ -280,7 +289,7 @@ void sim_event_record(struct sim_event *e, struct sim_stream *s)
 
 void sim_event_reset(struct sim_event *e)
 {
-    atomic_store_explicit(&e->mark, 0, memory_order_release);
+    sim_ev_set(e, 0);
 }
 
 void sim_event_wait(struct sim_stream *s, const struct sim_event *e)
@@ -299,7 +308,7 @@ enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
                         atomic_load(&e->rec_task), atomic_load(&e->rec_thread));
         return SIM_ETIMEOUT;
     }
-    if (atomic_load_explicit(&e->mark, memory_order_acquire) == SIM_MARK_PENDING)
+    if (sim_ev_mark(e) == SIM_MARK_PENDING)
         return sim_gate_event_sync(e, timeout_ms);
     if (!recorded(e, &at))
         return SIM_OK;

@@ -349,4 +349,14 @@ void api_cb_stream_gone(void *stream);
 /* A context is about to be destroyed: its host-function thread ends. */
 void api_cb_ctx_gone(const struct api_ctx *ctx);
 
+/* ---- ipc.c: IPC events (examples) ---- */
+
+/* Remember that live event handle h is an IPC event: 0, or -1 when host
+ * memory runs out. */
+int api_ipc_event_add(const void *h);
+/* Whether h is a live IPC event (CANN refuses several calls for them). */
+bool api_ipc_event_is(const void *h);
+/* h is being released. */
+void api_ipc_event_forget(const void *h);
+
 #endif /* ACLSIM_API_API_H_ */

@@ -628,6 +628,22 @@ static aclError scenario_ACL_RT_BUILTIN_TASK(void)
     return rc;
 }
 
+static aclError scenario_ACL_RT_IPC_EVENT(void)
+{
+    aclrtEvent e, opened = NULL;
+    aclrtIpcEventHandle h;
+    assert_int_equal(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcGetEventHandle(e, &h), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtIpcOpenEventHandle(h, &opened);
+    off();
+    assert_null(opened);
+    assert_int_equal(aclrtIpcOpenEventHandle(h, &opened), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(opened), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError scenario_ACL_RT_MEM_INFO(void)
 {
     size_t f = 0, t = 0;
