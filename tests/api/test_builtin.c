@@ -8,6 +8,7 @@
  * counter carried from task to task, clean overflow status words.
  */
 #include <stdlib.h>
+#include <time.h>
 #include "testutil.h"
 #include "aclsim/aclsim.h"
 
@@ -542,6 +543,25 @@ static void test_tasks_wait_behind_a_held_stream(void **state)
     down();
 }
 
+/* A held stream nobody can release: in a process of one thread its
+ * synchronisation fails at once, without the minute's grace. */
+static void test_held_stream_alone_fails_at_once(void **state)
+{
+    (void)state;
+    up(NULL);
+    void *flag = dev_with(NULL, 8);
+    assert_int_equal(aclrtValueWait(flag, 1, ACL_STREAM_WAIT_VALUE_EQ, stream), ACL_SUCCESS);
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_ERROR_RT_WAIT_TIMEOUT);
+    (void)aclGetRecentErrMsg();
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    assert_true(b.tv_sec - a.tv_sec < 5);
+    assert_int_equal(aclrtStreamAbort(stream), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(flag), ACL_SUCCESS);
+    down();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -554,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_random_parameter_block),
         cmocka_unit_test(test_overflow_status),
         cmocka_unit_test(test_tasks_wait_behind_a_held_stream),
+        cmocka_unit_test(test_held_stream_alone_fails_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
