@@ -157,16 +157,17 @@ aclError api_impl_aclrtReduceAsync(void *dst, const void *src, uint64_t count,
         struct be_task t = {.kind = BE_TASK_REDUCE, .dst = dst, .src = src, .count = count,
                             .reduce = kind, .type = type};
         rc = be_get()->device_task(s.stream, &t);
-        if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT && kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL &&
-            !API_BRIDGE(real))
+        /* The SoC's answer: a real runtime gives its own reason (appended
+         * to the generic message); the simulator's is written here. */
+        if (rc != ACL_ERROR_RT_FEATURE_NOT_SUPPORT || API_BRIDGE(real))
+            api_err_runtime(fn, rc);
+        else if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL)
             api_report(API_MSG_EH9999, "%s failed: ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL is not "
                        "simulated by aclsim: CANN does not document what it computes.", fn);
-        else if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+        else
             api_report(API_MSG_EE1006, "Checking the availability of Reduce on the current device "
                        "failed. Parameter type value %s is not supported. Reason: The current SoC "
                        "does not support the reduction operation of this data type.", tname);
-        else
-            api_err_runtime(fn, rc);
     }
     api_stream_put(&s);
     return rc;

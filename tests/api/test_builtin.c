@@ -7,7 +7,9 @@
  * against Random123's known answers, the distributions' statistics, the
  * counter carried from task to task, clean overflow status words.
  */
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "testutil.h"
 #include "aclsim/aclsim.h"
@@ -94,17 +96,27 @@ static void test_reduce_bad_input(void **state)
                      ACL_ERROR_RT_ADDR_UNALIGNED);
     expect_msg("Inner_Error(EH9999)", "aclrtReduceAsync failed: memory address unaligned for "
                "DATA_TYPE_FP32(0), runtime result = 107008.");
-    /* The 910B's SDMA does not reduce uint8 (CANN's document). */
+    /* The 910B's SDMA does not reduce uint8 (CANN's document). Below a
+     * real runtime (hw=ascend) its own reason follows a generic one. */
+    bool sim = strcmp(ACLSIM_EXPECT_BACKEND, "sim") == 0;
     assert_int_equal(aclrtReduceAsync(a, b, 16, sum, ACL_UINT8, stream, NULL),
                      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    expect_msg("Not_Supported(EE1006)", "Checking the availability of Reduce on the current "
-               "device failed. Parameter type value DATA_TYPE_UINT8(8) is not supported. Reason: "
-               "The current SoC does not support the reduction operation of this data type.");
+    if (sim)
+        expect_msg("Not_Supported(EE1006)", "Checking the availability of Reduce on the current "
+                   "device failed. Parameter type value DATA_TYPE_UINT8(8) is not supported. "
+                   "Reason: The current SoC does not support the reduction operation of this "
+                   "data type.");
+    else
+        expect_msg("Inner_Error(EH9999)", "aclrtReduceAsync failed, runtime result = 207000.");
     assert_int_equal(aclrtReduceAsync(a, b, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL, ACL_FLOAT,
                                       stream, NULL),
                      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    expect_msg("Inner_Error(EH9999)", "aclrtReduceAsync failed: ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL "
-               "is not simulated by aclsim: CANN does not document what it computes.");
+    if (sim)
+        expect_msg("Inner_Error(EH9999)", "aclrtReduceAsync failed: "
+                   "ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL is not simulated by aclsim: CANN does not "
+                   "document what it computes.");
+    else
+        expect_msg("Inner_Error(EH9999)", "aclrtReduceAsync failed, runtime result = 207000.");
     /* Past the end of the block, and freed memory: refused. */
     MISUSE_BEGIN();
     FAILS(aclrtReduceAsync(a, b, 64, sum, ACL_FLOAT, stream, NULL), ACL_ERROR_RT_PARAM_INVALID);
@@ -168,12 +180,15 @@ static void test_reduce_results(void **state)
                      ACL_SUCCESS);
     to_host(r32, d32, sizeof r32);
     assert_true(r32[0] == 3 && r32[1] == 9);
-    /* It takes time on its stream. */
-    uint64_t t0 = 0, t1 = 0;
-    assert_int_equal(aclsim_clock_stream(stream, &t0), ACL_SUCCESS);
-    assert_int_equal(aclrtReduceAsync(dx, dy, sizeof x, sum, ACL_FLOAT, stream, NULL), ACL_SUCCESS);
-    assert_int_equal(aclsim_clock_stream(stream, &t1), ACL_SUCCESS);
-    assert_true(t1 > t0);
+    /* It takes time on its stream (the simulator's clocks). */
+    if (strcmp(ACLSIM_EXPECT_BACKEND, "sim") == 0) {
+        uint64_t t0 = 0, t1 = 0;
+        assert_int_equal(aclsim_clock_stream(stream, &t0), ACL_SUCCESS);
+        assert_int_equal(aclrtReduceAsync(dx, dy, sizeof x, sum, ACL_FLOAT, stream, NULL),
+                         ACL_SUCCESS);
+        assert_int_equal(aclsim_clock_stream(stream, &t1), ACL_SUCCESS);
+        assert_true(t1 > t0);
+    }
     void *all[] = {dx, dy, dh, dh1, db, db1, di, dj, d32, e32};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         assert_int_equal(aclrtFree(all[i]), ACL_SUCCESS);
