@@ -721,6 +721,139 @@ static aclError arch_compatible(const char *soc, int32_t *ok)
     return ASK(aclrtCheckArchCompatibility, soc, ok);
 }
 
+/* ---- operators ---- */
+
+/* The operator families forward whole to the real runtime (API_FORWARD in
+ * api/src), so its own single-op executor runs them on the device with
+ * the allocators mirrored to it; aclsim's built-in library never runs
+ * here. */
+static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end)
+{
+    (void)stream, (void)op;
+    *start = *end = 0;
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
+/* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+ * Forwarded as they are: the real runtime keeps the state and says why it
+ * refuses (its message comes through take_message). */
+static aclError vmm_granularity(int32_t dev, const aclrtPhysicalMemProp *prop,
+                                aclrtMemGranularityOptions option, size_t *g)
+{
+    (void)dev;
+    return ASK(aclrtMemGetAllocationGranularity, (aclrtPhysicalMemProp *)prop, option, g);
+}
+
+static aclError vmm_reserve(int32_t dev, size_t size, size_t alignment, void *expect,
+                            uint64_t flags, int no_uc, void **va, const char **why)
+{
+    (void)dev, (void)why;
+    return no_uc ? ASK(aclrtReserveMemAddressNoUCMemory, va, size, alignment, expect, flags)
+                 : ASK(aclrtReserveMemAddress, va, size, alignment, expect, flags);
+}
+
+static aclError vmm_release(void *va, const char **why)
+{
+    (void)why;
+    return ASK(aclrtReleaseMemAddress, va);
+}
+
+static aclError vmm_phys_alloc(size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags,
+                               void **handle, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMallocPhysical, (aclrtDrvMemHandle *)handle, size, prop, flags);
+}
+
+static aclError vmm_phys_free(void *handle, const char **why)
+{
+    (void)why;
+    return ASK(aclrtFreePhysical, handle);
+}
+
+static aclError vmm_map(void *va, size_t size, size_t offset, void *handle, uint64_t flags,
+                        int no_access, const char **why)
+{
+    (void)why;
+    return no_access ? ASK(aclrtMemMapNoAccess, va, size, offset, handle, flags)
+                     : ASK(aclrtMapMem, va, size, offset, handle, flags);
+}
+
+static aclError vmm_unmap(void *va, const char **why)
+{
+    (void)why;
+    return ASK(aclrtUnmapMem, va);
+}
+
+static aclError vmm_retain(void *va, void **handle, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemRetainAllocationHandle, va, (aclrtDrvMemHandle *)handle);
+}
+
+static aclError vmm_props(void *handle, aclrtPhysicalMemProp *prop, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemGetAllocationPropertiesFromHandle, handle, prop);
+}
+
+static aclError vmm_set_access(void *va, size_t size, aclrtMemAccessDesc *desc, size_t count,
+                               const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemSetAccess, va, size, desc, count);
+}
+
+static aclError vmm_get_access(void *va, aclrtMemLocation *location, uint64_t *flag,
+                               const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemGetAccess, va, location, flag);
+}
+
+static aclError mem_range(void *ptr, void **base, size_t *size)
+{
+    return ASK(aclrtMemGetAddressRange, ptr, base, size);
+}
+
+static aclError pool_create(int32_t dev, const aclrtMemPoolProps *props, void **pool)
+{
+    (void)dev;
+    return ASK(aclrtMemPoolCreate, (aclrtMemPool *)pool, props);
+}
+
+static aclError pool_destroy(void *pool, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemPoolDestroy, pool);
+}
+
+static aclError pool_attr(void *pool, aclrtMemPoolAttr attr, int set, void *value,
+                          const char **why)
+{
+    (void)why;
+    return set ? ASK(aclrtMemPoolSetAttr, pool, attr, value)
+               : ASK(aclrtMemPoolGetAttr, pool, attr, value);
+}
+
+static aclError pool_malloc(void *pool, size_t size, void *stream, void **ptr, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemPoolMallocAsync, ptr, size, pool, stream);
+}
+
+static aclError pool_free(void *ptr, void *stream, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemPoolFreeAsync, ptr, stream);
+}
+
+static aclError pool_trim(void *pool, size_t min_keep, const char **why)
+{
+    (void)why;
+    return ASK(aclrtMemPoolTrimTo, pool, min_keep);
+}
+
 /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
 
 static aclError res_limit(int op, int32_t dev, void *stream, int type, uint32_t *val)
@@ -780,6 +913,97 @@ static const struct be_bridge bridge = {
     .alloc_unregister = alloc_unregister,
 };
 
+/* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+
+static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
+                           size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind,
+                           int how)
+{
+    (void)dev, (void)how; /* the real runtime decides when it returns */
+    return keep(stream ? RCALL(aclrtMemcpy2dAsync, dst, dpitch, src, spitch, width, height, kind,
+                               stream)
+                       : RCALL(aclrtMemcpy2d, dst, dpitch, src, spitch, width, height, kind));
+}
+
+static aclError mem_set_d32(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
+                            size_t count, int host_waits)
+{
+    (void)dev, (void)dst_dev, (void)host_waits;
+    return keep(stream ? RCALL(aclrtMemsetD32Async, dst, count * 4, value, count, stream)
+                       : RCALL(aclrtMemsetD32, dst, count * 4, value, count));
+}
+
+static aclError host_register(int32_t dev, void *ptr, uint64_t size, int v2, uint32_t how,
+                              void **dev_ptr)
+{
+    (void)dev;
+    return keep(v2 ? RCALL(aclrtHostRegisterV2, ptr, size, how)
+                   : RCALL(aclrtHostRegister, ptr, size, (aclrtHostRegisterType)how, dev_ptr));
+}
+
+static aclError host_unregister(int32_t dev, void *ptr)
+{
+    (void)dev;
+    return keep(RCALL(aclrtHostUnregister, ptr));
+}
+
+static aclError host_dev_ptr(int32_t dev, void *host, void **dev_ptr)
+{
+    (void)dev;
+    return keep(RCALL(aclrtHostGetDevicePointer, host, dev_ptr, 0));
+}
+
+static aclError host_map_caps(int32_t dev, aclrtHacType hac, aclrtHostMemMapCapability *caps)
+{
+    return keep(RCALL(aclrtHostMemMapCapabilities, (uint32_t)dev, hac, caps));
+}
+
+static aclError managed_alloc(int32_t dev, uint64_t size, void **ptr)
+{
+    (void)dev;
+    return keep(RCALL(aclrtMemAllocManaged, ptr, size, ACL_RT_MEM_ATTACH_GLOBAL));
+}
+
+static aclError managed_advise(int32_t dev, const void *ptr, uint64_t size, int advise,
+                               aclrtMemManagedLocation loc)
+{
+    (void)dev;
+    return keep(RCALL(aclrtMemManagedAdvise, ptr, size, (aclrtMemManagedAdviseType)advise, loc));
+}
+
+static aclError managed_attrs(int32_t dev, const aclrtMemManagedRangeAttribute *attrs, size_t n,
+                              const void *ptr, size_t size, void **data, const size_t *sizes)
+{
+    (void)dev;
+    return keep(RCALL(aclrtMemManagedGetAttrs, (aclrtMemManagedRangeAttribute *)attrs, n, ptr,
+                      size, data, (size_t *)sizes));
+}
+
+static aclError managed_prefetch(int32_t dev, const void *ptr, size_t size,
+                                 aclrtMemManagedLocation loc, void *stream)
+{
+    (void)dev;
+    return keep(RCALL(aclrtMemManagedPrefetchAsync, ptr, size, loc, 0, stream));
+}
+
+static aclError cache_op(int32_t dev, void *ptr, size_t size, int invalidate)
+{
+    (void)dev;
+    return keep(invalidate ? RCALL(aclrtMemInvalidate, ptr, size) : RCALL(aclrtMemFlush, ptr, size));
+}
+
+static aclError mem_type_check(int32_t dev, void **list, uint32_t n, uint32_t mask,
+                               uint32_t *result)
+{
+    (void)dev;
+    return keep(RCALL(aclrtCheckMemType, list, n, mask, result, 0));
+}
+
+static aclError uce_info(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *n)
+{
+    return keep(RCALL(aclrtGetMemUceInfo, dev, out, max, n));
+}
+
 static const struct be_ops ops = {
     .name = "ascend",
     .init = init,
@@ -831,6 +1055,7 @@ static const struct be_ops ops = {
     .peer_enable = peer_enable,
     .devices_topo = devices_topo,
     .describe = describe,
+    .op_run = op_run,
     .bridge = &bridge,
     /* ---- versions, SoC and device queries ---- */
     .device_info = device_info,
@@ -842,6 +1067,39 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    .memcpy2d = mem_copy2d,
+    .memset_d32 = mem_set_d32,
+    .host_register = host_register,
+    .host_unregister = host_unregister,
+    .host_dev_ptr = host_dev_ptr,
+    .host_map_caps = host_map_caps,
+    .managed_alloc = managed_alloc,
+    .managed_advise = managed_advise,
+    .managed_attrs = managed_attrs,
+    .managed_prefetch = managed_prefetch,
+    .cache_op = cache_op,
+    .mem_type_check = mem_type_check,
+    .uce_info = uce_info,
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    .vmm_granularity = vmm_granularity,
+    .vmm_reserve = vmm_reserve,
+    .vmm_release = vmm_release,
+    .vmm_phys_alloc = vmm_phys_alloc,
+    .vmm_phys_free = vmm_phys_free,
+    .vmm_map = vmm_map,
+    .vmm_unmap = vmm_unmap,
+    .vmm_retain = vmm_retain,
+    .vmm_props = vmm_props,
+    .vmm_set_access = vmm_set_access,
+    .vmm_get_access = vmm_get_access,
+    .mem_range = mem_range,
+    .pool_create = pool_create,
+    .pool_destroy = pool_destroy,
+    .pool_attr = pool_attr,
+    .pool_malloc = pool_malloc,
+    .pool_free = pool_free,
+    .pool_trim = pool_trim,
     /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
     .res_limit = res_limit,
     .device_task = device_task,

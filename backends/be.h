@@ -45,6 +45,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "acl/acl.h"
+#include "acl/acl_rt_memory_soma.h"
 #include "api/calls.h"
 
 /* What be_ops.lookup learns about an address. */
@@ -60,10 +61,18 @@ enum {
     BE_PTR_UNKNOWN = 0,     /* not known to the backend: pageable host memory */
     BE_PTR_DEVICE = 1,      /* inside a live device block */
     BE_PTR_HOST_PINNED = 2, /* inside a live aclrtMallocHost block */
-    BE_PTR_DEVICE_FREE = 3  /* device address space, but no live block there */
+    BE_PTR_DEVICE_FREE = 3, /* device address space, but no live block there */
+    /* ---- host and managed memory (fam-memcopy) ---- */
+    BE_PTR_HOST_REGISTERED = 4, /* inside host memory registered with aclrtHostRegister(V2) */
+    BE_PTR_MANAGED = 5,         /* inside managed memory (aclrtMemAllocManaged) */
+    /* ---- virtual memory (mem-vmm) ---- */
+    BE_PTR_VA_UNMAPPED = 6 /* a reserved virtual range with nothing (accessible) mapped
+                              there (aclrtReserveMemAddress without aclrtMapMem) */
 };
 
 enum { BE_ALLOC_NO_PAD = 1 };
+/* How be_ops.memcpy copies (its host_waits argument). */
+enum { BE_COPY_WAIT = 1, BE_COPY_PAGEABLE = 2 };
 /* How be_ops.device_id_map translates a device id. */
 enum { BE_ID_LOGIC_TO_PHY, BE_ID_PHY_TO_LOGIC, BE_ID_USER_TO_LOGIC, BE_ID_LOGIC_TO_USER };
 enum { BE_CLOCK_HOST = 0, BE_CLOCK_DEVICE = 1, BE_CLOCK_STREAM = 2 };
@@ -111,6 +120,45 @@ struct be_fault {
     uint32_t task_id;
     uint32_t thread;  /* the thread that enqueued the failed task */
     aclError code;    /* what the device reports for it */
+};
+
+/* ---- operators ---- */
+
+/* A built-in operator, validated by the ACL layer (api/src/oplib.c), as a
+ * backend runs it (sim/ops.c computes it). Kinds in the order of
+ * enum sim_opkind. */
+enum be_op_kind {
+    BE_OP_ADD, BE_OP_SUB, BE_OP_MUL, BE_OP_DIV, BE_OP_MAXIMUM, BE_OP_MINIMUM,
+    BE_OP_RELU, BE_OP_SIGMOID, BE_OP_TANH, BE_OP_GELU, BE_OP_EXP, BE_OP_ABS, BE_OP_NEG,
+    BE_OP_SQRT, BE_OP_CAST, BE_OP_MATMUL, BE_OP_GEMM, BE_OP_REDUCE_SUM, BE_OP_TRANSPOSE
+};
+enum { BE_OP_MAX_IN = 5, BE_OP_MAX_DIMS = 8 };
+struct be_tensor {
+    const void *data; /* device address, or host memory (const inputs) when !dev */
+    bool dev;
+    aclDataType dtype;
+    int ndims;
+    int64_t dims[BE_OP_MAX_DIMS];
+};
+struct be_op {
+    enum be_op_kind kind;
+    const char *type; /* CANN's operator type name */
+    int n_in;
+    struct be_tensor in[BE_OP_MAX_IN];
+    struct be_tensor out;
+    bool trans_a, trans_b, keep_dims;
+    int n_axes; /* ReduceSum axes (distinct, in range), Transpose perm */
+    int64_t axes[BE_OP_MAX_DIMS];
+    void *ws, *tiling; /* allocator blocks the kernel writes (NULL: none) */
+    size_t ws_bytes, tiling_bytes;
+};
+
+/* A pending use of device bytes (be_tools.pending_*). */
+struct be_pending {
+    const void *start;
+    size_t size;
+    const void *stream;
+    uint64_t from, until, tag;
 };
 
 struct be_tools;
@@ -188,8 +236,10 @@ struct be_ops {
     /* Classify an address (never fails: unknown is an answer). */
     void (*lookup)(const void *ptr, struct be_ptr_info *info);
     /* Copy / fill on a stream of device dev, or synchronously (stream NULL).
-     * With host_waits the call returns only once the work is done (a
-     * synchronous call, or an async one from pageable host memory).
+     * A copy's host_waits holds BE_COPY_* flags: with BE_COPY_WAIT the call
+     * returns only once the work is done (a synchronous call, or an async
+     * one from pageable host memory); BE_COPY_PAGEABLE says its host side
+     * is pageable memory (the runtime stages it). A fill's is 0 or 1.
      * pre: the ACL layer checked bounds and direction with lookup(); kind is
      * HOST_TO_HOST, HOST_TO_DEVICE, DEVICE_TO_HOST or DEVICE_TO_DEVICE; a
      * fill's dst_dev says whether dst is device memory (else acl host). */
@@ -268,6 +318,109 @@ struct be_ops {
      * (same NPU arch), else 0; ACL_ERROR_RT_PARAM_INVALID when `soc` is no
      * SoC the backend knows. pre: soc is a non-empty string. */
     aclError (*arch_compatible)(const char *soc, int32_t *ok);
+    /* ---- operators ---- */
+    /* Run a built-in operator on a stream of an open device: the results on
+     * the device bytes, the time on the stream; *start and *end receive its
+     * simulated interval in ps (0 without a timing model). pre: op
+     * validated. A backend over a real runtime answers
+     * ACL_ERROR_RT_FEATURE_NOT_SUPPORT: there the operator families forward
+     * to the real runtime's own aclop* calls instead (API_FORWARD). */
+    aclError (*op_run)(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end);
+
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    /* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart, on
+     * a stream of device dev or synchronously (stream NULL); flags as
+     * memcpy's (BE_COPY_*). One operation of width * height bytes.
+     * pre: the ACL layer checked every row with lookup(); kind is
+     * HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE or HOST_TO_HOST (both
+     * sides memory the host reaches); width, height > 0. */
+    aclError (*memcpy2d)(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind,
+                         int flags);
+    /* Fill count 32-bit words at dst with value, on a stream or
+     * synchronously; dst_dev as memset's (else acl host memory, which the
+     * host fills at once). pre: dst 4-byte aligned, checked with lookup(). */
+    aclError (*memset_d32)(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
+                           size_t count, int host_waits);
+    /* Register [ptr, ptr+size) of host memory for the devices of the
+     * process: v2 0, aclrtHostRegister with type `how` (*dev_ptr: the
+     * address devices use); v2 1, aclrtHostRegisterV2 with flag `how`.
+     * ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED when it overlaps registered
+     * or page-locked memory. pre: ptr, size, how checked; dev open. */
+    aclError (*host_register)(int32_t dev, void *ptr, uint64_t size, int v2, uint32_t how,
+                              void **dev_ptr);
+    /* ACL_ERROR_HOST_MEMORY_NOT_REGISTERED unless ptr starts a registered range. */
+    aclError (*host_unregister)(int32_t dev, void *ptr);
+    /* The device address of registered memory at its start host;
+     * ACL_ERROR_RT_PARAM_INVALID when host starts no mapped registration. */
+    aclError (*host_dev_ptr)(int32_t dev, void *host, void **dev_ptr);
+    /* Whether a hardware accelerator of device dev reaches registered host
+     * memory (ACL_RT_HOST_MEM_MAP_*). pre: hac < 10, dev valid. */
+    aclError (*host_map_caps)(int32_t dev, aclrtHacType hac, aclrtHostMemMapCapability *caps);
+    /* Managed (UVM) memory of size bytes (rounded to 2 MiB), freed by
+     * mem_free; ACL_ERROR_RT_FEATURE_NOT_SUPPORT where the SoC has none. */
+    aclError (*managed_alloc)(int32_t dev, uint64_t size, void **ptr);
+    /* Advice on [ptr, ptr+size) of managed memory, its attributes
+     * (aclrtMemManagedGetAttrs' arguments) and a prefetch on a stream:
+     * ACL_ERROR_RT_FEATURE_NOT_SUPPORT where the SoC has no managed memory,
+     * ACL_ERROR_RT_PARAM_INVALID when the range is not in one managed
+     * block or a result does not fit its data size.
+     * pre: arguments checked as the runtime does. */
+    aclError (*managed_advise)(int32_t dev, const void *ptr, uint64_t size, int advise,
+                               aclrtMemManagedLocation loc);
+    aclError (*managed_attrs)(int32_t dev, const aclrtMemManagedRangeAttribute *attrs, size_t n,
+                              const void *ptr, size_t size, void **data, const size_t *sizes);
+    aclError (*managed_prefetch)(int32_t dev, const void *ptr, size_t size,
+                                 aclrtMemManagedLocation loc, void *stream);
+    /* Write back (invalidate 0) or drop (1) the caches over [ptr, ptr+size). */
+    aclError (*cache_op)(int32_t dev, void *ptr, size_t size, int invalidate);
+    /* *result 1 when every address of list is memory of a type in mask
+     * (ACL_RT_MEM_TYPE_*), else 0. pre: list, n > 0 and mask checked. */
+    aclError (*mem_type_check)(int32_t dev, void **list, uint32_t n, uint32_t mask,
+                               uint32_t *result);
+    /* Uncorrectable memory errors recorded on device dev: up to max into
+     * out, *n how many there are; ACL_ERROR_RT_FEATURE_NOT_SUPPORT where
+     * the SoC does not record them. */
+    aclError (*uce_info)(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *n);
+
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+     * pre: the ACL layer's own checks passed (pointers not NULL, sizes not
+     * 0, reserved arguments as CANN requires). Calls with `why` set it to a
+     * static sentence saying what the device refused, or leave it NULL
+     * (a real runtime's own message comes through bridge->take_message). */
+    /* Granularity of physical memory of prop's kind on device dev. */
+    aclError (*vmm_granularity)(int32_t dev, const aclrtPhysicalMemProp *prop,
+                                aclrtMemGranularityOptions option, size_t *granularity);
+    /* aclrtReserveMemAddress on the current device dev; no_uc: the
+     * ...NoUCMemory variant. ACL_ERROR_RT_MEMORY_ALLOCATION when no range. */
+    aclError (*vmm_reserve)(int32_t dev, size_t size, size_t alignment, void *expect,
+                            uint64_t flags, int no_uc, void **va, const char **why);
+    aclError (*vmm_release)(void *va, const char **why);
+    /* Physical memory on prop->location.id. */
+    aclError (*vmm_phys_alloc)(size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags,
+                               void **handle, const char **why);
+    aclError (*vmm_phys_free)(void *handle, const char **why);
+    /* Map handle at va; no_access: aclrtMemMapNoAccess. */
+    aclError (*vmm_map)(void *va, size_t size, size_t offset, void *handle, uint64_t flags,
+                        int no_access, const char **why);
+    aclError (*vmm_unmap)(void *va, const char **why);
+    aclError (*vmm_retain)(void *va, void **handle, const char **why);
+    aclError (*vmm_props)(void *handle, aclrtPhysicalMemProp *prop, const char **why);
+    aclError (*vmm_set_access)(void *va, size_t size, aclrtMemAccessDesc *desc, size_t count,
+                               const char **why);
+    aclError (*vmm_get_access)(void *va, aclrtMemLocation *location, uint64_t *flag,
+                               const char **why);
+    /* The allocation holding ptr (device block, host block, or mapping). */
+    aclError (*mem_range)(void *ptr, void **base, size_t *size);
+    /* Pools: handles are the backend's. pre: props checked, stream live. */
+    aclError (*pool_create)(int32_t dev, const aclrtMemPoolProps *props, void **pool);
+    aclError (*pool_destroy)(void *pool, const char **why);
+    aclError (*pool_attr)(void *pool, aclrtMemPoolAttr attr, int set, void *value,
+                          const char **why);
+    aclError (*pool_malloc)(void *pool, size_t size, void *stream, void **ptr,
+                            const char **why);
+    aclError (*pool_free)(void *ptr, void *stream, const char **why);
+    aclError (*pool_trim)(void *pool, size_t keep, const char **why);
 
     /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
     /* Core limits (type: ACL_RT_DEV_RES_CUBE_CORE or _VECTOR_CORE) of an
@@ -347,7 +500,26 @@ struct be_tools {
      * work never raises exceptions. */
     void (*fault_handler)(void (*fn)(const struct be_fault *f));
     void (*task_fault)(void *stream);
+    /* ---- allocator sanitizer: pending work (sim/pending.c) ----
+     * [p, p+n) is used by work of `stream` during [from, until) of
+     * simulated time (ps). Absent: the sanitizer checks addresses only. */
+    void (*pending_add)(const void *p, size_t n, const void *stream, uint64_t from,
+                        uint64_t until, uint64_t tag);
+    /* The first pending use overlapping [p, p+n) by a stream other than
+     * `stream` (NULL: the host) whose interval overlaps [from, to): 1 and
+     * *out, else 0. */
+    int (*pending_find)(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
+                        struct be_pending *out);
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+     * Call fn for each live reservation (aux: bytes mapped in it), physical
+     * handle the program holds (aux: its mappings) and memory pool (size:
+     * reserved bytes, aux: used bytes) of an open device, for leak
+     * reports; returns how many. Absent: the leak report names none. */
+    size_t (*vmm_live)(int32_t dev, void (*fn)(int kind, void *addr, uint64_t size, uint64_t aux,
+                                               void *user),
+                       void *user);
 };
+enum { BE_LIVE_RESERVATION, BE_LIVE_PHYSICAL, BE_LIVE_POOL };
 
 /* The bridge to a real runtime. Every member may be NULL. */
 struct be_bridge {
@@ -398,6 +570,20 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(device_info) BE_REQUIRE(device_feature) BE_REQUIRE(device_uuid)
     BE_REQUIRE(device_bus_id) BE_REQUIRE(device_id_map) BE_REQUIRE(device_utilization)
     BE_REQUIRE(device_status) BE_REQUIRE(cann_attrs) BE_REQUIRE(arch_compatible)
+    BE_REQUIRE(op_run)
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    BE_REQUIRE(memcpy2d) BE_REQUIRE(memset_d32) BE_REQUIRE(host_register)
+    BE_REQUIRE(host_unregister) BE_REQUIRE(host_dev_ptr) BE_REQUIRE(host_map_caps)
+    BE_REQUIRE(managed_alloc) BE_REQUIRE(managed_advise) BE_REQUIRE(managed_attrs)
+    BE_REQUIRE(managed_prefetch) BE_REQUIRE(cache_op) BE_REQUIRE(mem_type_check)
+    BE_REQUIRE(uce_info)
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    BE_REQUIRE(vmm_granularity) BE_REQUIRE(vmm_reserve) BE_REQUIRE(vmm_release)
+    BE_REQUIRE(vmm_phys_alloc) BE_REQUIRE(vmm_phys_free) BE_REQUIRE(vmm_map)
+    BE_REQUIRE(vmm_unmap) BE_REQUIRE(vmm_retain) BE_REQUIRE(vmm_props)
+    BE_REQUIRE(vmm_set_access) BE_REQUIRE(vmm_get_access) BE_REQUIRE(mem_range)
+    BE_REQUIRE(pool_create) BE_REQUIRE(pool_destroy) BE_REQUIRE(pool_attr)
+    BE_REQUIRE(pool_malloc) BE_REQUIRE(pool_free) BE_REQUIRE(pool_trim)
     /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
     BE_REQUIRE(res_limit) BE_REQUIRE(device_task) BE_REQUIRE(event_ipc)
 #undef BE_REQUIRE

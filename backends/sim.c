@@ -127,7 +127,10 @@ static aclError stream_destroy(void *s)
 
 static aclError stream_sync(void *s, int32_t timeout_ms)
 {
-    return code(sim_stream_sync(s, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc = code(sim_stream_sync(s, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
+    if (rc == ACL_SUCCESS)
+        sim_pool_on_sync(sim_stream_device(s)); /* pools release idle memory */
+    return rc;
 }
 
 static aclError stream_query(void *s, int *done)
@@ -138,7 +141,10 @@ static aclError stream_query(void *s, int *done)
 
 static aclError device_sync(int32_t dev)
 {
-    return code(sim_device_sync(dev), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc = code(sim_device_sync(dev), ACL_ERROR_RT_INTERNAL_ERROR);
+    if (rc == ACL_SUCCESS)
+        sim_pool_on_sync(dev);
+    return rc;
 }
 
 static aclError event_create(int32_t dev, uint32_t flags, void **out)
@@ -154,6 +160,7 @@ static aclError event_create(int32_t dev, uint32_t flags, void **out)
 
 static aclError event_destroy(void *e)
 {
+    sim_pool_note_forget(e);
     sim_event_destroy(e);
     return ACL_SUCCESS;
 }
@@ -161,6 +168,7 @@ static aclError event_destroy(void *e)
 static aclError event_record(void *e, void *s)
 {
     sim_event_record(e, s);
+    sim_pool_note_record(e, s); /* stream-ordered pools follow events */
     return ACL_SUCCESS;
 }
 
@@ -174,6 +182,7 @@ static aclError event_reset(void *e, void *s)
 static aclError event_wait(void *s, void *e)
 {
     sim_event_wait(s, e);
+    sim_pool_note_wait(s, e);
     return ACL_SUCCESS;
 }
 
@@ -232,7 +241,9 @@ static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy,
 
 static aclError mem_free(void *ptr)
 {
-    return sim_mem_free(ptr) == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_MEMORY_FREE;
+    if (sim_mem_free(ptr) == SIM_OK || sim_managed_free(ptr) == SIM_OK) /* aclrtFree takes both */
+        return ACL_SUCCESS;
+    return ACL_ERROR_RT_MEMORY_FREE;
 }
 
 static aclError host_alloc(size_t size, void **ptr)
@@ -248,6 +259,7 @@ static aclError host_free(void *ptr)
 static void lookup(const void *ptr, struct be_ptr_info *info)
 {
     struct sim_block b;
+    struct sim_host_block hb;
     void *start;
     size_t size;
     *info = (struct be_ptr_info){.kind = BE_PTR_UNKNOWN, .device = -1};
@@ -256,8 +268,18 @@ static void lookup(const void *ptr, struct be_ptr_info *info)
                                      b.page_size};
     } else if (sim_host_lookup(ptr, &start, &size)) {
         *info = (struct be_ptr_info){BE_PTR_HOST_PINNED, -1, start, size, 4096};
+    } else if (sim_host_find(ptr, &hb)) {
+        bool managed = hb.kind == SIM_HOST_MANAGED;
+        *info = (struct be_ptr_info){managed ? BE_PTR_MANAGED : BE_PTR_HOST_REGISTERED, -1,
+                                     hb.start, hb.size, managed ? 2u << 20 : 4096};
     } else if (sim_mem_in_range(ptr)) {
-        info->kind = BE_PTR_DEVICE_FREE;
+        /* a reserved virtual range (mapped or not), or freed memory */
+        enum sim_vmm_kind k = sim_vmm_lookup(ptr, &b);
+        if (k == SIM_VMM_MAPPED)
+            *info = (struct be_ptr_info){BE_PTR_DEVICE, b.dev, b.start, (size_t)b.usable,
+                                         b.page_size};
+        else
+            info->kind = k == SIM_VMM_UNMAPPED ? BE_PTR_VA_UNMAPPED : BE_PTR_DEVICE_FREE;
     }
 }
 
@@ -266,7 +288,9 @@ static aclError mem_copy(int32_t dev, void *stream, void *dst, const void *src, 
 {
     bool dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
     bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
-    return code(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, host_waits),
+    unsigned flags = (host_waits & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) |
+                     (host_waits & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
+    return code(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, flags),
                 ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
@@ -348,6 +372,7 @@ static aclError clock_read(int which, int32_t dev, void *stream, uint64_t *ps)
 static aclError clock_reset(void)
 {
     sim_clock_reset();
+    sim_pending_clear(); /* their times are of the old clock */
     return ACL_SUCCESS;
 }
 
@@ -575,7 +600,7 @@ static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
     case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: {
         /* what aclrtGetMemInfo reports as the total */
         uint64_t cap = sim_device_capacity(dev);
-        *value = (int64_t)(cap > p->reserved_bytes ? cap - p->reserved_bytes : cap);
+        *value = (int64_t)(cap - sim_reserve_bytes(p, cap));
         break;
     }
     case ACL_DEV_ATTR_L2_CACHE_SIZE:
@@ -757,6 +782,524 @@ static void fault_handler(void (*fn)(const struct be_fault *f))
 static void task_fault(void *s)
 {
     sim_stream_fault(s, SIM_FAULT_MEMORY);
+}
+
+/* ---- operators ---- */
+
+static enum sim_dtype sim_dt(aclDataType t)
+{
+    switch ((int)t) {
+    case ACL_FLOAT16:
+        return SIM_DT_F16;
+    case ACL_BF16:
+        return SIM_DT_BF16;
+    case ACL_INT32:
+        return SIM_DT_I32;
+    case ACL_INT8:
+        return SIM_DT_I8;
+    case ACL_UINT8:
+    case ACL_BOOL:
+        return SIM_DT_U8;
+    case ACL_INT64:
+        return SIM_DT_I64;
+    default:
+        return SIM_DT_F32;
+    }
+}
+
+static struct sim_tensor sim_tensor_of(const struct be_tensor *t)
+{
+    struct sim_tensor r = {t->data, t->dev, sim_dt(t->dtype), t->ndims, {0}};
+    for (int i = 0; i < t->ndims && i < SIM_OP_MAX_DIMS; i++)
+        r.dims[i] = t->dims[i];
+    return r;
+}
+
+_Static_assert((int)BE_OP_TRANSPOSE == (int)SIM_OP_TRANSPOSE && (int)BE_OP_GEMM == (int)SIM_OP_GEMM &&
+                   (int)BE_OP_CAST == (int)SIM_OP_CAST && BE_OP_MAX_IN == SIM_OP_MAX_IN &&
+                   BE_OP_MAX_DIMS == SIM_OP_MAX_DIMS,
+               "be_op_kind and sim_opkind list the kinds in one order");
+
+static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end)
+{
+    /* be_op_kind lists the kinds in sim_opkind's order. */
+    struct sim_op o = {.kind = (enum sim_opkind)op->kind, .name = op->type, .n_in = op->n_in,
+                       .out = sim_tensor_of(&op->out), .trans_a = op->trans_a,
+                       .trans_b = op->trans_b, .keep_dims = op->keep_dims,
+                       .n_axes = op->n_axes, .ws = op->ws, .ws_bytes = op->ws_bytes,
+                       .tiling = op->tiling, .tiling_bytes = op->tiling_bytes};
+    for (int i = 0; i < op->n_in && i < SIM_OP_MAX_IN; i++)
+        o.in[i] = sim_tensor_of(&op->in[i]);
+    for (int i = 0; i < op->n_axes && i < SIM_OP_MAX_DIMS; i++)
+        o.axes[i] = op->axes[i];
+    struct sim_block b;
+    int32_t dev = sim_mem_lookup(op->out.data, &b) ? b.dev : 0;
+    return code(sim_op_run(dev, stream, &o, start, end), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static void pending_add(const void *p, size_t n, const void *stream, uint64_t from,
+                        uint64_t until, uint64_t tag)
+{
+    sim_pending_add(p, n, stream, from, until, tag);
+}
+
+static int pending_find(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
+                        struct be_pending *out)
+{
+    struct sim_pending r;
+    if (!sim_pending_find(p, n, stream, from, to, &r))
+        return 0;
+    *out = (struct be_pending){r.start, r.size, r.stream, r.from, r.until, r.tag};
+    return 1;
+}
+
+/* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+
+static unsigned copy_flags(int how)
+{
+    return (how & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) | (how & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
+}
+
+static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
+                           size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind,
+                           int how)
+{
+    bool dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    return code(sim_copy2d(dev, stream, dst, dpitch, dst_dev, src, spitch, src_dev, width, height,
+                           copy_flags(how)),
+                ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError mem_set_d32(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
+                            size_t count, int host_waits)
+{
+    return code(sim_fill32(dev, stream, dst, dst_dev, value, count, host_waits),
+                ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError host_register(int32_t dev, void *ptr, uint64_t size, int v2, uint32_t how,
+                              void **dev_ptr)
+{
+    (void)dev;
+    bool mapped = !v2 || (how & ACL_HOST_REG_MAPPED);
+    switch (sim_host_register(ptr, (size_t)size, mapped)) {
+    case SIM_OK:
+        /* One address space: devices reach registered memory at its host
+         * address. */
+        if (dev_ptr)
+            *dev_ptr = ptr;
+        return ACL_SUCCESS;
+    case SIM_EHOSTMEM:
+        return ACL_ERROR_BAD_ALLOC;
+    default:
+        return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    }
+}
+
+static aclError host_unregister(int32_t dev, void *ptr)
+{
+    (void)dev;
+    return sim_host_unregister(ptr) == SIM_OK ? ACL_SUCCESS : ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
+}
+
+static aclError host_dev_ptr(int32_t dev, void *host, void **dev_ptr)
+{
+    (void)dev;
+    struct sim_host_block b;
+    if (!sim_host_find(host, &b) || b.start != host || b.kind != SIM_HOST_REGISTERED || !b.mapped)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    *dev_ptr = host;
+    return ACL_SUCCESS;
+}
+
+/* Which accelerators reach registered host memory: the AI cores (kernels
+ * take its device address as an argument, CANN's docs say) and the copy
+ * engines (PCIe DMA, SDMA). The others are assumed not to. */
+static aclError host_map_caps(int32_t dev, aclrtHacType hac, aclrtHostMemMapCapability *caps)
+{
+    (void)dev;
+    bool yes = hac == ACL_RT_HAC_TYPE_AIC || hac == ACL_RT_HAC_TYPE_AIV ||
+               hac == ACL_RT_HAC_TYPE_PCIEDMA || hac == ACL_RT_HAC_TYPE_SDMA;
+    *caps = yes ? ACL_RT_HOST_MEM_MAP_SUPPORTED : ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED;
+    return ACL_SUCCESS;
+}
+
+static aclError managed_alloc(int32_t dev, uint64_t size, void **ptr)
+{
+    if (!sim_device_profile(dev)->uvm)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    return code(sim_managed_alloc(size, ptr), ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError managed_advise(int32_t dev, const void *ptr, uint64_t size, int advise,
+                               aclrtMemManagedLocation loc)
+{
+    if (!sim_device_profile(dev)->uvm)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    return code(sim_managed_advise(ptr, size, advise, (int)loc.type, loc.id), 0);
+}
+
+/* Put a location into data (what 0: 8 bytes), or its type (1) or id (2)
+ * (4 bytes); a type < 0 (pages that disagree) is the invalid location. */
+static void put_loc(void *data, int what, int type, int32_t id)
+{
+    aclrtMemManagedLocation l = {(aclrtMemManagedLocationType)(type < 0 ? 0 : type),
+                                 type <= 0 ? 0 : id};
+    int32_t v = what == 1 ? (int32_t)l.type : l.id;
+    if (what == 0)
+        memcpy(data, &l, sizeof l);
+    else
+        memcpy(data, &v, sizeof v);
+}
+
+static aclError managed_attrs(int32_t dev, const aclrtMemManagedRangeAttribute *attrs, size_t n,
+                              const void *ptr, size_t size, void **data, const size_t *sizes)
+{
+    if (!sim_device_profile(dev)->uvm)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    struct sim_uvm_advice a;
+    if (sim_managed_query(ptr, size, &a) != SIM_OK)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    for (size_t i = 0; i < n; i++) {
+        switch ((int)attrs[i]) {
+        case ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: {
+            int32_t v = a.read_mostly;
+            memcpy(data[i], &v, sizeof v);
+            break;
+        }
+        case ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: {
+            /* every location all pages name, then invalid ones */
+            size_t k = 0, room = sizes[i] / sizeof(aclrtMemManagedLocation);
+            aclrtMemManagedLocation *out = data[i];
+            for (int d = 0; d < 63 && k < room; d++)
+                if (a.accessed_by >> d & 1)
+                    out[k++] = (aclrtMemManagedLocation){ACL_MEM_LOCATIONTYPE_DEVICE, d};
+            if (a.accessed_by >> 63 && k < room)
+                out[k++] = (aclrtMemManagedLocation){ACL_MEM_LOCATIONTYPE_HOST, 0};
+            while (k < room)
+                out[k++] = (aclrtMemManagedLocation){ACL_MEM_LOCATIONTYPE_INVALID, 0};
+            break;
+        }
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+            put_loc(data[i], 0, a.pref_type, a.pref_id);
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+            put_loc(data[i], 1, a.pref_type, a.pref_id);
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+            put_loc(data[i], 2, a.pref_type, a.pref_id);
+            break;
+        default: /* the last prefetch's location, its type, its id */
+            put_loc(data[i], (int)attrs[i] - ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+                    a.last_type, a.last_id);
+            break;
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError managed_prefetch(int32_t dev, const void *ptr, size_t size,
+                                 aclrtMemManagedLocation loc, void *stream)
+{
+    if (!sim_device_profile(dev)->uvm)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    if (sim_managed_prefetched(ptr, size, (int)loc.type, loc.id) != SIM_OK)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    /* the pages migrate over the host link, in stream order */
+    sim_stream_migrate(stream, size, loc.type == ACL_MEM_LOCATIONTYPE_DEVICE);
+    return ACL_SUCCESS;
+}
+
+static aclError cache_op(int32_t dev, void *ptr, size_t size, int invalidate)
+{
+    (void)dev, (void)ptr, (void)size, (void)invalidate; /* the simulator has no caches */
+    return ACL_SUCCESS;
+}
+
+static aclError mem_type_check(int32_t dev, void **list, uint32_t n, uint32_t mask,
+                               uint32_t *result)
+{
+    (void)dev;
+    /* The simulator's device memory is all of the plain device type: no
+     * DVPP memory and no reserved ranges here. */
+    struct sim_block b;
+    uint32_t ok = 1;
+    for (uint32_t i = 0; i < n && ok; i++)
+        ok = (mask & ACL_RT_MEM_TYPE_DEV) && sim_mem_lookup(list[i], &b);
+    *result = ok;
+    return ACL_SUCCESS;
+}
+
+/* Atlas A2 and A3 (NPU arch 2201) record uncorrectable memory errors; the
+ * simulator's memory never has one. */
+static aclError uce_info(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *n)
+{
+    (void)dev, (void)out, (void)max;
+    const struct sim_soc *s = soc_facts();
+    if (!s || s->npu_arch != 2201)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    *n = 0;
+    return ACL_SUCCESS;
+}
+
+/* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+
+/* The simulator's page kind for a physical memory attribute. */
+static enum sim_page vmm_page(aclrtMemAttr a)
+{
+    return a == ACL_HBM_MEM_HUGE1G || a == ACL_MEM_HUGE1G || a == ACL_MEM_P2P_HUGE1G ||
+                   a == ACL_HBM_MEM_P2P_HUGE1G
+               ? SIM_PAGE_HUGE1G
+               : SIM_PAGE_HUGE;
+}
+
+static aclError vmm_granularity(int32_t dev, const aclrtPhysicalMemProp *prop,
+                                aclrtMemGranularityOptions option, size_t *g)
+{
+    (void)option; /* the minimum is also what the simulator recommends */
+    uint64_t v;
+    aclError rc = code(sim_vmm_granularity(dev, vmm_page(prop->memAttr), &v),
+                       ACL_ERROR_RT_MEMORY_ALLOCATION);
+    if (rc == ACL_SUCCESS)
+        *g = (size_t)v;
+    return rc;
+}
+
+static aclError vmm_reserve(int32_t dev, size_t size, size_t alignment, void *expect,
+                            uint64_t flags, int no_uc, void **va, const char **why)
+{
+    (void)flags, (void)no_uc; /* the simulator has no UC memory to leave out */
+    if (alignment != 0) {
+        *why = "alignment is reserved and must be 0";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    return code(sim_vmm_reserve(dev, size, expect, va, why), ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError vmm_release(void *va, const char **why)
+{
+    return code(sim_vmm_release(va, why), ACL_ERROR_RT_MEMORY_FREE);
+}
+
+static aclError vmm_phys_alloc(size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags,
+                               void **handle, const char **why)
+{
+    (void)flags;
+    int32_t dev = (int32_t)prop->location.id;
+    if (prop->location.type != ACL_MEM_LOCATION_TYPE_DEVICE) {
+        *why = "the simulator has physical memory on devices only (location.type must be "
+               "MEM_LOCATION_TYPE_DEVICE(1))";
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
+    if (dev < 0 || (uint32_t)dev >= sim_device_count()) {
+        *why = "location.id names no device";
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    enum sim_rc rc = sim_vmm_phys_alloc(dev, size, vmm_page(prop->memAttr), handle);
+    if (rc == SIM_ENOMEM)
+        *why = "the device's HBM is exhausted";
+    else if (rc == SIM_EUNSUPPORTED)
+        *why = "this SoC has no 1 GB pages";
+    return code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError vmm_phys_free(void *handle, const char **why)
+{
+    if (sim_vmm_phys_free(handle) == SIM_OK)
+        return ACL_SUCCESS;
+    *why = "handle is not a live physical memory handle (never allocated, or already freed)";
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+static aclError vmm_map(void *va, size_t size, size_t offset, void *handle, uint64_t flags,
+                        int no_access, const char **why)
+{
+    (void)flags;
+    return code(sim_vmm_map(va, size, offset, handle,
+                            no_access ? SIM_ACCESS_NONE : SIM_ACCESS_READWRITE, why),
+                ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError vmm_unmap(void *va, const char **why)
+{
+    return code(sim_vmm_unmap(va, why), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError vmm_retain(void *va, void **handle, const char **why)
+{
+    return code(sim_vmm_retain(va, handle, why), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError vmm_props(void *handle, aclrtPhysicalMemProp *prop, const char **why)
+{
+    struct sim_phys_info in;
+    if (sim_vmm_phys_info(handle, &in) != SIM_OK) {
+        *why = "handle is not a live physical memory handle (never allocated, or already freed)";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    memset(prop, 0, sizeof *prop);
+    prop->handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    prop->allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    prop->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    prop->location.id = (uint32_t)in.dev;
+    prop->memAttr = in.page == SIM_PAGE_HUGE1G ? ACL_HBM_MEM_HUGE1G : ACL_HBM_MEM_HUGE;
+    return ACL_SUCCESS;
+}
+
+static aclError vmm_set_access(void *va, size_t size, aclrtMemAccessDesc *desc, size_t count,
+                               const char **why)
+{
+    uint32_t access = SIM_ACCESS_READWRITE;
+    for (size_t i = 0; i < count; i++) {
+        if (desc[i].flags != ACL_RT_MEM_ACCESS_FLAGS_NONE &&
+            desc[i].flags != ACL_RT_MEM_ACCESS_FLAGS_READ &&
+            desc[i].flags != ACL_RT_MEM_ACCESS_FLAGS_READWRITE) {
+            *why = "desc.flags must be ACL_RT_MEM_ACCESS_FLAGS_NONE, _READ or _READWRITE";
+            return ACL_ERROR_RT_PARAM_INVALID;
+        }
+        if (desc[i].location.type != ACL_MEM_LOCATION_TYPE_DEVICE &&
+            desc[i].location.type != ACL_MEM_LOCATION_TYPE_HOST) {
+            *why = "desc.location.type must be MEM_LOCATION_TYPE_DEVICE(1) or "
+                   "MEM_LOCATION_TYPE_HOST(0)";
+            return ACL_ERROR_RT_PARAM_INVALID;
+        }
+        if (desc[i].location.type == ACL_MEM_LOCATION_TYPE_DEVICE &&
+            desc[i].location.id >= sim_device_count()) {
+            *why = "desc.location.id names no device";
+            return ACL_ERROR_RT_INVALID_DEVICEID;
+        }
+        if (desc[i].location.type == ACL_MEM_LOCATION_TYPE_DEVICE)
+            access = (uint32_t)desc[i].flags;
+    }
+    return code(sim_vmm_access(va, size, true, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError vmm_get_access(void *va, aclrtMemLocation *location, uint64_t *flag,
+                               const char **why)
+{
+    if (location->type != ACL_MEM_LOCATION_TYPE_DEVICE &&
+        location->type != ACL_MEM_LOCATION_TYPE_HOST) {
+        *why = "location.type must be MEM_LOCATION_TYPE_DEVICE(1) or MEM_LOCATION_TYPE_HOST(0)";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    uint32_t access = 0;
+    aclError rc = code(sim_vmm_access(va, 0, false, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
+    if (rc == ACL_SUCCESS) /* the host never reaches a device mapping */
+        *flag = location->type == ACL_MEM_LOCATION_TYPE_HOST ? ACL_RT_MEM_ACCESS_FLAGS_NONE
+                                                             : access;
+    return rc;
+}
+
+static aclError mem_range(void *ptr, void **base, size_t *size)
+{
+    uint64_t n;
+    struct sim_block b;
+    void *start;
+    size_t hs;
+    if (sim_vmm_range(ptr, base, &n) == SIM_OK) {
+        *size = (size_t)n;
+    } else if (sim_mem_lookup(ptr, &b)) {
+        *base = b.start;
+        *size = (size_t)b.usable;
+    } else if (sim_host_lookup(ptr, &start, &hs)) {
+        *base = start;
+        *size = hs;
+    } else {
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError pool_create(int32_t dev, const aclrtMemPoolProps *props, void **pool)
+{
+    struct sim_pool *p;
+    aclError rc = code(sim_pool_create(dev, props->maxSize, &p), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    if (rc == ACL_SUCCESS)
+        *pool = p;
+    return rc;
+}
+
+static aclError pool_destroy(void *pool, const char **why)
+{
+    uint64_t used;
+    enum sim_rc rc = sim_pool_destroy(pool, &used);
+    if (rc == SIM_ENOTREADY)
+        *why = "memory of the pool is still in use: free it with aclrtMemPoolFreeAsync first";
+    else if (rc != SIM_OK)
+        *why = "memPool is not a live pool (never created, or already destroyed)";
+    return rc == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_PARAM_INVALID;
+}
+
+static aclError pool_attr(void *pool, aclrtMemPoolAttr attr, int set, void *value,
+                          const char **why)
+{
+    bool wide = attr >= ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD;
+    uint64_t v = 0;
+    if (attr < ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES ||
+        attr > ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH) {
+        *why = "attr is not an aclrtMemPoolAttr";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (set) {
+        v = wide ? *(uint64_t *)value : *(uint32_t *)value;
+        if ((attr == ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH ||
+             attr == ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH) && v != 0) {
+            *why = "a high-water mark can only be reset, with the value 0";
+            return ACL_ERROR_RT_PARAM_INVALID;
+        }
+        if (!wide && v > 1) {
+            *why = "a reuse switch is 0 or 1";
+            return ACL_ERROR_RT_PARAM_INVALID;
+        }
+    }
+    enum sim_rc rc = sim_pool_attr(pool, (enum sim_pool_attr)attr, set, &v);
+    if (rc != SIM_OK) {
+        *why = sim_pool_valid(pool) ? "the attribute is read-only"
+                                    : "memPool is not a live pool (never created, or already "
+                                      "destroyed)";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (!set) {
+        if (wide)
+            *(uint64_t *)value = v;
+        else
+            *(uint32_t *)value = (uint32_t)v;
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError pool_malloc(void *pool, size_t size, void *stream, void **ptr, const char **why)
+{
+    if (!sim_pool_valid(pool)) {
+        *why = "memPool is not a live pool (never created, or already destroyed)";
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    enum sim_rc rc = sim_pool_malloc(pool, size, stream, ptr);
+    if (rc == SIM_ENOMEM)
+        *why = "the pool reached its maxSize or the device's HBM is exhausted";
+    return code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError pool_free(void *ptr, void *stream, const char **why)
+{
+    if (sim_pool_free(ptr, stream) == SIM_OK)
+        return ACL_SUCCESS;
+    *why = "ptr is not memory of a pool (not from aclrtMemPoolMallocAsync, or already freed)";
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+static aclError pool_trim(void *pool, size_t keep, const char **why)
+{
+    if (sim_pool_trim(pool, keep) == SIM_OK)
+        return ACL_SUCCESS;
+    *why = "memPool is not a live pool (never created, or already destroyed)";
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+static size_t vmm_live(int32_t dev, void (*fn)(int, void *, uint64_t, uint64_t, void *), void *user)
+{
+    return sim_vmm_live(dev, fn, user) + sim_pool_live(dev, fn, user);
 }
 
 /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
@@ -993,6 +1536,10 @@ static const struct be_tools tools = {
     .stream_id = stream_id,
     .fault_handler = fault_handler,
     .task_fault = task_fault,
+    .pending_add = pending_add,
+    .pending_find = pending_find,
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    .vmm_live = vmm_live,
 };
 
 static const struct be_ops ops = {
@@ -1045,6 +1592,7 @@ static const struct be_ops ops = {
     .peer_enable = peer_enable,
     .devices_topo = devices_topo,
     .describe = describe,
+    .op_run = op_run,
     .tools = &tools,
     /* ---- versions, SoC and device queries ---- */
     .device_info = device_info,
@@ -1056,6 +1604,39 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
+    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    .memcpy2d = mem_copy2d,
+    .memset_d32 = mem_set_d32,
+    .host_register = host_register,
+    .host_unregister = host_unregister,
+    .host_dev_ptr = host_dev_ptr,
+    .host_map_caps = host_map_caps,
+    .managed_alloc = managed_alloc,
+    .managed_advise = managed_advise,
+    .managed_attrs = managed_attrs,
+    .managed_prefetch = managed_prefetch,
+    .cache_op = cache_op,
+    .mem_type_check = mem_type_check,
+    .uce_info = uce_info,
+    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    .vmm_granularity = vmm_granularity,
+    .vmm_reserve = vmm_reserve,
+    .vmm_release = vmm_release,
+    .vmm_phys_alloc = vmm_phys_alloc,
+    .vmm_phys_free = vmm_phys_free,
+    .vmm_map = vmm_map,
+    .vmm_unmap = vmm_unmap,
+    .vmm_retain = vmm_retain,
+    .vmm_props = vmm_props,
+    .vmm_set_access = vmm_set_access,
+    .vmm_get_access = vmm_get_access,
+    .mem_range = mem_range,
+    .pool_create = pool_create,
+    .pool_destroy = pool_destroy,
+    .pool_attr = pool_attr,
+    .pool_malloc = pool_malloc,
+    .pool_free = pool_free,
+    .pool_trim = pool_trim,
     /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
     .res_limit = res_limit,
     .device_task = device_task,

@@ -10,6 +10,7 @@
  * (lock.h) for the few heap operations it makes; memcheck learns of every
  * block (track.h) and a trace, when one is open, of the bytes in use.
  */
+#include <stdio.h>
 #include "base/mem.h"
 #include "clock.h"
 #include "fault/fault.h"
@@ -19,12 +20,18 @@
 #include "track.h"
 #include "vaspace.h"
 
-/* The trace's "device memory" counter, at the host's current time. */
-static __attribute__((cold)) void trace_usage(struct sim_dev *d)
+/* The trace's "device memory" counter, at the host's current time, and
+ * the block made or released ("malloc"/"free", with "<address> <bytes>":
+ * the memory picture, tools/memview.py, draws each block from these). */
+static __attribute__((cold)) void trace_usage(struct sim_dev *d, const char *what,
+                                              const void *p, uint64_t size)
 {
     int32_t id = sim_dev_id(d);
     uint64_t used;
+    char arg[64];
     sim_mem_usage(id, &used, NULL, NULL);
+    snprintf(arg, sizeof arg, "%p %llu", p, (unsigned long long)size);
+    sim_trace_instant(id, what, sim_clock_host(), arg);
     sim_trace_counter(id, "device memory", used, sim_clock_host());
 }
 
@@ -51,7 +58,7 @@ static __attribute__((noinline)) void announce(struct sim_dev *d, void *p, uint6
     if (d->tracked)
         sim_track_alloc(p, usable);
     if (sim_trace_enabled())
-        trace_usage(d);
+        trace_usage(d, "malloc", p, usable);
 }
 
 /* The rest of an allocation the heap answered with hrc when it failed, or
@@ -128,7 +135,7 @@ enum sim_rc sim_mem_free(void *ptr)
     if (d->tracked)
         sim_track_free(ptr);
     if (sim_trace_enabled())
-        trace_usage(d);
+        trace_usage(d, "free", ptr, size);
     return SIM_OK;
 }
 
@@ -142,7 +149,7 @@ bool sim_mem_lookup(const void *ptr, struct sim_block *b)
     enum sim_heap_rc rc =
         sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - base, &start, &size, &tag);
     sim_lock_give(&d->lock);
-    if (rc != SIM_HEAP_OK)
+    if (rc != SIM_HEAP_OK || (tag & 3) == 3) /* 3: a physical handle's block (vmm.c) */
         return false;
     b->dev = sim_dev_id(d);
     b->start = (void *)(uintptr_t)(base + start);
@@ -162,7 +169,7 @@ struct live_walk {
 static void visit_live(uint64_t start, uint64_t size, int used, uint32_t tag, void *user)
 {
     struct live_walk *w = user;
-    if (!used)
+    if (!used || (tag & 3) == 3) /* physical handles: sim_vmm_live reports them */
         return;
     struct sim_block b = {w->dev, (void *)(uintptr_t)(w->d->base + start), size - (tag >> 2),
                           sim_page_bytes((enum sim_page)(tag & 3))};

@@ -15,6 +15,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "trace.h"
 
 #define PS_PER_US 1e6
@@ -31,6 +32,10 @@ struct device {
     sim_ps latency;
     sim_ps link_free[3]; /* indexed by enum sim_link H2D, D2H, HBM */
     sim_ps engine_free[SIM_CLOCK_MAX_ENGINES];
+    uint64_t stage_bytes; /* pageable copies' bounce-buffer chunk (0: not staged) */
+    uint64_t peer_mbps;   /* each fabric link, per direction (0: no fabric) */
+    sim_ps peer_latency;
+    sim_ps peer_free[SIM_MAX_DEVICES]; /* the link to each peer, this device sending */
     sim_ps last_end;  /* the latest end of any operation */
     uint64_t gen;     /* bumped by reset and open: older stream tails are stale */
     uint32_t next_id; /* the next stream id */
@@ -46,7 +51,7 @@ static uint64_t memcpy_mbps = (uint64_t)(SIM_CLOCK_DEFAULT_MEMCPY_GBPS * MBPS_PE
 static struct device devs[SIM_MAX_DEVICES];
 
 static const char *const default_names[] = {"memcpy H2D", "memcpy D2H", "memcpy D2D",
-                                             "memcpy H2H"};
+                                             "memcpy H2H", "memcpy peer"};
 
 /* ---- arithmetic ---- */
 
@@ -109,7 +114,8 @@ enum sim_rc sim_clock_device_open(int32_t dev, const struct sim_clock_params *p)
         !in_range(p->host_call_us, 0, MAX_US) || !in_range(p->host_query_us, 1e-6, MAX_US) ||
         !in_range(p->memcpy_gbps, 0, MAX_GBPS) ||
         (p->memcpy_gbps != 0 && p->memcpy_gbps < 1e-3) || p->copy_engines < 1 ||
-        p->copy_engines > SIM_CLOCK_MAX_ENGINES)
+        p->copy_engines > SIM_CLOCK_MAX_ENGINES || !in_range(p->peer_gbps, 0, MAX_GBPS) ||
+        (p->peer_gbps != 0 && p->peer_gbps < 1e-3) || !in_range(p->peer_latency_us, 0, MAX_US))
         return SIM_EINVAL;
     pthread_mutex_lock(&lock);
     struct device *d = &devs[dev];
@@ -125,6 +131,9 @@ enum sim_rc sim_clock_device_open(int32_t dev, const struct sim_clock_params *p)
         .host_mbps = (uint64_t)(p->host_gbps * MBPS_PER_GBPS + 0.5),
         .hbm_mbps = (uint64_t)(p->hbm_gbps * MBPS_PER_GBPS + 0.5),
         .latency = US_TO_PS(p->latency_us),
+        .stage_bytes = p->stage_bytes,
+        .peer_mbps = (uint64_t)(p->peer_gbps * MBPS_PER_GBPS + 0.5),
+        .peer_latency = US_TO_PS(p->peer_latency_us),
         .gen = gen,
         .next_id = next_id,
     };
@@ -164,20 +173,28 @@ enum sim_rc sim_clock_stream_init(int32_t dev, struct sim_clock_stream *s)
 
 /* ---- operations ---- */
 
-/* A copy or fill on one of the device's links (lock held). */
-static sim_ps device_op(struct device *d, struct sim_clock_stream *s, enum sim_link link,
-                        uint64_t bytes, sim_ps *start_out, unsigned *engine_out)
+/* The earliest free copy engine of d (lock held). */
+static unsigned free_engine(const struct device *d)
 {
-    host = add_ps(host, host_call);
-    sim_ps start = max_ps(max_ps(tail_of(d, s), host), d->link_free[link]);
     unsigned e = 0;
     for (unsigned i = 1; i < d->engines; i++)
         if (d->engine_free[i] < d->engine_free[e])
             e = i;
+    return e;
+}
+
+/* One transfer on a device link (lock held): it starts no earlier than
+ * `after`, s's tail, the link (*link_free) and a copy engine of d, and
+ * lasts lat + dur; the link, the engine and s are busy until it ends. */
+static sim_ps transfer(struct device *d, struct sim_clock_stream *s, sim_ps *link_free,
+                       sim_ps after, sim_ps lat, sim_ps dur, sim_ps *start_out,
+                       unsigned *engine_out)
+{
+    sim_ps start = max_ps(max_ps(tail_of(d, s), after), *link_free);
+    unsigned e = free_engine(d);
     start = max_ps(start, d->engine_free[e]);
-    uint64_t mbps = link == SIM_LINK_HBM ? d->hbm_mbps : d->host_mbps;
-    sim_ps end = add_ps(start, add_ps(d->latency, transfer_ps(bytes, mbps)));
-    d->link_free[link] = end;
+    sim_ps end = add_ps(start, add_ps(lat, dur));
+    *link_free = end;
     d->engine_free[e] = end;
     d->last_end = max_ps(d->last_end, end);
     s->tail = end;
@@ -186,42 +203,31 @@ static sim_ps device_op(struct device *d, struct sim_clock_stream *s, enum sim_l
     return end;
 }
 
-sim_ps sim_clock_copy(struct sim_clock_stream *s, enum sim_link link, uint64_t bytes,
-                      bool host_waits, const char *name, sim_ps *start)
+/* A copy or fill on one of the device's own links (lock held): a copy
+ * inside HBM reads and writes its bytes (`traffic` 2), a fill only writes
+ * them (1); host links carry the bytes once. */
+static sim_ps device_op(struct device *d, struct sim_clock_stream *s, enum sim_link link,
+                        uint64_t bytes, unsigned traffic, sim_ps *start_out, unsigned *engine_out)
 {
-    sim_ps begin, end, waited_from;
-    unsigned engine = 0;
-    int32_t dev = -1;
-    uint32_t id = SIM_TRACE_NO_STREAM;
+    host = add_ps(host, host_call);
+    uint64_t mbps = link == SIM_LINK_HBM ? d->hbm_mbps : d->host_mbps;
+    sim_ps dur = transfer_ps(bytes, mbps);
+    if (traffic == 2)
+        dur = add_ps(dur, dur);
+    return transfer(d, s, &d->link_free[link], host, d->latency, dur, start_out, engine_out);
+}
 
-    pthread_mutex_lock(&lock);
-    struct device *d = stream_device(s);
-    if (d && link <= SIM_LINK_HBM) {
-        end = device_op(d, s, link, bytes, &begin, &engine);
-    } else if (link == SIM_LINK_HOST && (d || !s)) {
-        host = add_ps(host, host_call);
-        begin = d ? max_ps(host, tail_of(d, s)) : host;
-        end = add_ps(begin, transfer_ps(bytes, memcpy_mbps));
-        if (d) {
-            s->tail = end;
-            d->last_end = max_ps(d->last_end, end);
-        }
-        host_waits = false; /* the host did the work itself: it is at end already */
-        host = end;
-    } else {
-        end = begin = host;
-        pthread_mutex_unlock(&lock);
-        if (start)
-            *start = begin;
-        return end;
-    }
-    waited_from = host;
+/* After a device operation (lock held, released here): the host waits for
+ * it when asked, and the trace records it. */
+static sim_ps finish_op(struct sim_clock_stream *s, enum sim_link link, uint64_t bytes,
+                        bool host_waits, const char *name, sim_ps begin, sim_ps end,
+                        unsigned engine, sim_ps *start)
+{
+    sim_ps waited_from = host;
     if (host_waits)
         host = max_ps(host, end);
-    if (s) {
-        dev = s->device;
-        id = s->id;
-    }
+    int32_t dev = s ? s->device : -1;
+    uint32_t id = s ? s->id : SIM_TRACE_NO_STREAM;
     pthread_mutex_unlock(&lock);
 
     if (start)
@@ -236,10 +242,120 @@ sim_ps sim_clock_copy(struct sim_clock_stream *s, enum sim_link link, uint64_t b
     return end;
 }
 
+/* A precondition failed (lock held, released here): no effect. */
+static sim_ps no_op(sim_ps *start)
+{
+    sim_ps now = host;
+    pthread_mutex_unlock(&lock);
+    if (start)
+        *start = now;
+    return now;
+}
+
+sim_ps sim_clock_copy(struct sim_clock_stream *s, enum sim_link link, uint64_t bytes,
+                      bool host_waits, const char *name, sim_ps *start)
+{
+    sim_ps begin, end;
+    unsigned engine = 0;
+
+    pthread_mutex_lock(&lock);
+    struct device *d = stream_device(s);
+    if (d && link <= SIM_LINK_HBM) {
+        end = device_op(d, s, link, bytes, link == SIM_LINK_HBM ? 2 : 1, &begin, &engine);
+    } else if (link == SIM_LINK_HOST && (d || !s)) {
+        host = add_ps(host, host_call);
+        begin = d ? max_ps(host, tail_of(d, s)) : host;
+        end = add_ps(begin, transfer_ps(bytes, memcpy_mbps));
+        if (d) {
+            s->tail = end;
+            d->last_end = max_ps(d->last_end, end);
+        }
+        host_waits = false; /* the host did the work itself: it is at end already */
+        host = end;
+    } else {
+        return no_op(start);
+    }
+    return finish_op(s, link, bytes, host_waits, name, begin, end, engine, start);
+}
+
+sim_ps sim_clock_copy_staged(struct sim_clock_stream *s, enum sim_link link, uint64_t bytes,
+                             const char *name, sim_ps *start)
+{
+    pthread_mutex_lock(&lock);
+    struct device *d = stream_device(s);
+    if (!d || (link != SIM_LINK_H2D && link != SIM_LINK_D2H))
+        return no_op(start);
+    if (d->stage_bytes == 0) {
+        sim_ps begin;
+        unsigned engine;
+        sim_ps end = device_op(d, s, link, bytes, 1, &begin, &engine);
+        return finish_op(s, link, bytes, true, name, begin, end, engine, start);
+    }
+    /* The implicit synchronisation: the host waits for s first. */
+    host = max_ps(add_ps(host, host_call), tail_of(d, s));
+    sim_ps issued = host, begin = 0, end = host;
+    sim_ps buf_free[2] = {host, host}; /* when each bounce buffer may be refilled */
+    unsigned engine = 0;
+    uint64_t left = bytes, i = 0;
+    do {
+        uint64_t c = left < d->stage_bytes ? left : d->stage_bytes;
+        sim_ps *buf = &buf_free[i & 1], first;
+        if (link == SIM_LINK_H2D) {
+            /* the host fills a free buffer, then the engine sends it */
+            host = add_ps(max_ps(host, *buf), transfer_ps(c, memcpy_mbps));
+            end = transfer(d, s, &d->link_free[link], host, d->latency,
+                           transfer_ps(c, d->host_mbps), &first, &engine);
+            *buf = end;
+        } else {
+            /* the engine fills a buffer the host emptied, then the host copies it out */
+            end = transfer(d, s, &d->link_free[link], max_ps(issued, *buf), d->latency,
+                           transfer_ps(c, d->host_mbps), &first, &engine);
+            host = add_ps(max_ps(host, end), transfer_ps(c, memcpy_mbps));
+            *buf = host;
+            end = host;
+        }
+        if (i++ == 0)
+            begin = first;
+        left -= c;
+    } while (left);
+    return finish_op(s, link, bytes, true, name, begin, end, engine, start);
+}
+
+sim_ps sim_clock_copy_peer(struct sim_clock_stream *s, int32_t src_dev, int32_t dst_dev,
+                           uint64_t bytes, bool host_waits, const char *name, sim_ps *start)
+{
+    pthread_mutex_lock(&lock);
+    struct device *d = stream_device(s), *from = open_device(src_dev);
+    if (!d || !from || !open_device(dst_dev) || src_dev == dst_dev)
+        return no_op(start);
+    sim_ps begin, end;
+    unsigned engine;
+    enum sim_link link = SIM_LINK_PEER;
+    if (from->peer_mbps == 0) {
+        /* No fabric: the issuing device's HBM, the bytes once. */
+        end = device_op(d, s, SIM_LINK_HBM, bytes, 1, &begin, &engine);
+        link = SIM_LINK_HBM;
+    } else {
+        host = add_ps(host, host_call);
+        end = transfer(d, s, &from->peer_free[dst_dev], host, from->peer_latency,
+                       transfer_ps(bytes, from->peer_mbps), &begin, &engine);
+        from->last_end = max_ps(from->last_end, end);
+    }
+    return finish_op(s, link, bytes, host_waits, name, begin, end, engine, start);
+}
+
 sim_ps sim_clock_fill(struct sim_clock_stream *s, uint64_t bytes, bool host_waits,
                       const char *name, sim_ps *start)
 {
-    return sim_clock_copy(s, SIM_LINK_HBM, bytes, host_waits, name ? name : "memset", start);
+    sim_ps begin, end;
+    unsigned engine = 0;
+    pthread_mutex_lock(&lock);
+    struct device *d = stream_device(s);
+    if (!d)
+        return no_op(start);
+    end = device_op(d, s, SIM_LINK_HBM, bytes, 1, &begin, &engine);
+    return finish_op(s, SIM_LINK_HBM, bytes, host_waits, name ? name : "memset", begin, end,
+                     engine, start);
 }
 
 sim_ps sim_clock_record(struct sim_clock_stream *s)
@@ -355,6 +471,8 @@ void sim_clock_reset(void)
             d->link_free[l] = 0;
         for (unsigned e = 0; e < SIM_CLOCK_MAX_ENGINES; e++)
             d->engine_free[e] = 0;
+        for (int p = 0; p < SIM_MAX_DEVICES; p++)
+            d->peer_free[p] = 0;
         d->last_end = 0;
         d->gen++;
     }
@@ -389,4 +507,32 @@ sim_ps sim_clock_abort(struct sim_clock_stream *s)
     }
     pthread_mutex_unlock(&lock);
     return tail;
+}
+
+/* ---- kernels (built-in operators, ops.c) ---- */
+
+sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char *name,
+                        sim_ps *start)
+{
+    pthread_mutex_lock(&lock);
+    struct device *d = stream_device(s);
+    sim_ps begin = host, end = host;
+    if (d) {
+        host = add_ps(host, host_call);
+        begin = max_ps(tail_of(d, s), host);
+        end = add_ps(begin, duration);
+        s->tail = end;
+        d->last_end = max_ps(d->last_end, end);
+    }
+    int32_t dev = s ? s->device : -1;
+    pthread_mutex_unlock(&lock);
+    if (start)
+        *start = begin;
+    if (d && sim_trace_enabled()) {
+        char arg[96];
+        snprintf(arg, sizeof arg, "kernel %s, %.3f us", name ? name : "kernel",
+                 (double)(end - begin) / PS_PER_US);
+        sim_trace_instant(dev, name ? name : "kernel", begin, arg);
+    }
+    return end;
 }

@@ -3,13 +3,17 @@
  *
  * Time is simulated, never measured or slept: integer picoseconds (sim_ps) on
  * one process-wide model. The model holds a host clock (the program's own
- * timeline) and, per open device, four kinds of shared resources, each with
+ * timeline) and, per open device, five kinds of shared resources, each with
  * the time it is next free: the host link in each direction (H2D, D2H: full
- * duplex), HBM (device-to-device traffic) and the copy engines. A stream is
- * an in-order queue: its tail is the end of its last operation. An operation
+ * duplex), HBM (device-to-device traffic and fills), the copy engines and,
+ * on a server with a fabric, one link to each peer device. A stream is an
+ * in-order queue: its tail is the end of its last operation. An operation
  * starts at the latest of its stream's tail, the host clock when it was
  * enqueued, its link's free time and the earliest free copy engine; it lasts
- * latency + bytes / bandwidth. A recorded event is only a time the caller
+ * latency + traffic / bandwidth, where a copy inside one device's HBM reads
+ * and writes its bytes (twice the traffic of a fill). A copy from or to
+ * pageable host memory is staged through a pinned bounce buffer in chunks
+ * (sim_clock_copy_staged). A recorded event is only a time the caller
  * keeps. Equal call sequences give equal times (integer arithmetic only).
  * When tracing is on (trace.h) every operation is also exported.
  * All functions are thread-safe (one mutex).
@@ -39,7 +43,8 @@ enum sim_link {
     SIM_LINK_H2D = 0, /* host to device, over the host link */
     SIM_LINK_D2H = 1, /* device to host, over the host link (the other direction) */
     SIM_LINK_HBM = 2, /* device to device on the stream's device, through HBM */
-    SIM_LINK_HOST = 3 /* host to host: the host CPU copies, no device resource */
+    SIM_LINK_HOST = 3, /* host to host: the host CPU copies, no device resource */
+    SIM_LINK_PEER = 4  /* device to another device, over the fabric (sim_clock_copy_peer) */
 };
 
 /*
@@ -55,7 +60,13 @@ struct sim_clock_params {
     double host_call_us;   /* host time to enqueue one operation (copy, fill, record, wait) */
     double host_query_us;  /* host time of one completion query (sim_clock_done), > 0 */
     unsigned copy_engines; /* copy engines (SDMA queues); each runs one copy at a time */
-    double memcpy_gbps;    /* host memcpy bandwidth for SIM_LINK_HOST copies; 0 = default */
+    double memcpy_gbps;    /* host memcpy bandwidth for SIM_LINK_HOST copies and for
+                              staging pageable memory; 0 = default */
+    uint64_t stage_bytes;  /* chunk of the runtime's pinned bounce buffer for pageable
+                              copies; 0 = pageable copies take the pinned path */
+    double peer_gbps;      /* one fabric link to each peer, per direction, GB/s; 0 = no
+                              fabric: peer copies are timed on the issuing device's HBM */
+    double peer_latency_us; /* fixed cost of a copy over a fabric link */
 };
 
 /*
@@ -77,7 +88,8 @@ struct sim_clock_stream {
  * time 0 and the host-side costs become the process-wide ones.
  * pre: 0 <= dev < SIM_MAX_DEVICES; p->host_gbps, p->hbm_gbps > 0;
  *      p->latency_us, p->host_call_us >= 0; p->host_query_us > 0;
- *      1 <= p->copy_engines <= SIM_CLOCK_MAX_ENGINES; p->memcpy_gbps >= 0.
+ *      1 <= p->copy_engines <= SIM_CLOCK_MAX_ENGINES; p->memcpy_gbps >= 0;
+ *      p->peer_gbps >= 0, p->peer_latency_us >= 0.
  * Returns SIM_OK, or SIM_EINVAL (nothing changed) when a precondition fails
  * or dev is already open.
  */
@@ -101,8 +113,10 @@ enum sim_rc sim_clock_stream_init(int32_t dev, struct sim_clock_stream *s);
  * Enqueue a copy of `bytes` bytes on stream s over `link`. The host pays
  * host_call first; the copy starts at max(s's tail, host clock, the link's
  * free time, the earliest free copy engine) and lasts latency + bytes /
- * bandwidth (host_gbps for H2D and D2H, hbm_gbps for HBM); the link, the
- * engine and s are busy until it ends. With host_waits (a synchronous copy,
+ * bandwidth (host_gbps for H2D and D2H; hbm_gbps for HBM, where the copy
+ * reads and writes its bytes: 2 * bytes of traffic); the link, the engine
+ * and s are busy until it ends. (SIM_LINK_PEER copies go through
+ * sim_clock_copy_peer; here they are a precondition failure.) With host_waits (a synchronous copy,
  * or an async one from pageable memory) the host clock then becomes
  * max(host, end). SIM_LINK_HOST is done by the host: it starts at max(host,
  * s's tail), lasts bytes / memcpy_gbps, uses no device resource and the host
@@ -116,8 +130,37 @@ sim_ps sim_clock_copy(struct sim_clock_stream *s, enum sim_link link, uint64_t b
                       bool host_waits, const char *name, sim_ps *start);
 
 /*
- * Enqueue a memset of `bytes` bytes of device memory on s: costed and
- * ordered exactly as a SIM_LINK_HBM copy (name NULL: "memset").
+ * Enqueue a copy of `bytes` bytes between pageable host memory and device
+ * memory (link SIM_LINK_H2D or SIM_LINK_D2H) on s, as the runtime does it:
+ * it first waits for s to be idle (an implicit stream synchronisation), then
+ * moves the bytes in chunks of stage_bytes through two pinned bounce
+ * buffers: the host memcpy of one chunk (memcpy_gbps; the host is busy)
+ * overlaps the DMA of the previous one (latency + chunk / host_gbps on the
+ * link and a copy engine). The host returns when the last chunk is done.
+ * With stage_bytes 0 it is sim_clock_copy(..., host_waits true).
+ * pre: s initialised on an open device; link is H2D or D2H.
+ * Returns the end time; *start (may be NULL) the first DMA's start.
+ */
+sim_ps sim_clock_copy_staged(struct sim_clock_stream *s, enum sim_link link, uint64_t bytes,
+                             const char *name, sim_ps *start);
+
+/*
+ * Enqueue a copy of `bytes` bytes from device src_dev's memory to device
+ * dst_dev's (src_dev != dst_dev) on s (a stream of either or of a third
+ * device): over the fabric link from src_dev to dst_dev (peer_gbps of
+ * src_dev, peer_latency_us), with a copy engine of s's device. Without a
+ * fabric (peer_gbps 0) it is timed on s's device's HBM, reading the bytes
+ * once (an assumption). Ordering and host_waits as sim_clock_copy.
+ * pre: s initialised on an open device; src_dev and dst_dev open.
+ * Returns the end time; *start as for sim_clock_copy.
+ */
+sim_ps sim_clock_copy_peer(struct sim_clock_stream *s, int32_t src_dev, int32_t dst_dev,
+                           uint64_t bytes, bool host_waits, const char *name, sim_ps *start);
+
+/*
+ * Enqueue a memset of `bytes` bytes of device memory on s: it writes the
+ * bytes once, through HBM, ordered as a SIM_LINK_HBM copy (name NULL:
+ * "memset").
  * pre: s initialised on an open device.
  * Returns the end time; *start as for sim_clock_copy.
  */
@@ -210,5 +253,16 @@ sim_ps sim_clock_release(struct sim_clock_stream *s, sim_ps t);
  * Returns s's new tail.
  */
 sim_ps sim_clock_abort(struct sim_clock_stream *s);
+
+/*
+ * Enqueue a kernel (a built-in operator) of `duration` on s: the host pays
+ * host_call; it starts at max(s's tail, host clock) and uses no link or
+ * copy engine (kernels of different streams overlap). name labels the
+ * trace. *start, when start != NULL, receives the start time.
+ * pre: s initialised on an open device.
+ * Returns the end time (the host clock, with no effect, when pre fails).
+ */
+sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char *name,
+                        sim_ps *start);
 
 #endif /* ACLSIM_SIM_CLOCK_H_ */

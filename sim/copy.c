@@ -122,3 +122,29 @@ enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
     }
     return SIM_OK;
 }
+
+/* ---- copies, fills and host memory (fam-memcopy) ---- */
+
+enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words)
+{
+    if (FLT_HIT(SIM_COPY_ENGINE))
+        return SIM_EIO;
+    char *to = dst;
+    size_t n = words * 4;
+    while (n) {
+        uint64_t a = 0;
+        struct sim_dev *d;
+        enum sim_rc rc = SIM_OK;
+        char *h = host_view(to, dst_dev, n, &a, &d, &rc);
+        /* pieces start on 1 GiB boundaries of a 4-byte aligned range: each
+         * holds whole words */
+        for (uint64_t i = 0; h && i + 4 <= a; i += 4)
+            memcpy(h + i, &value, 4);
+        sim_dev_leave(d);
+        if (!h)
+            return rc;
+        to += a;
+        n -= (size_t)a;
+    }
+    return SIM_OK;
+}

@@ -6,7 +6,8 @@
  *
  * Options (base/options.def), applied by sim_configure while no device is
  * open: ACLSIM_SOC (profile), ACLSIM_HBM_BYTES (capacity override, checked
- * here against the profile and the heap's granule), ACLSIM_DEVICE_COUNT;
+ * here against the profile and the heap's granule), ACLSIM_DEVICE_COUNT,
+ * ACLSIM_SERVER (the server the devices sit in, and its default count);
  * ACLSIM_TRACK=1 (read when a device opens) remembers each live block's
  * allocation stack for the leak report.
  * Each device has its own lock (lock.h) for its blocks; a process-wide mutex
@@ -17,6 +18,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 #include "base/options.h"
 #include "fault/fault.h"
 #include "heap.h"
@@ -30,6 +32,7 @@ static struct {
     /* Written by configure (no device open), read without the lock. */
     _Atomic(const struct sim_profile *) profile;
     _Atomic uint64_t hbm_override;
+    _Atomic(const struct sim_server *) server; /* ACLSIM_SERVER, NULL for none */
     unsigned open_count;
 } sim = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -50,9 +53,34 @@ static enum sim_rc configure_locked(const char **why)
         *why = opt_invalid(OPT_HBM_BYTES, want);
         return SIM_EINVAL;
     }
+    /* ---- the server (fam-memcopy) ---- */
+    const char *server = opt_str(OPT_SERVER);
+    const struct sim_server *srv = sim_server_find(server);
+    uint32_t count = (uint32_t)opt_uint(OPT_DEVICE_COUNT);
+    if (!srv && server && strcmp(server, "none") != 0) {
+        *why = opt_invalid(OPT_SERVER, "expected none or atlas800t-a2");
+        return SIM_EINVAL;
+    }
+    if (srv && strncmp(p->name, srv->soc_prefix, strlen(srv->soc_prefix)) != 0) {
+        char want[160];
+        snprintf(want, sizeof want, "expected none: %s holds %s* parts, ACLSIM_SOC is %s",
+                 srv->name, srv->soc_prefix, p->name);
+        *why = opt_invalid(OPT_SERVER, want);
+        return SIM_EINVAL;
+    }
+    if (srv && !opt_is_set(OPT_DEVICE_COUNT))
+        count = srv->devices;
+    if (srv && count > srv->devices) {
+        char want[160];
+        snprintf(want, sizeof want, "expected at most %u with ACLSIM_SERVER=%s", srv->devices,
+                 srv->name);
+        *why = opt_invalid(OPT_DEVICE_COUNT, want);
+        return SIM_EINVAL;
+    }
     sim.profile = p;
     sim.hbm_override = opt_is_set(OPT_HBM_BYTES) ? hbm : 0;
-    sim_devs.count = (uint32_t)opt_uint(OPT_DEVICE_COUNT);
+    sim.server = srv;
+    sim_devs.count = count;
     sim.configured = true;
     return SIM_OK;
 }
@@ -79,6 +107,7 @@ static void ensure_configured(void)
         if (configure_locked(&why) != SIM_OK) {
             sim.profile = sim_profile_find("Ascend910B1");
             sim.hbm_override = 0;
+            sim.server = NULL;
             sim_devs.count = 1;
             sim.configured = true;
         }
@@ -99,6 +128,12 @@ const struct sim_profile *sim_device_profile(int32_t dev)
     return sim.profile;
 }
 
+const struct sim_server *sim_device_server(void)
+{
+    ensure_configured();
+    return sim.server;
+}
+
 uint64_t sim_device_capacity(int32_t dev)
 {
     const struct sim_profile *p = sim_device_profile(dev);
@@ -114,7 +149,7 @@ bool sim_mem_in_range(const void *ptr)
         uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
         if ((atomic_load_explicit(&d->open, memory_order_acquire) ||
              atomic_load_explicit(&d->retired, memory_order_relaxed)) &&
-            addr - base < atomic_load_explicit(&d->capacity, memory_order_relaxed))
+            addr - base < atomic_load_explicit(&d->span, memory_order_relaxed))
             return true;
     }
     return false;
@@ -145,7 +180,8 @@ enum sim_rc sim_device_open(int32_t id)
         sim_vaspace_destroy(d->vs);
         d->vs = NULL;
     }
-    struct sim_vaspace *vs = sim_vaspace_create(cap);
+    /* The heap's range, then the virtual-memory windows (vmm.c). */
+    struct sim_vaspace *vs = sim_vaspace_create(sim_vmm_span(cap));
     if (!vs)
         return SIM_EHOSTMEM;
     if (sim_timeline_open(id) != SIM_OK) {
@@ -157,6 +193,12 @@ enum sim_rc sim_device_open(int32_t id)
      * out what the driver's reserve, at the top of the range, leaves. */
     struct sim_heap *h = sim_heap_create(0, cap - sim_reserve_bytes(sim.profile, cap));
     if (!h) {
+        sim_timeline_close(id);
+        sim_vaspace_destroy(vs);
+        return SIM_EHOSTMEM;
+    }
+    if (sim_vmm_open(d, cap) != SIM_OK) {
+        sim_heap_destroy(h);
         sim_timeline_close(id);
         sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
@@ -173,6 +215,7 @@ enum sim_rc sim_device_open(int32_t id)
     d->heap = h;
     d->base = base;
     d->capacity = cap;
+    d->span = sim_vmm_span(cap);
     atomic_store_explicit(&d->open, true, memory_order_release);
     atomic_store(&d->retired, false);
     sim.open_count++;
@@ -196,6 +239,8 @@ void sim_device_close(int32_t id)
             sched_yield();
         /* Blocks whose free failed go now (see sim_mem_abandon). */
         sim_block_release_abandoned(d);
+        sim_vmm_close(d);
+        sim_pool_close(id);
         sim_heap_destroy(d->heap);
         /* The range stays reserved, its pages given back (see the top). */
         sim_vaspace_discard(d->vs, d->base, d->capacity);

@@ -83,6 +83,7 @@ enum sim_task_kind {
     SIM_T_NOTIFY_WAIT, /* value: timeout in s */
     SIM_T_VALUE_WRITE, /* dst, value */
     SIM_T_VALUE_WAIT,  /* src, value, flag */
+    SIM_T_FILL32,      /* dst, n bytes, value: the 32-bit pattern */
     SIM_T_BUILTIN      /* obj: a struct sim_builtin the task owns (staging) */
 };
 struct sim_task {
@@ -121,9 +122,11 @@ void sim_gate_forget(const void *obj);
 
 /* stream.c: run a copy or fill now (the gate's replay calls these). */
 enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                         const void *src, bool src_dev, size_t n, bool host_waits);
+                         const void *src, bool src_dev, size_t n, unsigned flags);
 enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                          size_t n, bool host_waits);
+enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                           uint32_t value, size_t words, bool host_waits);
 
 /* builtin.c: do b's work on the device bytes (no time taken); *bytes is
  * how many bytes the work moved, for its timing. */

@@ -1,11 +1,16 @@
 /*
- * host.c - page-locked ("pinned") host memory, as aclrtMallocHost hands out.
+ * host.c - page-locked ("pinned") host memory, as aclrtMallocHost hands out,
+ * host memory the program registered (aclrtHostRegister(V2)) and managed
+ * (UVM) memory (aclrtMemAllocManaged).
  *
  * The simulator cannot pin pages, but it must know which host ranges came
  * from aclrtMallocHost: aclrtFreeHost rejects anything else, and copies
- * from pinned memory are the ones that run asynchronously. Blocks are kept
- * in an array sorted by address (binary search for containment); pinned
- * buffers are few and long-lived, so inserts moving the tail are fine.
+ * from pinned memory are the ones that run asynchronously; registered
+ * ranges count as pinned too. Managed memory is host memory both sides
+ * reach, kept with the advice given for each of its 2 MiB pages. Blocks
+ * of every kind are kept in one array sorted by address, never
+ * overlapping (binary search for containment); such buffers are few and
+ * long-lived, so inserts moving the tail are fine.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,10 +20,21 @@
 #include "fault/fault.h"
 #include "sim.h"
 
+/* One UVM page's advice (managed memory). */
+struct uvm_page {
+    uint64_t accessed_by; /* bit d: device d; bit 63: the host */
+    int32_t pref_id, last_id;
+    int8_t pref_type, last_type; /* ACL_MEM_LOCATIONTYPE_* values, 0: none */
+    bool read_mostly;
+};
+
 struct hblock {
     uintptr_t start;
     size_t size;
     bool abandoned; /* the program's free failed: freed at forget_all */
+    uint8_t kind;   /* SIM_HOST_PINNED, _REGISTERED or _MANAGED */
+    bool mapped;    /* registered: devices reach it (aclrtHostGetDevicePointer) */
+    struct uvm_page *pages; /* managed: one per 2 MiB */
 };
 
 static struct {
@@ -73,7 +89,7 @@ enum sim_rc sim_host_alloc(size_t size, void **ptr)
     }
     size_t at = upper((uintptr_t)p);
     memmove(&host.v[at + 1], &host.v[at], (host.n - at) * sizeof *host.v);
-    host.v[at] = (struct hblock){(uintptr_t)p, size, false};
+    host.v[at] = (struct hblock){(uintptr_t)p, size, false, SIM_HOST_PINNED, false, NULL};
     host.n++;
     host.bytes += size;
     if (host.bytes > host.peak)
@@ -87,7 +103,8 @@ enum sim_rc sim_host_free(void *ptr)
 {
     pthread_mutex_lock(&host.lock);
     size_t at = upper((uintptr_t)ptr);
-    if (at == 0 || host.v[at - 1].start != (uintptr_t)ptr) {
+    if (at == 0 || host.v[at - 1].start != (uintptr_t)ptr ||
+        host.v[at - 1].kind != SIM_HOST_PINNED) {
         pthread_mutex_unlock(&host.lock);
         return SIM_EINVAL;
     }
@@ -104,7 +121,8 @@ bool sim_host_lookup(const void *ptr, void **start, size_t *size)
 {
     pthread_mutex_lock(&host.lock);
     size_t at = upper((uintptr_t)ptr);
-    bool hit = at > 0 && (uintptr_t)ptr - host.v[at - 1].start < host.v[at - 1].size;
+    bool hit = at > 0 && (uintptr_t)ptr - host.v[at - 1].start < host.v[at - 1].size &&
+               host.v[at - 1].kind == SIM_HOST_PINNED;
     if (hit) {
         *start = (void *)host.v[at - 1].start;
         *size = host.v[at - 1].size;
@@ -117,7 +135,7 @@ void sim_host_abandon(void *ptr)
 {
     pthread_mutex_lock(&host.lock);
     size_t at = upper((uintptr_t)ptr);
-    if (at > 0 && host.v[at - 1].start == (uintptr_t)ptr)
+    if (at > 0 && host.v[at - 1].start == (uintptr_t)ptr && host.v[at - 1].kind == SIM_HOST_PINNED)
         host.v[at - 1].abandoned = true;
     pthread_mutex_unlock(&host.lock);
 }
@@ -125,9 +143,11 @@ void sim_host_abandon(void *ptr)
 void sim_host_forget_all(void)
 {
     pthread_mutex_lock(&host.lock);
-    for (size_t i = 0; i < host.n; i++)
+    for (size_t i = 0; i < host.n; i++) {
         if (host.v[i].abandoned)
             base_free((void *)host.v[i].start);
+        base_free(host.v[i].pages); /* the library's own; the memory stays the program's */
+    }
     base_free(host.v);
     host.v = NULL;
     host.n = host.cap = 0;
@@ -141,4 +161,224 @@ void sim_host_usage(uint64_t *cur, uint64_t *peak)
     *cur = host.bytes;
     *peak = host.peak;
     pthread_mutex_unlock(&host.lock);
+}
+
+/* ---- registered and managed memory (fam-memcopy) ---- */
+
+#define UVM_PAGE (2ull << 20)
+
+/* Whether [start, start + size) overlaps a block. pre: lock held. */
+static bool overlaps(uintptr_t start, size_t size)
+{
+    size_t at = upper(start);
+    if (at > 0 && start - host.v[at - 1].start < host.v[at - 1].size)
+        return true;
+    return at < host.n && host.v[at].start - start < size;
+}
+
+/* Insert a block (lock held). SIM_EHOSTMEM when the table cannot grow. */
+static enum sim_rc insert(const struct hblock *b)
+{
+    if (host.n == host.cap) {
+        size_t cap = host.cap ? host.cap * 2 : 16;
+        struct hblock *v = base_realloc(host.v, cap * sizeof *v);
+        if (!v)
+            return SIM_EHOSTMEM;
+        host.v = v;
+        host.cap = cap;
+    }
+    size_t at = upper(b->start);
+    memmove(&host.v[at + 1], &host.v[at], (host.n - at) * sizeof *host.v);
+    host.v[at] = *b;
+    host.n++;
+    return SIM_OK;
+}
+
+/* Remove the block at index at (lock held). */
+static void erase(size_t at)
+{
+    memmove(&host.v[at], &host.v[at + 1], (host.n - at - 1) * sizeof *host.v);
+    host.n--;
+}
+
+/* Index of the block of `kind` starting at ptr, or host.n. pre: lock held. */
+static size_t base_of(const void *ptr, uint8_t kind)
+{
+    size_t at = upper((uintptr_t)ptr);
+    return at > 0 && host.v[at - 1].start == (uintptr_t)ptr && host.v[at - 1].kind == kind
+               ? at - 1
+               : host.n;
+}
+
+enum sim_rc sim_host_register(void *ptr, size_t size, bool mapped)
+{
+    if (size == 0 || (uintptr_t)ptr > UINTPTR_MAX - size)
+        return SIM_EINVAL;
+    pthread_mutex_lock(&host.lock);
+    enum sim_rc rc = SIM_EINVAL;
+    if (!overlaps((uintptr_t)ptr, size))
+        rc = insert(&(struct hblock){(uintptr_t)ptr, size, false, SIM_HOST_REGISTERED, mapped,
+                                     NULL});
+    pthread_mutex_unlock(&host.lock);
+    return rc;
+}
+
+enum sim_rc sim_host_unregister(void *ptr)
+{
+    pthread_mutex_lock(&host.lock);
+    size_t at = base_of(ptr, SIM_HOST_REGISTERED);
+    bool found = at < host.n;
+    if (found)
+        erase(at);
+    pthread_mutex_unlock(&host.lock);
+    return found ? SIM_OK : SIM_EINVAL;
+}
+
+bool sim_host_find(const void *ptr, struct sim_host_block *out)
+{
+    pthread_mutex_lock(&host.lock);
+    size_t at = upper((uintptr_t)ptr);
+    bool hit = at > 0 && (uintptr_t)ptr - host.v[at - 1].start < host.v[at - 1].size;
+    if (hit)
+        *out = (struct sim_host_block){(void *)host.v[at - 1].start, host.v[at - 1].size,
+                                       host.v[at - 1].kind, host.v[at - 1].mapped};
+    pthread_mutex_unlock(&host.lock);
+    return hit;
+}
+
+enum sim_rc sim_managed_alloc(uint64_t size, void **ptr)
+{
+    if (size > UINT64_MAX - (UVM_PAGE - 1))
+        return SIM_ENOMEM;
+    uint64_t rounded = (size + UVM_PAGE - 1) & ~(UVM_PAGE - 1);
+    if (FLT_HIT(SIM_HOST_ALLOC) || rounded > SIZE_MAX || beyond_ram((size_t)rounded))
+        return SIM_ENOMEM;
+    struct uvm_page *pages = base_calloc((size_t)(rounded / UVM_PAGE), sizeof *pages);
+    if (!pages)
+        return SIM_EHOSTMEM;
+    void *p = base_aligned(4096, (size_t)rounded);
+    if (!p) {
+        base_free(pages);
+        return SIM_ENOMEM;
+    }
+    pthread_mutex_lock(&host.lock);
+    enum sim_rc rc = insert(&(struct hblock){(uintptr_t)p, (size_t)rounded, false,
+                                             SIM_HOST_MANAGED, false, pages});
+    pthread_mutex_unlock(&host.lock);
+    if (rc != SIM_OK) {
+        base_free(p);
+        base_free(pages);
+        return rc;
+    }
+    *ptr = p;
+    return SIM_OK;
+}
+
+enum sim_rc sim_managed_free(void *ptr)
+{
+    pthread_mutex_lock(&host.lock);
+    size_t at = base_of(ptr, SIM_HOST_MANAGED);
+    struct uvm_page *pages = NULL;
+    bool found = at < host.n;
+    if (found) {
+        pages = host.v[at].pages;
+        erase(at);
+    }
+    pthread_mutex_unlock(&host.lock);
+    if (!found)
+        return SIM_EINVAL;
+    base_free(pages);
+    base_free(ptr);
+    return SIM_OK;
+}
+
+/* The managed block holding all of [ptr, ptr+size) and the range of its
+ * pages [*first, *last] (lock held), or NULL. */
+static struct hblock *managed_range(const void *ptr, uint64_t size, size_t *first, size_t *last)
+{
+    size_t at = upper((uintptr_t)ptr);
+    if (at == 0 || size == 0)
+        return NULL;
+    struct hblock *b = &host.v[at - 1];
+    uint64_t off = (uintptr_t)ptr - b->start;
+    if (b->kind != SIM_HOST_MANAGED || off >= b->size || size > b->size - off)
+        return NULL;
+    *first = (size_t)(off / UVM_PAGE);
+    *last = (size_t)((off + size - 1) / UVM_PAGE);
+    return b;
+}
+
+enum sim_rc sim_managed_advise(const void *ptr, uint64_t size, int advise, int loc_type,
+                               int32_t loc_id)
+{
+    pthread_mutex_lock(&host.lock);
+    size_t first, last;
+    struct hblock *b = managed_range(ptr, size, &first, &last);
+    if (b) {
+        /* the host is bit 63; a device its id */
+        uint64_t who = loc_type == SIM_UVM_DEVICE ? UINT64_C(1) << (loc_id & 63)
+                                                  : UINT64_C(1) << 63;
+        for (size_t i = first; i <= last; i++) {
+            struct uvm_page *pg = &b->pages[i];
+            switch (advise) {
+            case SIM_UVM_SET_READ_MOSTLY:
+            case SIM_UVM_UNSET_READ_MOSTLY:
+                pg->read_mostly = advise == SIM_UVM_SET_READ_MOSTLY;
+                break;
+            case SIM_UVM_SET_PREFERRED:
+                pg->pref_type = (int8_t)loc_type;
+                pg->pref_id = loc_id;
+                break;
+            case SIM_UVM_UNSET_PREFERRED:
+                pg->pref_type = 0;
+                pg->pref_id = 0;
+                break;
+            case SIM_UVM_SET_ACCESSED_BY:
+                pg->accessed_by |= who;
+                break;
+            default:
+                pg->accessed_by &= ~who;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&host.lock);
+    return b ? SIM_OK : SIM_EINVAL;
+}
+
+enum sim_rc sim_managed_prefetched(const void *ptr, uint64_t size, int loc_type, int32_t loc_id)
+{
+    pthread_mutex_lock(&host.lock);
+    size_t first, last;
+    struct hblock *b = managed_range(ptr, size, &first, &last);
+    for (size_t i = first; b && i <= last; i++) {
+        b->pages[i].last_type = (int8_t)loc_type;
+        b->pages[i].last_id = loc_id;
+    }
+    pthread_mutex_unlock(&host.lock);
+    return b ? SIM_OK : SIM_EINVAL;
+}
+
+enum sim_rc sim_managed_query(const void *ptr, uint64_t size, struct sim_uvm_advice *out)
+{
+    pthread_mutex_lock(&host.lock);
+    size_t first, last;
+    struct hblock *b = managed_range(ptr, size, &first, &last);
+    if (b) {
+        const struct uvm_page *p0 = &b->pages[first];
+        *out = (struct sim_uvm_advice){.read_mostly = true, .pref_type = p0->pref_type,
+                                       .pref_id = p0->pref_id, .last_type = p0->last_type,
+                                       .last_id = p0->last_id, .accessed_by = ~UINT64_C(0)};
+        for (size_t i = first; i <= last; i++) {
+            const struct uvm_page *pg = &b->pages[i];
+            out->read_mostly = out->read_mostly && pg->read_mostly;
+            out->accessed_by &= pg->accessed_by;
+            if (pg->pref_type != out->pref_type || pg->pref_id != out->pref_id)
+                out->pref_type = SIM_UVM_MIXED;
+            if (pg->last_type != out->last_type || pg->last_id != out->last_id)
+                out->last_type = SIM_UVM_MIXED;
+        }
+    }
+    pthread_mutex_unlock(&host.lock);
+    return b ? SIM_OK : SIM_EINVAL;
 }

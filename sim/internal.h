@@ -12,12 +12,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "base/hash.h"
 #include "lock.h"
 #include "sim.h"
 
 struct sim_heap;
 struct sim_vaspace;
 struct sim_stacks;
+struct sim_res;
+
+/* A device's virtual memory (vmm.c): reservations, physical handles. */
+struct sim_vmm {
+    uint64_t handle_off;     /* start of the handle window */
+    uint64_t res_lo, res_hi; /* the reservation window */
+    int fd;                  /* the physical bytes, -1 until first needed */
+    struct sim_res **res;    /* sorted by offset */
+    size_t nres, cap;
+    struct base_map phys;    /* heap offset + 1 -> its physical handle */
+    uint64_t reserved, mapped, physical; /* bytes */
+};
 
 /* ---- device.c: devices ---- */
 
@@ -44,6 +57,10 @@ struct sim_dev {
     struct sim_vaspace *vs;
     struct sim_heap *heap;
     _Atomic uint64_t base, capacity; /* read without the lock by sim_dev_of */
+    /* ---- virtual memory (vmm.c) ---- */
+    struct sim_vmm *vmm; /* &vmm_state while open, else NULL */
+    struct sim_vmm vmm_state;
+    _Atomic uint64_t span; /* bytes of address space: heap, handles, reservations */
 };
 
 /* Every device, open or not, and how many the configuration has
@@ -76,7 +93,7 @@ static inline bool sim_dev_holds(struct sim_dev *d, uintptr_t addr)
         return false;
     uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
     /* below base wraps around */
-    return addr - base < atomic_load_explicit(&d->capacity, memory_order_relaxed);
+    return addr - base < atomic_load_explicit(&d->span, memory_order_relaxed);
 }
 
 /* The open device whose address range holds addr, or NULL. */
@@ -161,5 +178,15 @@ void sim_stacks_forget(struct sim_stacks *t, uint64_t off);
 /* The number of frames recorded for the block at off, and *frames; 0 when
  * none (t may be NULL). pre: d->lock held. */
 int sim_stacks_find(const struct sim_stacks *t, uint64_t off, void *const **frames);
+
+/* ---- vmm.c: virtual memory ---- */
+
+/* Bytes of address space a device of `capacity` bytes needs: the heap,
+ * the handle window and the reservation window (vmm.c). */
+uint64_t sim_vmm_span(uint64_t capacity);
+/* Set up / tear down d's virtual memory (every mapping, handle and
+ * reservation goes). pre: d->lock not held; open: d being opened. */
+enum sim_rc sim_vmm_open(struct sim_dev *d, uint64_t capacity);
+void sim_vmm_close(struct sim_dev *d);
 
 #endif /* ACLSIM_SIM_INTERNAL_H_ */

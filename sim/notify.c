@@ -171,6 +171,12 @@ static bool run(struct sim_stream *s, struct sim_task *t, bool replay)
         if (value_waits && t->dst_dev)
             wake_values(sim_clock_stream_now(&s->clk));
         return false;
+    case SIM_T_FILL32:
+        if (!t->dst_dev || live(t->dst, t->n))
+            sim_fill32_run(s->dev, s, t->dst, t->dst_dev, (uint32_t)t->value, t->n / 4, false);
+        if (value_waits && t->dst_dev)
+            wake_values(sim_clock_stream_now(&s->clk));
+        return false;
     case SIM_T_RECORD: {
         struct sim_event *e = t->obj;
         /* A replayed record completes where the stream is; an enqueued one

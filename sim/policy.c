@@ -5,16 +5,23 @@
  * pages round to 2 MB, 1 GB pages to 1 GB and exist only where the profile
  * has them; HUGE_FIRST takes normal pages up to 1 MB, an out-of-range
  * policy huge pages from 2 MB, and both fall back to normal pages. The
- * block itself comes from blocks.c. Of a device's HBM the driver keeps a
- * reserve (RESERVED_MEM of CANN's cmodel driver, fact sheet 6.1) that no
- * allocation gets and aclrtGetMemInfo does not count.
+ * block itself comes from blocks.c. Of a device's HBM the driver and
+ * runtime keep a reserve that no allocation gets and aclrtGetMemInfo does
+ * not count: what the real part reports (profile.c) at the profile's full
+ * capacity; on a smaller device (ACLSIM_HBM_BYTES, a test's) the 8 MiB
+ * RESERVED_MEM of CANN's cmodel driver (fact sheet 6.1), which the
+ * suites' accounting counts on.
  */
 #include "heap.h"
 #include "internal.h"
 
+#define CMODEL_RESERVE (8ull << 20)
+
 uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity)
 {
-    uint64_t r = p->reserved_bytes < capacity / 2 ? p->reserved_bytes : capacity / 2;
+    uint64_t r = capacity == p->hbm_bytes ? p->reserved_bytes : CMODEL_RESERVE;
+    if (r > capacity / 2)
+        r = capacity / 2;
     return r & ~(uint64_t)(SIM_HEAP_GRANULE - 1);
 }
 

@@ -39,9 +39,10 @@ enum sim_rc {
 struct sim_profile {
     const char *name;          /* CANN's SoC name, as aclrtGetSocName gives */
     uint64_t hbm_bytes;        /* HBM capacity */
-    uint64_t reserved_bytes;   /* kept by the driver: never handed out */
+    uint64_t reserved_bytes;   /* kept by the driver and runtime at the full capacity:
+                                  never handed out, not in aclrtGetMemInfo's total */
     double hbm_gbps;           /* HBM bandwidth, GB/s (1e9 bytes) */
-    double host_gbps;          /* host link bandwidth per direction, GB/s */
+    double host_gbps;          /* host link bandwidth per direction, pinned memory, GB/s */
     double host_latency_us;    /* host link latency per transfer */
     unsigned copy_engines;     /* SDMA queues */
     unsigned clock_mhz;        /* AI core clock */
@@ -49,12 +50,30 @@ struct sim_profile {
     bool huge1g;               /* 1 GB pages (HUGE1G_ONLY) supported */
     unsigned max_streams;      /* per device, default stream included */
     unsigned max_events;       /* per device */
+    /* ---- copies, fills and host memory (fam-memcopy) ---- */
+    uint64_t stage_bytes;      /* the runtime's bounce-buffer chunk for pageable copies */
+    double stage_gbps;         /* host memcpy into or out of the bounce buffer, GB/s */
+    bool uvm;                  /* managed memory (aclrtMemAllocManaged) supported */
 };
 
 /* The profile named `name`, or NULL. */
 const struct sim_profile *sim_profile_find(const char *name);
 /* The i-th built-in profile (i = 0, 1, ...), NULL past the last. */
 const struct sim_profile *sim_profile_at(size_t i);
+
+/* A server the simulated devices sit in (ACLSIM_SERVER): how many devices
+ * it holds, of which SoCs, and the fabric between them. */
+struct sim_server {
+    const char *name;        /* ACLSIM_SERVER's word */
+    const char *soc_prefix;  /* the SoC names it holds start with this */
+    uint32_t devices;        /* devices in the server */
+    double device_gbps;      /* each device's fabric bandwidth per direction, all links */
+    double link_gbps;        /* one link between two devices, per direction */
+    double link_latency_us;  /* fixed cost of a copy over a link */
+};
+
+/* The server named `name` ("none" and unknown names: NULL). */
+const struct sim_server *sim_server_find(const char *name);
 
 /* Platform facts of a SoC, as CANN's platform file for it gives them. */
 struct sim_soc {
@@ -81,11 +100,14 @@ const struct sim_soc *sim_soc_find(const char *name);
 enum sim_rc sim_configure(const char **why);
 uint32_t sim_device_count(void);
 const struct sim_profile *sim_device_profile(int32_t dev);
+/* The server the devices sit in (ACLSIM_SERVER), or NULL for none. */
+const struct sim_server *sim_device_server(void);
 /* HBM capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
 uint64_t sim_device_capacity(int32_t dev);
-/* The part of a device of `capacity` bytes its driver keeps for itself and
- * never hands out: the profile's reserve, but at most half of a small
- * ACLSIM_HBM_BYTES, in heap granules. */
+/* The part of a device of `capacity` bytes its driver and runtime keep and
+ * never hand out: the profile's reserve when the device has the profile's
+ * full HBM; for a smaller ACLSIM_HBM_BYTES the reserve of CANN's cmodel
+ * driver (8 MiB), at most half of it; in heap granules. */
 uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity);
 
 /* pre: dev < sim_device_count(). */
@@ -178,6 +200,50 @@ void sim_host_abandon(void *ptr);
 /* Bytes of live host blocks, and the most ever live. */
 void sim_host_usage(uint64_t *cur, uint64_t *peak);
 
+/* ---- host.c: registered and managed memory (fam-memcopy) ---- */
+
+/* The kinds of host ranges the simulator knows. */
+enum { SIM_HOST_PINNED = 0, SIM_HOST_REGISTERED = 1, SIM_HOST_MANAGED = 2 };
+struct sim_host_block {
+    void *start;
+    size_t size;
+    int kind;    /* SIM_HOST_* */
+    bool mapped; /* registered for device access (a device address exists) */
+};
+/* The known host range containing ptr (any kind): true and *out. */
+bool sim_host_find(const void *ptr, struct sim_host_block *out);
+/* Register [ptr, ptr+size) of the program's host memory: SIM_EINVAL when it
+ * overlaps a known range (already registered, or pinned memory),
+ * SIM_EHOSTMEM. The memory stays the program's. */
+enum sim_rc sim_host_register(void *ptr, size_t size, bool mapped);
+/* SIM_EINVAL unless ptr starts a registered range. */
+enum sim_rc sim_host_unregister(void *ptr);
+
+/* Managed memory: host memory of size rounded up to 2 MiB, both the host
+ * and the devices reach it; freed by sim_managed_free (SIM_EINVAL unless ptr
+ * starts a managed block). */
+enum sim_rc sim_managed_alloc(uint64_t size, void **ptr);
+enum sim_rc sim_managed_free(void *ptr);
+/* Advice per 2 MiB page of [ptr, ptr+size), which must lie in one managed
+ * block (else SIM_EINVAL); locations are ACL's managed location types. */
+enum { SIM_UVM_SET_READ_MOSTLY, SIM_UVM_UNSET_READ_MOSTLY, SIM_UVM_SET_PREFERRED,
+       SIM_UVM_UNSET_PREFERRED, SIM_UVM_SET_ACCESSED_BY, SIM_UVM_UNSET_ACCESSED_BY };
+enum { SIM_UVM_DEVICE = 1, SIM_UVM_MIXED = -1 };
+enum sim_rc sim_managed_advise(const void *ptr, uint64_t size, int advise, int loc_type,
+                               int32_t loc_id);
+/* A prefetch of the range to a location was done. */
+enum sim_rc sim_managed_prefetched(const void *ptr, uint64_t size, int loc_type, int32_t loc_id);
+/* What the pages of a range agree on: read mostly when all are; a location
+ * type SIM_UVM_MIXED when they differ; accessed_by the devices (bit 63 the
+ * host) every page names. */
+struct sim_uvm_advice {
+    bool read_mostly;
+    int pref_type, last_type;
+    int32_t pref_id, last_id;
+    uint64_t accessed_by;
+};
+enum sim_rc sim_managed_query(const void *ptr, uint64_t size, struct sim_uvm_advice *out);
+
 /* ---- stream.c: streams, copies and fills on them, events ---- */
 
 /* Open / close a device's timeline (device.c calls these). */
@@ -200,14 +266,41 @@ bool sim_stream_done(struct sim_stream *s);
 /* The host waits for all work of a device. */
 enum sim_rc sim_device_sync(int32_t dev);
 
+/* How a copy is made: SIM_COPY_WAIT, the host waits for its end (a
+ * synchronous copy, an async one from pageable memory); SIM_COPY_PAGEABLE,
+ * its host side is pageable memory, which the runtime stages through a
+ * pinned bounce buffer (clock.h, sim_clock_copy_staged). */
+enum { SIM_COPY_WAIT = 1, SIM_COPY_PAGEABLE = 2 };
+
 /* Copy or fill n bytes (either side may be host memory: *_dev false) on
  * stream s, or synchronously on device dev when s is NULL. The bytes move
- * now; the time is taken on the device's timeline; with host_waits (or no
- * stream) the host waits for the end. pre: ranges checked by the caller. */
+ * now; the time is taken on the device's timeline (a copy between two
+ * devices' memory on the fabric link between them); with SIM_COPY_WAIT (or
+ * no stream) the host waits for the end. pre: ranges checked by the caller. */
 enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                     const void *src, bool src_dev, size_t n, bool host_waits);
+                     const void *src, bool src_dev, size_t n, unsigned flags);
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits);
+
+/* ---- copies, fills and host memory (fam-memcopy) ---- */
+
+/* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart; the
+ * bytes move now, row by row, and it takes the time of one copy of
+ * width * height bytes (a held stream queues it row by row). Otherwise as
+ * sim_copy. pre: every row checked by the caller. */
+enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpitch, bool dst_dev,
+                       const void *src, size_t spitch, bool src_dev, size_t width,
+                       size_t height, unsigned flags);
+/* Fill `words` 32-bit words at dst with value: device memory through HBM
+ * on the stream's timeline, acl host memory by the host at once. Otherwise
+ * as sim_fill. pre: dst 4-byte aligned, the range checked by the caller. */
+enum sim_rc sim_fill32(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                       uint32_t value, size_t words, bool host_waits);
+/* Managed pages of `bytes` migrate to a device (or to the host) on stream
+ * s: timed as a copy over the host link in that direction. */
+void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device);
+/* Write the pattern through the host view (copy.c). */
+enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words);
 
 /* Events: SIM_EVENT_TIMELINE marks one that can time (ACL_EVENT_TIME_LINE),
  * SIM_EVENT_IPC one other processes can open (ACL_EVENT_IPC, ipc.c). */
@@ -342,6 +435,204 @@ void sim_fault_handler(sim_fault_fn fn);
 /* Report a fault of `kind` for the next task of s (one the caller refused
  * to enqueue because the device would have failed it). */
 void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind);
+
+/* ---- ops.c, roofline.c, pending.c: built-in operators and the facts of
+ * pending work (the allocator sanitizer's) ---- */
+
+/* Element types of the built-in operators. */
+enum sim_dtype { SIM_DT_F32, SIM_DT_F16, SIM_DT_BF16, SIM_DT_I32, SIM_DT_I8, SIM_DT_U8, SIM_DT_I64 };
+
+/* What a built-in operator computes. Binary elementwise operators
+ * broadcast their inputs (numpy rules); MATMUL covers MatMul and
+ * BatchMatMul (leading dims broadcast), GEMM is out = alpha*a@b + beta*c. */
+enum sim_opkind {
+    SIM_OP_ADD, SIM_OP_SUB, SIM_OP_MUL, SIM_OP_DIV, SIM_OP_MAXIMUM, SIM_OP_MINIMUM,
+    SIM_OP_RELU, SIM_OP_SIGMOID, SIM_OP_TANH, SIM_OP_GELU, SIM_OP_EXP, SIM_OP_ABS, SIM_OP_NEG,
+    SIM_OP_SQRT, SIM_OP_CAST, SIM_OP_MATMUL, SIM_OP_GEMM, SIM_OP_REDUCE_SUM, SIM_OP_TRANSPOSE
+};
+
+#define SIM_OP_MAX_DIMS 8
+#define SIM_OP_MAX_IN 5
+
+struct sim_tensor {
+    const void *data; /* device address, or host memory when !dev */
+    bool dev;
+    enum sim_dtype dt;
+    int ndims;
+    int64_t dims[SIM_OP_MAX_DIMS];
+};
+
+struct sim_op {
+    enum sim_opkind kind;
+    const char *name;          /* the operator's type, for the trace */
+    int n_in;
+    struct sim_tensor in[SIM_OP_MAX_IN];
+    struct sim_tensor out;     /* data is a device address */
+    bool trans_a, trans_b;     /* MATMUL, GEMM */
+    bool keep_dims;            /* REDUCE_SUM */
+    int n_axes;                /* REDUCE_SUM: axes (distinct, in range); TRANSPOSE: perm */
+    int64_t axes[SIM_OP_MAX_DIMS];
+    void *ws;                  /* device workspace the kernel writes (NULL: none) */
+    size_t ws_bytes;
+    void *tiling;              /* device block for the tiling record (NULL: none) */
+    size_t tiling_bytes;
+};
+
+/* Run op on stream s of device dev: the results are computed on the
+ * device bytes now (like every simulated operation, so a correctly
+ * ordered program reads right data) and the operator takes its roofline
+ * time on the stream; *start and *end receive its simulated interval.
+ * SIM_EHOSTMEM when host scratch memory runs out, SIM_EIO on an injected
+ * copy-engine fault (nothing written then).
+ * pre: op validated: shapes consistent, data inside live blocks. */
+enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *op,
+                       uint64_t *start, uint64_t *end);
+
+/* Roofline figures (roofline.c, sources there): flop/s of the cube (matrix)
+ * or vector unit of SoC `soc` for a data type, and the duration in ps of a
+ * kernel doing `flops` and moving `bytes` on a device of hbm_gbps. */
+#define SIM_ROOF_PS_PER_US UINT64_C(1000000)
+double sim_roofline_flops_per_s(const char *soc, bool cube, enum sim_dtype dt);
+uint64_t sim_roofline_ps(const char *soc, double hbm_gbps, bool cube, enum sim_dtype dt,
+                         double flops, double bytes);
+
+/* Enqueue a kernel of `ps` on stream s (the host pays its enqueue cost):
+ * it starts when the stream and the host reach it. */
+void sim_stream_kernel(struct sim_stream *s, uint64_t ps, const char *name, uint64_t *start,
+                       uint64_t *end);
+
+/* Pending uses of device bytes: [p, p+n) in use by work of `stream` from
+ * simulated time `from` until `until` (tag: the caller's). Records whose
+ * `until` the host clock has passed are dropped, as they can no longer
+ * conflict with anything (every later operation starts after the host
+ * enqueued it). A record of the same bytes and stream as an existing one
+ * extends it. Thread-safe. */
+struct sim_pending {
+    const void *start;
+    size_t size;
+    const void *stream;
+    uint64_t from, until, tag;
+};
+void sim_pending_add(const void *p, size_t n, const void *stream, uint64_t from,
+                     uint64_t until, uint64_t tag);
+/* The first record (lowest address) overlapping [p, p+n) whose stream is
+ * not `stream` and whose interval overlaps [from, to): true and *out. */
+bool sim_pending_find(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
+                      struct sim_pending *out);
+/* Records kept (after dropping the ones the host clock has passed). */
+size_t sim_pending_count(void);
+/* Forget every record (the clocks were reset). */
+void sim_pending_clear(void);
+
+/* ---- vmm.c: virtual memory (reservations, physical handles, mappings) ----
+ *
+ * A reserved range is device address space with nothing behind it: copies
+ * into it are refused (sim_vmm_lookup says SIM_VMM_UNMAPPED) and a host
+ * dereference faults. Physical memory is taken from the device's HBM (it
+ * counts in sim_mem_usage); mapping it into a reserved range makes that
+ * range device memory to copies and fills; one handle mapped at two
+ * addresses shows the same bytes at both. *why, where given, is set to a
+ * static sentence saying what is wrong (NULL: host memory ran out). */
+
+/* Access of a mapping (aclrtMemAccessFlags' values). */
+enum { SIM_ACCESS_NONE = 0, SIM_ACCESS_READ = 1, SIM_ACCESS_READWRITE = 3 };
+
+/* The granularity of physical memory of a page kind (2 MB; 1 GB pages:
+ * 1 GB, SIM_EUNSUPPORTED where the profile has none). pre: dev valid. */
+enum sim_rc sim_vmm_granularity(int32_t dev, enum sim_page page, uint64_t *g);
+/* Reserve size bytes (rounded up to 2 MB) of device address space on the
+ * open device dev, at expect when not NULL (aligned to 2 MB, 1 GB for a
+ * size of 1 GB or more; SIM_EUNSUPPORTED on Ascend 950). SIM_ENOMEM when
+ * no such range is free. */
+enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
+                            const char **why);
+/* Release the reservation starting at va (SIM_EINVAL while something is
+ * mapped in it). */
+enum sim_rc sim_vmm_release(void *va, const char **why);
+/* Physical memory of size bytes (rounded up to its page) on the open
+ * device dev: SIM_ENOMEM when HBM is exhausted. */
+enum sim_rc sim_vmm_phys_alloc(int32_t dev, uint64_t size, enum sim_page page, void **handle);
+/* Drop one reference to a handle; its memory goes once no reference and
+ * no mapping is left. SIM_EINVAL for no live handle. */
+enum sim_rc sim_vmm_phys_free(void *handle);
+struct sim_phys_info {
+    int32_t dev;
+    uint64_t size; /* as requested */
+    enum sim_page page;
+};
+enum sim_rc sim_vmm_phys_info(void *handle, struct sim_phys_info *out);
+/* Map the whole of handle at va (size must be its size, offset 0, va
+ * aligned to its page, inside one reservation, nothing mapped there). */
+enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, uint32_t access,
+                        const char **why);
+/* Unmap the mapping starting at va. */
+enum sim_rc sim_vmm_unmap(void *va, const char **why);
+/* A new reference to the handle mapped at va (the start of a mapping). */
+enum sim_rc sim_vmm_retain(void *va, void **handle, const char **why);
+/* Read (set false) or change the access of the mapping starting at va
+ * (size must be its size). */
+enum sim_rc sim_vmm_access(void *va, uint64_t size, bool set, uint32_t *access, const char **why);
+enum sim_vmm_kind { SIM_VMM_NONE, SIM_VMM_UNMAPPED, SIM_VMM_MAPPED };
+/* What ptr is: not a reserved address, reserved with nothing (accessible)
+ * mapped there, or mapped: then *b is the run of contiguous accessible
+ * mappings around it (copies may span mappings). */
+enum sim_vmm_kind sim_vmm_lookup(const void *ptr, struct sim_block *b);
+/* The mapping holding ptr: its start and size. */
+enum sim_rc sim_vmm_range(const void *ptr, void **base, uint64_t *size);
+struct sim_vmm_usage {
+    uint64_t reserved, mapped, physical; /* bytes */
+    uint64_t reservations, handles;
+};
+void sim_vmm_usage(int32_t dev, struct sim_vmm_usage *u);
+/* Each live reservation (aux: bytes mapped in it) and each physical handle
+ * the program still holds (aux: its mappings), for leak reports. fn runs
+ * under the device's lock. Returns how many. */
+enum { SIM_VMM_LIVE_RESERVATION, SIM_VMM_LIVE_PHYSICAL };
+typedef void (*sim_vmm_live_fn)(int kind, void *addr, uint64_t size, uint64_t aux, void *user);
+enum { SIM_VMM_LIVE_POOL = 2 }; /* sim_pool_live: addr the pool, size reserved, aux used */
+size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user);
+
+/* ---- pool.c: stream-ordered memory pools (see pool.c for the reuse
+ * rules in simulated time) ---- */
+struct sim_pool;
+enum sim_pool_attr {
+    SIM_POOL_REUSE_FOLLOW_EVENTS = 1, /* aclrtMemPoolAttr's values */
+    SIM_POOL_REUSE_OPPORTUNISTIC = 2,
+    SIM_POOL_REUSE_INTERNAL = 3,
+    SIM_POOL_RELEASE_THRESHOLD = 4,
+    SIM_POOL_RESERVED = 5,
+    SIM_POOL_RESERVED_HIGH = 6,
+    SIM_POOL_USED = 7,
+    SIM_POOL_USED_HIGH = 8
+};
+/* A pool of device dev holding at most max bytes (0: the device's HBM). */
+enum sim_rc sim_pool_create(int32_t dev, uint64_t max, struct sim_pool **out);
+/* SIM_ENOTREADY (and *in_use) while blocks are handed out; SIM_EINVAL for
+ * no live pool. */
+enum sim_rc sim_pool_destroy(struct sim_pool *p, uint64_t *in_use);
+bool sim_pool_valid(const struct sim_pool *p);
+/* Read or set an attribute (SIM_EINVAL: read-only or unknown). A set of a
+ * high-water mark resets it to the current figure. */
+enum sim_rc sim_pool_attr(struct sim_pool *p, enum sim_pool_attr a, bool set, uint64_t *v);
+/* SIM_ENOMEM past the pool's maximum or the device's HBM. */
+enum sim_rc sim_pool_malloc(struct sim_pool *p, uint64_t size, struct sim_stream *s, void **ptr);
+/* SIM_EINVAL unless ptr is a block a pool handed out. */
+enum sim_rc sim_pool_free(void *ptr, struct sim_stream *s);
+bool sim_pool_owns(const void *ptr);
+enum sim_rc sim_pool_trim(struct sim_pool *p, uint64_t keep);
+/* A synchronisation with device dev's work: pools release what is idle
+ * above their threshold. */
+void sim_pool_on_sync(int32_t dev);
+/* Event records, waits and destroys, for reuse that follows events. */
+void sim_pool_note_record(const void *event, struct sim_stream *s);
+void sim_pool_note_wait(struct sim_stream *s, const void *event);
+void sim_pool_note_forget(const void *event);
+size_t sim_pool_live(int32_t dev, sim_vmm_live_fn fn, void *user);
+/* Forget every pool of a closing device. */
+void sim_pool_close(int32_t dev);
+/* The device of a stream; make s wait until simulated time t. */
+int32_t sim_stream_device(struct sim_stream *s);
+void sim_stream_wait_until(struct sim_stream *s, uint64_t t);
 
 /* ---- builtin.c: built-in device tasks (examples) ----
  *

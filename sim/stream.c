@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "fault/fault.h"
 #include "gate.h"
+#include "internal.h"
 #include "sim.h"
 
 static bool recorded(const struct sim_event *e, sim_ps *at)
@@ -45,6 +46,7 @@ static struct sim_clock_stream sync_clk[SIM_MAX_DEVICES]; /* synchronous work */
 enum sim_rc sim_timeline_open(int32_t dev)
 {
     const struct sim_profile *p = sim_device_profile(dev);
+    const struct sim_server *srv = sim_device_server();
     struct sim_clock_params cp = {
         .host_gbps = p->host_gbps,
         .hbm_gbps = p->hbm_gbps,
@@ -52,7 +54,10 @@ enum sim_rc sim_timeline_open(int32_t dev)
         .host_call_us = SIM_CLOCK_DEFAULT_HOST_CALL_US,
         .host_query_us = SIM_CLOCK_DEFAULT_HOST_QUERY_US,
         .copy_engines = p->copy_engines,
-        .memcpy_gbps = 0,
+        .memcpy_gbps = p->stage_gbps,
+        .stage_bytes = p->stage_bytes,
+        .peer_gbps = srv ? srv->link_gbps : 0,
+        .peer_latency_us = srv ? srv->link_latency_us : 0,
     };
     enum sim_rc rc = sim_clock_device_open(dev, &cp);
     if (rc == SIM_OK)
@@ -165,7 +170,7 @@ static enum sim_link link_of(bool dst_dev, bool src_dev)
 }
 
 enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                     const void *src, bool src_dev, size_t n, bool host_waits)
+                     const void *src, bool src_dev, size_t n, unsigned flags)
 {
     if (s)
         gate_pass(s); /* a blocking host task ahead of it runs first */
@@ -177,14 +182,41 @@ enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
         if (rc != SIM_OK || queued)
             return rc;
     }
-    enum sim_rc rc = sim_copy_run(dev, s, dst, dst_dev, src, src_dev, n, host_waits);
+    enum sim_rc rc = sim_copy_run(dev, s, dst, dst_dev, src, src_dev, n, flags);
     if (rc == SIM_OK && s && dst_dev)
         sim_gate_poke(s);
     return rc;
 }
 
+/* The device whose memory holds addr, or -1. */
+static int32_t owner(const void *addr)
+{
+    struct sim_dev *d = sim_dev_of((uintptr_t)addr);
+    return d ? sim_dev_id(d) : -1;
+}
+
+/* Take the time of a copy whose bytes already moved: its link, staged when
+ * a host side is pageable, over the fabric between two devices. */
+static void time_copy(struct sim_clock_stream *clk, void *dst, bool dst_dev, const void *src,
+                      bool src_dev, uint64_t n, unsigned flags)
+{
+    bool wait = (flags & SIM_COPY_WAIT) != 0;
+    enum sim_link link = link_of(dst_dev, src_dev);
+    if (link == SIM_LINK_HBM) {
+        int32_t from = owner(src), to = owner(dst);
+        if (from >= 0 && to >= 0 && from != to) {
+            sim_clock_copy_peer(clk, from, to, n, wait, NULL, NULL);
+            return;
+        }
+    }
+    if ((link == SIM_LINK_H2D || link == SIM_LINK_D2H) && (flags & SIM_COPY_PAGEABLE))
+        sim_clock_copy_staged(clk, link, n, NULL, NULL);
+    else
+        sim_clock_copy(clk, link, n, wait, NULL, NULL);
+}
+
 enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                         const void *src, bool src_dev, size_t n, bool host_waits)
+                         const void *src, bool src_dev, size_t n, unsigned flags)
 {
     uint32_t task = s ? task_begin(s) : 0;
     enum sim_rc rc = sim_mem_copy(dst, dst_dev, src, src_dev, n);
@@ -193,7 +225,7 @@ enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_
     if (rc != SIM_OK)
         return rc;
     struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
-    sim_clock_copy(clk, link_of(dst_dev, src_dev), n, host_waits || !s, NULL, NULL);
+    time_copy(clk, dst, dst_dev, src, src_dev, n, s ? flags : flags | SIM_COPY_WAIT);
     return SIM_OK;
 }
 
@@ -231,6 +263,73 @@ enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_
     else
         sim_clock_copy(clk, SIM_LINK_HOST, n, true, "memset host", NULL);
     return SIM_OK;
+}
+
+/* ---- copies, fills and host memory (fam-memcopy) ---- */
+
+enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpitch, bool dst_dev,
+                       const void *src, size_t spitch, bool src_dev, size_t width,
+                       size_t height, unsigned flags)
+{
+    if (s && sim_gate_held(s)) {
+        /* Held: each row is queued as a copy of its own. */
+        for (size_t r = 0; r < height; r++) {
+            enum sim_rc rc = sim_copy(dev, s, (char *)dst + r * dpitch, dst_dev,
+                                      (const char *)src + r * spitch, src_dev, width, flags);
+            if (rc != SIM_OK)
+                return rc;
+        }
+        return SIM_OK;
+    }
+    for (size_t r = 0; r < height; r++) {
+        enum sim_rc rc = sim_mem_copy((char *)dst + r * dpitch, dst_dev,
+                                      (const char *)src + r * spitch, src_dev, width);
+        if (rc != SIM_OK)
+            return rc;
+    }
+    struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
+    time_copy(clk, dst, dst_dev, src, src_dev, (uint64_t)width * height,
+              s ? flags : flags | SIM_COPY_WAIT);
+    if (s && dst_dev)
+        sim_gate_poke(s);
+    return SIM_OK;
+}
+
+enum sim_rc sim_fill32(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                       uint32_t value, size_t words, bool host_waits)
+{
+    if (s && dst_dev) {
+        struct sim_task t = {.kind = SIM_T_FILL32, .dst = dst, .dst_dev = dst_dev,
+                             .n = words * 4, .value = value};
+        bool queued = false;
+        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+        if (rc != SIM_OK || queued)
+            return rc;
+    }
+    enum sim_rc rc = sim_fill32_run(dev, s, dst, dst_dev, value, words, host_waits);
+    if (rc == SIM_OK && s && dst_dev)
+        sim_gate_poke(s);
+    return rc;
+}
+
+enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                           uint32_t value, size_t words, bool host_waits)
+{
+    enum sim_rc rc = sim_mem_fill32(dst, dst_dev, value, words);
+    if (rc != SIM_OK)
+        return rc;
+    struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
+    if (dst_dev)
+        sim_clock_fill(clk, (uint64_t)words * 4, host_waits || !s, "memset D32", NULL);
+    else /* the runtime fills host memory itself, at once */
+        sim_clock_copy(clk, SIM_LINK_HOST, (uint64_t)words * 4, true, "memset D32 host", NULL);
+    return SIM_OK;
+}
+
+void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device)
+{
+    sim_clock_copy(&s->clk, to_device ? SIM_LINK_H2D : SIM_LINK_D2H, bytes, false,
+                   "managed prefetch", NULL);
 }
 
 /* ---- Events ---- */
@@ -354,6 +453,18 @@ void sim_stream_set_prop(struct sim_stream *s, enum sim_stream_prop p, uint64_t 
 uint32_t sim_stream_id(struct sim_stream *s)
 {
     return s->clk.id;
+}
+
+/* ---- for stream-ordered pools (pool.c) ---- */
+
+int32_t sim_stream_device(struct sim_stream *s)
+{
+    return s->clk.device;
+}
+
+void sim_stream_wait_until(struct sim_stream *s, uint64_t t)
+{
+    sim_clock_wait(&s->clk, t);
 }
 
 void sim_stream_abort(struct sim_stream *s)
@@ -557,6 +668,16 @@ void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind)
 {
     uint32_t task = task_begin(s);
     raise_fault(kind, s->dev, s->clk.id, task, (uint32_t)self_id());
+}
+
+/* ---- Kernels ---- */
+
+void sim_stream_kernel(struct sim_stream *s, uint64_t ps, const char *name, uint64_t *start,
+                       uint64_t *end)
+{
+    sim_ps b = 0;
+    *end = sim_clock_kernel(&s->clk, ps, name, &b);
+    *start = b;
 }
 
 /* ---- Built-in tasks (examples) ----

@@ -54,8 +54,8 @@ static size_t nrecs, caprecs;
 static struct base_map names; /* name hash -> interned copy */
 static uint64_t dropped;
 
-static const char *const link_names[] = {"H2D", "D2H", "HBM", "host"};
-static const char *const link_cats[] = {"h2d", "d2h", "hbm", "host"};
+static const char *const link_names[] = {"H2D", "D2H", "HBM", "host", "peer"};
+static const char *const link_cats[] = {"h2d", "d2h", "hbm", "host", "peer"};
 
 /* ---- interning ---- */
 
@@ -130,7 +130,7 @@ static bool valid_dev(int32_t dev)
 void sim_trace_op(int32_t dev, uint32_t stream, enum sim_link link, unsigned engine,
                   const char *name, sim_ps start, sim_ps end, uint64_t bytes)
 {
-    if (!sim_trace_enabled() || !valid_dev(dev) || link > SIM_LINK_HOST ||
+    if (!sim_trace_enabled() || !valid_dev(dev) || link > SIM_LINK_PEER ||
         (dev < 0 && link != SIM_LINK_HOST) || engine >= SIM_CLOCK_MAX_ENGINES || !name)
         return;
     pthread_mutex_lock(&lock);

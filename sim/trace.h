@@ -6,7 +6,7 @@
  * sim_trace_open (the library calls it when ACLSIM_TRACE names a file); events
  * are buffered in memory and the file is written by sim_trace_close. Layout:
  * one process per device ("device 0") with one track per stream ("stream 3"),
- * per link ("link H2D", "link D2H", "link HBM"), per copy engine ("copy engine
+ * per link ("link H2D", "link D2H", "link HBM", "link peer"), per copy engine ("copy engine
  * 1") and one for counters and instants ("events"); one "host" process with a
  * "host" track for work the host does itself (host-to-host copies, waits in
  * sync calls). Each device operation appears on its stream, link and engine

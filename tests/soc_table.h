@@ -4,10 +4,12 @@
  * structs; tests/api/test_policy.c, through the ACL API).
  *
  * A row looks like
- *   | `Ascend910_9391`, `Ascend910_9392` (Atlas A3 die) | 64 GiB | 1600 | 32 | yes |
+ *   | `Ascend910_9391`, `Ascend910_9392` (Atlas A3 dies) | 64 GiB | 1600 | 32 | yes | 2796 MiB | 51.2 | yes |
  * : one or more profile names in backquotes, the HBM in GiB, the HBM
  * bandwidth in GB/s, aclrtMalloc's padding in bytes, whether 1 GB pages
- * exist.
+ * exist, the driver's reserve in MiB (what aclrtGetMemInfo's total leaves
+ * out), the host link's pinned bandwidth in GB/s, whether managed memory
+ * (aclrtMemAllocManaged) exists.
  */
 #ifndef ACLSIM_TESTS_SOC_TABLE_H_
 #define ACLSIM_TESTS_SOC_TABLE_H_
@@ -28,9 +30,21 @@ struct soc_row {
     double hbm_gbps;
     unsigned padding;
     bool huge1g;
+    uint64_t reserve_bytes;
+    double host_gbps;
+    bool uvm;
     bool parsed;    /* false: the row is not in the form above */
-    char line[256]; /* the row as written, for messages */
+    char line[384]; /* the row as written, for messages */
 };
+
+/* "yes" or "no" into *v; false for anything else. */
+static inline bool soc_table_yes(const char *cell, bool *v)
+{
+    if (strcmp(cell, "yes") != 0 && strcmp(cell, "no") != 0)
+        return false;
+    *v = strcmp(cell, "yes") == 0;
+    return true;
+}
 
 /* The next '|'-separated cell of *p, trimmed, into cell; false at the end. */
 static inline bool soc_table_cell(const char **p, char *cell, size_t len)
@@ -54,11 +68,11 @@ static inline bool soc_table_cell(const char **p, char *cell, size_t len)
 /* Parse one table row; false when it is not in the form above. */
 static inline bool soc_table_row(const char *line, struct soc_row *r)
 {
-    char cells[5][128];
+    char cells[8][256];
     const char *p = line;
     memset(r, 0, sizeof *r);
     snprintf(r->line, sizeof r->line, "%.*s", (int)sizeof r->line - 1, line);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 8; i++)
         if (!soc_table_cell(&p, cells[i], sizeof cells[i]))
             return false;
     for (const char *q = strchr(cells[0], '`'); q && r->n_names < SOC_TABLE_MAX_NAMES;) {
@@ -76,10 +90,14 @@ static inline bool soc_table_row(const char *line, struct soc_row *r)
     r->hbm_bytes = (uint64_t)gib << 30;
     r->hbm_gbps = strtod(cells[2], NULL);
     r->padding = (unsigned)strtoul(cells[3], NULL, 10);
-    if (strcmp(cells[4], "yes") != 0 && strcmp(cells[4], "no") != 0)
+    if (!soc_table_yes(cells[4], &r->huge1g))
         return false;
-    r->huge1g = strcmp(cells[4], "yes") == 0;
-    return true;
+    unsigned long long mib = 0;
+    if (sscanf(cells[5], "%llu %15s", &mib, unit) != 2 || strcmp(unit, "MiB") != 0)
+        return false;
+    r->reserve_bytes = (uint64_t)mib << 20;
+    r->host_gbps = strtod(cells[6], NULL);
+    return soc_table_yes(cells[7], &r->uvm);
 }
 
 /* The rows of the README at path that start with a backquoted name (at most
@@ -88,7 +106,7 @@ static inline bool soc_table_row(const char *line, struct soc_row *r)
 static inline int soc_table_read(const char *path, struct soc_row *rows, int max)
 {
     FILE *f = fopen(path, "r");
-    char line[512];
+    char line[640];
     int n = 0, in = 0;
     if (!f)
         return -1;

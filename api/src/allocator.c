@@ -158,6 +158,7 @@ aclError api_impl_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
     }
     if (!allocatorDesc)
         return api_err_null(fn, "allocatorDesc");
+    api_check_destroy_desc(allocatorDesc); /* operators still using it? */
     struct desc *d = desc_lock_live(fn, allocatorDesc);
     if (!d)
         return ACL_ERROR_INVALID_PARAM;
@@ -295,6 +296,7 @@ aclError api_impl_aclrtAllocatorUnregister(aclrtStream stream)
     API_FAULT(ACL_ALLOCATOR_UNREGISTER, "aclrtAllocatorUnregister");
     if (!stream)
         return api_err_null("aclrtAllocatorUnregister", "stream");
+    api_check_unregister(stream); /* operators still using it? */
     api_registry_remove(stream);
     if (API_TOOL(note))
         API_TOOL(note)("aclrtAllocatorUnregister", stream, NULL);

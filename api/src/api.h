@@ -75,6 +75,40 @@ void api_note_fault(void);
             return api_fault(FLT_##id, func);                                \
     } while (0)
 
+/* ---- tensor.c: tensor descriptions (struct aclTensorDesc of acl_base_mdl.h) ---- */
+
+/* A tensor description, as CANN's GE ACL layer keeps one. Fixed size: CANN
+ * hands descs out as arrays (aclGetTensorDescByIndex indexes them). */
+struct aclTensorDesc {
+    aclDataType dtype;
+    aclFormat format;         /* origin format (aclSetTensorOriginFormat) */
+    aclFormat storage_format; /* aclSetTensorFormat/StorageFormat; UNDEFINED: unset */
+    size_t ndims, n_storage, n_range, n_vrange;
+    int64_t *dims;            /* origin shape; -1 unknown dim, {-2} unknown rank */
+    int64_t *storage_dims;    /* aclSetTensorShape/StorageShape (a copy of dims at create) */
+    int64_t (*range)[2];      /* aclSetTensorShapeRange */
+    int64_t (*vrange)[2];     /* aclSetTensorValueRange */
+    char *name, *dyn_name;    /* NULL reads as "" */
+    void *const_data;         /* aclSetTensorConst: a copy */
+    size_t const_len;
+    bool is_const;
+    aclMemType memtype;
+    void *address;
+};
+
+/* CANN's GE ACL layer messages: EH0002 "Argument <param> must not be null."
+ * and EH0001 "Value <value> for <param> is invalid. Reason: <reason>.";
+ * both return ACL_ERROR_INVALID_PARAM. */
+aclError api_err_arg_null(const char *param);
+aclError api_err_arg_value(const char *param, const char *value, const char *reason);
+
+/* A deep copy of a desc (operator handles keep one), or NULL. */
+aclTensorDesc *api_desc_clone(const aclTensorDesc *d);
+
+/* Element count of a shape as aclGetTensorDescElementCount counts it: 1 for
+ * a scalar, 0 for a negative dim or on overflow. */
+size_t api_shape_elements(const int64_t *dims, size_t ndims);
+
 /* ---- registry.c: stream -> allocator snapshot, lock-free lookups ---- */
 
 struct api_alloc_snapshot {
@@ -151,6 +185,32 @@ api_any_fn api_real(enum api_call id);
  * aclsim does not simulate. */
 void api_not_simulated(enum api_call id);
 
+/* ---- Operator families (data buffers, tensor descs, aclop*, aclblas*) ----
+ * On a backend with a real runtime these calls are the real runtime's
+ * (their handles must be its own, for its own operators to read them):
+ * each implementation starts by forwarding, and only the simulator runs
+ * aclsim's. A family whose every call forwards this way needs no backend
+ * op beyond the one operators run through. */
+#define API_FORWARD_FN_(name)                                                            \
+    _Pragma("GCC diagnostic push")                                                       \
+    _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"")                      \
+    __typeof__(&name) real_ = (__typeof__(&name))api_real(API_CALL_##name);             \
+    _Pragma("GCC diagnostic pop")
+#define API_FORWARD(name, args)                                                          \
+    do {                                                                                 \
+        API_FORWARD_FN_(name)                                                            \
+        if (real_)                                                                       \
+            return real_ args;                                                           \
+    } while (0)
+#define API_FORWARD_VOID(name, args)                                                     \
+    do {                                                                                 \
+        API_FORWARD_FN_(name)                                                            \
+        if (real_) {                                                                     \
+            real_ args;                                                                  \
+            return;                                                                      \
+        }                                                                                \
+    } while (0)
+
 /* ---- diff.c: differential mode (ACLSIM_DIFF=1 on a backend with a real
  * runtime) ---- */
 
@@ -179,6 +239,30 @@ void api_leaks_device(int32_t dev, const char *where);
  * streams that no longer exist, and descs destroyed while registered.
  * pre: api_lock() not held. */
 void api_leaks_registry(const char *where);
+
+/* ---- opexec.c, alloccheck.c: the single-op executor and the allocator
+ * sanitizer, as other files reach them ---- */
+
+/* A stream's backend object is released (stream.c, device.c): its
+ * executor state and built-in allocator go with it. */
+void api_op_stream_released(void *stream);
+/* Device dev is closing: release the built-in allocators of its streams
+ * (before the leak report, which must not count them). */
+void api_op_device_closing(int32_t dev);
+
+/* Host-side accesses the sanitizer checks against pending operator work:
+ * api_check_mark before a copy or fill (stream: backend handle, NULL for a
+ * synchronous one), api_check_access after it with the mark, per side. */
+uint64_t api_check_mark(const void *stream);
+void api_check_access(const char *call, const void *p, size_t n, const void *stream,
+                      uint64_t mark);
+/* Before aclrtFree(p) frees a device block. */
+void api_check_free(const void *p);
+/* The clocks go back to zero: forget the times the sanitizer keeps. */
+void api_check_clock_reset(void);
+/* Before aclrtAllocatorUnregister(stream) / aclrtAllocatorDestroyDesc(desc). */
+void api_check_unregister(const void *stream);
+void api_check_destroy_desc(const void *desc);
 
 /* ---- objects.c: live handles the ACL layer gave out, and their users ---- */
 
@@ -283,6 +367,36 @@ struct api_stream_ref {
 aclError api_stream_get(const char *func, aclrtStream stream, struct api_stream_ref *out);
 void api_stream_put(struct api_stream_ref *ref);
 
+/* ---- memory.c: what copies and fills share (memcopy.c, hostmem.c) ---- */
+
+struct be_ptr_info;
+
+/* Whether [p, p+n) is a legal side of a copy or fill described by `what`
+ * (the runtime's words) and `param`: device memory inside one live block,
+ * acl host memory inside its block, other host memory on trust unless
+ * need_acl. Queues why not (EE1003, and memcheck's report). */
+bool api_side_ok(const char *what, const char *param, const void *p, size_t n, bool device,
+                 bool need_acl, const struct be_ptr_info *in);
+/* Which sides of a copy of kind are device memory; DEFAULT infers them. */
+void api_copy_sides(int kind, const struct be_ptr_info *d, const struct be_ptr_info *s,
+                    bool *dst_dev, bool *src_dev);
+/* CANN's name of an aclrtMemcpyKind: "MEMCPY_HOST_TO_DEVICE(1)". */
+const char *api_kind_name(int kind, char *buf, size_t len);
+/* Report a copy or fill the device could not do (rc from the backend);
+ * returns rc. */
+aclError api_engine_failed(const char *func, aclError rc);
+/* Whether an address is in the device address space (live or freed). */
+bool api_in_device_memory(const struct be_ptr_info *in);
+/* Whether a side of a copy is host memory the runtime stages: pageable,
+ * or running past a registration. */
+bool api_pageable(bool dev_side, const struct be_ptr_info *in, const void *p, size_t n);
+/* The messages of a failed allocation of `what` ("device", "host") memory
+ * (rc != ACL_SUCCESS: EL0004 for 207001); returns rc. */
+aclError api_no_memory(aclError rc, const char *what, size_t size);
+/* The message and code of a free of p that func refused (`want`: the kind
+ * of block func frees, BE_PTR_DEVICE or BE_PTR_HOST_PINNED). */
+aclError api_bad_free(const char *func, const void *p, const struct be_ptr_info *in, int want);
+
 /* ---- peer.c ---- */
 
 /* A copy between device memory of src_dev and dst_dev issued on device dev
@@ -348,6 +462,12 @@ aclError api_fini_callbacks(const char *where);
 void api_cb_stream_gone(void *stream);
 /* A context is about to be destroyed: its host-function thread ends. */
 void api_cb_ctx_gone(const struct api_ctx *ctx);
+
+/* ---- vmm.c, pool.c: virtual memory and stream-ordered pools (mem-vmm) ---- */
+
+/* The message of a backend failure rc of func (why: the backend's reason,
+ * or NULL); returns rc, ACL_SUCCESS without a message. */
+aclError api_vmm_failed(const char *func, aclError rc, const char *why);
 
 /* ---- ipc.c: IPC events (examples) ---- */
 

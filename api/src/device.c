@@ -129,6 +129,7 @@ void api_release_ctx(struct api_ctx *c)
         api_state_device(c->device, ACL_RT_DEVICE_STATE_RESET_PRE);
     api_cb_stream_gone(c->deflt);
     api_cb_ctx_gone(c);
+    api_op_stream_released(c->deflt); /* the executor's state of the stream */
     be->stream_destroy(c->deflt);
     be->ctx_destroy(c->be_ctx);
     if (c->primary)
@@ -193,6 +194,8 @@ bool api_device_is_open(int32_t dev)
  * when the device closes. pre: lock not held, dev BUSY. */
 static void teardown(int32_t dev, struct api_ctx *only, bool close, const char *where)
 {
+    if (close)
+        api_op_device_closing(dev); /* operator caches are the runtime's, not leaks */
     if (close && where)
         api_leaks_device(dev, where);
     if (only)

@@ -4,7 +4,9 @@
  * ACLSIM_LEAK_CHECK=warn prints, when a device closes (aclrtResetDevice at
  * reference count zero, aclrtResetDeviceForce, aclFinalize), every device
  * block still allocated (size, address, and with ACLSIM_TRACK=1 the
- * allocation stack), every stream, event and context never destroyed, and at
+ * allocation stack), every reserved range, physical memory handle and memory
+ * pool never released (with the bytes reserved, mapped and used), every
+ * stream, event and context never destroyed, and at
  * aclFinalize every allocator still registered on a stream that no longer
  * exists and every desc destroyed while registered (the dangling handle
  * aclrtAllocatorGetByStream would return). ACLSIM_LEAK_CHECK=error also
@@ -57,6 +59,25 @@ static void block(void *start, size_t size, void *const *frames, int n, void *us
     }
 }
 
+/* A reservation, physical handle or pool still alive (be_tools.vmm_live). */
+static void vmm_object(int kind, void *addr, uint64_t size, uint64_t aux, void *user)
+{
+    struct report *r = user;
+    header(r);
+    if (kind == BE_LIVE_RESERVATION)
+        fprintf(stderr, "aclsim:   reserved range: %llu bytes at %p never released, %llu bytes "
+                "of it mapped (aclrtReserveMemAddress without aclrtReleaseMemAddress)\n",
+                (unsigned long long)size, addr, (unsigned long long)aux);
+    else if (kind == BE_LIVE_PHYSICAL)
+        fprintf(stderr, "aclsim:   physical memory: %llu bytes, handle %p never freed, mapped "
+                "%llu time(s) (aclrtMallocPhysical without aclrtFreePhysical)\n",
+                (unsigned long long)size, addr, (unsigned long long)aux);
+    else
+        fprintf(stderr, "aclsim:   memory pool %p never destroyed: %llu bytes reserved, %llu "
+                "used (aclrtMemPoolCreate without aclrtMemPoolDestroy)\n", addr,
+                (unsigned long long)size, (unsigned long long)aux);
+}
+
 static void finish(struct report *r)
 {
     if (!r->lines)
@@ -86,6 +107,8 @@ void api_leaks_device(int32_t dev, const char *where)
     struct report r = {where, 0};
     if (API_TOOL(live_blocks))
         API_TOOL(live_blocks)(dev, block, &r);
+    if (API_TOOL(vmm_live))
+        API_TOOL(vmm_live)(dev, vmm_object, &r);
     api_obj_each(API_OBJ_STREAM, dev, NULL, leftover, &r);
     api_obj_each(API_OBJ_EVENT, dev, NULL, leftover, &r);
     api_obj_each(API_OBJ_CONTEXT, dev, NULL, leftover, &r);

@@ -25,8 +25,7 @@ static aclError size_zero(const char *func)
 
 /* The messages of a failed allocation (rc != ACL_SUCCESS); returns rc. Out
  * of line: a successful aclrtMalloc only tests rc. */
-static __attribute__((cold, noinline)) aclError no_memory(aclError rc, const char *what,
-                                                          size_t size)
+__attribute__((cold, noinline)) aclError api_no_memory(aclError rc, const char *what, size_t size)
 {
     if (rc == ACL_ERROR_RT_MEMORY_ALLOCATION) {
         api_report(API_MSG_EL0004, "Failed to allocate memory.");
@@ -61,7 +60,7 @@ static inline __attribute__((always_inline)) aclError malloc_common(const char *
     if (rc != ACL_SUCCESS)
         return rc;
     rc = be_get()->mem_alloc(c->device, size, policy, flags, devPtr);
-    return rc == ACL_SUCCESS ? rc : no_memory(rc, "device", size);
+    return rc == ACL_SUCCESS ? rc : api_no_memory(rc, "device", size);
 }
 
 aclError api_impl_aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
@@ -80,8 +79,7 @@ aclError api_impl_aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPo
 }
 
 /* `want` is the kind of block func frees (BE_PTR_DEVICE or _HOST_PINNED). */
-static aclError bad_free(const char *func, const void *p, const struct be_ptr_info *in,
-                         int want)
+aclError api_bad_free(const char *func, const void *p, const struct be_ptr_info *in, int want)
 {
     bool device = in->kind == BE_PTR_DEVICE;
     if ((device || in->kind == BE_PTR_HOST_PINNED) && in->kind != want && in->start == p)
@@ -108,13 +106,14 @@ aclError api_impl_aclrtFree(void *devPtr)
     }
     if (!devPtr)
         return api_err_null(fn, "devPtr");
+    api_check_free(devPtr); /* the allocator sanitizer: pending operator work */
     /* The backend validates the address itself; only a rejected one is
      * looked up, to say why. */
     aclError rc = be_get()->mem_free(devPtr);
     if (rc == ACL_ERROR_RT_MEMORY_FREE) {
         struct be_ptr_info in;
         be_get()->lookup(devPtr, &in);
-        return bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
+        return api_bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
     }
     return rc;
 }
@@ -132,7 +131,7 @@ aclError api_impl_aclrtMallocHost(void **hostPtr, size_t size)
     if (rc != ACL_SUCCESS)
         return rc;
     rc = be_get()->host_alloc(size, hostPtr);
-    return rc == ACL_SUCCESS ? rc : no_memory(rc, "host", size);
+    return rc == ACL_SUCCESS ? rc : api_no_memory(rc, "host", size);
 }
 
 aclError api_impl_aclrtFreeHost(void *hostPtr)
@@ -148,21 +147,21 @@ aclError api_impl_aclrtFreeHost(void *hostPtr)
     struct be_ptr_info in;
     be_get()->lookup(hostPtr, &in);
     if (in.kind != BE_PTR_HOST_PINNED || in.start != hostPtr)
-        return bad_free(fn, hostPtr, &in, BE_PTR_HOST_PINNED);
+        return api_bad_free(fn, hostPtr, &in, BE_PTR_HOST_PINNED);
     return be_get()->host_free(hostPtr);
 }
 
 /* ---- Copies and fills ---- */
 
 /* Report a copy or fill the device could not do (rc from the backend). */
-static aclError engine_failed(const char *func, aclError rc)
+aclError api_engine_failed(const char *func, aclError rc)
 {
     if (rc != ACL_SUCCESS)
         api_report(API_MSG_EH9999, "%s failed: copy data error, runtime result = %d.", func, rc);
     return rc;
 }
 
-static const char *kind_name(int kind, char *buf, size_t len)
+const char *api_kind_name(int kind, char *buf, size_t len)
 {
     static const char *names[] = {"MEMCPY_HOST_TO_HOST", "MEMCPY_HOST_TO_DEVICE",
                                   "MEMCPY_DEVICE_TO_HOST", "MEMCPY_DEVICE_TO_DEVICE",
@@ -188,11 +187,14 @@ static aclError bad_count(const char *what, const char *param, size_t value, siz
 /* Whether [p, p+n) is a legal side of a copy or fill: device memory must be
  * inside one live block; acl host memory inside its block; other host
  * memory is taken on trust unless `need_acl`. Queues why not. */
-static bool side_ok(const char *what, const char *param, const void *p, size_t n, bool device,
-                    bool need_acl, const struct be_ptr_info *in)
+bool api_side_ok(const char *what, const char *param, const void *p, size_t n, bool device,
+                 bool need_acl, const struct be_ptr_info *in)
 {
-    if (in->kind == BE_PTR_DEVICE || in->kind == BE_PTR_HOST_PINNED) {
-        if ((in->kind == BE_PTR_DEVICE) != device) {
+    if (in->kind == BE_PTR_DEVICE || in->kind == BE_PTR_HOST_PINNED ||
+        in->kind == BE_PTR_HOST_REGISTERED || in->kind == BE_PTR_MANAGED) {
+        /* Managed memory is reached from both sides; registered memory is
+         * host memory (its device address is not for copies). */
+        if (in->kind != BE_PTR_MANAGED && (in->kind == BE_PTR_DEVICE) != device) {
             api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. "
                        "Expected value: %s memory for this copy kind.", what, p, param,
                        device ? "device" : "host");
@@ -204,6 +206,10 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
          * lie past the usable bytes (in a device block's padding): then no
          * byte may be touched. */
         size_t room = off < in->size ? in->size - off : 0;
+        /* A host copy running past a registration goes on in pageable
+         * memory, which is taken on trust. */
+        if (in->kind == BE_PTR_HOST_REGISTERED && !device && !need_acl)
+            return true;
         if (in->size != 0 && n > room) {
             if (in->kind == BE_PTR_DEVICE && API_TOOL(audit))
                 API_TOOL(audit)(p, n); /* memcheck: "0 bytes after a block" */
@@ -217,6 +223,13 @@ static bool side_ok(const char *what, const char *param, const void *p, size_t n
     }
     if (in->kind == BE_PTR_UNKNOWN && !device && !need_acl)
         return true;
+    if (in->kind == BE_PTR_VA_UNMAPPED) { /* reserved, nothing mapped: the device would fault */
+        api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. "
+                   "Expected value: mapped memory: %p lies in a range reserved with "
+                   "aclrtReserveMemAddress where no physical memory is mapped (aclrtMapMem), an "
+                   "access there faults on the device.", what, p, param, p);
+        return false;
+    }
     if (in->kind == BE_PTR_DEVICE_FREE && API_TOOL(audit))
         API_TOOL(audit)(p, n); /* use after free: memcheck names the block */
     api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. Expected "
@@ -240,8 +253,8 @@ static bool touches_dead(const void *p, size_t n, bool device, const struct be_p
 }
 
 /* Which sides of a copy kind are device memory; DEFAULT infers them. */
-static void sides(int kind, const struct be_ptr_info *d, const struct be_ptr_info *s,
-                  bool *dst_dev, bool *src_dev)
+void api_copy_sides(int kind, const struct be_ptr_info *d, const struct be_ptr_info *s,
+                    bool *dst_dev, bool *src_dev)
 {
     switch (kind) {
     case ACL_MEMCPY_HOST_TO_DEVICE:
@@ -255,8 +268,10 @@ static void sides(int kind, const struct be_ptr_info *d, const struct be_ptr_inf
         *dst_dev = true, *src_dev = true;
         break;
     case ACL_MEMCPY_DEFAULT:
-        *dst_dev = d->kind == BE_PTR_DEVICE || d->kind == BE_PTR_DEVICE_FREE;
-        *src_dev = s->kind == BE_PTR_DEVICE || s->kind == BE_PTR_DEVICE_FREE;
+        *dst_dev = d->kind == BE_PTR_DEVICE || d->kind == BE_PTR_DEVICE_FREE ||
+                   d->kind == BE_PTR_VA_UNMAPPED;
+        *src_dev = s->kind == BE_PTR_DEVICE || s->kind == BE_PTR_DEVICE_FREE ||
+                   s->kind == BE_PTR_VA_UNMAPPED;
         break;
     default:
         *dst_dev = false, *src_dev = false;
@@ -268,6 +283,20 @@ static aclrtMemcpyKind kind_of(bool dst_dev, bool src_dev)
     if (dst_dev)
         return src_dev ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE;
     return src_dev ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST;
+}
+
+bool api_in_device_memory(const struct be_ptr_info *in)
+{
+    return in->kind == BE_PTR_DEVICE || in->kind == BE_PTR_DEVICE_FREE;
+}
+
+bool api_pageable(bool dev_side, const struct be_ptr_info *in, const void *p, size_t n)
+{
+    if (dev_side)
+        return false;
+    if (in->kind == BE_PTR_HOST_REGISTERED)
+        return (size_t)((const char *)p - (const char *)in->start) + n > in->size;
+    return in->kind == BE_PTR_UNKNOWN;
 }
 
 /* The checks and the work of a copy whose stream (NULL: synchronous) is
@@ -282,9 +311,9 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
     be_get()->lookup(dst, &di);
     be_get()->lookup(src, &si);
     bool dst_dev, src_dev;
-    sides((int)kind, &di, &si, &dst_dev, &src_dev);
-    if (!side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
-        !side_ok(what, "src", src, count, src_dev, false, &si)) {
+    api_copy_sides((int)kind, &di, &si, &dst_dev, &src_dev);
+    if (!api_side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
+        !api_side_ok(what, "src", src, count, src_dev, false, &si)) {
         if (stream && (touches_dead(dst, count, dst_dev, &di) ||
                        touches_dead(src, count, src_dev, &si)))
             api_exception_task(stream);
@@ -298,9 +327,19 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
     }
     /* From or to pageable host memory even an async copy completes before
      * the call returns (fact sheet 3.2); page-locked memory is truly async. */
-    bool pageable = (!dst_dev && di.kind == BE_PTR_UNKNOWN) || (!src_dev && si.kind == BE_PTR_UNKNOWN);
-    return engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count,
-                                              kind_of(dst_dev, src_dev), !async || pageable));
+    bool pageable = api_pageable(dst_dev, &di, dst, count) || api_pageable(src_dev, &si, src, count);
+    int how = (!async || pageable ? BE_COPY_WAIT : 0) | (pageable ? BE_COPY_PAGEABLE : 0);
+    /* Managed memory is host memory to the simulator's engines. */
+    aclrtMemcpyKind real = kind_of(dst_dev && api_in_device_memory(&di),
+                                   src_dev && api_in_device_memory(&si));
+    uint64_t mark = api_check_mark(stream);
+    aclError rc = api_engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count, real,
+                                                         how));
+    if (rc == ACL_SUCCESS && dst_dev) /* the allocator sanitizer: pending operator work */
+        api_check_access(fn, dst, count, stream, mark);
+    if (rc == ACL_SUCCESS && src_dev)
+        api_check_access(fn, src, count, stream, mark);
+    return rc;
 }
 
 /* aclrtMemcpy and aclrtMemcpyAsync: the same checks, in CANN's order, with
@@ -318,7 +357,7 @@ static aclError copy(const char *fn, const char *what, void *dst, size_t destMax
         return api_err_null(fn, "src");
     if ((int)kind < 0 || (int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
         char buf[64];
-        return api_err_value("Memory copy type conversion", kind_name((int)kind, buf, sizeof buf),
+        return api_err_value("Memory copy type conversion", api_kind_name((int)kind, buf, sizeof buf),
                              "kind",
                              "ACL_MEMCPY_HOST_TO_DEVICE or ACL_MEMCPY_DEVICE_TO_DEVICE or "
                              "ACL_MEMCPY_DEVICE_TO_HOST or ACL_MEMCPY_HOST_TO_HOST or "
@@ -372,14 +411,18 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
         c = ref.ctx;
     struct be_ptr_info in;
     be_get()->lookup(devPtr, &in);
-    bool device = in.kind != BE_PTR_HOST_PINNED;
-    if (!side_ok(what, "devPtr", devPtr, count, device, true, &in)) {
+    bool device = in.kind != BE_PTR_HOST_PINNED && in.kind != BE_PTR_HOST_REGISTERED &&
+                  in.kind != BE_PTR_MANAGED;
+    uint64_t mark = api_check_mark(async ? ref.stream : NULL);
+    if (!api_side_ok(what, "devPtr", devPtr, count, device, true, &in)) {
         if (async && touches_dead(devPtr, count, device, &in))
             api_exception_task(ref.stream);
         rc = ACL_ERROR_RT_PARAM_INVALID;
     } else
-        rc = engine_failed(fn, be_get()->memset(c->device, async ? ref.stream : NULL, devPtr,
+        rc = api_engine_failed(fn, be_get()->memset(c->device, async ? ref.stream : NULL, devPtr,
                                                 device, (int)(value & 0xff), count, !async));
+    if (rc == ACL_SUCCESS && device) /* the allocator sanitizer: pending operator work */
+        api_check_access(fn, devPtr, count, async ? ref.stream : NULL, mark);
     if (async)
         api_stream_put(&ref);
     return rc;
@@ -431,7 +474,12 @@ aclError api_impl_aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes 
         attributes->pageSize = in.page_size;
         break;
     case BE_PTR_HOST_PINNED:
+    case BE_PTR_HOST_REGISTERED:
         attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
+        attributes->pageSize = in.page_size;
+        break;
+    case BE_PTR_MANAGED:
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_MANAGED;
         attributes->pageSize = in.page_size;
         break;
     default:
@@ -470,4 +518,46 @@ aclError api_impl_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memU
     }
     *outputNum = n;
     return ACL_SUCCESS;
+}
+
+/* ---- aclrtCheckMemType (fam-memcopy) ---- */
+
+/* The runtime's memory-type bits (rt_mem: RT_MEM_MASK_DEV_TYPE,
+ * _DVPP_TYPE, _RSVD_TYPE); acl_rt.h's ACL_RT_MEM_TYPE_RSVD is 0x10, the
+ * runtime's check accepts 0x20. */
+#define RT_MEM_MASKS (0x2u | 0x8u | 0x20u)
+
+aclError api_impl_aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType,
+                                    uint32_t *checkResult, uint32_t reserve)
+{
+    static const char fn[] = "aclrtCheckMemType", what[] = "Device memory type check";
+    API_FAULT(ACL_RT_MEM_INFO, fn);
+    if (!addrList)
+        return api_err_null(fn, "addrList");
+    if (!checkResult)
+        return api_err_null(fn, "checkResult");
+    *checkResult = 0; /* the runtime clears it first */
+    if (reserve != 0) {
+        api_report(API_MSG_EE1003, "%s failed because value %u for parameter reserve is invalid. "
+                   "Expected value: 0.", what, reserve);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (size == 0) {
+        api_report(API_MSG_EE1003, "%s failed because value 0 for parameter size is invalid. "
+                   "Expected value: greater than 0.", what);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (memType & ~RT_MEM_MASKS) {
+        api_report(API_MSG_EE1006, "%s failed. Parameter memType value %u is not supported. "
+                   "Reason: Parameter memType only supports OR combinations of one or more of "
+                   "RT_MEM_MASK_DEV_TYPE(0x2U), RT_MEM_MASK_RSVD_TYPE(0x20U), and "
+                   "RT_MEM_MASK_DVPP_TYPE(0x8U).", what, memType); /* [fact] api_error.cc */
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    return api_err_runtime(fn, be_get()->mem_type_check(c->device, addrList, size, memType,
+                                                        checkResult));
 }

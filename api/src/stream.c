@@ -95,6 +95,7 @@ void api_release_stream(void *h)
 {
     api_state_stream(h, ACL_RT_STREAM_STATE_DESTROY_PRE);
     api_cb_stream_gone(h); /* its callbacks and subscription go first */
+    api_op_stream_released(h); /* the executor's state of the stream */
     be_get()->stream_destroy(h);
 }
 

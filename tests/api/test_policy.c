@@ -149,7 +149,7 @@ static void test_huge1g_on_950_not_supported(void **state)
 static void test_huge_first_falls_back_to_normal_pages_when_fragmented(void **state)
 {
     (void)state;
-    open_sim("Ascend910B1", "25165824"); /* 24 MiB, 16 after the reserve: 8 huge pages */
+    open_sim("Ascend910B1", "25165824"); /* 24 MiB, 16 after the cmodel reserve: 8 huge pages */
     void *blk[32], *big = NULL;
     /* Fill the device with 512 KiB blocks, then free three of every four:
      * each 2 MiB page keeps one live block, so no huge page is free, but
@@ -247,11 +247,44 @@ static double hbm_gbps_of_fills(void)
     return (double)(BIG - SMALL) / ((double)(second - first) * 1e-3) / 1e9;
 }
 
+/* The host link's bandwidth for pinned memory as the timeline shows it:
+ * the difference between an 8 MiB and a 16 MiB copy from aclrtMallocHost
+ * memory, timed by events. */
+static double host_gbps_of_copies(void)
+{
+    enum { SMALL = 8 << 20, BIG = 16 << 20 };
+    aclrtStream s;
+    aclrtEvent e[3];
+    void *d, *h;
+    float first, second;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&d, BIG, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost(&h, BIG), ACL_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(aclrtCreateEvent(&e[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(d, BIG, h, BIG, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e[0], s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(d, BIG, h, SMALL, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e[1], s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(d, BIG, h, BIG, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e[2], s), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtEventElapsedTime(&first, e[0], e[1]), ACL_SUCCESS);
+    assert_int_equal(aclrtEventElapsedTime(&second, e[1], e[2]), ACL_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(aclrtDestroyEvent(e[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(h), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    return (double)(BIG - SMALL) / ((double)(second - first) * 1e-3) / 1e9;
+}
+
 /* Each profile a README row names opens as the row says: aclrtGetSocName
- * gives its name, aclrtGetMemInfo its HBM less CANN's 8 MiB reserve, a
+ * gives its name, aclrtGetMemInfo its HBM less the row's reserve, a
  * 100-byte aclrtMalloc takes 128 bytes plus the padding (in 64-byte
- * granules), 1 GB pages exist or give 207000, and fills run at its HBM
- * bandwidth. */
+ * granules), 1 GB pages exist or give 207000, fills run at its HBM
+ * bandwidth, pinned copies at its host link's, and managed memory exists
+ * or gives 207000. */
 static void test_every_readme_profile_opens_as_its_row_says(void **state)
 {
     (void)state;
@@ -272,7 +305,7 @@ static void test_every_readme_profile_opens_as_its_row_says(void **state)
             assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
             assert_string_equal(aclrtGetSocName(), row->names[k]);
             assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
-            assert_true(total == row->hbm_bytes - 8 * MiB);
+            assert_true(total == row->hbm_bytes - row->reserve_bytes);
             assert_true(fr == total);
             assert_int_equal(cost(aclrtMalloc, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &page),
                              (128 + row->padding + 63) / 64 * 64);
@@ -285,6 +318,16 @@ static void test_every_readme_profile_opens_as_its_row_says(void **state)
             if (gbps < row->hbm_gbps * 0.999 || gbps > row->hbm_gbps * 1.001)
                 fail_msg("%s fills at %g GB/s, its README row says %g", row->names[k], gbps,
                          row->hbm_gbps);
+            gbps = host_gbps_of_copies();
+            if (gbps < row->host_gbps * 0.999 || gbps > row->host_gbps * 1.001)
+                fail_msg("%s copies pinned memory at %g GB/s, its README row says %g",
+                         row->names[k], gbps, row->host_gbps);
+            p = NULL;
+            rc = aclrtMemAllocManaged(&p, 4096, ACL_RT_MEM_ATTACH_GLOBAL);
+            assert_int_equal(rc, row->uvm ? ACL_SUCCESS : ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+            if (rc == ACL_SUCCESS)
+                assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+            (void)aclGetRecentErrMsg();
             assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
             assert_int_equal(aclFinalize(), ACL_SUCCESS);
             opened++;

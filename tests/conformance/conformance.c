@@ -1,7 +1,9 @@
 /*
  * conformance.c - a program that uses the runtime the way applications do,
  * and checks what it gets back: devices, contexts, streams, an allocator
- * registered per stream, device and page-locked memory, copies, fills.
+ * registered per stream, device and page-locked memory, copies, fills,
+ * 2-D and batch copies, registered and managed memory, virtual memory
+ * (reserve, physical memory, map) and a stream-ordered pool.
  *
  * It is written to the standard a failure-path campaign demands: every
  * call is checked, and on any failure it prints an error line with the
@@ -14,6 +16,7 @@
 #include <string.h>
 #include "acl/acl.h"
 #include "acl/acl_rt_allocator.h"
+#include "acl/acl_rt_memory_soma.h"
 
 #define N (1u << 20)
 
@@ -73,8 +76,14 @@ int main(void)
     aclrtStream s1 = NULL, s2 = NULL;
     aclrtAllocatorDesc desc = NULL;
     struct pool pool = {0};
-    unsigned char *h = NULL, *back = NULL;
-    void *pinned = NULL, *d1 = NULL, *d2 = NULL;
+    unsigned char *h = NULL, *back = NULL, *pinned = NULL;
+    void *d1 = NULL, *d2 = NULL, *managed = NULL, *cfgd = NULL;
+    static _Alignas(4096) unsigned char regbuf[8192];
+    int host_registered = 0;
+    void *va = NULL, *pblk = NULL;
+    aclrtDrvMemHandle phys = NULL;
+    int mapped = 0;
+    aclrtMemPool mpool = NULL;
 
     CHECK(aclInit(NULL));
     inited = 1;
@@ -116,7 +125,7 @@ int main(void)
     EXPECT(h != NULL && back != NULL);
     for (unsigned i = 0; i < N; i++)
         h[i] = (unsigned char)(i * 31 + 5);
-    CHECK(aclrtMallocHost(&pinned, N));
+    CHECK(aclrtMallocHost((void **)&pinned, N));
     memcpy(pinned, h, N);
     CHECK(aclrtMalloc(&d1, N, ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK(aclrtMalloc(&d2, N, ACL_MEM_MALLOC_NORMAL_ONLY));
@@ -135,6 +144,73 @@ int main(void)
     CHECK(aclrtPointerGetAttributes(d1, &attr));
     EXPECT(attr.location.type == ACL_MEM_LOCATION_TYPE_DEVICE);
     CHECK(aclrtSynchronizeDevice());
+
+    /* 2-D and batch copies, a 32-bit fill, registered, managed and
+     * flushed memory (fam-memcopy). */
+    CHECK(aclrtMemcpy2d(d2, 64, pinned, 32, 32, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK(aclrtMemcpy2dAsync(d1, 64, d2, 64, 32, 8, ACL_MEMCPY_DEVICE_TO_DEVICE, s1));
+    CHECK(aclrtMemsetD32Async((unsigned char *)d1 + 4096, 64, 0x01020304u, 16, s1));
+    void *dsts[1] = {(unsigned char *)d2 + 8192}, *srcs[1] = {h};
+    size_t maxs[1] = {4096}, sizes[1] = {4096}, idx[1] = {0}, fail = 0;
+    aclrtMemcpyBatchAttr battr;
+    memset(&battr, 0, sizeof battr);
+    battr.dstLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    battr.srcLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+    CHECK(aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 1, &battr, idx, 1, &fail));
+    CHECK(aclrtHostRegisterV2(regbuf, sizeof regbuf, ACL_HOST_REG_PINNED));
+    host_registered = 1;
+    CHECK(aclrtMemcpyAsync(regbuf, sizeof regbuf, d1, sizeof regbuf, ACL_MEMCPY_DEVICE_TO_HOST,
+                           s1));
+    CHECK(aclrtSynchronizeStream(s1));
+    CHECK(aclrtHostUnregister(regbuf));
+    host_registered = 0;
+    EXPECT(memcmp(regbuf, pinned, 32) == 0 && regbuf[64] == pinned[32]);
+    EXPECT(regbuf[4096] == 0x04 && regbuf[4099] == 0x01);
+    CHECK(aclrtMemAllocManaged(&managed, 4096, ACL_RT_MEM_ATTACH_GLOBAL));
+    CHECK(aclrtMemcpy(managed, 4096, (unsigned char *)d2 + 8192, 4096,
+                      ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(memcmp(managed, h, 4096) == 0);
+    CHECK(aclrtFree(managed));
+    managed = NULL;
+    CHECK(aclrtMemFlush(d1, N));
+    CHECK(aclrtMallocWithCfg(&cfgd, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL));
+    CHECK(aclrtMemsetAsync(cfgd, 4096, 0, 4096, s2));
+    CHECK(aclrtFreeWithDevSync(cfgd)); /* after s2's fill */
+    cfgd = NULL;
+
+    /* Virtual memory: a reserved range backed by 2 MB of physical memory. */
+    aclrtPhysicalMemProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.memAttr = ACL_HBM_MEM_HUGE;
+    prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    size_t gran = 0;
+    CHECK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &gran));
+    CHECK(aclrtReserveMemAddress(&va, 2 * gran, 0, NULL, 0));
+    CHECK(aclrtMallocPhysical(&phys, gran, &prop, 0));
+    CHECK(aclrtMapMem(va, gran, 0, phys, 0));
+    mapped = 1;
+    CHECK(aclrtMemcpy(va, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK(aclrtMemcpy(back, 64, va, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(memcmp(back, h, 64) == 0);
+    CHECK(aclrtUnmapMem(va));
+    mapped = 0;
+    CHECK(aclrtFreePhysical(phys));
+    phys = NULL;
+    CHECK(aclrtReleaseMemAddress(va));
+    va = NULL;
+
+    /* A stream-ordered pool. */
+    aclrtMemPoolProps pprops;
+    memset(&pprops, 0, sizeof pprops);
+    pprops.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    CHECK(aclrtMemPoolCreate(&mpool, &pprops));
+    CHECK(aclrtMemPoolMallocAsync(&pblk, 4096, mpool, s1));
+    CHECK(aclrtMemsetAsync(pblk, 4096, 1, 4096, s1));
+    CHECK(aclrtMemPoolFreeAsync(pblk, s1));
+    pblk = NULL;
+    CHECK(aclrtSynchronizeStream(s1));
+    CHECK(aclrtMemPoolDestroy(mpool));
+    mpool = NULL;
 
     /* Orderly teardown; each step forgets what it released. */
     CHECK(aclrtFree(d2));
@@ -160,6 +236,24 @@ int main(void)
 
 out:
     /* Best-effort release of whatever a failure left behind. */
+    if (managed)
+        aclrtFree(managed);
+    if (cfgd)
+        aclrtFree(cfgd);
+    if (host_registered)
+        aclrtHostUnregister(regbuf);
+    if (mapped)
+        aclrtUnmapMem(va);
+    if (phys)
+        aclrtFreePhysical(phys);
+    if (va)
+        aclrtReleaseMemAddress(va);
+    if (pblk)
+        aclrtMemPoolFreeAsync(pblk, s1);
+    if (mpool) {
+        aclrtSynchronizeStream(s1);
+        aclrtMemPoolDestroy(mpool);
+    }
     if (d2)
         aclrtFree(d2);
     if (d1)

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include "../api/testutil.h"
 #include "acl/acl_rt_allocator.h"
+#include "acl/acl_op.h"
+#include "acl/acl_rt_memory_soma.h"
 #include "aclsim/fault.h"
 #include "fault/fault.h"
 
@@ -591,6 +593,90 @@ static aclError scenario_ACL_RT_PEER_ACCESS(void)
     return rc;
 }
 
+/* ---- virtual memory and stream-ordered pools ---- */
+static aclrtPhysicalMemProp vmm_prop(void)
+{
+    aclrtPhysicalMemProp p;
+    memset(&p, 0, sizeof p);
+    p.memAttr = ACL_HBM_MEM_HUGE;
+    p.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    return p;
+}
+
+/* Reserve, back and map 2 MB; the fault is on while `step` runs
+ * (0 reserve, 1 physical, 2 map); nothing is left behind either way. */
+static aclError vmm_scenario(int step)
+{
+    aclrtPhysicalMemProp p = vmm_prop();
+    void *va = NULL;
+    aclrtDrvMemHandle h = NULL;
+    size_t f0, f1, t;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &t), ACL_SUCCESS);
+    if (step == 0)
+        on();
+    aclError rc = aclrtReserveMemAddress(&va, 2u << 20, 0, NULL, 0);
+    if (step == 0) {
+        off();
+        assert_null(va);
+        return rc;
+    }
+    assert_int_equal(rc, ACL_SUCCESS);
+    if (step == 1)
+        on();
+    rc = aclrtMallocPhysical(&h, 2u << 20, &p, 0);
+    if (step == 1) {
+        off();
+        assert_null(h);
+        assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t), ACL_SUCCESS);
+        assert_int_equal(f0, f1);
+        assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+        return rc;
+    }
+    assert_int_equal(rc, ACL_SUCCESS);
+    on();
+    rc = aclrtMapMem(va, 2u << 20, 0, h, 0);
+    off();
+    char b[16] = {0};
+    /* not mapped: a copy there is refused */
+    assert_int_not_equal(aclrtMemcpy(va, 16, b, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_SIM_VMM_RESERVE(void) { return vmm_scenario(0); }
+static aclError scenario_SIM_VMM_PHYSICAL(void) { return vmm_scenario(1); }
+static aclError scenario_SIM_VMM_MAP(void) { return vmm_scenario(2); }
+static aclError scenario_ACL_RT_VMM(void) { return vmm_scenario(2); }
+
+static aclError pool_scenario(int at_create)
+{
+    aclrtMemPoolProps pp;
+    memset(&pp, 0, sizeof pp);
+    pp.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    aclrtMemPool pool = NULL;
+    void *ptr = NULL;
+    if (at_create)
+        on();
+    aclError rc = aclrtMemPoolCreate(&pool, &pp);
+    if (at_create) {
+        off();
+        assert_null(pool);
+        return rc;
+    }
+    assert_int_equal(rc, ACL_SUCCESS);
+    on();
+    rc = aclrtMemPoolMallocAsync(&ptr, 4096, pool, stream);
+    off();
+    assert_null(ptr);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_POOL(void) { return pool_scenario(1); }
+static aclError scenario_SIM_POOL_GROW(void) { return pool_scenario(0); }
+
 /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
 
 static aclError scenario_ACL_RT_RES_LIMIT(void)
@@ -749,6 +835,154 @@ static aclError scenario_ACL_RT_LAUNCH_CALLBACK(void)
     assert_int_equal(aclrtProcessReport(1000), ACL_SUCCESS);
     assert_int_equal(calls, 1);
     assert_int_equal(aclrtUnSubscribeReport(me, stream), ACL_SUCCESS);
+    return rc;
+}
+/* ---- The single-op executor: an allocator handing out device memory
+ * (the block is the address), registered on a fresh stream. ---- */
+static int op_allocs, op_frees;
+static void *DA(aclrtAllocator a, size_t n)
+{
+    (void)a;
+    void *p = NULL;
+    if (aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+        return NULL;
+    op_allocs++;
+    return p;
+}
+static void DF(aclrtAllocator a, aclrtAllocatorBlock b) { (void)a; op_frees++; aclrtFree(b); }
+static void *DG(aclrtAllocatorBlock b) { return b; }
+
+static aclError op_scenario(void)
+{
+    aclrtStream s;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    assert_int_equal(aclrtAllocatorSetObjToDesc(d, &obj), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetAllocFuncToDesc(d, DA), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetFreeFuncToDesc(d, DF), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, DG), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorRegister(s, d), ACL_SUCCESS);
+    int64_t dims[1] = {16};
+    void *mem[3];
+    aclTensorDesc *td[3];
+    aclDataBuffer *db[3];
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(aclrtMalloc(&mem[i], 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        assert_int_equal(aclrtMemset(mem[i], 64, 0, 64), ACL_SUCCESS);
+        td[i] = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+        db[i] = aclCreateDataBuffer(mem[i], 64);
+    }
+    op_allocs = op_frees = 0;
+    on();
+    aclError rc = aclopExecuteV2("Add", 2, td, db, 1, td + 2, db + 2, NULL, s);
+    off();
+    assert_int_equal(op_allocs, op_frees); /* what it got went back */
+    assert_int_equal(aclopExecuteV2("Add", 2, td, db, 1, td + 2, db + 2, NULL, s), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_true(op_allocs > 0 && op_allocs == op_frees);
+    for (int i = 0; i < 3; i++) {
+        aclDestroyTensorDesc(td[i]);
+        aclDestroyDataBuffer(db[i]);
+        assert_int_equal(aclrtFree(mem[i]), ACL_SUCCESS);
+    }
+    assert_int_equal(aclrtAllocatorUnregister(s), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorDestroyDesc(d), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_OP_ALLOC(void) { return op_scenario(); }
+static aclError scenario_ACL_OP_GET_ADDR(void) { return op_scenario(); }
+
+/* ---- 2-D, batch and descriptor copies (fam-memcopy) ---- */
+
+static aclError scenario_ACL_RT_MEMCPY2D(void)
+{
+    unsigned char h[64], back[64];
+    void *d;
+    memset(h, 0x44, sizeof h);
+    assert_int_equal(aclrtMalloc(&d, sizeof back, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(d, sizeof back, 0x11, sizeof back), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtMemcpy2d(d, 16, h, 8, 8, 4, ACL_MEMCPY_HOST_TO_DEVICE);
+    off();
+    assert_int_equal(aclrtMemcpy(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    for (size_t i = 0; i < sizeof back; i++)
+        assert_int_equal(back[i], 0x11); /* unchanged */
+    assert_int_equal(aclrtMemcpy2d(d, 16, h, 8, 8, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_MEMSET_D32(void)
+{
+    uint32_t back[16];
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, sizeof back, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(d, sizeof back, 0, sizeof back), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtMemsetD32(d, sizeof back, 0xdeadbeefu, 16);
+    off();
+    assert_int_equal(aclrtMemcpy(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    for (size_t i = 0; i < 16; i++)
+        assert_int_equal(back[i], 0); /* unchanged */
+    assert_int_equal(aclrtMemsetD32(d, sizeof back, 0xdeadbeefu, 16), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+/* ---- registered, managed and configured memory; cache maintenance (fam-memcopy) ---- */
+
+static aclError scenario_ACL_RT_MALLOC_CFG(void)
+{
+    void *p = NULL;
+    on();
+    aclError rc = aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL);
+    off();
+    assert_null(p);
+    assert_int_equal(aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_HOST_REGISTER(void)
+{
+    static _Alignas(4096) char page[8192];
+    void *dev = NULL;
+    on();
+    aclError rc = aclrtHostRegisterV2(page, sizeof page, ACL_HOST_REG_MAPPED);
+    off();
+    /* nothing was registered: the pointer has no device address */
+    assert_int_equal(aclrtHostGetDevicePointer(page, &dev, 0), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtHostRegisterV2(page, sizeof page, ACL_HOST_REG_MAPPED), ACL_SUCCESS);
+    assert_int_equal(aclrtHostUnregister(page), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_MALLOC_MANAGED(void)
+{
+    void *p = NULL;
+    on();
+    aclError rc = aclrtMemAllocManaged(&p, 4096, ACL_RT_MEM_ATTACH_GLOBAL);
+    off();
+    assert_null(p);
+    assert_int_equal(aclrtMemAllocManaged(&p, 4096, ACL_RT_MEM_ATTACH_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_CACHE(void)
+{
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtMemFlush(d, 4096);
+    off();
+    assert_int_equal(aclrtMemFlush(d, 4096), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
     return rc;
 }
 

@@ -43,9 +43,16 @@ static sim_ps link_dur(uint64_t bytes)
     return LAT + bytes * LINK_PS;
 }
 
+/* A fill writes its bytes once. */
 static sim_ps hbm_dur(uint64_t bytes)
 {
     return LAT + bytes * HBM_PS;
+}
+
+/* A copy inside HBM reads and writes them. */
+static sim_ps hbm_copy_dur(uint64_t bytes)
+{
+    return LAT + 2 * bytes * HBM_PS;
 }
 
 static int setup(void **state)
@@ -134,7 +141,7 @@ static void test_bandwidth_bound_copy_time_scales_with_bytes(void **state)
 
     one = sim_clock_copy(&s, SIM_LINK_HBM, GiB, true, NULL, &start1) - start1;
     two = sim_clock_copy(&s, SIM_LINK_HBM, 2 * GiB, true, NULL, &start2) - start2;
-    assert_int_equal(one, hbm_dur(GiB));
+    assert_int_equal(one, hbm_copy_dur(GiB));
     assert_in_range(two * 1000 / one, 1990, 2000);
 }
 
@@ -177,8 +184,8 @@ static void test_huge_copies_do_not_overflow(void **state)
     sim_ps start;
     sim_ps d = sim_clock_copy(&s, SIM_LINK_H2D, 144 * GiB, false, NULL, &start) - start;
     assert_int_equal(d, link_dur(144 * GiB)); /* 3.09 s */
-    d = sim_clock_copy(&s, SIM_LINK_HBM, UINT64_MAX / 2, false, NULL, &start) - start;
-    assert_int_equal(d, LAT + UINT64_MAX / 2 * HBM_PS);
+    d = sim_clock_copy(&s, SIM_LINK_HBM, UINT64_MAX / 4, false, NULL, &start) - start;
+    assert_int_equal(d, hbm_copy_dur(UINT64_MAX / 4));
     /* beyond 2^64 ps: times saturate instead of wrapping */
     sim_ps end = sim_clock_copy(&s, SIM_LINK_H2D, UINT64_MAX, false, NULL, NULL);
     assert_true(end == UINT64_MAX);
@@ -600,6 +607,87 @@ static void test_copies_from_many_threads_share_the_link(void **state)
     assert_int_equal(sim_clock_host(), THREADS * COPIES_PER_THREAD * CALL);
 }
 
+
+/* ------------------------------------------------------------ staging and peers */
+
+/* Pageable memory: the host memcpy of a chunk (10 GB/s here) overlaps the
+ * DMA of the one before; the host returns with the last chunk. */
+static void test_staged_copy_overlaps_memcpy_and_dma(void **state)
+{
+    (void)state;
+    struct sim_clock_params p = params;
+    p.stage_bytes = MiB;
+    assert_int_equal(sim_clock_device_open(1, &p), SIM_OK);
+    struct sim_clock_stream s;
+    new_stream(1, &s);
+    sim_ps start, t0 = sim_clock_host();
+    sim_ps end = sim_clock_copy_staged(&s, SIM_LINK_H2D, 4 * MiB, NULL, &start);
+    /* call, 4 memcpys back to back, then the last chunk's DMA */
+    assert_int_equal(end, t0 + CALL + 4 * MiB * MEMCPY_PS + LAT + MiB * LINK_PS);
+    assert_int_equal(start, t0 + CALL + MiB * MEMCPY_PS);
+    assert_int_equal(sim_clock_host(), end);
+    /* device to host: DMA, then the host copies each chunk out */
+    t0 = sim_clock_host();
+    end = sim_clock_copy_staged(&s, SIM_LINK_D2H, 2 * MiB, NULL, &start);
+    assert_int_equal(start, t0 + CALL);
+    assert_int_equal(end, t0 + CALL + LAT + MiB * LINK_PS + 2 * MiB * MEMCPY_PS);
+    /* a chunk is the whole copy: memcpy, then DMA */
+    t0 = sim_clock_host();
+    end = sim_clock_copy_staged(&s, SIM_LINK_H2D, 1000, NULL, NULL);
+    assert_int_equal(end, t0 + CALL + 1000 * MEMCPY_PS + LAT + 1000 * LINK_PS);
+}
+
+/* A staged copy first waits for its stream, as the runtime's implicit
+ * synchronisation does; without a chunk it is a pinned copy the host waits
+ * for. */
+static void test_staged_copy_waits_for_the_stream(void **state)
+{
+    (void)state;
+    struct sim_clock_stream s;
+    new_stream(0, &s);
+    sim_ps busy = sim_clock_copy(&s, SIM_LINK_HBM, GiB, false, NULL, NULL);
+    sim_ps start, end = sim_clock_copy_staged(&s, SIM_LINK_H2D, MiB, NULL, &start);
+    assert_true(start >= busy);
+    assert_int_equal(end - start, link_dur(MiB)); /* params: no stage_bytes */
+    assert_int_equal(sim_clock_host(), end);
+    assert_int_equal(sim_clock_copy_staged(&s, SIM_LINK_HBM, MiB, NULL, NULL), sim_clock_host());
+}
+
+/* A fabric: one link per ordered pair of devices; copies over different
+ * links overlap, two over one link take turns; without one, a peer copy is
+ * timed on the stream's device's HBM, the bytes once. */
+static void test_peer_copies_use_one_link_per_pair(void **state)
+{
+    (void)state;
+    struct sim_clock_params p = params;
+    p.peer_gbps = 25; /* 40 ps per byte */
+    p.peer_latency_us = 2;
+    for (int32_t d = 1; d <= 3; d++)
+        assert_int_equal(sim_clock_device_open(d, &p), SIM_OK);
+    struct sim_clock_stream a, b, c;
+    new_stream(2, &a);
+    new_stream(3, &b);
+    new_stream(2, &c);
+    sim_ps sa, sb, sc;
+    sim_ps ea = sim_clock_copy_peer(&a, 1, 2, MiB, false, NULL, &sa);
+    sim_ps eb = sim_clock_copy_peer(&b, 1, 3, MiB, false, NULL, &sb);
+    assert_int_equal(ea - sa, UINT64_C(2000000) + MiB * 40);
+    assert_true(sb < ea); /* another link: they overlap */
+    sim_ps ec = sim_clock_copy_peer(&c, 1, 2, MiB, false, NULL, &sc);
+    assert_int_equal(sc, ea); /* the same link: after the first */
+    assert_int_equal(ec - sc, ea - sa);
+    (void)eb;
+    /* the other direction is a link of its own */
+    sim_ps sd, ed = sim_clock_copy_peer(&a, 2, 1, MiB, false, NULL, &sd);
+    assert_int_equal(ed - sd, ea - sa);
+    /* device 0 has no fabric: HBM of the stream's device, once */
+    struct sim_clock_stream z;
+    new_stream(0, &z);
+    sim_ps sz, ez = sim_clock_copy_peer(&z, 0, 1, MiB, false, NULL, &sz);
+    assert_int_equal(ez - sz, hbm_dur(MiB));
+    assert_int_equal(sim_clock_copy_peer(&z, 0, 0, MiB, false, NULL, NULL), sim_clock_host());
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -648,6 +736,10 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_copies_from_many_threads_share_the_link, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_staged_copy_overlaps_memcpy_and_dma, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_staged_copy_waits_for_the_stream, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_peer_copies_use_one_link_per_pair, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /*
  * tests/sim/test_profile.c - the built-in SoC profiles (sim/profile.c)
  * against the README's "SoC profiles" table: every profile has a row whose
- * HBM, HBM GB/s, padding and 1 GB-pages cells are the profile's, every row
+ * HBM, HBM GB/s, padding, 1 GB-pages, reserve, host GB/s and UVM cells are
+ * the profile's, every row
  * names only real profiles, and no profile has two rows. The README's path
  * comes from the build (ACLSIM_README). tests/api/test_policy.c opens each
  * row's profiles through the ACL API.
@@ -46,11 +47,15 @@ static void test_every_profile_has_a_matching_row(void **state)
         if (!row)
             fail_msg("profile %s has no row in the README's SoC table", p->name);
         if (row->hbm_bytes != p->hbm_bytes || row->hbm_gbps != p->hbm_gbps ||
-            row->padding != p->malloc_padding || row->huge1g != p->huge1g)
+            row->padding != p->malloc_padding || row->huge1g != p->huge1g ||
+            row->reserve_bytes != p->reserved_bytes || row->host_gbps != p->host_gbps ||
+            row->uvm != p->uvm)
             fail_msg("README row\n  %s\ndoes not match %s: %llu GiB, %g GB/s, padding %u, "
-                     "1 GB pages %s", row->line, p->name,
-                     (unsigned long long)(p->hbm_bytes >> 30), p->hbm_gbps, p->malloc_padding,
-                     p->huge1g ? "yes" : "no");
+                     "1 GB pages %s, reserve %llu MiB, host %g GB/s, UVM %s", row->line,
+                     p->name, (unsigned long long)(p->hbm_bytes >> 30), p->hbm_gbps,
+                     p->malloc_padding, p->huge1g ? "yes" : "no",
+                     (unsigned long long)(p->reserved_bytes >> 20), p->host_gbps,
+                     p->uvm ? "yes" : "no");
     }
 }
 

@@ -49,6 +49,13 @@ ACL_FUNC_VISIBILITY aclError aclsim_clock_stream(aclrtStream stream, uint64_t *p
 /* Every clock back to zero (between measurements); streams keep working. */
 ACL_FUNC_VISIBILITY aclError aclsim_clock_reset(void);
 
+/* Reports of the allocator sanitizer (ACLSIM_ALLOC_CHECK) since the
+ * library loaded: of one kind ("host-memory", "freed-memory",
+ * "out-of-bounds", "cross-stream-reuse", "host-reuse", "free-while-pending",
+ * "shared-allocator", "unregister-while-pending",
+ * "destroy-desc-while-pending"), or of all kinds when kind is NULL. */
+ACL_FUNC_VISIBILITY unsigned long aclsim_alloc_check_reports(const char *kind);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,341 @@
+/*
+ * test_pool.c - stream-ordered memory pools: CANN's checks
+ * (src/acl/aclrt_impl/memory.cpp aclrtMemPoolCreateImpl...) and reuse in
+ * stream order, in simulated time (README "Virtual memory and pools").
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include "acl/acl_rt_memory_soma.h"
+#include "testutil.h"
+
+static aclrtStream s1, s2;
+
+static int setup(void **state)
+{
+    (void)state;
+    setenv("ACLSIM_HBM_BYTES", "268435456", 1); /* 256 MiB */
+    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+        aclrtCreateStream(&s1) != ACL_SUCCESS || aclrtCreateStream(&s2) != ACL_SUCCESS)
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    aclrtDestroyStream(s1);
+    aclrtDestroyStream(s2);
+    aclrtResetDevice(0);
+    return aclFinalize();
+}
+
+static int after_each(void **state)
+{
+    (void)state;
+    size_t fr, total;
+    (void)aclGetRecentErrMsg();
+    if (aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total) != ACL_SUCCESS || fr != total)
+        return -1;
+    return 0;
+}
+
+static aclrtMemPoolProps props(size_t max)
+{
+    aclrtMemPoolProps p;
+    memset(&p, 0, sizeof p);
+    p.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    p.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    p.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    p.location.id = 0;
+    p.maxSize = max;
+    return p;
+}
+
+static uint64_t get64(aclrtMemPool pool, aclrtMemPoolAttr a)
+{
+    uint64_t v = 12345;
+    assert_int_equal(aclrtMemPoolGetAttr(pool, a, &v), ACL_SUCCESS);
+    return v;
+}
+
+static void set32(aclrtMemPool pool, aclrtMemPoolAttr a, uint32_t v)
+{
+    assert_int_equal(aclrtMemPoolSetAttr(pool, a, &v), ACL_SUCCESS);
+}
+
+static void test_create_bad_input(void **state)
+{
+    (void)state;
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    assert_int_equal(aclrtMemPoolCreate(NULL, &p), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemPoolCreate", "memPool");
+    assert_int_equal(aclrtMemPoolCreate(&pool, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemPoolCreate", "poolProps");
+    p.allocType = (aclrtMemAllocationType)3;
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMemPoolCreate failed because value UNKNOWN(3) "
+               "for parameter poolProps->allocType is invalid. Expected value: "
+               "MEM_ALLOCATION_TYPE_PINNED(0).");
+    p = props(0);
+    p.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMemPoolCreate failed because value "
+               "MEM_LOCATION_TYPE_HOST(0) for parameter poolProps->location.type is invalid. "
+               "Expected value: MEM_LOCATION_TYPE_DEVICE(1).");
+    p = props(0);
+    p.reserved[5] = 1;
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0012)", "aclrtMemPoolCreate failed. Parameter "
+               "poolProps->reserved is invalid. Reason: poolProps->reserved is a reserved "
+               "parameter and must be nullptr.");
+    p = props(0);
+    p.location.id = 9;
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_RT_INVALID_DEVICEID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: invalid device id 9, "
+               "valid range is [0, 1).");
+    assert_null(pool);
+    assert_int_equal(aclrtMemPoolDestroy(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemPoolDestroy", "memPool");
+    assert_int_equal(aclrtMemPoolTrimTo(NULL, 0), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemPoolTrimTo", "memPool");
+    uint64_t v;
+    assert_int_equal(aclrtMemPoolGetAttr(NULL, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT, &v),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemPoolGetAttr", "memPool");
+}
+
+static void test_malloc_free_bad_input(void **state)
+{
+    (void)state;
+    aclrtMemPool pool;
+    aclrtMemPoolProps p = props(4u << 20);
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_SUCCESS);
+    void *ptr = (void *)0x1;
+    assert_int_equal(aclrtMemPoolMallocAsync(NULL, 64, pool, s1), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemPoolMallocAsync", "ptr");
+    assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 64, NULL, s1), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemPoolMallocAsync", "memPool");
+    assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 64, pool, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemPoolMallocAsync", "stream");
+    assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 0, pool, s1), ACL_SUCCESS); /* CANN: nothing */
+    assert_ptr_equal(ptr, (void *)0x1);
+    assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 8u << 20, pool, s1),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+    expect_msg("Memory_Allocation_Failure(EL0004)", "Failed to allocate memory.");
+    assert_int_equal(aclrtMemPoolFreeAsync(NULL, s1), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemPoolFreeAsync", "ptr");
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolFreeAsync(d, s1), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+               "aclrtMemPoolFreeAsync failed, ptr is not memory of a pool (not from "
+               "aclrtMemPoolMallocAsync, or already freed).");
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 64, pool, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemPoolDestroy "
+               "failed, memory of the pool is still in use: free it with aclrtMemPoolFreeAsync "
+               "first.");
+    assert_int_equal(aclrtMemPoolFreeAsync(ptr, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolFreeAsync(ptr, s1), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemPoolDestroy "
+               "failed, memPool is not a live pool (never created, or already destroyed).");
+}
+
+static void test_attributes_and_statistics(void **state)
+{
+    (void)state;
+    aclrtMemPool pool;
+    aclrtMemPoolProps p = props(0);
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_SUCCESS);
+    uint32_t sw = 9;
+    assert_int_equal(aclrtMemPoolGetAttr(pool, ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES,
+                                         &sw), ACL_SUCCESS);
+    assert_int_equal(sw, 1);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD), 0); /* CANN: 0 */
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, NULL),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemPoolSetAttr", "value");
+    uint64_t big = 1u << 30;
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &big),
+                     ACL_SUCCESS);
+    void *a, *b;
+    assert_int_equal(aclrtMemPoolMallocAsync(&a, 1000, pool, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolMallocAsync(&b, 3000, pool, s1), ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 1024 + 3072);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 1024 + 3072);
+    assert_int_equal(aclrtMemPoolFreeAsync(b, s1), ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 1024);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH), 4096);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 4096);
+    uint64_t v = 5;
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, &v),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemPoolSetAttr "
+               "failed, a high-water mark can only be reset, with the value 0.");
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT, &v),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemPoolSetAttr "
+               "failed, the attribute is read-only.");
+    v = 0;
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, &v),
+                     ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH), 1024);
+    /* a sync keeps idle memory under the threshold ... */
+    assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 4096);
+    /* ... and gives it back above it */
+    big = 0;
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &big),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 1024);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH), 4096);
+    void *busy;
+    assert_int_equal(aclrtMalloc(&busy, 64u << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(busy, 64u << 20, 1, 64u << 20, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolFreeAsync(a, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolTrimTo(pool, 0), ACL_SUCCESS);
+    /* the free is not complete yet as the host sees it: kept */
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 1024);
+    assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 0);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(busy), ACL_SUCCESS);
+}
+
+/* A pool with only the reuse switches given on. */
+static aclrtMemPool strict_pool(uint32_t follow, uint32_t opportunistic, uint32_t internal)
+{
+    aclrtMemPool pool;
+    aclrtMemPoolProps p = props(0);
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_SUCCESS);
+    set32(pool, ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, follow);
+    set32(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, opportunistic);
+    set32(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, internal);
+    return pool;
+}
+
+static void drain(aclrtMemPool pool, void **ptrs, int n, aclrtStream s)
+{
+    for (int i = 0; i < n; i++)
+        assert_int_equal(aclrtMemPoolFreeAsync(ptrs[i], s), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolTrimTo(pool, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+}
+
+static void test_reuse_in_stream_order(void **state)
+{
+    (void)state;
+    aclrtMemPool pool = strict_pool(1, 0, 0);
+    void *a, *b, *c, *d;
+    /* keep s1 busy so that its free lies in the future */
+    void *big;
+    assert_int_equal(aclrtMalloc(&big, 64u << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolMallocAsync(&a, 1 << 20, pool, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(big, 64u << 20, 1, 64u << 20, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolFreeAsync(a, s1), ACL_SUCCESS);
+    /* the same stream takes it back at once */
+    assert_int_equal(aclrtMemPoolMallocAsync(&b, 1 << 20, pool, s1), ACL_SUCCESS);
+    assert_ptr_equal(b, a);
+    assert_int_equal(aclrtMemsetAsync(big, 64u << 20, 2, 64u << 20, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolFreeAsync(b, s1), ACL_SUCCESS);
+    /* another stream, not ordered after the free: a new block */
+    assert_int_equal(aclrtMemPoolMallocAsync(&c, 1 << 20, pool, s2), ACL_SUCCESS);
+    assert_ptr_not_equal(c, a);
+    /* once an event orders s2 after the free, the block is s2's to reuse */
+    aclrtEvent e;
+    assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamWaitEvent(s2, e), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolMallocAsync(&d, 1 << 20, pool, s2), ACL_SUCCESS);
+    assert_ptr_equal(d, a);
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    void *live[] = {c, d};
+    drain(pool, live, 2, s2);
+    assert_int_equal(aclrtFree(big), ACL_SUCCESS);
+}
+
+static void test_reuse_opportunistic_and_internal(void **state)
+{
+    (void)state;
+    void *big;
+    assert_int_equal(aclrtMalloc(&big, 64u << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    /* opportunistic: once the free completed as the host sees it */
+    aclrtMemPool pool = strict_pool(0, 1, 0);
+    void *a, *b, *c;
+    assert_int_equal(aclrtMemPoolMallocAsync(&a, 4096, pool, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(big, 64u << 20, 1, 64u << 20, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolFreeAsync(a, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolMallocAsync(&b, 4096, pool, s2), ACL_SUCCESS);
+    assert_ptr_not_equal(b, a); /* still pending on s1 */
+    assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolMallocAsync(&c, 4096, pool, s2), ACL_SUCCESS);
+    assert_ptr_equal(c, a);
+    void *l1[] = {b, c};
+    drain(pool, l1, 2, s2);
+    /* internal dependencies: reused at once, s2 then waits for s1's free */
+    pool = strict_pool(0, 0, 1);
+    assert_int_equal(aclrtMemPoolMallocAsync(&a, 4096, pool, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(big, 64u << 20, 1, 64u << 20, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolFreeAsync(a, s1), ACL_SUCCESS);
+    aclrtEvent e1, e2;
+    assert_int_equal(aclrtCreateEvent(&e1), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateEvent(&e2), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e1, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolMallocAsync(&b, 4096, pool, s2), ACL_SUCCESS);
+    assert_ptr_equal(b, a);
+    assert_int_equal(aclrtRecordEvent(e2, s2), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    float ms = -1;
+    /* s2's work after the reuse starts no earlier than s1's free */
+    assert_int_equal(aclrtEventElapsedTime(&ms, e1, e2), ACL_SUCCESS);
+    assert_true(ms >= 0.0f);
+    assert_int_equal(aclrtDestroyEvent(e1), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(e2), ACL_SUCCESS);
+    void *l2[] = {b};
+    drain(pool, l2, 1, s2);
+    assert_int_equal(aclrtFree(big), ACL_SUCCESS);
+}
+
+static void test_pool_counts_against_hbm(void **state)
+{
+    (void)state;
+    size_t f0, f1, t;
+    aclrtMemPool pool;
+    aclrtMemPoolProps p = props(0);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &t), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_SUCCESS);
+    void *a;
+    assert_int_equal(aclrtMemPoolMallocAsync(&a, 1 << 20, pool, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(a, 1 << 20, 0x5a, 1 << 20, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t), ACL_SUCCESS);
+    assert_true(f0 - f1 >= (1u << 20));
+    unsigned char out[16];
+    assert_int_equal(aclrtMemcpy(out, 16, a, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_int_equal(out[7], 0x5a);
+    assert_int_equal(aclrtMemPoolFreeAsync(a, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS); /* threshold 0: released */
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t), ACL_SUCCESS);
+    assert_int_equal(f1, f0);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_teardown(f, after_each)
+    const struct CMUnitTest tests[] = {
+        T(test_create_bad_input),
+        T(test_malloc_free_bad_input),
+        T(test_attributes_and_statistics),
+        T(test_reuse_in_stream_order),
+        T(test_reuse_opportunistic_and_internal),
+        T(test_pool_counts_against_hbm),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,457 @@
+/*
+ * test_vmm.c - virtual memory management: reserved ranges, physical
+ * handles, mappings. Checks and messages of the ACL layer are CANN's
+ * (src/acl/aclrt_impl/memory.cpp); the state checks below it are the
+ * simulator's (aclsim's wording, README "Virtual memory and pools").
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include "testutil.h"
+
+#define MB2 (2u << 20)
+
+static int setup(void **state)
+{
+    (void)state;
+    setenv("ACLSIM_HBM_BYTES", "268435456", 1); /* 256 MiB */
+    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    aclrtResetDevice(0);
+    return aclFinalize();
+}
+
+static int after_each(void **state)
+{
+    (void)state;
+    size_t fr, total;
+    (void)aclGetRecentErrMsg();
+    if (aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total) != ACL_SUCCESS || fr != total)
+        return -1; /* every case gives back what it took */
+    return 0;
+}
+
+static aclrtPhysicalMemProp prop_of(aclrtMemAttr attr)
+{
+    aclrtPhysicalMemProp p;
+    memset(&p, 0, sizeof p);
+    p.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    p.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    p.memAttr = attr;
+    p.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    p.location.id = 0;
+    return p;
+}
+
+static size_t free_hbm(void)
+{
+    size_t f, t;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t), ACL_SUCCESS);
+    return f;
+}
+
+/* ---- bad input, in CANN's order ---- */
+
+static void test_reserve_bad_input(void **state)
+{
+    (void)state;
+    void *va = NULL;
+    assert_int_equal(aclrtReserveMemAddress(NULL, MB2, 0, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtReserveMemAddress", "virPtr");
+    assert_int_equal(aclrtReserveMemAddress(&va, 0, 0, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtReserveMemAddress failed because value 0 for "
+               "parameter size is invalid. Expected value: must be greater than 0.");
+    assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, NULL, 2), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtReserveMemAddress failed because value 2 for "
+               "parameter flags is invalid. Expected value: 0.");
+    assert_int_equal(aclrtReserveMemAddress(&va, MB2, 4096, NULL, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+               "aclrtReserveMemAddress failed, alignment is reserved and must be 0.");
+    assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, (void *)0x1234, 0),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+               "aclrtReserveMemAddress failed, expectPtr must be aligned to 2 MB.");
+    assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, (void *)0x200000, 0),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+               "aclrtReserveMemAddress failed, expectPtr lies outside the device's reservation "
+               "window.");
+    assert_null(va);
+    assert_int_equal(aclrtReleaseMemAddress(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtReleaseMemAddress", "virPtr");
+    int x;
+    assert_int_equal(aclrtReleaseMemAddress(&x), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+               "aclrtReleaseMemAddress failed, it is not an address returned by "
+               "aclrtReserveMemAddress (never reserved, or already released).");
+}
+
+static void test_malloc_physical_bad_input(void **state)
+{
+    (void)state;
+    aclrtDrvMemHandle h = NULL;
+    aclrtPhysicalMemProp p = prop_of(ACL_HBM_MEM_HUGE);
+    assert_int_equal(aclrtMallocPhysical(NULL, MB2, &p, 0), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMallocPhysical", "handle");
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMallocPhysical", "prop");
+    assert_int_equal(aclrtMallocPhysical(&h, 0, &p, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMallocPhysical failed because value 0 for "
+               "parameter size is invalid. Expected value: must be greater than 0.");
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 1), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0009)", "aclrtMallocPhysical failed. Value 1 for parameter "
+               "flags is invalid. Reason: flags is a reserved parameter and must be 0.");
+    p.handleType = ACL_MEM_HANDLE_TYPE_POSIX;
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMallocPhysical failed because value 2 for "
+               "parameter prop->handleType is invalid. Expected value: ACL_MEM_HANDLE_TYPE_NONE.");
+    p = prop_of(ACL_HBM_MEM_HUGE);
+    p.allocationType = (aclrtMemAllocationType)1;
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMallocPhysical failed because value 1 for "
+               "parameter prop->allocationType is invalid. Expected value: "
+               "ACL_MEM_ALLOCATION_TYPE_PINNED.");
+    p = prop_of(ACL_HBM_MEM_HUGE);
+    p.location.type = ACL_MEM_LOCATION_TYPE_MANAGED;
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0009)", "aclrtMallocPhysical failed. Value "
+               "MEM_LOCATION_TYPE_MANAGED(3) for parameter prop->location.type is invalid. "
+               "Reason: location type does not support MEM_LOCATION_TYPE_MANAGED(3).");
+    p = prop_of(ACL_DDR_MEM_HUGE);
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMallocPhysical failed because value "
+               "DDR_MEM_HUGE(2) for parameter memAttr is invalid. Expected value: "
+               "MEM_LOCATION_TYPE_HOST(0) or MEM_LOCATION_TYPE_HOST_NUMA(4).");
+    p = prop_of(ACL_HBM_MEM);
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0009)", "aclrtMallocPhysical failed. Value HBM_MEM(1) for "
+               "parameter memAttr is invalid. Reason: The current physical memory attribute is "
+               "not supported.");
+    p = prop_of(ACL_HBM_MEM_HUGE);
+    p.location.id = 7;
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMallocPhysical "
+               "failed, location.id names no device.");
+    p = prop_of(ACL_HBM_MEM_HUGE);
+    assert_int_equal(aclrtMallocPhysical(&h, (size_t)1 << 40, &p, 0),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+    expect_msg("Memory_Allocation_Failure(EL0004)", "Failed to allocate memory.");
+    assert_null(h);
+    assert_int_equal(aclrtFreePhysical(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtFreePhysical", "handle");
+}
+
+static void test_granularity(void **state)
+{
+    (void)state;
+    size_t g = 0;
+    aclrtPhysicalMemProp p = prop_of(ACL_HBM_MEM_HUGE);
+    assert_int_equal(aclrtMemGetAllocationGranularity(NULL, 0, &g), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemGetAllocationGranularity", "prop");
+    assert_int_equal(aclrtMemGetAllocationGranularity(&p, 0, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemGetAllocationGranularity", "granularity");
+    assert_int_equal(aclrtMemGetAllocationGranularity(&p, ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF, &g),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtMemGetAllocationGranularity(&p, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+                                                      &g), ACL_SUCCESS);
+    assert_int_equal(g, MB2);
+    p = prop_of(ACL_HBM_MEM_NORMAL); /* CANN: normal is served with huge pages */
+    assert_int_equal(aclrtMemGetAllocationGranularity(&p, 1, &g), ACL_SUCCESS);
+    assert_int_equal(g, MB2);
+    p = prop_of(ACL_HBM_MEM_HUGE1G); /* Atlas A2 has 1 GB pages */
+    assert_int_equal(aclrtMemGetAllocationGranularity(&p, 0, &g), ACL_SUCCESS);
+    assert_int_equal(g, (size_t)1 << 30);
+}
+
+/* ---- behaviour ---- */
+
+static void test_physical_memory_counts_against_hbm(void **state)
+{
+    (void)state;
+    size_t f0 = free_hbm();
+    aclrtPhysicalMemProp p = prop_of(ACL_HBM_MEM_HUGE);
+    aclrtDrvMemHandle h;
+    assert_int_equal(aclrtMallocPhysical(&h, 3 * MB2, &p, 0), ACL_SUCCESS);
+    assert_int_equal(f0 - free_hbm(), 3 * MB2);
+    void *va;
+    assert_int_equal(aclrtReserveMemAddress(&va, 64 * MB2, 0, NULL, 0), ACL_SUCCESS);
+    assert_int_equal(f0 - free_hbm(), 3 * MB2); /* address space is not memory */
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+    aclrtPhysicalMemProp q;
+    assert_int_equal(aclrtMemGetAllocationPropertiesFromHandle(h, &q), ACL_SUCCESS);
+    assert_int_equal(q.memAttr, ACL_HBM_MEM_HUGE);
+    assert_int_equal(q.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+    assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+    assert_int_equal(free_hbm(), f0);
+    assert_int_equal(aclrtFreePhysical(h), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtFreePhysical "
+               "failed, handle is not a live physical memory handle (never allocated, or "
+               "already freed).");
+    assert_int_equal(aclrtMemGetAllocationPropertiesFromHandle(h, &q), ACL_ERROR_RT_PARAM_INVALID);
+    /* a handle is no memory: aclrtFree refuses it */
+    assert_int_equal(aclrtFree(h), ACL_ERROR_RT_MEMORY_FREE);
+}
+
+static void test_same_handle_twice_shows_same_bytes(void **state)
+{
+    (void)state;
+    aclrtPhysicalMemProp p = prop_of(ACL_HBM_MEM_HUGE);
+    aclrtDrvMemHandle h;
+    void *va;
+    assert_int_equal(aclrtReserveMemAddress(&va, 8 * MB2, 0, NULL, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_SUCCESS);
+    char *a = va, *b = (char *)va + 5 * MB2;
+    assert_int_equal(aclrtMapMem(a, MB2, 0, h, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMapMem(b, MB2, 0, h, 0), ACL_SUCCESS);
+    static unsigned char in[8192], out[8192];
+    for (size_t i = 0; i < sizeof in; i++)
+        in[i] = (unsigned char)(i * 13 + 5);
+    assert_int_equal(aclrtMemcpy(a + 100, sizeof in, in, sizeof in, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(out, sizeof out, b + 100, sizeof out, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    assert_memory_equal(in, out, sizeof in);
+    /* a fill through one address shows through the other */
+    assert_int_equal(aclrtMemset(b, MB2, 0x7e, 64), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(out, 64, a, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(out[i], 0x7e);
+    void *base = NULL;
+    size_t size = 0;
+    assert_int_equal(aclrtMemGetAddressRange(b + 77, &base, &size), ACL_SUCCESS);
+    assert_ptr_equal(base, b);
+    assert_int_equal(size, MB2);
+    aclrtDrvMemHandle r = NULL;
+    assert_int_equal(aclrtMemRetainAllocationHandle(b, &r), ACL_SUCCESS);
+    assert_ptr_equal(r, h);
+    assert_int_equal(aclrtFreePhysical(r), ACL_SUCCESS); /* the retained reference */
+    assert_int_equal(aclrtUnmapMem(a), ACL_SUCCESS);
+    assert_int_equal(aclrtUnmapMem(b), ACL_SUCCESS);
+    assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+}
+
+static void test_unmapped_range_refuses_copies(void **state)
+{
+    (void)state;
+    void *va;
+    char buf[256], msg[512];
+    assert_int_equal(aclrtReserveMemAddress(&va, 4 * MB2, 0, NULL, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(va, sizeof buf, buf, sizeof buf, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    snprintf(msg, sizeof msg, "Synchronous memory copy failed because value %p for parameter "
+             "dst is invalid. Expected value: mapped memory: %p lies in a range reserved with "
+             "aclrtReserveMemAddress where no physical memory is mapped (aclrtMapMem), an access "
+             "there faults on the device.", va, va);
+    expect_msg("Invalid_Argument(EE1003)", msg);
+    assert_int_equal(aclrtMemset(va, 16, 0, 16), ACL_ERROR_RT_PARAM_INVALID);
+    void *base;
+    size_t size;
+    assert_int_equal(aclrtMemGetAddressRange(va, &base, &size), ACL_ERROR_RT_PARAM_INVALID);
+    aclrtPtrAttributes at;
+    assert_int_equal(aclrtPointerGetAttributes(va, &at), ACL_SUCCESS);
+    assert_int_equal(at.location.type, ACL_MEM_LOCATION_TYPE_UNREGISTERED);
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+}
+
+static void test_copy_spans_adjacent_mappings(void **state)
+{
+    (void)state;
+    aclrtPhysicalMemProp p = prop_of(ACL_HBM_MEM_HUGE);
+    aclrtDrvMemHandle h1, h2;
+    void *va;
+    assert_int_equal(aclrtReserveMemAddress(&va, 4 * MB2, 0, NULL, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocPhysical(&h1, MB2, &p, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocPhysical(&h2, MB2, &p, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMapMem(va, MB2, 0, h1, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMapMem((char *)va + MB2, MB2, 0, h2, 0), ACL_SUCCESS);
+    /* 1 MB on each side of the seam */
+    size_t n = MB2;
+    unsigned char *in = malloc(n), *out = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        in[i] = (unsigned char)(i ^ (i >> 9));
+    char *mid = (char *)va + MB2 / 2;
+    assert_int_equal(aclrtMemcpy(mid, n, in, n, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    memset(out, 0, n);
+    assert_int_equal(aclrtMemcpy(out, n, mid, n, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(in, out, n);
+    /* past the last mapping: refused, as an access running off mapped memory */
+    assert_int_equal(aclrtMemcpy(mid + n, n, in, n, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    free(in);
+    free(out);
+    assert_int_equal(aclrtUnmapMem(va), ACL_SUCCESS);
+    assert_int_equal(aclrtUnmapMem((char *)va + MB2), ACL_SUCCESS);
+    assert_int_equal(aclrtFreePhysical(h1), ACL_SUCCESS);
+    assert_int_equal(aclrtFreePhysical(h2), ACL_SUCCESS);
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+}
+
+static void test_map_rules(void **state)
+{
+    (void)state;
+    aclrtPhysicalMemProp p = prop_of(ACL_HBM_MEM_HUGE);
+    aclrtDrvMemHandle h;
+    void *va;
+    assert_int_equal(aclrtReserveMemAddress(&va, 4 * MB2, 0, NULL, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocPhysical(&h, 2 * MB2, &p, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMapMem(NULL, MB2, 0, h, 0), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMapMem", "virPtr");
+    assert_int_equal(aclrtMapMem(va, MB2, 0, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMapMem", "handle");
+    assert_int_equal(aclrtMapMem(va, 0, 0, h, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMapMem failed because value 0 for parameter "
+               "size is invalid. Expected value: must be greater than 0.");
+    assert_int_equal(aclrtMapMem(va, 2 * MB2, 0, h, 3), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMapMem failed because value 3 for parameter "
+               "flags is invalid. Expected value: 0.");
+    assert_int_equal(aclrtMapMem(va, MB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+               "size must equal the size given to aclrtMallocPhysical for this handle.");
+    assert_int_equal(aclrtMapMem(va, 2 * MB2, MB2, h, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+               "offset must be 0.");
+    assert_int_equal(aclrtMapMem((char *)va + 4096, 2 * MB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+               "virPtr must be aligned to the allocation granularity.");
+    assert_int_equal(aclrtMapMem((char *)va + 3 * MB2, 2 * MB2, 0, h, 0),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+               "the range [virPtr, virPtr + size) runs past the end of its reservation.");
+    int x;
+    assert_int_equal(aclrtMapMem(&x, 2 * MB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+               "virPtr is not inside a range reserved with aclrtReserveMemAddress.");
+    assert_int_equal(aclrtMapMem(va, 2 * MB2, 0, (aclrtDrvMemHandle)&x, 0),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+               "handle is not a live physical memory handle (never allocated, or freed).");
+    assert_int_equal(aclrtMapMem(va, 2 * MB2, 0, h, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMapMem((char *)va + MB2, 2 * MB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+               "part of the range is already mapped: unmap it first.");
+    /* what may not be undone while in use */
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+               "aclrtReleaseMemAddress failed, physical memory is still mapped in the range: "
+               "unmap it first (aclrtUnmapMem).");
+    assert_int_equal(aclrtUnmapMem((char *)va + MB2), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtUnmapMem "
+               "failed, virPtr lies inside a mapping, not at its start.");
+    assert_int_equal(aclrtUnmapMem(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtUnmapMem", "virPtr");
+    /* a freed handle lives on while mapped (CANN: freed at unmap) */
+    size_t before = free_hbm();
+    assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+    assert_int_equal(free_hbm(), before);
+    assert_int_equal(aclrtMemset(va, 2 * MB2, 1, 2 * MB2), ACL_SUCCESS);
+    assert_int_equal(aclrtUnmapMem(va), ACL_SUCCESS);
+    assert_int_equal(free_hbm(), before + 2 * MB2);
+    assert_int_equal(aclrtUnmapMem(va), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtUnmapMem "
+               "failed, nothing is mapped at virPtr.");
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+}
+
+static void test_access(void **state)
+{
+    (void)state;
+    aclrtPhysicalMemProp p = prop_of(ACL_HBM_MEM_HUGE);
+    aclrtDrvMemHandle h;
+    void *va;
+    aclrtMemLocation loc = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+    uint64_t flag = 99;
+    aclrtMemAccessDesc d;
+    memset(&d, 0, sizeof d);
+    d.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
+    d.location = loc;
+    assert_int_equal(aclrtMemSetAccess(NULL, MB2, &d, 1), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemSetAccess", "virPtr");
+    assert_int_equal(aclrtMemGetAccess(NULL, &loc, &flag), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemGetAccess", "virPtr");
+    assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, NULL, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemGetAccess(va, &loc, &flag), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemGetAccess "
+               "failed, nothing is mapped at virPtr.");
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMapMem(va, MB2, 0, h, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemGetAccess(va, &loc, &flag), ACL_SUCCESS);
+    assert_int_equal(flag, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+    assert_int_equal(aclrtMemSetAccess(va, MB2, &d, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemGetAccess(va, &loc, &flag), ACL_SUCCESS);
+    assert_int_equal(flag, ACL_RT_MEM_ACCESS_FLAGS_READ);
+    assert_int_equal(aclrtMemSetAccess(va, 2 * MB2, &d, 1), ACL_ERROR_RT_PARAM_INVALID);
+    d.flags = ACL_RT_MEM_ACCESS_FLAGS_NONE; /* no access: copies are refused as unmapped */
+    assert_int_equal(aclrtMemSetAccess(va, MB2, &d, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(va, 16, 0, 16), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtUnmapMem(va), ACL_SUCCESS);
+    assert_int_equal(aclrtMemMapNoAccess(va, MB2, 0, h, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(va, 16, 0, 16), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtUnmapMem(va), ACL_SUCCESS);
+    assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+}
+
+static void test_expect_ptr_and_no_uc(void **state)
+{
+    (void)state;
+    void *a, *b = NULL;
+    assert_int_equal(aclrtReserveMemAddressNoUCMemory(&a, 3 * MB2, 0, NULL, 1), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)a % MB2, 0);
+    /* a range just after it, asked for by address */
+    void *want = (char *)a + 16 * MB2;
+    assert_int_equal(aclrtReserveMemAddress(&b, MB2, 0, want, 0), ACL_SUCCESS);
+    assert_ptr_equal(b, want);
+    void *c = NULL;
+    assert_int_equal(aclrtReserveMemAddress(&c, MB2, 0, want, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+               "aclrtReserveMemAddress failed, the range at expectPtr is already reserved.");
+    assert_int_equal(aclrtReleaseMemAddress((char *)a + MB2), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+               "aclrtReleaseMemAddress failed, it lies inside a reservation, not at its start.");
+    assert_int_equal(aclrtReleaseMemAddress(b), ACL_SUCCESS);
+    assert_int_equal(aclrtReleaseMemAddress(a), ACL_SUCCESS);
+}
+
+static void test_reset_releases_everything(void **state)
+{
+    (void)state;
+    aclrtPhysicalMemProp p = prop_of(ACL_HBM_MEM_HUGE);
+    aclrtDrvMemHandle h;
+    void *va;
+    assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, NULL, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMapMem(va, MB2, 0, h, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(va, MB2, 3, MB2), ACL_SUCCESS);
+    /* proper teardown, then the device is as new */
+    assert_int_equal(aclrtUnmapMem(va), ACL_SUCCESS);
+    assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+    assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtMapMem(va, MB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_teardown(f, after_each)
+    const struct CMUnitTest tests[] = {
+        T(test_reserve_bad_input),
+        T(test_malloc_physical_bad_input),
+        T(test_granularity),
+        T(test_physical_memory_counts_against_hbm),
+        T(test_same_handle_twice_shows_same_bytes),
+        T(test_unmapped_range_refuses_copies),
+        T(test_copy_spans_adjacent_mappings),
+        T(test_map_rules),
+        T(test_access),
+        T(test_expect_ptr_and_no_uc),
+        T(test_reset_releases_everything),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
