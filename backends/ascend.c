@@ -291,6 +291,10 @@ static aclError device_sync(int32_t dev)
 static aclError event_create(int32_t dev, uint32_t flags, void **event)
 {
     (void)dev;
+    if (flags & ACL_EVENT_IPC) /* only the Ex call makes IPC events (examples) */
+        return keep(table[API_CALL_aclrtCreateEventExWithFlag]
+                        ? REAL(aclrtCreateEventExWithFlag)(event, flags)
+                        : ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     return keep(REAL(aclrtCreateEventWithFlag)(event, flags));
 }
 
@@ -850,6 +854,58 @@ static aclError pool_trim(void *pool, size_t min_keep, const char **why)
     return ASK(aclrtMemPoolTrimTo, pool, min_keep);
 }
 
+/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+
+static aclError res_limit(int op, int32_t dev, void *stream, int type, uint32_t *val)
+{
+    aclrtDevResLimitType t = (aclrtDevResLimitType)type;
+    switch (op) {
+    case BE_RL_DEV_GET:
+        return keep(RCALL(aclrtGetDeviceResLimit, dev, t, val));
+    case BE_RL_DEV_SET:
+        return keep(RCALL(aclrtSetDeviceResLimit, dev, t, *val));
+    case BE_RL_DEV_RESET:
+        return keep(RCALL(aclrtResetDeviceResLimit, dev));
+    case BE_RL_STREAM_GET:
+        return keep(RCALL(aclrtGetStreamResLimit, stream, t, val));
+    case BE_RL_STREAM_SET:
+        return keep(RCALL(aclrtSetStreamResLimit, stream, t, *val));
+    case BE_RL_STREAM_RESET:
+        return keep(RCALL(aclrtResetStreamResLimit, stream));
+    /* The real runtime keeps the thread's stream itself: this is the
+     * calling thread. */
+    case BE_RL_THREAD_USE:
+        return keep(RCALL(aclrtUseStreamResInCurrentThread, stream));
+    case BE_RL_THREAD_UNUSE:
+        return keep(RCALL(aclrtUnuseStreamResInCurrentThread, stream));
+    default:
+        return keep(RCALL(aclrtGetResInCurrentThread, t, val));
+    }
+}
+
+static aclError device_task(void *stream, const struct be_task *t)
+{
+    switch (t->kind) {
+    case BE_TASK_REDUCE:
+        return keep(RCALL(aclrtReduceAsync, t->dst, t->src, t->count, t->reduce, t->type, stream,
+                          NULL));
+    case BE_TASK_RANDOM:
+        return keep(RCALL(aclrtRandomNumAsync, t->random, stream, NULL));
+    case BE_TASK_OVERFLOW_GET:
+        return keep(RCALL(aclrtGetOverflowStatus, t->dst, t->size, stream));
+    default:
+        return keep(RCALL(aclrtResetOverflowStatus, stream));
+    }
+}
+
+static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHandle *handle)
+{
+    (void)dev; /* the current device, as the ACL layer set it */
+    if (import)
+        return keep(RCALL(aclrtIpcOpenEventHandle, *handle, event));
+    return keep(RCALL(aclrtIpcGetEventHandle, *event, handle));
+}
+
 static const struct be_bridge bridge = {
     .real = real,
     .take_message = take_message,
@@ -1044,6 +1100,10 @@ static const struct be_ops ops = {
     .pool_malloc = pool_malloc,
     .pool_free = pool_free,
     .pool_trim = pool_trim,
+    /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+    .res_limit = res_limit,
+    .device_task = device_task,
+    .event_ipc = event_ipc,
 };
 
 const struct be_ops *be_get(void)

@@ -72,8 +72,11 @@ static aclError device_count(uint32_t *count)
     return ACL_SUCCESS;
 }
 
+static void res_forget(int32_t dev); /* resource limits (examples) */
+
 static aclError device_open(int32_t dev)
 {
+    res_forget(dev); /* a device opens with its cores unlimited, as CANN's */
     return code(sim_device_open(dev), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
@@ -147,9 +150,9 @@ static aclError device_sync(int32_t dev)
 static aclError event_create(int32_t dev, uint32_t flags, void **out)
 {
     struct sim_event *e;
-    aclError rc = code(sim_event_create(dev, flags & ACL_EVENT_TIME_LINE ? SIM_EVENT_TIMELINE : 0,
-                                        &e),
-                       ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    uint32_t f = (flags & ACL_EVENT_TIME_LINE ? SIM_EVENT_TIMELINE : 0) |
+                 (flags & ACL_EVENT_IPC ? SIM_EVENT_IPC : 0);
+    aclError rc = code(sim_event_create(dev, f, &e), ACL_ERROR_RT_NO_EVENT_RESOURCE);
     if (rc == ACL_SUCCESS)
         *out = e;
     return rc;
@@ -1299,6 +1302,226 @@ static size_t vmm_live(int32_t dev, void (*fn)(int, void *, uint64_t, uint64_t, 
     return sim_vmm_live(dev, fn, user) + sim_pool_live(dev, fn, user);
 }
 
+/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+
+/* Core limits, as CANN's runtime keeps them: a device's starts at its core
+ * count (ai_core_cnt for cube cores, vector_core_cnt for vector cores,
+ * RawDevice::InitResource) each time it opens; a stream has none until
+ * set. Stored as value + 1, 0 meaning "none set". */
+static _Atomic uint64_t dev_res[SIM_MAX_DEVICES][2];
+
+static void res_forget(int32_t dev)
+{
+    atomic_store(&dev_res[dev][0], 0);
+    atomic_store(&dev_res[dev][1], 0);
+}
+
+static uint32_t cores_of(int type)
+{
+    const struct sim_soc *s = soc_facts();
+    if (!s)
+        return 0;
+    return type == ACL_RT_DEV_RES_CUBE_CORE ? s->ai_cores : s->vector_cores;
+}
+
+static uint32_t dev_limit(int32_t dev, int type)
+{
+    uint64_t v = atomic_load(&dev_res[dev][type]);
+    return v ? (uint32_t)(v - 1) : cores_of(type);
+}
+
+/* The stream's own limit: true and *val, or false. */
+static bool stream_limit(void *stream, int type, uint32_t *val)
+{
+    uint64_t v = sim_stream_prop(stream, (enum sim_stream_prop)(SIM_SP_CUBE_LIMIT + type));
+    if (v)
+        *val = (uint32_t)(v - 1);
+    return v != 0;
+}
+
+static aclError res_limit(int op, int32_t dev, void *stream, int type, uint32_t *val)
+{
+    switch (op) {
+    case BE_RL_DEV_GET:
+        *val = dev_limit(dev, type);
+        break;
+    case BE_RL_DEV_SET:
+        atomic_store(&dev_res[dev][type], (uint64_t)*val + 1);
+        break;
+    case BE_RL_DEV_RESET:
+        res_forget(dev);
+        break;
+    case BE_RL_STREAM_SET:
+        sim_stream_set_prop(stream, (enum sim_stream_prop)(SIM_SP_CUBE_LIMIT + type),
+                            (uint64_t)*val + 1);
+        break;
+    case BE_RL_STREAM_RESET:
+        sim_stream_set_prop(stream, SIM_SP_CUBE_LIMIT, 0);
+        sim_stream_set_prop(stream, SIM_SP_VECTOR_LIMIT, 0);
+        break;
+    case BE_RL_THREAD_USE:
+    case BE_RL_THREAD_UNUSE:
+        break; /* the ACL layer keeps the thread's stream */
+    case BE_RL_STREAM_GET:
+    case BE_RL_THREAD_GET:
+    default:
+        if (!stream || !stream_limit(stream, type, val)) {
+            int32_t d = dev;
+            uint32_t id;
+            if (op == BE_RL_STREAM_GET)
+                sim_stream_ids(stream, &d, &id);
+            if (d < 0)
+                return ACL_ERROR_RT_CONTEXT_NULL; /* the thread's device is needed */
+            *val = dev_limit(d, type);
+        }
+        break;
+    }
+    return ACL_SUCCESS;
+}
+
+/* The simulator's element type for an ACL data type; false for none. */
+static bool elem_of(aclDataType t, enum sim_elem *e)
+{
+    switch ((int)t) {
+    case ACL_FLOAT:
+        *e = SIM_EL_F32;
+        return true;
+    case ACL_FLOAT16:
+        *e = SIM_EL_F16;
+        return true;
+    case ACL_BF16:
+        *e = SIM_EL_BF16;
+        return true;
+    case ACL_INT8:
+        *e = SIM_EL_I8;
+        return true;
+    case ACL_INT16:
+        *e = SIM_EL_I16;
+        return true;
+    case ACL_INT32:
+        *e = SIM_EL_I32;
+        return true;
+    case ACL_UINT32:
+        *e = SIM_EL_U32;
+        return true;
+    case ACL_INT64:
+        *e = SIM_EL_I64;
+        return true;
+    case ACL_UINT64:
+        *e = SIM_EL_U64;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A random task's parameter as the DSA gets it: `size` bytes of its value
+ * or address. */
+static struct sim_rand_param rand_param(const aclrtRandomParaInfo *p)
+{
+    struct sim_rand_param r = {.addr = p->isAddr != 0, .size = p->size};
+    memcpy(&r.raw, p->valueOrAddr, p->size < 8 ? p->size : 8);
+    return r;
+}
+
+/* Reductions the SDMA of the SoC does (CANN's aclrtReduceAsync document:
+ * int8, int16, int32, fp16, fp32, bf16 on Atlas A2/A3, and uint32 too on
+ * Ascend 950). EQUAL is not simulated: its result is not documented. */
+static bool reduce_supported(aclrtReduceKind kind, enum sim_elem e)
+{
+    const struct sim_soc *s = soc_facts();
+    if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL || !s)
+        return false;
+    if (e == SIM_EL_U32)
+        return s->npu_arch == ARCH_SIMT;
+    return e != SIM_EL_I64 && e != SIM_EL_U64;
+}
+
+static aclError device_task(void *stream, const struct be_task *t)
+{
+    struct sim_builtin b = {.kind = SIM_BI_STATUS_RESET};
+    int32_t dev;
+    uint32_t id;
+    sim_stream_ids(stream, &dev, &id);
+    switch (t->kind) {
+    case BE_TASK_REDUCE:
+        if (!elem_of(t->type, &b.type) || !reduce_supported(t->reduce, b.type))
+            return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+        b.kind = SIM_BI_REDUCE;
+        b.dst = t->dst;
+        b.src = t->src;
+        b.n = t->count;
+        b.op = t->reduce == ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM   ? SIM_RED_SUM
+               : t->reduce == ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX ? SIM_RED_MAX
+                                                               : SIM_RED_MIN;
+        break;
+    case BE_TASK_RANDOM: {
+        const aclrtRandomNumTaskInfo *ti = t->random;
+        const aclrtRandomNumFuncParaInfo *pi = &ti->randomNumFuncParaInfo;
+        if (!elem_of(ti->dataType, &b.type))
+            return ACL_ERROR_RT_PARAM_INVALID;
+        b.kind = SIM_BI_RANDOM;
+        b.dist = (enum sim_rand_dist)pi->funcType;
+        b.dst = ti->randomResultAddr;
+        b.counter = ti->randomCounterAddr;
+        b.seed = rand_param(&ti->randomSeed);
+        b.num = rand_param(&ti->randomNum);
+        /* min/max and mean/stddev share their places in the union; the
+         * dropout ratio is the first. */
+        b.p1 = rand_param(&pi->paramInfo.normalDisInfo.mean);
+        if (b.dist != SIM_RAND_DROPOUT)
+            b.p2 = rand_param(&pi->paramInfo.normalDisInfo.stddev);
+        if (ti->randomParaAddr) {
+            /* The runtime copies the two parameters (values or addresses)
+             * to the device when it launches the task. */
+            uint64_t block[2] = {b.p1.raw, b.p2.raw};
+            if (sim_mem_copy(ti->randomParaAddr, true, block, false, 16) != SIM_OK)
+                return ACL_ERROR_RT_COPY_DATA;
+        }
+        break;
+    }
+    case BE_TASK_OVERFLOW_GET:
+        b.kind = SIM_BI_STATUS;
+        b.dst = t->dst;
+        b.n = t->size;
+        break;
+    default:
+        break;
+    }
+    return code(sim_builtin(dev, stream, &b), ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+/* An IPC event handle: a tag, then the name of the event's shared state
+ * (sim/ipc.c), NUL-terminated. */
+static const char ipc_tag[8] = {'a', 'c', 'l', 's', 'i', 'm', 'E', 'V'};
+
+static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHandle *handle)
+{
+    char name[SIM_IPC_NAME_MAX];
+    _Static_assert(sizeof ipc_tag + SIM_IPC_NAME_MAX <= sizeof handle->reserved,
+                   "an IPC event handle holds the tag and the name");
+    if (!import) {
+        if (sim_event_export(*event, name) != SIM_OK)
+            return ACL_ERROR_RT_PARAM_INVALID;
+        memset(handle->reserved, 0, sizeof handle->reserved);
+        memcpy(handle->reserved, ipc_tag, sizeof ipc_tag);
+        memcpy(handle->reserved + sizeof ipc_tag, name, strlen(name) + 1);
+        return ACL_SUCCESS;
+    }
+    const char *at = handle->reserved + sizeof ipc_tag;
+    if (memcmp(handle->reserved, ipc_tag, sizeof ipc_tag) != 0 ||
+        !memchr(at, '\0', SIM_IPC_NAME_MAX))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    struct sim_event *e;
+    enum sim_rc src = sim_event_import(dev, at, &e);
+    if (src == SIM_EINVAL)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    aclError rc = code(src, ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    if (rc == ACL_SUCCESS)
+        *event = e;
+    return rc;
+}
+
 static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
@@ -1414,6 +1637,10 @@ static const struct be_ops ops = {
     .pool_malloc = pool_malloc,
     .pool_free = pool_free,
     .pool_trim = pool_trim,
+    /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+    .res_limit = res_limit,
+    .device_task = device_task,
+    .event_ipc = event_ipc,
 };
 
 const struct be_ops *be_get(void)

@@ -25,14 +25,52 @@ struct sim_stream {
  * (or reset), SIM_MARK_PENDING while its record is held behind a wait,
  * else the completion time of the captured work plus one. */
 #define SIM_MARK_PENDING UINT64_MAX
+struct sim_ipc;
 struct sim_event {
     int32_t dev;
     uint32_t flags;
     uint32_t id;
-    _Atomic sim_ps mark;
+    _Atomic sim_ps own;    /* the state of an event of this process only */
+    _Atomic sim_ps *mark;  /* &own, or the state an IPC event shares (ipc.c) */
+    struct sim_ipc *ipc;   /* NULL unless ACL_EVENT_IPC */
     /* The record that set mark: its stream, task and thread (device faults). */
     _Atomic uint32_t rec_stream, rec_task, rec_thread;
 };
+
+/* ipc.c: whether the state of an IPC event was last set by this process
+ * (then it is a time of this process's timeline); note that it is. */
+bool sim_ipc_mine(const struct sim_ipc *ipc);
+void sim_ipc_note_writer(struct sim_ipc *ipc);
+
+/* The event's state as this process sees it. Another process's record of
+ * an IPC event is a time of that process's own timeline, which this one
+ * cannot compare: it counts as complete from the start (time 0), even a
+ * record still held behind a wait there. */
+static inline sim_ps sim_ev_mark(const struct sim_event *e)
+{
+    sim_ps m = atomic_load_explicit(e->mark, memory_order_acquire);
+    if (e->ipc && m != 0 && !sim_ipc_mine(e->ipc))
+        return 1;
+    return m;
+}
+
+static inline void sim_ev_set(struct sim_event *e, sim_ps v)
+{
+    if (e->ipc)
+        sim_ipc_note_writer(e->ipc);
+    atomic_store_explicit(e->mark, v, memory_order_release);
+}
+
+/* Whether a and b are one event's state (an IPC event and its imports). */
+static inline bool sim_ev_same(const struct sim_event *a, const struct sim_event *b)
+{
+    return a->mark == b->mark;
+}
+
+/* ipc.c: the IPC part of an event being created (SIM_EVENT_IPC: a new
+ * shared state) or destroyed. */
+enum sim_rc sim_ipc_attach_new(struct sim_event *e);
+void sim_ipc_detach(struct sim_event *e);
 
 /* One operation enqueued on a stream. */
 enum sim_task_kind {
@@ -45,7 +83,8 @@ enum sim_task_kind {
     SIM_T_NOTIFY_WAIT, /* value: timeout in s */
     SIM_T_VALUE_WRITE, /* dst, value */
     SIM_T_VALUE_WAIT,  /* src, value, flag */
-    SIM_T_FILL32       /* dst, n bytes, value: the 32-bit pattern */
+    SIM_T_FILL32,      /* dst, n bytes, value: the 32-bit pattern */
+    SIM_T_BUILTIN      /* obj: a struct sim_builtin the task owns (staging) */
 };
 struct sim_task {
     enum sim_task_kind kind;
@@ -88,5 +127,11 @@ enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_
                          size_t n, bool host_waits);
 enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                            uint32_t value, size_t words, bool host_waits);
+
+/* builtin.c: do b's work on the device bytes (no time taken); *bytes is
+ * how many bytes the work moved, for its timing. */
+enum sim_rc sim_builtin_compute(const struct sim_builtin *b, uint64_t *bytes);
+/* stream.c: run a built-in task now (the gate's replay calls this). */
+enum sim_rc sim_builtin_run(struct sim_stream *s, const struct sim_builtin *b);
 
 #endif /* ACLSIM_SIM_GATE_H_ */

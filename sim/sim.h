@@ -302,8 +302,10 @@ void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device);
 /* Write the pattern through the host view (copy.c). */
 enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words);
 
-/* Events: SIM_EVENT_TIMELINE marks one that can time (ACL_EVENT_TIME_LINE). */
+/* Events: SIM_EVENT_TIMELINE marks one that can time (ACL_EVENT_TIME_LINE),
+ * SIM_EVENT_IPC one other processes can open (ACL_EVENT_IPC, ipc.c). */
 #define SIM_EVENT_TIMELINE 0x8u
+#define SIM_EVENT_IPC 0x40u
 struct sim_event;
 /* SIM_ENOMEM when the device has the profile's maximum of events. */
 enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out);
@@ -631,5 +633,73 @@ void sim_pool_close(int32_t dev);
 /* The device of a stream; make s wait until simulated time t. */
 int32_t sim_stream_device(struct sim_stream *s);
 void sim_stream_wait_until(struct sim_stream *s, uint64_t t);
+
+/* ---- builtin.c: built-in device tasks (examples) ----
+ *
+ * Tasks the device runs without a kernel: SDMA reductions (dst = dst op
+ * src, element by element), the DSA's random numbers (Philox4x32-10), and
+ * the float-overflow status words (nothing overflows on the simulator, so
+ * the status reads clean). Like copies, a task moves its bytes when it
+ * runs (at once, or when a wait holding its stream is satisfied) and takes
+ * simulated time on its stream. */
+
+enum sim_builtin_kind { SIM_BI_REDUCE, SIM_BI_RANDOM, SIM_BI_STATUS, SIM_BI_STATUS_RESET };
+enum sim_reduce_op { SIM_RED_SUM, SIM_RED_MAX, SIM_RED_MIN };
+enum sim_elem { SIM_EL_F32, SIM_EL_F16, SIM_EL_BF16, SIM_EL_I8, SIM_EL_I16, SIM_EL_I32,
+                SIM_EL_U32, SIM_EL_I64, SIM_EL_U64 };
+enum sim_rand_dist { SIM_RAND_DROPOUT, SIM_RAND_UNIFORM, SIM_RAND_NORMAL, SIM_RAND_TRUNC_NORMAL };
+
+/* A parameter of a random task: its bytes (little-endian, `size` of them)
+ * or, with `addr`, the device address the device reads them from. */
+struct sim_rand_param {
+    bool addr;
+    uint8_t size;
+    uint64_t raw;
+};
+
+struct sim_builtin {
+    enum sim_builtin_kind kind;
+    /* REDUCE: n bytes of elements at dst and src; STATUS: n bytes at dst;
+     * RANDOM: the results at dst. */
+    void *dst;
+    const void *src;
+    uint64_t n;
+    enum sim_reduce_op op;
+    enum sim_elem type; /* REDUCE and RANDOM */
+    /* RANDOM: p1, p2 are min and max (UNIFORM), mean and stddev (NORMAL,
+     * TRUNC_NORMAL) or the dropout ratio (p1) in `type`; seed and num are
+     * 64-bit; counter is the 16-byte Philox counter on the device. */
+    enum sim_rand_dist dist;
+    struct sim_rand_param p1, p2, seed, num;
+    void *counter;
+};
+
+/* Run b on stream s of device dev (pre: device ranges checked by the
+ * caller). SIM_EHOSTMEM when scratch memory runs out, SIM_EIO on an
+ * injected copy-engine fault (reductions and status copies are SDMA work). */
+enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_builtin *b);
+
+/* Philox4x32-10 (Salmon et al., SC'11): the four words for counter ctr
+ * under key (exposed for its known-answer test). */
+void sim_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+/* ---- ipc.c: events shared between processes (examples) ----
+ *
+ * An event created with SIM_EVENT_IPC keeps its state in a POSIX shared
+ * memory object named after the creating process and a counter; its name
+ * is what a handle carries. Opening the name, in this process or another
+ * (forked or not), gives an event of the opening device that shares that
+ * state: a record through either is seen by both. Times are per process:
+ * a record made by another process counts as complete from time 0 here.
+ * The name goes when the creating event is destroyed (later opens fail);
+ * the state lives on while any process still has an event on it. */
+#define SIM_IPC_NAME_MAX 48
+
+/* The name of an IPC event's shared state: SIM_EINVAL for another event. */
+enum sim_rc sim_event_export(const struct sim_event *e, char name[SIM_IPC_NAME_MAX]);
+/* An event of device dev on the state named `name`: SIM_EINVAL when no
+ * IPC event of that name lives, SIM_ENOMEM at the device's event limit,
+ * SIM_EHOSTMEM when host memory or the mapping cannot be had. */
+enum sim_rc sim_event_import(int32_t dev, const char *name, struct sim_event **out);
 
 #endif /* ACLSIM_SIM_SIM_H_ */

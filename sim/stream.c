@@ -26,7 +26,7 @@
 
 static bool recorded(const struct sim_event *e, sim_ps *at)
 {
-    sim_ps m = atomic_load_explicit(&((struct sim_event *)e)->mark, memory_order_acquire);
+    sim_ps m = sim_ev_mark(e);
     *at = m ? m - 1 : 0; /* pending: a time the host never reaches */
     return m != 0;
 }
@@ -351,6 +351,14 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
     }
     e->dev = dev;
     e->flags = flags;
+    e->mark = &e->own;
+    if ((flags & SIM_EVENT_IPC) && sim_ipc_attach_new(e) != SIM_OK) {
+        pthread_mutex_lock(&lock);
+        live_events[dev]--;
+        pthread_mutex_unlock(&lock);
+        base_free(e);
+        return SIM_EHOSTMEM;
+    }
     pthread_mutex_lock(&lock);
     e->id = next_event_id[dev]++;
     pthread_mutex_unlock(&lock);
@@ -361,6 +369,7 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
 void sim_event_destroy(struct sim_event *e)
 {
     sim_gate_forget(e);
+    sim_ipc_detach(e);
     pthread_mutex_lock(&lock);
     live_events[e->dev]--;
     pthread_mutex_unlock(&lock);
@@ -379,7 +388,7 @@ void sim_event_record(struct sim_event *e, struct sim_stream *s)
 
 void sim_event_reset(struct sim_event *e)
 {
-    atomic_store_explicit(&e->mark, 0, memory_order_release);
+    sim_ev_set(e, 0);
 }
 
 void sim_event_wait(struct sim_stream *s, const struct sim_event *e)
@@ -398,7 +407,7 @@ enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
                         atomic_load(&e->rec_task), atomic_load(&e->rec_thread));
         return SIM_ETIMEOUT;
     }
-    if (atomic_load_explicit(&e->mark, memory_order_acquire) == SIM_MARK_PENDING)
+    if (sim_ev_mark(e) == SIM_MARK_PENDING)
         return sim_gate_event_sync(e, timeout_ms);
     if (!recorded(e, &at))
         return SIM_OK;
@@ -669,4 +678,54 @@ void sim_stream_kernel(struct sim_stream *s, uint64_t ps, const char *name, uint
     sim_ps b = 0;
     *end = sim_clock_kernel(&s->clk, ps, name, &b);
     *start = b;
+}
+
+/* ---- Built-in tasks (examples) ----
+ *
+ * Reductions and the status copies are SDMA work: timed as a copy of their
+ * bytes through HBM. A reset of the status words is a fill of the
+ * context's 512-byte overflow area (OVERFLOW_ADDR_MAX_SIZE in CANN's
+ * runtime). The DSA's random numbers are timed as a fill of the results
+ * (an assumption: no figure for the DSA is published). */
+
+enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_builtin *b)
+{
+    (void)dev;
+    gate_pass(s); /* a blocking host task ahead of it runs first */
+    struct sim_task t = {.kind = SIM_T_BUILTIN, .obj = (void *)b};
+    bool queued = false;
+    enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+    if (rc != SIM_OK || queued)
+        return rc;
+    rc = sim_builtin_run(s, b);
+    if (rc == SIM_OK)
+        sim_gate_poke(s);
+    return rc;
+}
+
+enum sim_rc sim_builtin_run(struct sim_stream *s, const struct sim_builtin *b)
+{
+    uint32_t task = task_begin(s);
+    uint64_t bytes = 0;
+    enum sim_rc rc = sim_builtin_compute(b, &bytes);
+    if (rc == SIM_EIO || rc == SIM_EINVAL)
+        raise_fault(rc == SIM_EIO ? SIM_FAULT_COPY : SIM_FAULT_MEMORY, s->dev, s->clk.id, task,
+                    atomic_load(&s->last_thread));
+    if (rc != SIM_OK)
+        return rc;
+    switch (b->kind) {
+    case SIM_BI_REDUCE:
+        sim_clock_copy(&s->clk, SIM_LINK_HBM, bytes, false, "reduce", NULL);
+        break;
+    case SIM_BI_STATUS:
+        sim_clock_copy(&s->clk, SIM_LINK_HBM, bytes, false, "overflow status", NULL);
+        break;
+    case SIM_BI_STATUS_RESET:
+        sim_clock_fill(&s->clk, 512, false, "overflow reset", NULL);
+        break;
+    default:
+        sim_clock_fill(&s->clk, bytes, false, "random numbers", NULL);
+        break;
+    }
+    return SIM_OK;
 }

@@ -347,6 +347,9 @@ struct api_ctx *api_ctx_lookup(const void *handle);
  * ACL_ERROR_RT_INVALID_DEVICEID with a message naming `func`. */
 aclError api_device_usable(const char *func, int32_t deviceId);
 
+/* Whether device dev is open now (no message; it may close right after). */
+bool api_device_is_open(int32_t dev);
+
 /* ---- stream.c ---- */
 
 /* A stream in use by a call: the backend handle, its context, and the
@@ -401,7 +404,8 @@ aclError api_bad_free(const char *func, const void *p, const struct be_ptr_info 
  * access to the other; otherwise CANN's error, with a message naming func. */
 aclError api_peer_copy_check(const char *func, int32_t dev, int32_t src_dev, int32_t dst_dev);
 
-/* Forget the peer access of a device that closes. */
+/* Forget the peer access a device that closes had enabled (its peers'
+ * access to it stays, as the driver keeps it). */
 void api_peer_forget(int32_t dev);
 
 /* The op wait timeout of device dev in seconds (0: none). */
@@ -464,5 +468,15 @@ void api_cb_ctx_gone(const struct api_ctx *ctx);
 /* The message of a backend failure rc of func (why: the backend's reason,
  * or NULL); returns rc, ACL_SUCCESS without a message. */
 aclError api_vmm_failed(const char *func, aclError rc, const char *why);
+
+/* ---- ipc.c: IPC events (examples) ---- */
+
+/* Remember that live event handle h is an IPC event: 0, or -1 when host
+ * memory runs out. */
+int api_ipc_event_add(const void *h);
+/* Whether h is a live IPC event (CANN refuses several calls for them). */
+bool api_ipc_event_is(const void *h);
+/* h is being released. */
+void api_ipc_event_forget(const void *h);
 
 #endif /* ACLSIM_API_API_H_ */

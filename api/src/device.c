@@ -179,6 +179,16 @@ aclError api_device_usable(const char *func, int32_t dev)
     return ACL_SUCCESS;
 }
 
+bool api_device_is_open(int32_t dev)
+{
+    if (dev < 0 || dev >= MAX_DEVICES)
+        return false;
+    api_lock();
+    bool open = devs[dev].state == DEV_OPEN;
+    api_unlock();
+    return open;
+}
+
 /* Release a device's contexts (all of them, or just `only`), then, when
  * `close` is set, its events and the device itself; reports leaks first
  * when the device closes. pre: lock not held, dev BUSY. */

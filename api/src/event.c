@@ -10,6 +10,7 @@
  * another thread takes effect when the call is done.
  */
 #include <stdio.h>
+#include <string.h>
 #include "api.h"
 #include "backends/be.h"
 
@@ -32,7 +33,15 @@ static aclError get_event(const char *func, const char *param, aclrtEvent h, str
 
 void api_release_event(void *h)
 {
+    api_ipc_event_forget(h);
     be_get()->event_destroy(h);
+}
+
+/* CANN's runtime refuses several calls for IPC events, with no message
+ * (api_error.cc: ACL_ERROR_RT_FEATURE_NOT_SUPPORT). */
+static bool ipc_refused(const void *event)
+{
+    return api_ipc_event_is(event);
 }
 
 static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag)
@@ -45,15 +54,36 @@ static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag)
         snprintf(v, sizeof v, "%u", flag);
         return api_err_value(fn, v, "flag", "a combination of ACL_EVENT_* flags");
     }
+    /* IPC events: only the Ex call makes them, and alone (the runtime's
+     * EventCreate and EventCreateEx checks). */
+    bool ex = strcmp(fn, "aclrtCreateEventExWithFlag") == 0;
+    if ((flag & ACL_EVENT_IPC) && !ex) {
+        api_report(API_MSG_EE1003, "Event creation failed because value %u for parameter flag is "
+                   "invalid. Expected value: an OR combination of RT_EVENT_DDSYNC_NS(0x1U), "
+                   "RT_EVENT_STREAM_MARK(0x2U), RT_EVENT_DDSYNC(0x4U), and RT_EVENT_TIME_LINE(0x8U)"
+                   "; or RT_EVENT_MC2(0x10U) or RT_EVENT_EXTERNAL(0x20U) used alone.", flag);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if ((flag & ACL_EVENT_IPC) && flag != ACL_EVENT_IPC) {
+        api_report(API_MSG_EE1006, "Event creation failed. Parameter flag value %u is not "
+                   "supported. Reason: RT_EVENT_MC2(0x10U) and RT_EVENT_EXTERNAL(0x20U) do not "
+                   "support OR combination with other flags.", flag);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
     struct api_stream_ref ctx; /* the current context, held while we work */
     aclError rc = api_stream_get(fn, NULL, &ctx);
     if (rc != ACL_SUCCESS)
         return rc;
     void *e = NULL;
     rc = be_get()->event_create(ctx.ctx->device, flag, &e);
+    if (rc == ACL_SUCCESS && (flag & ACL_EVENT_IPC) && api_ipc_event_add(e) != 0) {
+        be_get()->event_destroy(e);
+        rc = ACL_ERROR_BAD_ALLOC;
+    }
     if (rc == ACL_SUCCESS) {
         int added = api_obj_add(e, API_OBJ_EVENT, ctx.ctx->device, ctx.ctx);
         if (added != 0) {
+            api_ipc_event_forget(e);
             be_get()->event_destroy(e);
             rc = added == API_OBJ_GONE ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_BAD_ALLOC;
         }
@@ -127,9 +157,16 @@ aclError api_impl_aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
     return on_stream("aclrtRecordEvent", event, stream, be_get()->event_record);
 }
 
+static aclError reset_op(void *event, void *stream)
+{
+    if (ipc_refused(event))
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    return be_get()->event_reset(event, stream);
+}
+
 aclError api_impl_aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
-    return on_stream("aclrtResetEvent", event, stream, be_get()->event_reset);
+    return on_stream("aclrtResetEvent", event, stream, reset_op);
 }
 
 aclError api_impl_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
@@ -167,6 +204,11 @@ aclError api_impl_aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtE
     if (rc != ACL_SUCCESS) {
         api_obj_put(a);
         return rc;
+    }
+    if (ipc_refused(startEvent) || ipc_refused(endEvent)) {
+        api_obj_put(b);
+        api_obj_put(a);
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     }
     rc = be_get()->event_elapsed(startEvent, endEvent, ms);
     api_obj_put(b);
@@ -209,6 +251,8 @@ aclError api_impl_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStat
 aclError api_impl_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
 {
     int done = 0;
+    if (status && event && ipc_refused(event))
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     aclError rc = query("aclrtQueryEvent", event, status, &done);
     if (rc == ACL_SUCCESS)
         *status = done ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
@@ -229,7 +273,8 @@ static aclError info(const char *fn, aclrtEvent event, int what, uint64_t *val)
     aclError rc = get_event(fn, "event", event, &e);
     if (rc != ACL_SUCCESS)
         return rc;
-    rc = be_get()->event_info(event, what, val);
+    rc = ipc_refused(event) ? ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+                            : be_get()->event_info(event, what, val);
     api_obj_put(e);
     return rc;
 }
@@ -244,7 +289,8 @@ aclError api_impl_aclrtGetEventId(aclrtEvent event, uint32_t *eventId)
     aclError rc = info(fn, event, BE_EV_ID, &v);
     if (rc == ACL_SUCCESS)
         *eventId = (uint32_t)v;
-    return api_err_runtime(fn, rc);
+    /* An IPC event has no id: the runtime refuses, silently. */
+    return rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT ? rc : api_err_runtime(fn, rc);
 }
 
 aclError api_impl_aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)

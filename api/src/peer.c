@@ -4,8 +4,12 @@
  * CANN lets a device reach another's memory once the program enabled peer
  * access from the current device (aclrtDeviceEnablePeerAccess); a copy
  * between two devices' memory without it fails. The ACL layer keeps which
- * pairs are enabled (an enabled pair is forgotten when either device
- * closes) and checks every device-to-device copy against it. The simulator
+ * pairs are enabled and checks every device-to-device copy against it.
+ * Enabling is the driver's setting of the device that enables
+ * (halDeviceEnableP2P on the current device): it goes when that device
+ * closes, not when its peer does. CANN's own P2P sample and FAQ
+ * (docs/zh/FAQ, "跨Device P2P数据交互配置失败") reset device 1 and then
+ * disable device 0's access to it. The simulator
  * times a peer copy on the issuing device's HBM link (an assumption until
  * an HCCS link is calibrated).
  */
@@ -30,9 +34,7 @@ static bool is_enabled(int32_t dev, int32_t peer)
 void api_peer_forget(int32_t dev)
 {
     pthread_mutex_lock(&lock);
-    enabled[dev] = 0;
-    for (int d = 0; d < MAX_DEVICES; d++)
-        enabled[d] &= ~(UINT64_C(1) << dev);
+    enabled[dev] = 0; /* what dev enabled; its peers keep their access to it */
     pthread_mutex_unlock(&lock);
 }
 

@@ -480,6 +480,35 @@ static void test_peer_access_gates_copies_between_devices(void **state)
     assert_int_equal(aclrtResetDevice(1), ACL_SUCCESS);
 }
 
+/* The sequence of CANN's P2P sample and FAQ: device 1 enables and
+ * disables its access and is reset; device 0's access to device 1 stays
+ * until device 0 disables it. */
+static void test_peer_access_outlives_the_peer_reset(void **state)
+{
+    (void)state;
+    int32_t status = -1;
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtDeviceEnablePeerAccess(1, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(1), ACL_SUCCESS);
+    assert_int_equal(aclrtDeviceEnablePeerAccess(0, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtDeviceDisablePeerAccess(0), ACL_SUCCESS);
+    assert_int_equal(aclrtDeviceEnablePeerAccess(0, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtResetDeviceForce(1), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtDevicePeerAccessStatus(0, 1, &status), ACL_SUCCESS);
+    assert_int_equal(status, 1);
+    /* What device 1 had enabled went with it. */
+    assert_int_equal(aclrtDevicePeerAccessStatus(1, 0, &status), ACL_SUCCESS);
+    assert_int_equal(status, 0);
+    assert_int_equal(aclrtDeviceDisablePeerAccess(1), ACL_SUCCESS);
+    assert_int_equal(aclrtDevicePeerAccessStatus(0, 1, &status), ACL_SUCCESS);
+    assert_int_equal(status, 0);
+    assert_int_equal(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+               "aclrtDeviceDisablePeerAccess failed, peer access from device 0 to device 1 is "
+               "not enabled.");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -495,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_unsatisfied_notify_wait_never_hangs),
         cmocka_unit_test(test_value_write_and_wait),
         cmocka_unit_test(test_peer_access_gates_copies_between_devices),
+        cmocka_unit_test(test_peer_access_outlives_the_peer_reset),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -677,6 +677,59 @@ static aclError pool_scenario(int at_create)
 static aclError scenario_ACL_RT_POOL(void) { return pool_scenario(1); }
 static aclError scenario_SIM_POOL_GROW(void) { return pool_scenario(0); }
 
+/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+
+static aclError scenario_ACL_RT_RES_LIMIT(void)
+{
+    uint32_t before = 0, after = 0;
+    assert_int_equal(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &before), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 1);
+    off();
+    assert_int_equal(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &after), ACL_SUCCESS);
+    assert_int_equal(after, before); /* nothing changed */
+    return rc;
+}
+
+static aclError scenario_ACL_RT_BUILTIN_TASK(void)
+{
+    float one[4] = {1, 2, 3, 4}, back[4] = {0};
+    void *a, *b;
+    assert_int_equal(aclrtMalloc(&a, sizeof one, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&b, sizeof one, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(a, sizeof one, one, sizeof one, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(b, sizeof one, one, sizeof one, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_SUCCESS);
+    on();
+    aclError rc = aclrtReduceAsync(a, b, sizeof one, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT,
+                                   stream, NULL);
+    off();
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, sizeof back, a, sizeof one, ACL_MEMCPY_DEVICE_TO_HOST),
+                     ACL_SUCCESS);
+    assert_memory_equal(back, one, sizeof one); /* nothing written */
+    assert_int_equal(aclrtFree(a), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_IPC_EVENT(void)
+{
+    aclrtEvent e, opened = NULL;
+    aclrtIpcEventHandle h;
+    assert_int_equal(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcGetEventHandle(e, &h), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtIpcOpenEventHandle(h, &opened);
+    off();
+    assert_null(opened);
+    assert_int_equal(aclrtIpcOpenEventHandle(h, &opened), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(opened), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError scenario_ACL_RT_MEM_INFO(void)
 {
     size_t f = 0, t = 0;
