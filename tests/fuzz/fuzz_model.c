@@ -92,6 +92,7 @@ struct mdev {
     unsigned refs, user_ctxs, inst;
     int primary; /* index into ctx[], -1: none */
     uint64_t used, peak;
+    unsigned peers; /* bit p: this device enabled access to device p */
 };
 
 /* A stream as events see it: a stream handle, or a context's default one. */
@@ -105,6 +106,7 @@ struct mctx {
     void *h;
     int dev;
     bool primary, idle; /* idle: its default stream known to have no work */
+    void *ds;           /* its default stream's handle (a live handle too) */
 };
 struct mstream {
     void *h, *ctx;
@@ -318,9 +320,18 @@ static struct mevent *event_of(const void *h)
     return NULL;
 }
 
+/* The context whose default stream has handle h. */
+static struct mctx *ctx_of_ds(const void *h)
+{
+    for (int i = 0; h && i < m.nctx; i++)
+        if (m.ctx[i].ds == h)
+            return &m.ctx[i];
+    return NULL;
+}
+
 static bool live_handle(const void *h)
 {
-    return ctx_of(h) || stream_of(h) || event_of(h);
+    return ctx_of(h) || stream_of(h) || event_of(h) || ctx_of_ds(h);
 }
 
 static struct mctx *cur_ctx(void)
@@ -335,6 +346,18 @@ static void new_handle(const void *h, const char *what)
     if (live_handle(h))
         fail("%s returned %p, already a live handle", cur_op, h);
     forget_dead((void *)h);
+}
+
+/* A new context, current now: its default stream has a handle of its own,
+ * which may reuse a destroyed handle's address. */
+static void learn_default_stream(struct mctx *c)
+{
+    aclrtStream s = NULL;
+    aclError rc = aclrtCtxGetCurrentDefaultStream(&s);
+    check_msg(rc);
+    expect(rc, ACL_SUCCESS);
+    new_handle(s, "default stream");
+    c->ds = s;
 }
 
 /* Events recorded on streams matching (key, or every stream of dev when
@@ -373,6 +396,7 @@ static void drop_ctx(int i)
     if (m.cur == h)
         m.cur = NULL; /* gone for good, even if a new context gets its address */
     bury(h);
+    bury(m.ctx[i].ds);
     int last = --m.nctx;
     if (i != last) {
         m.ctx[i] = m.ctx[last];
@@ -514,7 +538,8 @@ static void *choose_ctx(void)
     }
 }
 
-/* A stream argument; NULL means the current context's default stream. */
+/* A stream argument; NULL means the current context's default stream, which
+ * a context's default-stream handle also names. */
 static void *choose_stream(void)
 {
     switch (pick(9)) {
@@ -526,6 +551,9 @@ static void *choose_stream(void)
             return m.st[pick((unsigned)m.nst)].h;
         return NULL;
     case 4:
+        if (pick(2) && m.nctx)
+            return m.ctx[pick((unsigned)m.nctx)].ds;
+        return NULL;
     case 5:
         return NULL;
     case 6:
@@ -574,6 +602,11 @@ static aclError resolve_stream(void *s, struct skey *key)
         return ACL_SUCCESS;
     }
     struct mstream *st = stream_of(s);
+    struct mctx *c = st ? NULL : ctx_of_ds(s);
+    if (c) { /* a default stream named explicitly is the NULL stream of its context */
+        *key = (struct skey){c->h, true, c->dev};
+        return ACL_SUCCESS;
+    }
     if (!st)
         return ACL_ERROR_RT_INTERNAL_ERROR;
     *key = (struct skey){s, false, st->dev};
@@ -657,8 +690,9 @@ static void learn_primary(int d)
         if (m.nctx == MAXCTX)
             fail("model: too many contexts");
         new_handle(h, "default context");
-        m.ctx[m.nctx] = (struct mctx){h, d, true, true};
+        m.ctx[m.nctx] = (struct mctx){h, d, true, true, NULL};
         m.dev[d].primary = m.nctx++;
+        learn_default_stream(&m.ctx[m.dev[d].primary]);
     }
     m.cur = h;
 }
@@ -736,9 +770,10 @@ static void do_create_context(void)
     expect(rc, ACL_SUCCESS);
     open_device(d);
     new_handle(c, "context");
-    m.ctx[m.nctx++] = (struct mctx){c, d, false, true};
+    m.ctx[m.nctx] = (struct mctx){c, d, false, true, NULL};
     m.dev[d].user_ctxs++;
     m.cur = c;
+    learn_default_stream(&m.ctx[m.nctx++]);
 }
 
 static void do_destroy_context(void)
@@ -854,6 +889,8 @@ static void do_destroy_stream(void)
     check_msg(rc);
     if (!s)
         RETURN_EXPECT(rc, ACL_ERROR_INVALID_PARAM);
+    if (ctx_of_ds(s)) /* it goes with its context */
+        RETURN_EXPECT(rc, ACL_ERROR_RT_PARAM_INVALID);
     struct mstream *st = stream_of(s);
     if (!st)
         RETURN_EXPECT(rc, ACL_ERROR_RT_INTERNAL_ERROR);
@@ -1148,10 +1185,11 @@ static void do_timing(void)
 
 /* Where a block of foot bytes aligned to `align` fits on device d: true and
  * *at, or false. The heap searches every gap (the model keeps fewer blocks
- * than it probes), its range is [base, base + HBM), base 1 GiB aligned. */
+ * than it probes), its range is [base, base + HBM - RESERVED), base 1 GiB
+ * aligned: the driver's reserve at the top of the range is never handed out. */
 static bool fits(int d, uint64_t foot, uint64_t align)
 {
-    if (foot == 0 || foot > HBM)
+    if (foot == 0 || foot > HBM - RESERVED)
         return false;
     struct mblock *own[MAXBLOCK];
     int n = 0;
@@ -1169,7 +1207,7 @@ static bool fits(int d, uint64_t foot, uint64_t align)
         }
     uint64_t from = base;
     for (int i = 0; i <= n; i++) {
-        uint64_t to = i < n ? (uint64_t)(uintptr_t)own[i]->p : base + HBM;
+        uint64_t to = i < n ? (uint64_t)(uintptr_t)own[i]->p : base + HBM - RESERVED;
         uint64_t at = ALIGN_UP(from, align);
         if (at >= from && at <= to && to - at >= foot)
             return true;
@@ -1603,6 +1641,14 @@ static void land(const struct where *w, const char *p, uint64_t n, const uint8_t
     }
 }
 
+/* A copy between two devices' memory, issued on device dev: each side on
+ * another device needs dev's peer access to it (aclrtDeviceEnablePeerAccess). */
+static bool peer_ok(int dev, int src, int dst)
+{
+    unsigned on = m.dev[dev].peers | 1u << dev;
+    return src == dst || ((on >> src & 1u) && (on >> dst & 1u));
+}
+
 static void do_memcpy(void)
 {
     bool async = pick(2);
@@ -1657,6 +1703,9 @@ static void do_memcpy(void)
             break;
         }
         if (!side_ok(&dw, dst_dev, false, count) || !side_ok(&sw, src_dev, false, count))
+            want = ACL_ERROR_RT_PARAM_INVALID;
+        else if (dst_dev && src_dev && dw.cls == C_DEV && sw.cls == C_DEV &&
+                 !peer_ok(async ? k.dev : cur_ctx()->dev, sw.b->dev, dw.b->dev))
             want = ACL_ERROR_RT_PARAM_INVALID;
         else
             moves = true;
@@ -1860,6 +1909,46 @@ static void do_mem_queries(void)
         return;
     }
     }
+}
+
+/* Peer access from the current device: enable or disable, then a copy
+ * between the devices needs it (do_memcpy). Every simulated pair can reach
+ * each other; a device's grants go when it closes. */
+static void do_peer(void)
+{
+    bool enable = pick(2);
+    int peer = choose_dev();
+    uint32_t flags = pick(8) ? 0 : 1;
+    struct mctx *c = cur_ctx();
+    if (enable) {
+        op("aclrtDeviceEnablePeerAccess(%d, %u)", peer, flags);
+        aclError rc = aclrtDeviceEnablePeerAccess(peer, flags);
+        check_msg(rc);
+        if (flags)
+            RETURN_EXPECT(rc, ACL_ERROR_FEATURE_UNSUPPORTED);
+        if (!c)
+            RETURN_EXPECT(rc, ACL_ERROR_RT_CONTEXT_NULL);
+        if (peer == c->dev)
+            RETURN_EXPECT(rc, ACL_ERROR_INVALID_PARAM);
+        if (peer < 0 || peer >= NDEV)
+            RETURN_EXPECT(rc, ACL_ERROR_RT_INVALID_DEVICEID);
+        expect(rc, ACL_SUCCESS);
+        m.dev[c->dev].peers |= 1u << peer;
+        return;
+    }
+    op("aclrtDeviceDisablePeerAccess(%d)", peer);
+    aclError rc = aclrtDeviceDisablePeerAccess(peer);
+    check_msg(rc);
+    if (!c)
+        RETURN_EXPECT(rc, ACL_ERROR_RT_CONTEXT_NULL);
+    if (peer == c->dev)
+        RETURN_EXPECT(rc, ACL_ERROR_INVALID_PARAM);
+    if (peer < 0 || peer >= NDEV)
+        RETURN_EXPECT(rc, ACL_ERROR_RT_INVALID_DEVICEID);
+    if (!(m.dev[c->dev].peers >> peer & 1u))
+        RETURN_EXPECT(rc, ACL_ERROR_RT_PARAM_INVALID);
+    expect(rc, ACL_SUCCESS);
+    m.dev[c->dev].peers &= ~(1u << peer);
 }
 
 /* ---- The allocator API ---- */
@@ -2257,12 +2346,15 @@ unsigned fuzz_one(const uint8_t *data, size_t size)
             do_memset();
             break;
         case 29:
-            switch (pick(3)) {
+            switch (pick(4)) {
             case 0:
                 do_readback();
                 break;
             case 1:
                 do_mem_queries();
+                break;
+            case 2:
+                do_peer();
                 break;
             default:
                 do_timing();

@@ -4,8 +4,8 @@
  * (fuzz_driver.c, any C compiler).
  *
  * fuzz_one() decodes bytes into a sequence of ACL calls (init/finalize,
- * devices, contexts, streams, events, device and host memory, copies and
- * fills in and out of bounds, the allocator descs and registry, fault
+ * devices, contexts, streams, events, device and host memory, peer access,
+ * copies and fills in and out of bounds, the allocator descs and registry, fault
  * points), makes each call, and compares what it answers (return code,
  * message or none, outputs, copied bytes, memory accounting, allocator
  * snapshots) with a small model of CANN's rules as aclsim documents them.
