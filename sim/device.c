@@ -175,17 +175,23 @@ enum sim_rc sim_device_open(int32_t id)
     uint64_t cap = sim_device_capacity(id);
     if (FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
-    if (d->vs) { /* the range kept since the last close (internal.h) */
-        atomic_store(&d->retired, false);
-        sim_vaspace_destroy(d->vs);
-        d->vs = NULL;
+    /* The heap's range, then the virtual-memory windows (vmm.c). A device
+     * opens again in the range it kept since the last close (internal.h):
+     * a stale pointer another thread still uses stays a device address
+     * (now the new heap's), and is never unmapped under it and taken for
+     * host memory. Only a range of another size (the configuration
+     * changed) is replaced. */
+    uint64_t span = sim_vmm_span(cap);
+    struct sim_vaspace *vs = d->vs, *old = NULL;
+    if (!vs || sim_vaspace_size(vs) != ((span + SIM_VASPACE_CHUNK - 1) & ~(SIM_VASPACE_CHUNK - 1))) {
+        old = vs;
+        vs = sim_vaspace_create(span);
+        if (!vs)
+            return SIM_EHOSTMEM;
     }
-    /* The heap's range, then the virtual-memory windows (vmm.c). */
-    struct sim_vaspace *vs = sim_vaspace_create(sim_vmm_span(cap));
-    if (!vs)
-        return SIM_EHOSTMEM;
     if (sim_timeline_open(id) != SIM_OK) {
-        sim_vaspace_destroy(vs);
+        if (vs != d->vs)
+            sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
     }
     uint64_t base = sim_vaspace_base(vs);
@@ -194,19 +200,27 @@ enum sim_rc sim_device_open(int32_t id)
     struct sim_heap *h = sim_heap_create(0, cap - sim_reserve_bytes(sim.profile, cap));
     if (!h) {
         sim_timeline_close(id);
-        sim_vaspace_destroy(vs);
+        if (vs != d->vs)
+            sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
     }
     if (sim_vmm_open(d, cap) != SIM_OK) {
         sim_heap_destroy(h);
         sim_timeline_close(id);
-        sim_vaspace_destroy(vs);
+        if (vs != d->vs)
+            sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
     }
     struct sim_stacks *stacks = opt_bool(OPT_TRACK) ? sim_stacks_create() : NULL;
     pthread_mutex_lock(&sim.lock);
-    /* (d->lock is not re-initialised: a late call from before the last
-     * close may still hold it for a moment; it finds the device closed.) */
+    /* Under d->lock too: a late call from before the last close may still
+     * take it (d->lock is not re-initialised); whoever takes it next and
+     * finds the device open sees everything below. */
+    sim_lock_take(&d->lock);
+    if (old) { /* its stale pointers are unknown addresses from now on */
+        atomic_store(&d->retired, false);
+        sim_vaspace_destroy(old);
+    }
     d->stacks = stacks;
     d->tracked = sim_track_active();
     d->view_whole = sim_vaspace_whole(vs);
@@ -215,9 +229,10 @@ enum sim_rc sim_device_open(int32_t id)
     d->heap = h;
     d->base = base;
     d->capacity = cap;
-    d->span = sim_vmm_span(cap);
-    atomic_store_explicit(&d->open, true, memory_order_release);
+    d->span = span;
     atomic_store(&d->retired, false);
+    atomic_store_explicit(&d->open, true, memory_order_release);
+    sim_lock_give(&d->lock);
     sim.open_count++;
     pthread_mutex_unlock(&sim.lock);
     return SIM_OK;

@@ -51,9 +51,11 @@ struct sim_dev {
     _Atomic bool open;      /* set last at open, cleared first at close */
     _Atomic bool retired;   /* closed, its range still reserved */
     _Atomic unsigned users; /* copies and fills inside the address space */
-    bool tracked;    /* memcheck watches (track.h): tell it of every block */
-    bool view_whole; /* the device view is reserved in full (vaspace.h) */
-    unsigned padding; /* the profile's aclrtMalloc padding */
+    /* Set at open, the same for every open of a configuration, and read
+     * without the lock by calls that may race with a close and an open. */
+    _Atomic bool tracked;    /* memcheck watches (track.h): tell it of every block */
+    _Atomic bool view_whole; /* the device view is reserved in full (vaspace.h) */
+    _Atomic unsigned padding; /* the profile's aclrtMalloc padding */
     struct sim_vaspace *vs;
     struct sim_heap *heap;
     _Atomic uint64_t base, capacity; /* read without the lock by sim_dev_of */

@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include "aclsim/fault.h"
 #include "testutil.h"
 
 /* Memcheck runs one thread at a time, and a block another thread's reset
@@ -386,6 +387,58 @@ static void test_a_destroyed_current_context_does_not_come_back(void **state)
     assert_int_equal(h.device, -1);
 }
 
+/* ---- A stale pointer while its device opens again ---- */
+
+struct opener {
+    _Atomic int done;
+    aclError rc;
+};
+
+static void *open_device_0(void *arg)
+{
+    struct opener *o = arg;
+    o->rc = aclrtSetDevice(0);
+    atomic_store(&o->done, 1);
+    return NULL;
+}
+
+/* A copy from a pointer of a reset device (ACL_MEMCPY_DEFAULT: the copy
+ * asks the simulator which side is device memory) while another thread
+ * opens the device again, each host allocation of the open made slow.
+ * Before, the open unmapped the range the device had kept and mapped a new
+ * one: in between, the stale pointer was nobody's, taken for host memory,
+ * and the copy read an unmapped page (a crash, CI's exit 255 under load).
+ * The range is now reused: the pointer is a device address throughout, and
+ * every copy is refused. */
+static void test_copy_from_a_stale_pointer_while_its_device_opens_again(void **state)
+{
+    (void)state;
+    void *p = NULL;
+    unsigned char back[256];
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&p, sizeof back, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(1), ACL_SUCCESS); /* this thread's context from now */
+    assert_int_equal(aclrtResetDeviceForce(0), ACL_SUCCESS);
+    struct opener o = {.done = 0};
+    assert_int_equal(aclsim_fault_delay("lib/host/malloc", 5), 0);
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, open_device_0, &o), 0);
+    unsigned long copies = 0;
+    while (!atomic_load(&o.done) || copies == 0) {
+        MISUSE_BEGIN();
+        aclError rc = aclrtMemcpy(back, sizeof back, p, sizeof back, ACL_MEMCPY_DEFAULT);
+        MISUSE_END();
+        assert_int_equal(rc, ACL_ERROR_RT_PARAM_INVALID);
+        (void)aclGetRecentErrMsg();
+        copies++;
+    }
+    assert_int_equal(pthread_join(t, NULL), 0);
+    aclsim_fault_disable_all();
+    assert_int_equal(o.rc, ACL_SUCCESS);
+    assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtResetDevice(1), ACL_SUCCESS);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, up, down)
@@ -395,6 +448,7 @@ int main(void)
         T(test_finalize_and_init_while_other_threads_work),
         T(test_set_and_reset_device_from_many_threads_balance),
         T(test_a_destroyed_current_context_does_not_come_back),
+        T(test_copy_from_a_stale_pointer_while_its_device_opens_again),
     };
     return cmocka_run_group_tests_name("adversarial threads", tests, NULL, NULL);
 }
