@@ -58,6 +58,16 @@ aclError api_err_value(const char *func, const char *value, const char *param,
  * ACL_SUCCESS passes through without a message. */
 aclError api_err_runtime(const char *func, aclError rc);
 
+/* "<func> failed, the current context was destroyed by another thread."
+ * (EE1001); returns ACL_ERROR_RT_CONTEXT_NULL. */
+aclError api_err_ctx_gone(const char *func);
+
+/* The message of a failed create call (stream, event, notify): the
+ * backend's out-of-resource code `no_resource` says the device has no
+ * `what` resource left, a context destroyed meanwhile says so, anything
+ * else goes to api_err_runtime. Returns rc (ACL_SUCCESS: no message). */
+aclError api_err_create(const char *func, aclError rc, aclError no_resource, const char *what);
+
 /* ---- fault_api.c: fired fault points ---- */
 
 /* Queue the message of fault point p (its text may name `func`) and return
@@ -285,6 +295,14 @@ struct api_obj;
  * destroys the handle again. */
 int api_obj_add(void *handle, enum api_obj_kind kind, int32_t device, struct api_ctx *owner);
 
+/* The end of every create call: when rc is ACL_SUCCESS, publish handle,
+ * just made by the backend on the held context ctx, as `kind`; if that
+ * fails, destroy(handle) undoes the creation and the result says why
+ * (ACL_ERROR_RT_CONTEXT_NULL: ctx is being destroyed; ACL_ERROR_BAD_ALLOC).
+ * Returns rc otherwise. */
+aclError api_obj_publish(aclError rc, void *handle, enum api_obj_kind kind, struct api_ctx *ctx,
+                         aclError (*destroy)(void *handle));
+
 /* The published handle of `kind` with a reference taken (the backend
  * object stays alive until api_obj_put), or NULL when there is none. */
 struct api_obj *api_obj_get(const void *handle, enum api_obj_kind kind);
@@ -478,5 +496,8 @@ int api_ipc_event_add(const void *h);
 bool api_ipc_event_is(const void *h);
 /* h is being released. */
 void api_ipc_event_forget(const void *h);
+/* Undo an event creation (plain or IPC): forget it, destroy it in the
+ * backend. For api_obj_publish. */
+aclError api_ipc_event_drop(void *h);
 
 #endif /* ACLSIM_API_API_H_ */

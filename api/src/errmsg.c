@@ -92,6 +92,27 @@ aclError api_err_runtime(const char *func, aclError rc)
     return rc;
 }
 
+aclError api_err_ctx_gone(const char *func)
+{
+    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the current context "
+               "was destroyed by another thread.", func);
+    return ACL_ERROR_RT_CONTEXT_NULL;
+}
+
+aclError api_err_create(const char *func, aclError rc, aclError no_resource, const char *what)
+{
+    if (rc == ACL_SUCCESS)
+        return rc;
+    if (rc == no_resource)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the device has no "
+                   "%s resource left.", func, what);
+    else if (rc == ACL_ERROR_RT_CONTEXT_NULL)
+        api_err_ctx_gone(func);
+    else
+        api_err_runtime(func, rc);
+    return rc;
+}
+
 void api_msg_peek(char *buf, size_t len)
 {
     if (queued == 0) {

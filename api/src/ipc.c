@@ -54,6 +54,12 @@ bool api_ipc_event_is(const void *h)
     return found;
 }
 
+aclError api_ipc_event_drop(void *h)
+{
+    api_ipc_event_forget(h);
+    return be_get()->event_destroy(h);
+}
+
 void api_ipc_event_forget(const void *h)
 {
     pthread_mutex_lock(&lock);
@@ -116,27 +122,14 @@ aclError api_impl_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent
         be_get()->event_destroy(e);
         rc = ACL_ERROR_BAD_ALLOC;
     }
-    if (rc == ACL_SUCCESS) {
-        int added = api_obj_add(e, API_OBJ_EVENT, ctx.ctx->device, ctx.ctx);
-        if (added != 0) {
-            api_ipc_event_forget(e);
-            be_get()->event_destroy(e);
-            rc = added == API_OBJ_GONE ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_BAD_ALLOC;
-        }
-    }
+    rc = api_obj_publish(rc, e, API_OBJ_EVENT, ctx.ctx, api_ipc_event_drop);
     api_stream_put(&ctx);
     if (rc == ACL_ERROR_RT_PARAM_INVALID)
         api_report(API_MSG_EH9999, "%s failed: the handle names no live IPC event (its event "
                    "was destroyed, or it was not made by aclrtIpcGetEventHandle), runtime result "
                    "= %d.", fn, rc);
-    else if (rc == ACL_ERROR_RT_NO_EVENT_RESOURCE)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the device has "
-                   "no event resource left.", fn);
-    else if (rc == ACL_ERROR_RT_CONTEXT_NULL)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the current "
-                   "context was destroyed by another thread.", fn);
     else
-        api_err_runtime(fn, rc);
+        api_err_create(fn, rc, ACL_ERROR_RT_NO_EVENT_RESOURCE, "event");
     if (rc == ACL_SUCCESS)
         *event = e;
     return rc;

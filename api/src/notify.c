@@ -49,23 +49,9 @@ aclError api_impl_aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
         return rc;
     void *n = NULL;
     rc = be_get()->notify_create(ctx.ctx->device, &n);
-    if (rc == ACL_SUCCESS) {
-        int added = api_obj_add(n, API_OBJ_NOTIFY, ctx.ctx->device, ctx.ctx);
-        if (added != 0) {
-            be_get()->notify_destroy(n);
-            rc = added == API_OBJ_GONE ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_BAD_ALLOC;
-        }
-    }
+    rc = api_obj_publish(rc, n, API_OBJ_NOTIFY, ctx.ctx, be_get()->notify_destroy);
     api_stream_put(&ctx);
-    if (rc == ACL_ERROR_RT_NO_NOTIFY_RESOURCE)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the device has "
-                   "no notify resource left.", fn);
-    else if (rc == ACL_ERROR_RT_CONTEXT_NULL)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the current "
-                   "context was destroyed by another thread.", fn);
-    else
-        api_err_runtime(fn, rc);
-    if (rc == ACL_SUCCESS)
+    if (api_err_create(fn, rc, ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "notify") == ACL_SUCCESS)
         *notify = n;
     return rc;
 }

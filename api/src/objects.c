@@ -91,6 +91,18 @@ int api_obj_add(void *handle, enum api_obj_kind kind, int32_t device, struct api
     return 0;
 }
 
+aclError api_obj_publish(aclError rc, void *handle, enum api_obj_kind kind, struct api_ctx *ctx,
+                         aclError (*destroy)(void *handle))
+{
+    if (rc != ACL_SUCCESS)
+        return rc;
+    int added = api_obj_add(handle, kind, ctx->device, ctx);
+    if (added == 0)
+        return ACL_SUCCESS;
+    destroy(handle);
+    return added == API_OBJ_GONE ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_BAD_ALLOC;
+}
+
 struct api_obj *api_obj_get(const void *handle, enum api_obj_kind kind)
 {
     pthread_mutex_lock(&lock);

@@ -42,11 +42,8 @@ aclError api_stream_get(const char *func, aclrtStream stream, struct api_stream_
         if (rc != ACL_SUCCESS)
             return rc;
         struct api_obj *o = api_obj_get(c->be_ctx, API_OBJ_CONTEXT);
-        if (!o) {
-            api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the current "
-                       "context was destroyed by another thread.", func);
-            return ACL_ERROR_RT_CONTEXT_NULL;
-        }
+        if (!o)
+            return api_err_ctx_gone(func);
         *out = (struct api_stream_ref){c->deflt, c, o};
         return ACL_SUCCESS;
     }
@@ -111,23 +108,9 @@ static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t prio
         return rc;
     void *s = NULL;
     rc = be_get()->stream_create(ctx.ctx->be_ctx, priority, flag, &s);
-    if (rc == ACL_SUCCESS) {
-        int added = api_obj_add(s, API_OBJ_STREAM, ctx.ctx->device, ctx.ctx);
-        if (added != 0) {
-            be_get()->stream_destroy(s);
-            rc = added == API_OBJ_GONE ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_BAD_ALLOC;
-        }
-    }
+    rc = api_obj_publish(rc, s, API_OBJ_STREAM, ctx.ctx, be_get()->stream_destroy);
     api_stream_put(&ctx);
-    if (rc == ACL_ERROR_RT_NO_STREAM_RESOURCE)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the device has "
-                   "no stream resource left.", fn);
-    else if (rc == ACL_ERROR_RT_CONTEXT_NULL)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the current "
-                   "context was destroyed by another thread.", fn);
-    else
-        api_err_runtime(fn, rc);
-    if (rc == ACL_SUCCESS) {
+    if (api_err_create(fn, rc, ACL_ERROR_RT_NO_STREAM_RESOURCE, "stream") == ACL_SUCCESS) {
         api_state_stream(s, ACL_RT_STREAM_STATE_CREATE_POST);
         *stream = s;
     }
