@@ -385,6 +385,13 @@ struct api_stream_ref {
 aclError api_stream_get(const char *func, aclrtStream stream, struct api_stream_ref *out);
 void api_stream_put(struct api_stream_ref *ref);
 
+/* Where a copy or fill works: an asynchronous one (async) holds its stream
+ * (as api_stream_get) and runs in the stream's context, a synchronous one
+ * in the current context with ref->stream NULL. api_work_put ends both. */
+aclError api_work_get(const char *func, bool async, aclrtStream stream,
+                      struct api_stream_ref *ref, struct api_ctx **ctx);
+void api_work_put(struct api_stream_ref *ref);
+
 /* ---- memory.c: what copies and fills share (memcopy.c, hostmem.c) ---- */
 
 struct be_ptr_info;
@@ -414,6 +421,11 @@ aclError api_no_memory(aclError rc, const char *what, size_t size);
 /* The message and code of a free of p that func refused (`want`: the kind
  * of block func frees, BE_PTR_DEVICE or BE_PTR_HOST_PINNED). */
 aclError api_bad_free(const char *func, const void *p, const struct be_ptr_info *in, int want);
+/* aclrtFree and aclrtFreeHost, and their WithDevSync forms (dev_sync: the
+ * device's work completes first, in simulated time): the fault point, the
+ * checks and messages, the free. */
+aclError api_free_device(const char *func, void *devPtr, bool dev_sync);
+aclError api_free_host(const char *func, void *hostPtr, bool dev_sync);
 
 /* ---- peer.c ---- */
 

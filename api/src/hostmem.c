@@ -188,55 +188,12 @@ aclError api_impl_aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocC
 
 aclError api_impl_aclrtFreeWithDevSync(void *devPtr)
 {
-    static const char fn[] = "aclrtFreeWithDevSync";
-    if (FLT_HIT(ACL_RT_FREE)) {
-        if (devPtr && API_TOOL(abandon))
-            API_TOOL(abandon)(devPtr); /* released with its device instead */
-        return api_fault(FLT_ACL_RT_FREE, fn);
-    }
-    if (!devPtr)
-        return api_err_null(fn, "devPtr");
-    struct be_ptr_info in;
-    be_get()->lookup(devPtr, &in);
-    if ((in.kind != BE_PTR_DEVICE && in.kind != BE_PTR_MANAGED) || in.start != devPtr)
-        return api_bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
-    /* The device's work, in simulated time, completes before the free. */
-    if (in.kind == BE_PTR_DEVICE) {
-        aclError rc = be_get()->device_sync(in.device);
-        if (rc != ACL_SUCCESS)
-            return api_err_runtime(fn, rc);
-    }
-    aclError rc = be_get()->mem_free(devPtr);
-    if (rc == ACL_ERROR_RT_MEMORY_FREE) { /* freed meanwhile by another thread */
-        be_get()->lookup(devPtr, &in);
-        return api_bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
-    }
-    return rc;
+    return api_free_device("aclrtFreeWithDevSync", devPtr, true);
 }
 
 aclError api_impl_aclrtFreeHostWithDevSync(void *hostPtr)
 {
-    static const char fn[] = "aclrtFreeHostWithDevSync";
-    if (FLT_HIT(ACL_RT_FREE_HOST)) {
-        if (hostPtr && API_TOOL(abandon_host))
-            API_TOOL(abandon_host)(hostPtr); /* released at aclFinalize instead */
-        return api_fault(FLT_ACL_RT_FREE_HOST, fn);
-    }
-    if (!hostPtr)
-        return api_err_null(fn, "hostPtr");
-    struct be_ptr_info in;
-    be_get()->lookup(hostPtr, &in);
-    if (in.kind != BE_PTR_HOST_PINNED || in.start != hostPtr)
-        return api_bad_free(fn, hostPtr, &in, BE_PTR_HOST_PINNED);
-    /* The implicit device synchronisation: the current device's work
-     * (which may still read the memory) completes first. */
-    struct api_ctx *c;
-    aclError rc = api_current_ctx(fn, &c);
-    if (rc == ACL_SUCCESS)
-        rc = api_err_runtime(fn, be_get()->device_sync(c->device));
-    if (rc != ACL_SUCCESS)
-        return rc;
-    return be_get()->host_free(hostPtr);
+    return api_free_host("aclrtFreeHostWithDevSync", hostPtr, true);
 }
 
 /* ---- host memory registered for the devices ---- */

@@ -417,13 +417,11 @@ static aclError batch(const char *fn, void **dsts, size_t *destMaxs, void **srcs
     aclError rc = check_attr_indexes(what, n, idx, num_attrs, !async);
     if (rc != ACL_SUCCESS)
         return rc;
-    struct api_stream_ref ref = {0};
+    struct api_stream_ref ref;
     struct api_ctx *c;
-    rc = async ? api_stream_get(fn, stream, &ref) : api_current_ctx(fn, &c);
+    rc = api_work_get(fn, async, stream, &ref, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    if (async)
-        c = ref.ctx;
     size_t at = 0;
     struct be_ptr_info di, si;
     bool dst_dev;
@@ -446,15 +444,13 @@ static aclError batch(const char *fn, void **dsts, size_t *destMaxs, void **srcs
         rc = check_entry(what, "Checking memory copy params", dsts[i], destMaxs[i], srcs[i],
                          sizes[i], attr, async, &dst_dev, &di, &si);
         if (rc == ACL_SUCCESS)
-            rc = copy_entry(fn, c, async ? ref.stream : NULL, dsts[i], srcs[i], sizes[i], dst_dev,
-                            &di, &si);
+            rc = copy_entry(fn, c, ref.stream, dsts[i], srcs[i], sizes[i], dst_dev, &di, &si);
         if (rc != ACL_SUCCESS)
             set_fail(fail_index, i);
     }
     if (rc == ACL_SUCCESS)
         set_fail(fail_index, SIZE_MAX);
-    if (async)
-        api_stream_put(&ref);
+    api_work_put(&ref);
     return rc;
 }
 
@@ -534,21 +530,18 @@ static aclError fill_d32(const char *fn, const char *what, void *ptr, size_t mem
                    "supported."); /* [fact] aclrtMemsetD32Impl */
         return ACL_ERROR_INVALID_PARAM;
     }
-    struct api_stream_ref ref = {0};
+    struct api_stream_ref ref;
     struct api_ctx *c;
-    aclError rc = async ? api_stream_get(fn, stream, &ref) : api_current_ctx(fn, &c);
+    aclError rc = api_work_get(fn, async, stream, &ref, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    if (async)
-        c = ref.ctx;
     bool device = loc.type == ACL_MEM_LOCATION_TYPE_DEVICE;
     if (!api_side_ok(what, "ptr", ptr, need, device, true, &in))
         rc = ACL_ERROR_RT_PARAM_INVALID;
     else
-        rc = api_engine_failed(fn, be_get()->memset_d32(c->device, async ? ref.stream : NULL, ptr,
-                                                        device, value, n, !async));
-    if (async)
-        api_stream_put(&ref);
+        rc = api_engine_failed(fn, be_get()->memset_d32(c->device, ref.stream, ptr, device, value,
+                                                        n, !async));
+    api_work_put(&ref);
     return rc;
 }
 

@@ -96,9 +96,8 @@ aclError api_bad_free(const char *func, const void *p, const struct be_ptr_info 
     return ACL_ERROR_RT_MEMORY_FREE;
 }
 
-aclError api_impl_aclrtFree(void *devPtr)
+aclError api_free_device(const char *fn, void *devPtr, bool dev_sync)
 {
-    static const char fn[] = "aclrtFree";
     if (FLT_HIT(ACL_RT_FREE)) {
         if (devPtr && API_TOOL(abandon))
             API_TOOL(abandon)(devPtr); /* released with its device instead */
@@ -106,16 +105,34 @@ aclError api_impl_aclrtFree(void *devPtr)
     }
     if (!devPtr)
         return api_err_null(fn, "devPtr");
-    api_check_free(devPtr); /* the allocator sanitizer: pending operator work */
+    struct be_ptr_info in;
+    if (dev_sync) {
+        be_get()->lookup(devPtr, &in);
+        if ((in.kind != BE_PTR_DEVICE && in.kind != BE_PTR_MANAGED) || in.start != devPtr)
+            return api_bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
+        /* The device's work, in simulated time, completes before the free. */
+        if (in.kind == BE_PTR_DEVICE) {
+            aclError rc = be_get()->device_sync(in.device);
+            if (rc != ACL_SUCCESS)
+                return api_err_runtime(fn, rc);
+        }
+    } else {
+        api_check_free(devPtr); /* the allocator sanitizer: pending operator work */
+    }
     /* The backend validates the address itself; only a rejected one is
-     * looked up, to say why. */
+     * looked up, to say why (it may have been freed meanwhile by another
+     * thread). */
     aclError rc = be_get()->mem_free(devPtr);
     if (rc == ACL_ERROR_RT_MEMORY_FREE) {
-        struct be_ptr_info in;
         be_get()->lookup(devPtr, &in);
         return api_bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
     }
     return rc;
+}
+
+aclError api_impl_aclrtFree(void *devPtr)
+{
+    return api_free_device("aclrtFree", devPtr, false);
 }
 
 aclError api_impl_aclrtMallocHost(void **hostPtr, size_t size)
@@ -134,9 +151,8 @@ aclError api_impl_aclrtMallocHost(void **hostPtr, size_t size)
     return rc == ACL_SUCCESS ? rc : api_no_memory(rc, "host", size);
 }
 
-aclError api_impl_aclrtFreeHost(void *hostPtr)
+aclError api_free_host(const char *fn, void *hostPtr, bool dev_sync)
 {
-    static const char fn[] = "aclrtFreeHost";
     if (FLT_HIT(ACL_RT_FREE_HOST)) {
         if (hostPtr && API_TOOL(abandon_host))
             API_TOOL(abandon_host)(hostPtr); /* released at aclFinalize instead */
@@ -148,7 +164,22 @@ aclError api_impl_aclrtFreeHost(void *hostPtr)
     be_get()->lookup(hostPtr, &in);
     if (in.kind != BE_PTR_HOST_PINNED || in.start != hostPtr)
         return api_bad_free(fn, hostPtr, &in, BE_PTR_HOST_PINNED);
+    if (dev_sync) {
+        /* The implicit device synchronisation: the current device's work
+         * (which may still read the memory) completes first. */
+        struct api_ctx *c;
+        aclError rc = api_current_ctx(fn, &c);
+        if (rc == ACL_SUCCESS)
+            rc = api_err_runtime(fn, be_get()->device_sync(c->device));
+        if (rc != ACL_SUCCESS)
+            return rc;
+    }
     return be_get()->host_free(hostPtr);
+}
+
+aclError api_impl_aclrtFreeHost(void *hostPtr)
+{
+    return api_free_host("aclrtFreeHost", hostPtr, false);
 }
 
 /* ---- Copies and fills ---- */
@@ -365,16 +396,13 @@ static aclError copy(const char *fn, const char *what, void *dst, size_t destMax
     }
     if ((destMax == 0 && !async) || count > destMax)
         return bad_count(what, "cnt", count, destMax, !async);
-    struct api_stream_ref ref = {0};
+    struct api_stream_ref ref;
     struct api_ctx *c;
-    aclError rc = async ? api_stream_get(fn, stream, &ref) : api_current_ctx(fn, &c);
+    aclError rc = api_work_get(fn, async, stream, &ref, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    if (async)
-        c = ref.ctx;
-    rc = copy_checked(fn, what, c, async ? ref.stream : NULL, dst, src, count, kind, async);
-    if (async)
-        api_stream_put(&ref);
+    rc = copy_checked(fn, what, c, ref.stream, dst, src, count, kind, async);
+    api_work_put(&ref);
     return rc;
 }
 
@@ -402,29 +430,26 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
         return api_err_null(fn, "devPtr");
     if (maxCount == 0 || count > maxCount)
         return bad_count(what, "count", count, maxCount, false);
-    struct api_stream_ref ref = {0};
+    struct api_stream_ref ref;
     struct api_ctx *c;
-    aclError rc = async ? api_stream_get(fn, stream, &ref) : api_current_ctx(fn, &c);
+    aclError rc = api_work_get(fn, async, stream, &ref, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    if (async)
-        c = ref.ctx;
     struct be_ptr_info in;
     be_get()->lookup(devPtr, &in);
     bool device = in.kind != BE_PTR_HOST_PINNED && in.kind != BE_PTR_HOST_REGISTERED &&
                   in.kind != BE_PTR_MANAGED;
-    uint64_t mark = api_check_mark(async ? ref.stream : NULL);
+    uint64_t mark = api_check_mark(ref.stream);
     if (!api_side_ok(what, "devPtr", devPtr, count, device, true, &in)) {
         if (async && touches_dead(devPtr, count, device, &in))
             api_exception_task(ref.stream);
         rc = ACL_ERROR_RT_PARAM_INVALID;
     } else
-        rc = api_engine_failed(fn, be_get()->memset(c->device, async ? ref.stream : NULL, devPtr,
-                                                device, (int)(value & 0xff), count, !async));
+        rc = api_engine_failed(fn, be_get()->memset(c->device, ref.stream, devPtr, device,
+                                                (int)(value & 0xff), count, !async));
     if (rc == ACL_SUCCESS && device) /* the allocator sanitizer: pending operator work */
-        api_check_access(fn, devPtr, count, async ? ref.stream : NULL, mark);
-    if (async)
-        api_stream_put(&ref);
+        api_check_access(fn, devPtr, count, ref.stream, mark);
+    api_work_put(&ref);
     return rc;
 }
 

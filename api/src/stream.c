@@ -79,6 +79,24 @@ void api_stream_put(struct api_stream_ref *ref)
     api_obj_put(ref->obj);
 }
 
+aclError api_work_get(const char *func, bool async, aclrtStream stream,
+                      struct api_stream_ref *ref, struct api_ctx **ctx)
+{
+    *ref = (struct api_stream_ref){0};
+    if (!async)
+        return api_current_ctx(func, ctx);
+    aclError rc = api_stream_get(func, stream, ref);
+    if (rc == ACL_SUCCESS)
+        *ctx = ref->ctx;
+    return rc;
+}
+
+void api_work_put(struct api_stream_ref *ref)
+{
+    if (ref->obj)
+        api_obj_put(ref->obj);
+}
+
 /* Report a synchronisation the device could not complete. */
 static aclError sync_failed(const char *func, aclError rc)
 {
