@@ -471,8 +471,9 @@ struct be_tools {
     void (*audit)(const void *ptr, size_t n);
     /* A free the program asked for failed (an injected fault): release the
      * block when its device closes (device memory) or at aclFinalize (host
-     * memory) instead, so the program is not blamed for a leak it could not
-     * avoid. Absent: the block stays allocated. */
+     * memory; managed memory, which aclrtFree frees, too) instead, so the
+     * program is not blamed for a leak it could not avoid. Absent: the
+     * block stays allocated. */
     void (*abandon)(void *ptr);
     void (*abandon_host)(void *ptr);
 

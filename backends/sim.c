@@ -1522,13 +1522,21 @@ static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHa
     return rc;
 }
 
+/* A failed aclrtFree: device memory goes when its device closes, managed
+ * memory (host memory to the simulator) at aclFinalize. */
+static void abandon(void *ptr)
+{
+    sim_mem_abandon(ptr);
+    sim_host_abandon(ptr);
+}
+
 static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
     .note = note,
     .live_blocks = live_blocks,
     .audit = sim_mem_audit,
-    .abandon = sim_mem_abandon,
+    .abandon = abandon,
     .abandon_host = sim_host_abandon,
     .host_task = host_task,
     .host_task_done = host_task_done,

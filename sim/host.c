@@ -135,7 +135,8 @@ void sim_host_abandon(void *ptr)
 {
     pthread_mutex_lock(&host.lock);
     size_t at = upper((uintptr_t)ptr);
-    if (at > 0 && host.v[at - 1].start == (uintptr_t)ptr && host.v[at - 1].kind == SIM_HOST_PINNED)
+    if (at > 0 && host.v[at - 1].start == (uintptr_t)ptr &&
+        (host.v[at - 1].kind == SIM_HOST_PINNED || host.v[at - 1].kind == SIM_HOST_MANAGED))
         host.v[at - 1].abandoned = true;
     pthread_mutex_unlock(&host.lock);
 }
