@@ -1527,7 +1527,12 @@ static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHa
 static void abandon(void *ptr)
 {
     sim_mem_abandon(ptr);
-    sim_host_abandon(ptr);
+    sim_host_abandon(ptr, true);
+}
+
+static void abandon_host(void *ptr)
+{
+    sim_host_abandon(ptr, false);
 }
 
 static const struct be_tools tools = {
@@ -1537,7 +1542,7 @@ static const struct be_tools tools = {
     .live_blocks = live_blocks,
     .audit = sim_mem_audit,
     .abandon = abandon,
-    .abandon_host = sim_host_abandon,
+    .abandon_host = abandon_host,
     .host_task = host_task,
     .host_task_done = host_task_done,
     .host_wait = host_wait,

@@ -131,12 +131,12 @@ bool sim_host_lookup(const void *ptr, void **start, size_t *size)
     return hit;
 }
 
-void sim_host_abandon(void *ptr)
+void sim_host_abandon(void *ptr, bool managed)
 {
     pthread_mutex_lock(&host.lock);
     size_t at = upper((uintptr_t)ptr);
     if (at > 0 && host.v[at - 1].start == (uintptr_t)ptr &&
-        (host.v[at - 1].kind == SIM_HOST_PINNED || host.v[at - 1].kind == SIM_HOST_MANAGED))
+        host.v[at - 1].kind == (managed ? SIM_HOST_MANAGED : SIM_HOST_PINNED))
         host.v[at - 1].abandoned = true;
     pthread_mutex_unlock(&host.lock);
 }

@@ -193,9 +193,10 @@ bool sim_host_lookup(const void *ptr, void **start, size_t *size);
  * block the program still has is then the program's to free; one it lost
  * shows up in Valgrind as definitely lost, at its aclrtMallocHost. */
 void sim_host_forget_all(void);
-/* The program's free of the pinned or managed block at ptr failed: free
- * it at sim_host_forget_all instead. Other addresses are ignored. */
-void sim_host_abandon(void *ptr);
+/* The program's free of the pinned (aclrtFreeHost) or, with managed,
+ * managed (aclrtFree) block at ptr failed: free it at sim_host_forget_all
+ * instead. Other addresses are ignored. */
+void sim_host_abandon(void *ptr, bool managed);
 
 /* Bytes of live host blocks, and the most ever live. */
 void sim_host_usage(uint64_t *cur, uint64_t *peak);
