@@ -536,6 +536,10 @@ static void test_builtin_allocator_kept_for_life_late_registration_ignored(void 
 static void test_operator_takes_roofline_time_on_its_stream(void **state)
 {
     (void)state;
+    /* A GEMM large enough for its cube time to dwarf the host call cost is
+     * computed for real: 100 s under memcheck, which the small operators
+     * of this suite already cover. */
+    SKIP_UNDER_VALGRIND();
     aclrtStream s;
     assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
     int64_t dims[2] = {1024, 1024};

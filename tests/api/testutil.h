@@ -55,6 +55,20 @@ static inline void expect_null_msg(const char *func, const char *param)
 #define MISUSE_END() ((void)0)
 #endif
 
+/* A test whose point memcheck adds nothing to and which it would make
+ * slow (a race that needs threads to interleave, an operator big enough to
+ * time): skipped under `scons leakcheck`, run in the plain and sanitizer
+ * builds. */
+#ifdef RUNNING_ON_VALGRIND
+#define SKIP_UNDER_VALGRIND()                                                            \
+    do {                                                                                 \
+        if (RUNNING_ON_VALGRIND)                                                         \
+            skip();                                                                      \
+    } while (0)
+#else
+#define SKIP_UNDER_VALGRIND() ((void)0)
+#endif
+
 /* Nothing may be pending. */
 static inline void expect_no_msg(void)
 {
