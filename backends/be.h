@@ -38,6 +38,11 @@
  *  - Everything else may be called from many threads at once: a backend is
  *    thread-safe on its own. A backend must still fail cleanly, not crash,
  *    when a memory call names a device another thread is closing.
+ *  - The one layer lock held around foreign code: the single-op executor
+ *    (api/src/opexec.c) runs a stream's registered allocator callbacks under
+ *    that stream's callback mutex, as CANN serialises them per allocator. A
+ *    callback may call back into the library (aclrtMalloc, aclrtFree): no
+ *    path it can reach takes that mutex.
  */
 #ifndef ACLSIM_BACKENDS_BE_H_
 #define ACLSIM_BACKENDS_BE_H_
