@@ -41,8 +41,9 @@
  *  - The one layer lock held around foreign code: the single-op executor
  *    (api/src/opexec.c) runs a stream's registered allocator callbacks under
  *    that stream's callback mutex, as CANN serialises them per allocator. A
- *    callback may call back into the library (aclrtMalloc, aclrtFree): no
- *    path it can reach takes that mutex.
+ *    callback may call back into the library (aclrtMalloc, aclrtFree), which
+ *    does not take that mutex; an operator executed on the same stream from
+ *    inside a callback would, and is not supported.
  */
 #ifndef ACLSIM_BACKENDS_BE_H_
 #define ACLSIM_BACKENDS_BE_H_
