@@ -1920,35 +1920,30 @@ static void do_peer(void)
     int peer = choose_dev();
     uint32_t flags = pick(8) ? 0 : 1;
     struct mctx *c = cur_ctx();
+    aclError rc;
     if (enable) {
         op("aclrtDeviceEnablePeerAccess(%d, %u)", peer, flags);
-        aclError rc = aclrtDeviceEnablePeerAccess(peer, flags);
-        check_msg(rc);
-        if (flags)
-            RETURN_EXPECT(rc, ACL_ERROR_FEATURE_UNSUPPORTED);
-        if (!c)
-            RETURN_EXPECT(rc, ACL_ERROR_RT_CONTEXT_NULL);
-        if (peer == c->dev)
-            RETURN_EXPECT(rc, ACL_ERROR_INVALID_PARAM);
-        if (peer < 0 || peer >= NDEV)
-            RETURN_EXPECT(rc, ACL_ERROR_RT_INVALID_DEVICEID);
-        expect(rc, ACL_SUCCESS);
-        m.dev[c->dev].peers |= 1u << peer;
-        return;
+        rc = aclrtDeviceEnablePeerAccess(peer, flags);
+    } else {
+        op("aclrtDeviceDisablePeerAccess(%d)", peer);
+        rc = aclrtDeviceDisablePeerAccess(peer);
     }
-    op("aclrtDeviceDisablePeerAccess(%d)", peer);
-    aclError rc = aclrtDeviceDisablePeerAccess(peer);
     check_msg(rc);
+    if (enable && flags)
+        RETURN_EXPECT(rc, ACL_ERROR_FEATURE_UNSUPPORTED);
     if (!c)
         RETURN_EXPECT(rc, ACL_ERROR_RT_CONTEXT_NULL);
     if (peer == c->dev)
         RETURN_EXPECT(rc, ACL_ERROR_INVALID_PARAM);
     if (peer < 0 || peer >= NDEV)
         RETURN_EXPECT(rc, ACL_ERROR_RT_INVALID_DEVICEID);
-    if (!(m.dev[c->dev].peers >> peer & 1u))
+    if (!enable && !(m.dev[c->dev].peers >> peer & 1u))
         RETURN_EXPECT(rc, ACL_ERROR_RT_PARAM_INVALID);
     expect(rc, ACL_SUCCESS);
-    m.dev[c->dev].peers &= ~(1u << peer);
+    if (enable)
+        m.dev[c->dev].peers |= 1u << peer;
+    else
+        m.dev[c->dev].peers &= ~(1u << peer);
 }
 
 /* ---- The allocator API ---- */
