@@ -252,7 +252,8 @@ aclError api_impl_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc 
     return ACL_SUCCESS;
 }
 
-aclError api_impl_aclrtAllocatorGetByStream(
+/* Inlined into its export (exports.c), as api_registry_get is into it. */
+__attribute__((always_inline)) inline aclError api_impl_aclrtAllocatorGetByStream(
     aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
     aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
     aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,

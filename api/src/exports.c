@@ -98,10 +98,21 @@ void api_not_simulated(enum api_call id)
         NOTE(r_);                                                                        \
         return r_;                                                                       \
     }
+/* The differential path is a function of its own, out of line, so that the
+ * common path keeps none of the arguments alive across its one call (the
+ * hot lookups, GetByStream above all, then save no registers). */
 #define API_DEFINE_HOOK(ret, name, params, args, fail)                                   \
+    static __attribute__((noinline, cold)) ret diff_##name params                        \
+    {                                                                                    \
+        ret r_ = api_diff_##name args;                                                   \
+        NOTE(r_);                                                                        \
+        return r_;                                                                       \
+    }                                                                                    \
     API_EXPORT ret name params                                                           \
     {                                                                                    \
-        ret r_ = DIFF_ON ? api_diff_##name args : api_impl_##name args;                  \
+        if (DIFF_ON)                                                                     \
+            return diff_##name args;                                                     \
+        ret r_ = api_impl_##name args;                                                   \
         NOTE(r_);                                                                        \
         return r_;                                                                       \
     }
