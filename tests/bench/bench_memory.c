@@ -18,29 +18,13 @@
 #include <string.h>
 #include <time.h>
 #include "acl/acl.h"
+#include "bench.h"
 
 #define NSIZES 4096
 #define PAIRS 2000000
-#define RUNS 5
 
 static size_t sizes[NSIZES];
 static void *volatile sink;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void check(aclError rc, const char *what)
-{
-    if (rc != ACL_SUCCESS) {
-        const char *m = aclGetRecentErrMsg();
-        fprintf(stderr, "%s failed: %d %s\n", what, rc, m ? m : "");
-        exit(1);
-    }
-}
 
 static double glibc_pairs(void)
 {
@@ -65,28 +49,6 @@ static double acl_pairs(void)
     return (now() - t) / PAIRS;
 }
 
-static double best(double (*f)(void))
-{
-    double b = 1e30;
-    for (int r = 0; r < RUNS; r++) {
-        double v = f();
-        if (v < b)
-            b = v;
-    }
-    return b;
-}
-
-/* The best of RUNS runs of f and of g, taking turns. */
-static void best_of_both(double (*f)(void), double *bf, double (*g)(void), double *bg)
-{
-    *bf = *bg = 1e30;
-    for (int r = 0; r < RUNS; r++) {
-        double v = f(), w = g();
-        *bf = v < *bf ? v : *bf;
-        *bg = w < *bg ? w : *bg;
-    }
-}
-
 /* Pair cost with `live` small blocks allocated around the pairs. */
 static double with_live(size_t live)
 {
@@ -96,7 +58,9 @@ static double with_live(size_t live)
     /* Free every other one, so the free space is fragmented too. */
     for (size_t i = 0; i < live; i += 2)
         check(aclrtFree(keep[i]), "fragment");
-    double c = best(acl_pairs);
+    double (*const f[])(void) = {acl_pairs};
+    double c;
+    best_of(f, &c, 1);
     for (size_t i = 1; i < live; i += 2)
         check(aclrtFree(keep[i]), "drain");
     free(keep);
@@ -142,8 +106,10 @@ int main(void)
     }
     check(aclInit(NULL), "aclInit");
     check(aclrtSetDevice(0), "aclrtSetDevice");
-    double g, a;
-    best_of_both(glibc_pairs, &g, acl_pairs, &a);
+    double (*const pairs[])(void) = {glibc_pairs, acl_pairs};
+    double p[2];
+    best_of(pairs, p, 2);
+    double g = p[0], a = p[1];
     double k1 = with_live(1000), m1 = with_live(1000000);
     printf("pair_glibc_ns %.3f\n", g * 1e9);
     printf("pair_aclsim_ns %.3f\n", a * 1e9);

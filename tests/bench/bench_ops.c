@@ -14,6 +14,8 @@
 #include <time.h>
 #include "acl/acl.h"
 #include "acl/acl_rt_allocator.h"
+#include "tests/exact_pool.h"
+#include "bench.h"
 
 #define OPS 20000
 
@@ -27,47 +29,6 @@ static void die(const char *what)
         if ((x) != ACL_SUCCESS)                                                          \
             die(#x);                                                                     \
     } while (0)
-
-struct pool {
-    void *addr[8];
-    size_t size[8];
-    int used[8], n;
-};
-
-static void *pool_alloc(aclrtAllocator a, size_t n)
-{
-    struct pool *p = a;
-    for (int i = 0; i < p->n; i++)
-        if (!p->used[i] && p->size[i] == n) {
-            p->used[i] = 1;
-            return p->addr[i];
-        }
-    if (p->n == 8 || aclrtMalloc(&p->addr[p->n], n, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
-        return NULL;
-    p->size[p->n] = n;
-    p->used[p->n] = 1;
-    return p->addr[p->n++];
-}
-
-static void pool_free(aclrtAllocator a, aclrtAllocatorBlock b)
-{
-    struct pool *p = a;
-    for (int i = 0; i < p->n; i++)
-        if (p->addr[i] == b)
-            p->used[i] = 0;
-}
-
-static void *pool_addr(aclrtAllocatorBlock b)
-{
-    return b;
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Operators per second with ACLSIM_ALLOC_CHECK=mode. */
 static double round_of(const char *mode)

@@ -10,16 +10,9 @@
 #include <stdlib.h>
 #include <time.h>
 #include "acl/acl.h"
+#include "bench.h"
 
 #define OPS 1000000
-#define RUNS 5
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int main(void)
 {

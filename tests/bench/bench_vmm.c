@@ -20,11 +20,11 @@
 #include <time.h>
 #include "acl/acl.h"
 #include "acl/acl_rt_memory_soma.h"
+#include "bench.h"
 
 #define NSIZES 4096
 #define PAIRS 200000
 #define MAPS 4000
-#define RUNS 5
 #define PIECE ((size_t)2 << 20)
 
 static size_t sizes[NSIZES];
@@ -33,22 +33,6 @@ static void *va;
 static aclrtPhysicalMemProp prop;
 static aclrtMemPool pool;
 static aclrtStream stream;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void check(aclError rc, const char *what)
-{
-    if (rc != ACL_SUCCESS) {
-        const char *m = aclGetRecentErrMsg();
-        fprintf(stderr, "%s failed: %d %s\n", what, rc, m ? m : "");
-        exit(1);
-    }
-}
 
 static double map_cycles(void)
 {
@@ -122,18 +106,6 @@ static double glibc_pairs(void)
     return (now() - t) / PAIRS;
 }
 
-/* The best of RUNS runs of each of n functions, taking turns. */
-static void best_of(double (*f[])(void), double *b, int n)
-{
-    for (int i = 0; i < n; i++)
-        b[i] = 1e30;
-    for (int r = 0; r < RUNS; r++)
-        for (int i = 0; i < n; i++) {
-            double v = f[i]();
-            b[i] = v < b[i] ? v : b[i];
-        }
-}
-
 int main(void)
 {
     uint64_t x = 88172645463325252ull;
@@ -155,10 +127,10 @@ int main(void)
     pp.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
     check(aclrtMemPoolCreate(&pool, &pp), "aclrtMemPoolCreate");
 
-    double (*maps[])(void) = {map_cycles, malloc_2m, glibc_2m};
+    double (*const maps[])(void) = {map_cycles, malloc_2m, glibc_2m};
     double m[3];
     best_of(maps, m, 3);
-    double (*pairs[])(void) = {pool_pairs, acl_pairs, glibc_pairs};
+    double (*const pairs[])(void) = {pool_pairs, acl_pairs, glibc_pairs};
     double p[3];
     best_of(pairs, p, 3);
     printf("map_unmap_cycle_ns %.3f\n", m[0] * 1e9);

@@ -16,6 +16,7 @@
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
 #include "acl/acl_rt_allocator.h"
+#include "tests/exact_pool.h"
 
 #define CHECK(call)                                                                \
     do {                                                                           \
@@ -37,41 +38,6 @@
             goto out;                                                              \
         }                                                                          \
     } while (0)
-
-/* The pool: up to 8 device blocks, reused by exact size in stream order. */
-struct pool {
-    void *addr[8];
-    size_t size[8];
-    int used[8], n;
-};
-
-static void *pool_alloc(aclrtAllocator a, size_t n)
-{
-    struct pool *p = a;
-    for (int i = 0; i < p->n; i++)
-        if (!p->used[i] && p->size[i] == n) {
-            p->used[i] = 1;
-            return p->addr[i];
-        }
-    if (p->n == 8 || aclrtMalloc(&p->addr[p->n], n, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
-        return NULL;
-    p->size[p->n] = n;
-    p->used[p->n] = 1;
-    return p->addr[p->n++];
-}
-
-static void pool_free(aclrtAllocator a, aclrtAllocatorBlock b)
-{
-    struct pool *p = a;
-    for (int i = 0; i < p->n; i++)
-        if (p->addr[i] == b)
-            p->used[i] = 0;
-}
-
-static void *pool_addr(aclrtAllocatorBlock b)
-{
-    return b;
-}
 
 enum { T = 4 }; /* tensors: a, b, c (fp32 [8, 8]) and h (fp16 [8, 8]) */
 
