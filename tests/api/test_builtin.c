@@ -16,12 +16,6 @@
 
 static aclrtStream stream;
 
-#define FAILS(expr, code)                                                                    \
-    do {                                                                                     \
-        assert_int_equal((expr), (code));                                                    \
-        (void)aclGetRecentErrMsg();                                                          \
-    } while (0)
-
 static void up(const char *soc)
 {
     setenv("ACLSIM_HBM_BYTES", "67108864", 1);

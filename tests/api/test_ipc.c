@@ -11,12 +11,6 @@
 #include <unistd.h>
 #include "testutil.h"
 
-#define FAILS(expr, code)                                                                    \
-    do {                                                                                     \
-        assert_int_equal((expr), (code));                                                    \
-        (void)aclGetRecentErrMsg();                                                          \
-    } while (0)
-
 static void env(void)
 {
     setenv("ACLSIM_DEVICE_COUNT", "2", 1);

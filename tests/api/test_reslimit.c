@@ -15,12 +15,6 @@
 
 static aclrtStream stream;
 
-#define FAILS(expr, code)                                                                    \
-    do {                                                                                     \
-        assert_int_equal((expr), (code));                                                    \
-        (void)aclGetRecentErrMsg();                                                          \
-    } while (0)
-
 static int setup(void **state)
 {
     (void)state;

@@ -10,13 +10,6 @@
 
 static aclrtStream stream;
 
-/* A call that fails with code, its message read (and dropped). */
-#define FAILS(expr, code)                                                                    \
-    do {                                                                                     \
-        assert_int_equal((expr), (code));                                                    \
-        (void)aclGetRecentErrMsg();                                                          \
-    } while (0)
-
 static int setup(void **state)
 {
     (void)state;

@@ -69,6 +69,13 @@ static inline void expect_null_msg(const char *func, const char *param)
 #define SKIP_UNDER_VALGRIND() ((void)0)
 #endif
 
+/* A call that fails with code, its message read (and dropped). */
+#define FAILS(expr, code)                                                                \
+    do {                                                                                 \
+        assert_int_equal((expr), (code));                                                \
+        (void)aclGetRecentErrMsg();                                                      \
+    } while (0)
+
 /* Nothing may be pending. */
 static inline void expect_no_msg(void)
 {
