@@ -193,6 +193,24 @@ static aclError value_addr(const char *fn, void *devAddr, int32_t dev)
     return ACL_SUCCESS;
 }
 
+/* aclrtValueWrite (wait false) and aclrtValueWait after their own
+ * checks: on the held stream, devAddr checked against its device, then
+ * the backend. */
+static aclError value_task(const char *fn, void *devAddr, uint64_t value, uint32_t flag, bool wait,
+                           aclrtStream stream)
+{
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = value_addr(fn, devAddr, s.ctx->device);
+    if (rc == ACL_SUCCESS)
+        rc = api_err_runtime(fn, wait ? be_get()->value_wait(s.stream, devAddr, value, flag)
+                                      : be_get()->value_write(s.stream, devAddr, value));
+    api_stream_put(&s);
+    return rc;
+}
+
 aclError api_impl_aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
 {
     static const char fn[] = "aclrtValueWrite";
@@ -204,15 +222,7 @@ aclError api_impl_aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, 
         snprintf(v, sizeof v, "%u", flag);
         return api_err_value(fn, v, "flag", "0");
     }
-    struct api_stream_ref s;
-    aclError rc = api_stream_get(fn, stream, &s);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    rc = value_addr(fn, devAddr, s.ctx->device);
-    if (rc == ACL_SUCCESS)
-        rc = api_err_runtime(fn, be_get()->value_write(s.stream, devAddr, value));
-    api_stream_put(&s);
-    return rc;
+    return value_task(fn, devAddr, value, 0, false, stream);
 }
 
 aclError api_impl_aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
@@ -226,13 +236,5 @@ aclError api_impl_aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, a
         snprintf(v, sizeof v, "%u", flag);
         return api_err_value(fn, v, "flag", "ACL_STREAM_WAIT_VALUE_GEQ, _EQ, _AND or _NOR");
     }
-    struct api_stream_ref s;
-    aclError rc = api_stream_get(fn, stream, &s);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    rc = value_addr(fn, devAddr, s.ctx->device);
-    if (rc == ACL_SUCCESS)
-        rc = api_err_runtime(fn, be_get()->value_wait(s.stream, devAddr, value, flag));
-    api_stream_put(&s);
-    return rc;
+    return value_task(fn, devAddr, value, flag, true, stream);
 }
