@@ -7,6 +7,7 @@
 #ifndef ACLSIM_TESTS_BENCH_BENCH_H_
 #define ACLSIM_TESTS_BENCH_BENCH_H_
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -28,6 +29,36 @@ static inline void check(aclError rc, const char *what)
         fprintf(stderr, "%s failed: %d %s\n", what, rc, m ? m : "");
         exit(1);
     }
+}
+
+/* Where a measured loop puts each pointer, so that it is not optimised away. */
+static void *volatile sink;
+
+/* Seconds per glibc malloc+free pair and per aclrtMalloc+aclrtFree pair,
+ * over `pairs` pairs whose sizes cycle through sizes[0 .. nsizes) (nsizes a
+ * power of two). */
+static inline double glibc_pairs_of(const size_t *sizes, size_t nsizes, int pairs)
+{
+    double t = now();
+    for (int i = 0; i < pairs; i++) {
+        void *p = malloc(sizes[(size_t)i & (nsizes - 1)]);
+        sink = p;
+        free(p);
+    }
+    return (now() - t) / pairs;
+}
+
+static inline double acl_pairs_of(const size_t *sizes, size_t nsizes, int pairs)
+{
+    double t = now();
+    for (int i = 0; i < pairs; i++) {
+        void *p;
+        check(aclrtMalloc(&p, sizes[(size_t)i & (nsizes - 1)], ACL_MEM_MALLOC_HUGE_FIRST),
+              "aclrtMalloc");
+        sink = p;
+        check(aclrtFree(p), "aclrtFree");
+    }
+    return (now() - t) / pairs;
 }
 
 /* b[i]: the best of RUNS runs of f[i]() (seconds), the n taking turns. */

@@ -24,29 +24,15 @@
 #define PAIRS 2000000
 
 static size_t sizes[NSIZES];
-static void *volatile sink;
 
 static double glibc_pairs(void)
 {
-    double t = now();
-    for (int i = 0; i < PAIRS; i++) {
-        void *p = malloc(sizes[i & (NSIZES - 1)]);
-        sink = p;
-        free(p);
-    }
-    return (now() - t) / PAIRS;
+    return glibc_pairs_of(sizes, NSIZES, PAIRS);
 }
 
 static double acl_pairs(void)
 {
-    double t = now();
-    for (int i = 0; i < PAIRS; i++) {
-        void *p;
-        check(aclrtMalloc(&p, sizes[i & (NSIZES - 1)], ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
-        sink = p;
-        check(aclrtFree(p), "aclrtFree");
-    }
-    return (now() - t) / PAIRS;
+    return acl_pairs_of(sizes, NSIZES, PAIRS);
 }
 
 /* Pair cost with `live` small blocks allocated around the pairs. */

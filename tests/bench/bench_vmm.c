@@ -28,7 +28,6 @@
 #define PIECE ((size_t)2 << 20)
 
 static size_t sizes[NSIZES];
-static void *volatile sink;
 static void *va;
 static aclrtPhysicalMemProp prop;
 static aclrtMemPool pool;
@@ -85,25 +84,12 @@ static double pool_pairs(void)
 
 static double acl_pairs(void)
 {
-    double t = now();
-    for (int i = 0; i < PAIRS; i++) {
-        void *p;
-        check(aclrtMalloc(&p, sizes[i & (NSIZES - 1)], ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
-        sink = p;
-        check(aclrtFree(p), "aclrtFree");
-    }
-    return (now() - t) / PAIRS;
+    return acl_pairs_of(sizes, NSIZES, PAIRS);
 }
 
 static double glibc_pairs(void)
 {
-    double t = now();
-    for (int i = 0; i < PAIRS; i++) {
-        void *p = malloc(sizes[i & (NSIZES - 1)]);
-        sink = p;
-        free(p);
-    }
-    return (now() - t) / PAIRS;
+    return glibc_pairs_of(sizes, NSIZES, PAIRS);
 }
 
 int main(void)
