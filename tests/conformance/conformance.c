@@ -17,33 +17,9 @@
 #include "acl/acl.h"
 #include "acl/acl_rt_allocator.h"
 #include "acl/acl_rt_memory_soma.h"
+#include "campaign_checks.h"
 
 #define N (1u << 20)
-
-static int failed(const char *what, aclError rc)
-{
-    const char *m = aclGetRecentErrMsg();
-    fprintf(stderr, "[ERROR] %s returned %d\n%s\n", what, (int)rc, m ? m : "");
-    return 1;
-}
-
-#define CHECK(call)                                                                \
-    do {                                                                           \
-        aclError rc_ = (call);                                                     \
-        if (rc_ != ACL_SUCCESS) {                                                  \
-            status = failed(#call, rc_);                                           \
-            goto out;                                                              \
-        }                                                                          \
-    } while (0)
-
-#define EXPECT(cond)                                                               \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "[ERROR] check failed: %s\n", #cond);                  \
-            status = 1;                                                            \
-            goto out;                                                              \
-        }                                                                          \
-    } while (0)
 
 /* A trivial host-side allocator handed to the runtime per stream. */
 struct pool {

@@ -17,27 +17,7 @@
 #include "acl/acl_op_compiler.h"
 #include "acl/acl_rt_allocator.h"
 #include "tests/exact_pool.h"
-
-#define CHECK(call)                                                                \
-    do {                                                                           \
-        aclError rc_ = (call);                                                     \
-        if (rc_ != ACL_SUCCESS) {                                                  \
-            const char *m_ = aclGetRecentErrMsg();                                 \
-            fprintf(stderr, "[ERROR] %s returned %d\n%s\n", #call, (int)rc_,       \
-                    m_ ? m_ : "");                                                 \
-            status = 1;                                                            \
-            goto out;                                                              \
-        }                                                                          \
-    } while (0)
-
-#define EXPECT(cond)                                                               \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "[ERROR] check failed: %s\n", #cond);                  \
-            status = 1;                                                            \
-            goto out;                                                              \
-        }                                                                          \
-    } while (0)
+#include "campaign_checks.h"
 
 enum { T = 4 }; /* tensors: a, b, c (fp32 [8, 8]) and h (fp16 [8, 8]) */
 
