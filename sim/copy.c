@@ -102,7 +102,9 @@ enum sim_rc sim_mem_copy(void *dst, bool dst_dev, const void *src, bool src_dev,
     return SIM_OK;
 }
 
-enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
+/* Fill n bytes at dst, piece by piece, with value as `width` bytes (1: its
+ * low byte, as memset; 4: a 32-bit word, dst 4-byte aligned). */
+static enum sim_rc fill(void *dst, bool dst_dev, uint32_t value, unsigned width, size_t n)
 {
     if (FLT_HIT(SIM_COPY_ENGINE))
         return SIM_EIO;
@@ -112,8 +114,12 @@ enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
         struct sim_dev *d;
         enum sim_rc rc = SIM_OK;
         char *h = host_view(to, dst_dev, n, &a, &d, &rc);
-        if (h)
-            memset(h, value, (size_t)a);
+        if (h && width == 1)
+            memset(h, (int)(value & 0xff), (size_t)a);
+        /* pieces start on 1 GiB boundaries of a 4-byte aligned range: each
+         * holds whole words */
+        for (uint64_t i = 0; h && width == 4 && i + 4 <= a; i += 4)
+            memcpy(h + i, &value, 4);
         sim_dev_leave(d);
         if (!h)
             return rc;
@@ -123,28 +129,12 @@ enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
     return SIM_OK;
 }
 
-/* ---- copies, fills and host memory (fam-memcopy) ---- */
+enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
+{
+    return fill(dst, dst_dev, (uint32_t)(unsigned char)value, 1, n);
+}
 
 enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words)
 {
-    if (FLT_HIT(SIM_COPY_ENGINE))
-        return SIM_EIO;
-    char *to = dst;
-    size_t n = words * 4;
-    while (n) {
-        uint64_t a = 0;
-        struct sim_dev *d;
-        enum sim_rc rc = SIM_OK;
-        char *h = host_view(to, dst_dev, n, &a, &d, &rc);
-        /* pieces start on 1 GiB boundaries of a 4-byte aligned range: each
-         * holds whole words */
-        for (uint64_t i = 0; h && i + 4 <= a; i += 4)
-            memcpy(h + i, &value, 4);
-        sim_dev_leave(d);
-        if (!h)
-            return rc;
-        to += a;
-        n -= (size_t)a;
-    }
-    return SIM_OK;
+    return fill(dst, dst_dev, value, 4, words * 4);
 }
