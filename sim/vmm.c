@@ -204,6 +204,20 @@ static long res_find(const struct sim_vmm *v, uint64_t off)
     return -1;
 }
 
+/* The device holding va, locked (or NULL), the index of the reservation
+ * holding va in *i (-1 when there is none) and va's offset in *off. */
+static struct sim_dev *res_lock_of(const void *va, long *i, uint64_t *off)
+{
+    struct sim_dev *d = sim_dev_lock_of((uintptr_t)va);
+    *i = -1;
+    *off = 0;
+    if (d && d->vmm) {
+        *off = (uint64_t)(uintptr_t)va - d->base;
+        *i = res_find(d->vmm, *off);
+    }
+    return d;
+}
+
 static struct map *map_at(const struct sim_res *r, uint64_t off)
 {
     return r->slot[(off - r->off) >> SLOT_SHIFT];
@@ -360,13 +374,9 @@ enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
 
 enum sim_rc sim_vmm_release(void *va, const char **why)
 {
-    struct sim_dev *d = sim_dev_lock_of((uintptr_t)va);
-    long i = -1;
-    uint64_t off = 0;
-    if (d && d->vmm) {
-        off = (uint64_t)(uintptr_t)va - d->base;
-        i = res_find(d->vmm, off);
-    }
+    long i;
+    uint64_t off;
+    struct sim_dev *d = res_lock_of(va, &i, &off);
     if (i < 0 || d->vmm->res[i]->off != off) {
         if (d)
             sim_lock_give(&d->lock);
@@ -557,13 +567,9 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
 static struct sim_dev *map_lock_of(const void *va, struct sim_res **rr, struct map **mm,
                                    const char **why)
 {
-    struct sim_dev *d = sim_dev_lock_of((uintptr_t)va);
-    long i = -1;
-    uint64_t off = 0;
-    if (d && d->vmm) {
-        off = (uint64_t)(uintptr_t)va - d->base;
-        i = res_find(d->vmm, off);
-    }
+    long i;
+    uint64_t off;
+    struct sim_dev *d = res_lock_of(va, &i, &off);
     struct map *m = i >= 0 ? map_at(d->vmm->res[i], off) : NULL;
     if (!m || m->off != off) {
         if (d)
