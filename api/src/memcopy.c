@@ -143,10 +143,12 @@ static aclError run_2d(const char *fn, const char *what, struct api_ctx *c, void
                                                     width, height, real, how));
 }
 
-aclError api_impl_aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                size_t width, size_t height, aclrtMemcpyKind kind)
+/* aclrtMemcpy2d (synchronous, in the current context) and
+ * aclrtMemcpy2dAsync (on the held stream): the same checks in CANN's order. */
+static aclError copy_2d(const char *fn, bool async, aclrtStream stream, void *dst, size_t dpitch,
+                        const void *src, size_t spitch, size_t width, size_t height,
+                        aclrtMemcpyKind kind)
 {
-    static const char fn[] = "aclrtMemcpy2d";
     API_FAULT(ACL_RT_MEMCPY2D, fn);
     if (width == 0 || height == 0)
         return ACL_SUCCESS;
@@ -156,38 +158,34 @@ aclError api_impl_aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_
     /* The synchronous runtime copies only H2D and D2H (and DEFAULT, which
      * it resolves): an explicit D2D is refused before anything is looked
      * at, with a warning only in CANN's log. */
-    if (kind == ACL_MEMCPY_DEVICE_TO_DEVICE) {
+    if (!async && kind == ACL_MEMCPY_DEVICE_TO_DEVICE) {
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, this memcpy2d "
                    "feature supports only host2device or device2host kinds.", fn);
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     }
+    struct api_stream_ref ref;
     struct api_ctx *c;
-    rc = api_current_ctx(fn, &c);
+    rc = api_work_get(fn, async, stream, &ref, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    return run_2d(fn, "Synchronous 2D memory copy task", c, NULL, dst, dpitch, src, spitch,
-                  width, height, kind);
+    rc = run_2d(fn, async ? "Asynchronous 2D memory copy" : "Synchronous 2D memory copy task", c,
+                ref.stream, dst, dpitch, src, spitch, width, height, kind);
+    api_work_put(&ref);
+    return rc;
+}
+
+aclError api_impl_aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                size_t width, size_t height, aclrtMemcpyKind kind)
+{
+    return copy_2d("aclrtMemcpy2d", false, NULL, dst, dpitch, src, spitch, width, height, kind);
 }
 
 aclError api_impl_aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                                      size_t width, size_t height, aclrtMemcpyKind kind,
                                      aclrtStream stream)
 {
-    static const char fn[] = "aclrtMemcpy2dAsync";
-    API_FAULT(ACL_RT_MEMCPY2D, fn);
-    if (width == 0 || height == 0)
-        return ACL_SUCCESS;
-    aclError rc = check_2d(dst, dpitch, src, spitch, width, height, kind);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    struct api_stream_ref ref = {0};
-    rc = api_stream_get(fn, stream, &ref);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    rc = run_2d(fn, "Asynchronous 2D memory copy", ref.ctx, ref.stream, dst, dpitch, src, spitch,
-                width, height, kind);
-    api_stream_put(&ref);
-    return rc;
+    return copy_2d("aclrtMemcpy2dAsync", true, stream, dst, dpitch, src, spitch, width, height,
+                   kind);
 }
 
 /* ---- batch copies ---- */
