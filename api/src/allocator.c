@@ -252,8 +252,35 @@ aclError api_impl_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc 
     return ACL_SUCCESS;
 }
 
-/* Inlined into its export (exports.c), as api_registry_get is into it. */
-__attribute__((always_inline)) inline aclError api_impl_aclrtAllocatorGetByStream(
+/* GetByStream's answer: every out-param but NULL ones, on success only.
+ * (Last to first: GCC then lays the hot path out without a jump past the
+ * exported wrapper's differential-mode code.) */
+static inline void put_snapshot(const struct api_alloc_snapshot *s,
+                                aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
+                                aclrtAllocatorAllocFunc *allocFunc,
+                                aclrtAllocatorFreeFunc *freeFunc,
+                                aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+                                aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)
+{
+    if ((uintptr_t)getAddrFromBlockFunc | (uintptr_t)allocAdviseFunc | (uintptr_t)freeFunc |
+        (uintptr_t)allocFunc) {
+        if (getAddrFromBlockFunc)
+            *getAddrFromBlockFunc = s->get_addr;
+        if (allocAdviseFunc)
+            *allocAdviseFunc = s->advise;
+        if (freeFunc)
+            *freeFunc = s->free;
+        if (allocFunc)
+            *allocFunc = s->alloc;
+    }
+    if (allocator)
+        *allocator = s->obj;
+    *allocatorDesc = s->desc;
+}
+
+/* Every case but the common one: fault points, NULL arguments, a stream in
+ * a probe run or read while a writer was at work, an unregistered stream. */
+static aclError get_by_stream(
     aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
     aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
     aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
@@ -265,31 +292,54 @@ __attribute__((always_inline)) inline aclError api_impl_aclrtAllocatorGetByStrea
         return api_err_null(fn, "allocatorDesc");
     if (!stream)
         return api_err_null(fn, "stream");
-    /* The snapshot taken at Register, never the desc: the desc may have
-     * been destroyed since, and its registration still answers (CANN). */
-    struct api_alloc_snapshot s;
-    if (api_registry_get(stream, &s) != 0) {
+    const struct api_alloc_snapshot *s = api_registry_get(stream);
+    if (!s) {
         api_report(API_MSG_EH0012,
                    "%s failed. Parameter stream is invalid. Reason: The stream is not registered "
                    "with any allocator.",
                    fn);
         return ACL_ERROR_INVALID_PARAM;
     }
-    /* Written only on success, NULL ones skipped. (Last to first: GCC then
-     * lays the hot path out without a jump past the exported wrapper's
-     * differential-mode code.) */
-    if (getAddrFromBlockFunc)
-        *getAddrFromBlockFunc = s.get_addr;
-    if (allocAdviseFunc)
-        *allocAdviseFunc = s.advise;
-    if (freeFunc)
-        *freeFunc = s.free;
-    if (allocFunc)
-        *allocFunc = s.alloc;
-    if (allocator)
-        *allocator = s.obj;
-    *allocatorDesc = s.desc;
+    put_snapshot(s, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc,
+                 getAddrFromBlockFunc);
     return ACL_SUCCESS;
+}
+
+/* get_by_stream, noting its failure as the export of any other call does
+ * (exports.c: HOT), so that the common path can jump to it. */
+static __attribute__((noinline)) aclError get_by_stream_noted(
+    aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
+    aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
+    aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+    aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)
+{
+    aclError rc = get_by_stream(stream, allocatorDesc, allocator, allocFunc, freeFunc,
+                                allocAdviseFunc, getAddrFromBlockFunc);
+    api_last_error_note(rc);
+    return rc;
+}
+
+/* Inlined into its export (exports.c), as api_registry_try is into it: the
+ * common case (no fault armed, the stream in its home slot) is a leaf that
+ * saves no registers; everything else is get_by_stream's. The snapshot
+ * taken at Register answers, never the desc: the desc may have been
+ * destroyed since, and its registration still answers (CANN). */
+__attribute__((always_inline)) inline aclError api_impl_aclrtAllocatorGetByStream(
+    aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
+    aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
+    aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+    aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)
+{
+    const struct api_alloc_snapshot *s;
+    if (__builtin_expect(!atomic_load_explicit(&flt_armed, memory_order_relaxed) &&
+                             allocatorDesc && stream && (s = api_registry_try(stream)),
+                         1)) {
+        put_snapshot(s, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc,
+                     getAddrFromBlockFunc);
+        return ACL_SUCCESS;
+    }
+    return get_by_stream_noted(stream, allocatorDesc, allocator, allocFunc, freeFunc,
+                               allocAdviseFunc, getAddrFromBlockFunc);
 }
 
 aclError api_impl_aclrtAllocatorUnregister(aclrtStream stream)

@@ -134,9 +134,14 @@ struct api_alloc_snapshot {
  * memory to grow the table cannot be had (the registry is unchanged). */
 int api_registry_put(const void *stream, const struct api_alloc_snapshot *s);
 
-/* Copy the entry of `stream` into *out: 0 when found, -1 otherwise. Never
- * blocks on writers for longer than one table mutation. */
-int api_registry_get(const void *stream, struct api_alloc_snapshot *out);
+/* The snapshot of `stream`, or NULL when it has none. Never blocks on
+ * writers for longer than one table mutation. A snapshot never changes and
+ * stays readable while the library is loaded. */
+const struct api_alloc_snapshot *api_registry_get(const void *stream);
+
+/* GetByStream's common case: the snapshot of stream (not NULL) when it is
+ * found at once, NULL when api_registry_get must answer instead. */
+const struct api_alloc_snapshot *api_registry_try(const void *stream);
 
 /* Remove the entry of `stream`, if any. */
 void api_registry_remove(const void *stream);

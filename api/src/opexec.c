@@ -268,8 +268,10 @@ aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream st
     }
 
     /* Which allocator: looked up on every execute, as CANN does. */
-    struct api_alloc_snapshot s;
-    bool registered = stream && api_registry_get(stream, &s) == 0;
+    static const struct api_alloc_snapshot none;
+    const struct api_alloc_snapshot *found = stream ? api_registry_get(stream) : NULL;
+    bool registered = found != NULL;
+    const struct api_alloc_snapshot s = registered ? *found : none;
     pthread_mutex_lock(&lock);
     if (!e->builtin && !registered)
         e->builtin = true; /* for the stream's whole life */

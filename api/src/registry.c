@@ -6,17 +6,28 @@
  * every thread queues on that mutex. Here lookups take no lock and write no
  * shared memory: an open-addressing hash table (linear probing, load <= 1/4,
  * backward-shift deletion, so no tombstones) guarded by a sequence counter.
- * Each slot is one cache line holding the key and its snapshot, so a hit
- * touches one line of the table. Writers (Register, Unregister: rare)
- * serialise on a mutex, make the counter odd, mutate, make it even. A reader
- * copies the entry it finds and retries if the counter moved.
+ * A slot is 16 bytes, the key (a stream pointer value, 0 = empty) and a
+ * pointer to its snapshot. Writers (Register, Unregister: rare) serialise
+ * on a mutex, make the counter odd, mutate, make it even. A reader reads a
+ * slot and retries if the counter moved.
+ *
+ * Snapshots are records that never change and are never freed while the
+ * library is loaded, so a reader that validated a slot may read its record
+ * afterwards, for as long as it likes: it holds two words, not six, across
+ * the validation, and GetByStream's common path is a leaf that saves no
+ * registers (scons bench: registry_speedup_1t). Records are interned by
+ * content: registering one desc on any number of streams, or the same
+ * callbacks again, reuses one record. What grows is one 64-byte record per
+ * distinct (desc, obj, callbacks) ever registered; real programs register
+ * a handful.
  *
  * Ordering is spelled with release stores and acquire loads, no fences, so
  * ThreadSanitizer sees it (it does not model fences) and x86 compiles each
  * of them to a plain mov. A writer's stores to the table are release stores
  * made after its odd counter store; a reader's loads from the table are
  * acquire loads made before its second counter load; so a reader that saw
- * any store of a mutation also sees the counter move, and retries.
+ * any store of a mutation also sees the counter move, and retries. A record
+ * is complete before the release store that puts it in a slot.
  *
  * Growing replaces the table. The reader's view of the live table is two
  * words next to the counter: the slot array, stored first, and the hash
@@ -31,38 +42,47 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include "base/hash.h"
 #include "base/mem.h"
 #include "api.h"
 
 #define MIN_CAP 64u
 
-/* One cache line: the key (a stream pointer value, 0 = empty) and the
- * snapshot, field by field, in api_alloc_snapshot's order. */
-struct slot {
-    _Alignas(64) _Atomic uintptr_t key;
-    _Atomic uintptr_t v[6];
+/* One registration: a stream and its snapshot, immutable once published. */
+struct rec {
+    uintptr_t key; /* the stream pointer value */
+    struct api_alloc_snapshot s;
+    struct rec *same_hash; /* interning: records whose content hashes alike */
+    struct rec *older;     /* every record, newest first (freed at unload) */
 };
+
+/* What an empty slot points at: a key no stream has. */
+static const struct rec none;
+
+typedef _Atomic(const struct rec *) slot_t;
 
 struct table {
     size_t cap;            /* a power of two */
     unsigned shift;        /* 64 - log2(cap) */
     struct table *retired; /* older tables, still readable */
-    struct slot *slots;
+    slot_t *slots;
 };
 
-/* Until the first Register: two empty slots, never written, never freed. */
-static struct slot empty_slots[2];
+/* Until the first Register: two empty slots, never freed. */
+static slot_t empty_slots[2] = {&none, &none};
 static struct table empty = {2, 63, NULL, empty_slots};
 
 static struct {
     /* What readers load, in one cache line. */
     _Alignas(64) _Atomic unsigned long seq; /* odd while a writer mutates */
     _Atomic unsigned shift;                 /* the live table's */
-    _Atomic(struct slot *) slots;           /* the live table's */
+    _Atomic(slot_t *) slots;                /* the live table's */
     /* Writers only, under lock. */
     _Alignas(64) pthread_mutex_t lock;
     struct table *table;
     size_t count;
+    struct base_map recs; /* content hash -> struct rec (same_hash chain) */
+    struct rec *newest;   /* every record */
 } reg = {.shift = 63, .slots = empty_slots, .lock = PTHREAD_MUTEX_INITIALIZER,
          .table = &empty};
 
@@ -71,28 +91,43 @@ static inline size_t hash(uintptr_t key)
     return (size_t)((uint64_t)key * 0x9E3779B97F4A7C15ull);
 }
 
-static void pack(const struct api_alloc_snapshot *s, uintptr_t v[6])
+static const struct rec *slot_rec(const slot_t *e, memory_order mo)
 {
-    v[0] = (uintptr_t)s->desc;
-    v[1] = (uintptr_t)s->obj;
-    v[2] = (uintptr_t)s->alloc;
-    v[3] = (uintptr_t)s->free;
-    v[4] = (uintptr_t)s->advise;
-    v[5] = (uintptr_t)s->get_addr;
+    return atomic_load_explicit(e, mo);
 }
 
-static void load_slot(const struct slot *e, uintptr_t v[6])
+/* The record of stream `key` with snapshot *s, made if there is none; NULL
+ * on host OOM. pre: lock held. */
+static const struct rec *intern(uintptr_t key, const struct api_alloc_snapshot *s)
 {
-    for (int j = 0; j < 6; j++)
-        v[j] = atomic_load_explicit(&e->v[j], memory_order_relaxed);
-}
-
-/* Writers: a slot's fields, then its key. Release stores (see the top). */
-static void store_slot(struct slot *e, uintptr_t key, const uintptr_t v[6])
-{
-    for (int j = 0; j < 6; j++)
-        atomic_store_explicit(&e->v[j], v[j], memory_order_release);
-    atomic_store_explicit(&e->key, key, memory_order_release);
+    const uintptr_t w[7] = {key,
+                            (uintptr_t)s->desc,
+                            (uintptr_t)s->obj,
+                            (uintptr_t)s->alloc,
+                            (uintptr_t)s->free,
+                            (uintptr_t)s->advise,
+                            (uintptr_t)s->get_addr};
+    uint64_t h = 0;
+    for (int j = 0; j < 7; j++)
+        h = (h ^ w[j]) * BASE_HASH_PHI;
+    h |= 1; /* base_map keys are non-zero */
+    void **first = base_map_find(&reg.recs, h);
+    for (struct rec *r = first ? *first : NULL; r; r = r->same_hash)
+        if (r->key == key && !memcmp(&r->s, s, sizeof *s))
+            return r;
+    struct rec *r = base_calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->key = key;
+    r->s = *s;
+    r->same_hash = first ? *first : NULL;
+    if (base_map_put(&reg.recs, h, r) != 0) {
+        base_free(r);
+        return NULL;
+    }
+    r->older = reg.newest;
+    reg.newest = r;
+    return r;
 }
 
 static void free_table(struct table *t)
@@ -113,7 +148,8 @@ static struct table *new_table(size_t cap)
         base_free(t);
         return NULL;
     }
-    memset(t->slots, 0, cap * sizeof *t->slots);
+    for (size_t i = 0; i < cap; i++)
+        atomic_init(&t->slots[i], &none);
     t->cap = cap;
     unsigned bits = 0;
     while (((size_t)1 << bits) < cap)
@@ -123,13 +159,14 @@ static struct table *new_table(size_t cap)
 }
 
 /* Linear-probe insert into a table that is not visible to readers yet, or
- * inside a writer's odd-sequence window. pre: key not present, room left. */
-static void insert(struct table *t, uintptr_t key, const uintptr_t v[6])
+ * inside a writer's odd-sequence window. pre: r's key not present, room
+ * left. */
+static void insert(struct table *t, const struct rec *r)
 {
     size_t mask = t->cap - 1;
-    for (size_t i = hash(key) >> t->shift;; i = (i + 1) & mask) {
-        if (atomic_load_explicit(&t->slots[i].key, memory_order_relaxed) == 0) {
-            store_slot(&t->slots[i], key, v);
+    for (size_t i = hash(r->key) >> t->shift;; i = (i + 1) & mask) {
+        if (slot_rec(&t->slots[i], memory_order_relaxed) == &none) {
+            atomic_store_explicit(&t->slots[i], r, memory_order_release);
             return;
         }
     }
@@ -138,24 +175,23 @@ static void insert(struct table *t, uintptr_t key, const uintptr_t v[6])
 /* key's slot in the probe run that starts at slot i of a table of
  * 2^(64 - shift) slots, or NULL. Readers and writers share it. Bounded: a
  * reader racing writers may see a table with no empty slot. */
-static const struct slot *probe(const struct slot *slots, unsigned shift, size_t i,
-                                uintptr_t key)
+static slot_t *probe(slot_t *slots, unsigned shift, size_t i, uintptr_t key)
 {
     size_t mask = ((size_t)1 << (64 - shift)) - 1;
     for (size_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
-        uintptr_t k = atomic_load_explicit(&slots[i].key, memory_order_acquire);
-        if (k == key)
+        const struct rec *r = slot_rec(&slots[i], memory_order_acquire);
+        if (r->key == key)
             return &slots[i];
-        if (k == 0)
+        if (r == &none)
             return NULL;
     }
     return NULL;
 }
 
 /* Writers' lookup in the live table. pre: lock held. */
-static struct slot *find(const struct table *t, uintptr_t key)
+static slot_t *find(const struct table *t, uintptr_t key)
 {
-    return (struct slot *)probe(t->slots, t->shift, hash(key) >> t->shift, key);
+    return probe(t->slots, t->shift, hash(key) >> t->shift, key);
 }
 
 static void write_begin(void)
@@ -177,12 +213,9 @@ static struct table *grown(struct table *old)
     if (!t)
         return NULL;
     for (size_t i = 0; i < old->cap; i++) {
-        const struct slot *e = &old->slots[i];
-        uintptr_t k = atomic_load_explicit(&e->key, memory_order_relaxed), v[6];
-        if (!k)
-            continue;
-        load_slot(e, v);
-        insert(t, k, v);
+        const struct rec *r = slot_rec(&old->slots[i], memory_order_relaxed);
+        if (r != &none)
+            insert(t, r);
     }
     t->retired = old;
     return t;
@@ -190,18 +223,16 @@ static struct table *grown(struct table *old)
 
 int api_registry_put(const void *stream, const struct api_alloc_snapshot *s)
 {
-    uintptr_t key = (uintptr_t)stream, v[6];
-    pack(s, v);
+    uintptr_t key = (uintptr_t)stream;
     pthread_mutex_lock(&reg.lock);
+    const struct rec *r = intern(key, s);
     struct table *t = reg.table;
-    struct slot *at = find(t, key);
-    struct table *bigger = NULL;
-    if (!at && 4 * (reg.count + 1) > t->cap) {
-        bigger = grown(t);
-        if (!bigger) {
-            pthread_mutex_unlock(&reg.lock);
-            return -1;
-        }
+    slot_t *at = find(t, key);
+    bool grow = !at && 4 * (reg.count + 1) > t->cap;
+    struct table *bigger = r && grow ? grown(t) : NULL;
+    if (!r || (grow && !bigger)) {
+        pthread_mutex_unlock(&reg.lock); /* an interned record stays: harmless */
+        return -1;
     }
     write_begin();
     if (bigger) {
@@ -211,21 +242,33 @@ int api_registry_put(const void *stream, const struct api_alloc_snapshot *s)
         reg.table = t = bigger;
     }
     if (!at) {
-        insert(t, key, v);
+        insert(t, r);
         reg.count++;
     } else {
-        store_slot(at, key, v);
+        atomic_store_explicit(at, r, memory_order_release);
     }
     write_end();
     pthread_mutex_unlock(&reg.lock);
     return 0;
 }
 
-/* Inlined into GetByStream (link-time optimisation sees both): a lookup is
- * a few loads, and a call level with its saved registers cost a fifth of it
- * (scons bench: registry_speedup_1t). */
-__attribute__((always_inline)) inline int api_registry_get(const void *stream,
-                                                           struct api_alloc_snapshot *out)
+/* One look, no retry, no lock and no call: the snapshot of stream when its
+ * record is in its home slot, NULL otherwise (absent, further along a
+ * probe run, or moved by a writer at work: ask api_registry_get). A hit
+ * needs no counter: the slot held that record, which never changes, when
+ * it was read (or, in a retired table, when the table was replaced, after
+ * this look began). Inlined into GetByStream (link-time optimisation sees
+ * both). pre: stream != NULL (empty slots hold the key 0). */
+__attribute__((always_inline)) inline const struct api_alloc_snapshot *
+api_registry_try(const void *stream)
+{
+    unsigned shift = atomic_load_explicit(&reg.shift, memory_order_acquire);
+    slot_t *slots = atomic_load_explicit(&reg.slots, memory_order_acquire);
+    const struct rec *r = slot_rec(&slots[hash((uintptr_t)stream) >> shift], memory_order_acquire);
+    return r->key == (uintptr_t)stream ? &r->s : NULL;
+}
+
+const struct api_alloc_snapshot *api_registry_get(const void *stream)
 {
     uintptr_t key = (uintptr_t)stream;
     size_t h = hash(key);
@@ -234,29 +277,12 @@ __attribute__((always_inline)) inline int api_registry_get(const void *stream,
          * one (a writer at work) becomes a value it can no longer have. */
         unsigned long s1 = atomic_load_explicit(&reg.seq, memory_order_acquire) & ~1ul;
         unsigned shift = atomic_load_explicit(&reg.shift, memory_order_acquire);
-        const struct slot *slots = atomic_load_explicit(&reg.slots, memory_order_acquire);
-        size_t i = h >> shift;
-        const struct slot *e = &slots[i];
-        if (__builtin_expect(atomic_load_explicit(&e->key, memory_order_acquire) != key, 0)) {
-            e = probe(slots, shift, i, key);
-            if (!e) {
-                if (atomic_load_explicit(&reg.seq, memory_order_relaxed) == s1)
-                    return -1;
-                continue; /* a writer was at work: look again */
-            }
-        }
-        struct api_alloc_snapshot s = {
-            (aclrtAllocatorDesc)atomic_load_explicit(&e->v[0], memory_order_acquire),
-            (aclrtAllocator)atomic_load_explicit(&e->v[1], memory_order_acquire),
-            (aclrtAllocatorAllocFunc)atomic_load_explicit(&e->v[2], memory_order_acquire),
-            (aclrtAllocatorFreeFunc)atomic_load_explicit(&e->v[3], memory_order_acquire),
-            (aclrtAllocatorAllocAdviseFunc)atomic_load_explicit(&e->v[4], memory_order_acquire),
-            (aclrtAllocatorGetAddrFromBlockFunc)atomic_load_explicit(&e->v[5],
-                                                                      memory_order_acquire)};
-        if (__builtin_expect(atomic_load_explicit(&reg.seq, memory_order_relaxed) == s1, 1)) {
-            *out = s;
-            return 0;
-        }
+        slot_t *slots = atomic_load_explicit(&reg.slots, memory_order_acquire);
+        slot_t *e = probe(slots, shift, h >> shift, key);
+        const struct rec *r = e ? slot_rec(e, memory_order_acquire) : NULL;
+        if (atomic_load_explicit(&reg.seq, memory_order_relaxed) == s1)
+            return r && r->key == key ? &r->s : NULL;
+        /* a writer was at work: look again */
     }
 }
 
@@ -265,7 +291,7 @@ void api_registry_remove(const void *stream)
     uintptr_t key = (uintptr_t)stream;
     pthread_mutex_lock(&reg.lock);
     struct table *t = reg.table;
-    struct slot *at = find(t, key);
+    slot_t *at = find(t, key);
     if (!at) {
         pthread_mutex_unlock(&reg.lock);
         return;
@@ -276,17 +302,16 @@ void api_registry_remove(const void *stream)
      * is needed and lookups stay short. */
     size_t mask = t->cap - 1, hole = (size_t)(at - t->slots);
     for (size_t i = (hole + 1) & mask;; i = (i + 1) & mask) {
-        uintptr_t k = atomic_load_explicit(&t->slots[i].key, memory_order_relaxed), v[6];
-        if (!k)
+        const struct rec *r = slot_rec(&t->slots[i], memory_order_relaxed);
+        if (r == &none)
             break;
-        size_t h = hash(k) >> t->shift;
+        size_t h = hash(r->key) >> t->shift;
         if (((i - h) & mask) >= ((i - hole) & mask)) {
-            load_slot(&t->slots[i], v);
-            store_slot(&t->slots[hole], k, v);
+            atomic_store_explicit(&t->slots[hole], r, memory_order_release);
             hole = i;
         }
     }
-    atomic_store_explicit(&t->slots[hole].key, 0, memory_order_release);
+    atomic_store_explicit(&t->slots[hole], &none, memory_order_release);
     reg.count--;
     write_end();
     pthread_mutex_unlock(&reg.lock);
@@ -299,16 +324,9 @@ void api_registry_each(void (*fn)(const void *stream, const struct api_alloc_sna
     pthread_mutex_lock(&reg.lock);
     const struct table *t = reg.table;
     for (size_t i = 0; i < t->cap; i++) {
-        const struct slot *e = &t->slots[i];
-        uintptr_t k = atomic_load_explicit(&e->key, memory_order_relaxed), v[6];
-        if (!k)
-            continue;
-        load_slot(e, v);
-        struct api_alloc_snapshot s = {
-            (aclrtAllocatorDesc)v[0],            (aclrtAllocator)v[1],
-            (aclrtAllocatorAllocFunc)v[2],       (aclrtAllocatorFreeFunc)v[3],
-            (aclrtAllocatorAllocAdviseFunc)v[4], (aclrtAllocatorGetAddrFromBlockFunc)v[5]};
-        fn((const void *)k, &s, user);
+        const struct rec *r = slot_rec(&t->slots[i], memory_order_relaxed);
+        if (r != &none)
+            fn((const void *)r->key, &r->s, user);
     }
     pthread_mutex_unlock(&reg.lock);
 }
@@ -321,7 +339,8 @@ size_t api_registry_count(void)
     return n;
 }
 
-/* The library is being unloaded: no reader can be left, free every table. */
+/* The library is being unloaded: no reader can be left, free every table
+ * and record. */
 __attribute__((destructor)) static void registry_unload(void)
 {
     atomic_store_explicit(&reg.shift, empty.shift, memory_order_relaxed);
@@ -333,4 +352,10 @@ __attribute__((destructor)) static void registry_unload(void)
     }
     reg.table = &empty;
     reg.count = 0;
+    while (reg.newest) {
+        struct rec *older = reg.newest->older;
+        base_free(reg.newest);
+        reg.newest = older;
+    }
+    base_map_clear(&reg.recs);
 }
