@@ -53,7 +53,8 @@ static struct api_ctx *graveyard;
 /* The current context, read by every memory call. Not initial-exec TLS:
  * that would mark the whole library STATIC_TLS, and a loader that puts it
  * in a namespace of its own (dlmopen: the ascend backend's loopback, or a
- * framework's plugin loader) would then fail for want of static TLS. */
+ * framework's plugin loader) would then fail for want of static TLS. TLS
+ * descriptors (SConstruct: -mtls-dialect=gnu2) make the access cheap. */
 static _Thread_local void *tls_ctx; /* user handle of the current context */
 /* ...and its struct: a handle value can be reused by a context made later
  * (the C library reuses memory), structs are not (the graveyard). */
@@ -247,12 +248,11 @@ static void close_if_unused_locked(int32_t dev, bool force, const char *where)
     settle(dev, DEV_CLOSED);
 }
 
-aclError api_current_ctx(const char *func, struct api_ctx **out)
+/* api_current_ctx when the cached answer is gone (no context yet, or
+ * contexts changed since). */
+static __attribute__((noinline)) aclError current_ctx_again(const char *func,
+                                                            struct api_ctx **out)
 {
-    if (tls_cached && tls_epoch == atomic_load_explicit(&ctx_epoch, memory_order_acquire)) {
-        *out = tls_cached;
-        return ACL_SUCCESS;
-    }
     unsigned long epoch = atomic_load_explicit(&ctx_epoch, memory_order_acquire);
     struct api_ctx *c = tls_ctx ? api_ctx_lookup(tls_ctx) : NULL;
     if (c != tls_ctx_struct)
@@ -268,6 +268,19 @@ aclError api_current_ctx(const char *func, struct api_ctx **out)
     }
     *out = c;
     return ACL_SUCCESS;
+}
+
+/* Small enough for link-time optimisation to inline into the calls of
+ * other files: the cached answer, while no context has come or gone. */
+inline aclError api_current_ctx(const char *func, struct api_ctx **out)
+{
+    struct api_ctx *c = tls_cached;
+    if (__builtin_expect(c && tls_epoch == atomic_load_explicit(&ctx_epoch, memory_order_acquire),
+                         1)) {
+        *out = c;
+        return ACL_SUCCESS;
+    }
+    return current_ctx_again(func, out);
 }
 
 static void set_current(struct api_ctx *c)
