@@ -470,7 +470,8 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
     pthread_mutex_unlock(&lock);
 }
 
-void api_check_free(const void *p)
+/* api_check_free once an operator has left work pending. */
+static __attribute__((noinline)) void check_free(const void *p)
 {
     if (!may_collide())
         return;
@@ -499,6 +500,14 @@ void api_check_free(const void *p)
     stacks(NULL, r.tag);
     here("aclrtFree was called at");
     pthread_mutex_unlock(&lock);
+}
+
+/* Inlined into aclrtFree (link-time optimisation): in a program that has
+ * left no operator work pending, a free pays one load for the sanitizer. */
+__attribute__((always_inline)) inline void api_check_free(const void *p)
+{
+    if (__builtin_expect(atomic_load_explicit(&ops_pending_ever, memory_order_relaxed), 0))
+        check_free(p);
 }
 
 /* An allocator going away (Unregister on stream, DestroyDesc of desc)
