@@ -76,6 +76,8 @@
 #define QUICK_HEAP_FRACTION 64u
 #endif
 #define QUICK_GRANS ((unsigned)(QUICK_MAX_BYTES >> GRAN_SHIFT))
+#define RECENT 64u                /* a power of two */
+#define RECENT_NONE UINT64_MAX    /* no block starts there: starts are granules */
 
 enum { BLK_FREE = 0, BLK_USED = 1, BLK_SPARE = 2, BLK_QUICK = 3 };
 
@@ -138,6 +140,17 @@ struct sim_heap {
     uint64_t quick_bytes; /* sum of the sizes of all quick blocks */
     uint64_t quick_limit; /* bound on quick_bytes */
     uint64_t quick_blocks;
+
+    /* The blocks made live last, by start address: a free of one of them
+     * finds its node here, in a line the allocation just wrote, instead of
+     * in a hash slot it may have to fetch from far away. Every block turns
+     * live through make_live or the quick pop, and both write its entry, so
+     * an entry whose node still starts there and is still live is right;
+     * anything else asks the hash. */
+    struct {
+        uint64_t start; /* RECENT_NONE: empty */
+        uint32_t node;
+    } recent[RECENT];
 
     /* counters */
     uint64_t used_bytes;
@@ -465,6 +478,8 @@ struct sim_heap *sim_heap_create(uint64_t base, uint64_t size)
     memset(h->heads, 0xff, sizeof(h->heads));
     for (i = 0; i <= QUICK_GRANS; i++)
         h->quick[i].head = NIL;
+    for (i = 0; i < RECENT; i++)
+        h->recent[i].start = RECENT_NONE;
     h->quick_limit = size / QUICK_HEAP_FRACTION < QUICK_BYTES_MAX ? size / QUICK_HEAP_FRACTION
                                                                    : QUICK_BYTES_MAX;
     h->spare = NIL;
@@ -593,6 +608,25 @@ static uint32_t find_block(const struct sim_heap *h, uint64_t g, uint64_t need, 
     return fallback(h, need, align);
 }
 
+static void recent_note(struct sim_heap *h, uint64_t start, uint32_t bi)
+{
+    unsigned i = (unsigned)(start >> GRAN_SHIFT) & (RECENT - 1);
+    h->recent[i].start = start;
+    h->recent[i].node = bi;
+}
+
+/* The node of the live block starting at addr when the recent blocks know
+ * it, else NIL (which says nothing: ask the hash). */
+static uint32_t recent_find(const struct sim_heap *h, uint64_t addr)
+{
+    unsigned i = (unsigned)(addr >> GRAN_SHIFT) & (RECENT - 1);
+    if (h->recent[i].start != addr)
+        return NIL;
+    uint32_t bi = h->recent[i].node;
+    const struct blk *b = &h->nodes[bi];
+    return b->start == addr && b->state == BLK_USED ? bi : NIL;
+}
+
 /* Turn block bi (already out of every free structure) into a live block.
  * pre: tab_reserve succeeded. */
 static enum sim_heap_rc make_live(struct sim_heap *h, uint32_t bi, uint32_t tag, uint64_t *addr)
@@ -601,6 +635,7 @@ static enum sim_heap_rc make_live(struct sim_heap *h, uint32_t bi, uint32_t tag,
 
     b->state = BLK_USED;
     b->tag = tag;
+    recent_note(h, b->start, bi);
     tab_put(h->tab, h->tab_mask, tab_home(h, b->start), b->start, bi);
     h->tab_count++;
     bm_set(h, (b->start - h->base) >> GRAN_SHIFT);
@@ -648,36 +683,45 @@ alloc_slow(struct sim_heap *h, uint64_t g, uint64_t need, uint64_t align, uint32
     return make_live(h, bi, tag, addr);
 }
 
-enum sim_heap_rc sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t align, uint32_t tag,
-                                uint64_t *addr)
+/* The quick pop: an exact-size quick block; its hash entry and start bit
+ * are still in place, so only the state changes. 1 <= size <= the quick
+ * bound (size - 1 wraps for 0) is all it checks: a parked block of that
+ * size exists only in a heap that holds it. Inlined into its callers in
+ * other files (link-time optimisation): it is most of an aclrtMalloc
+ * (scons bench: malloc_free_vs_glibc). */
+__attribute__((always_inline)) inline bool sim_heap_pop(struct sim_heap *h, uint64_t size,
+                                                        uint32_t tag, uint64_t *addr)
+{
+    uint64_t g = (size + GRAN - 1) >> GRAN_SHIFT, need = g << GRAN_SHIFT;
+    if (size - 1 >= QUICK_MAX_BYTES || h->quick[g].head == NIL)
+        return false;
+    uint32_t bi = h->quick[g].head;
+    struct blk *b = &h->nodes[bi];
+    h->quick[g].head = b->next_free;
+    h->quick[g].count--;
+    h->quick_bytes -= need;
+    h->quick_blocks--;
+    b->state = BLK_USED;
+    b->tag = tag;
+    recent_note(h, b->start, bi);
+    h->used_bytes += need;
+    h->live_blocks++;
+    if (h->used_bytes > h->peak_used)
+        h->peak_used = h->used_bytes;
+    *addr = b->start;
+    return true;
+}
+
+/* Inlined into its callers in other files, as sim_heap_pop. */
+__attribute__((always_inline)) inline enum sim_heap_rc
+sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t align, uint32_t tag, uint64_t *addr)
 {
     uint64_t g, need;
-    uint32_t bi;
-    struct blk *b;
 
-    /* fast path: pop an exact-size quick block; its hash entry and start bit
-     * are still in place, so only the state changes.  1 <= size <= the quick
-     * bound (size - 1 wraps for 0) and align 64 are all the checks it needs:
-     * a parked block of that size exists only in a heap that holds it. */
+    if (h != NULL && addr != NULL && align == GRAN && sim_heap_pop(h, size, tag, addr))
+        return SIM_HEAP_OK;
     g = (size + GRAN - 1) >> GRAN_SHIFT;
     need = g << GRAN_SHIFT;
-    if (h != NULL && addr != NULL && align == GRAN && size - 1 < QUICK_MAX_BYTES &&
-        h->quick[g].head != NIL) {
-        bi = h->quick[g].head;
-        b = &h->nodes[bi];
-        h->quick[g].head = b->next_free;
-        h->quick[g].count--;
-        h->quick_bytes -= need;
-        h->quick_blocks--;
-        b->state = BLK_USED;
-        b->tag = tag;
-        h->used_bytes += need;
-        h->live_blocks++;
-        if (h->used_bytes > h->peak_used)
-            h->peak_used = h->used_bytes;
-        *addr = b->start;
-        return SIM_HEAP_OK;
-    }
     if (h == NULL || addr == NULL || size == 0 || align < GRAN || (align & (align - 1)) != 0)
         return SIM_HEAP_EINVAL;
     if (size > h->size)
@@ -743,50 +787,70 @@ void sim_heap_trim(struct sim_heap *h)
         flush_quick(h);
 }
 
-/* Return block bi (live, at slot of the hash) to TLSF, coalescing: out of
- * line, as alloc_slow. */
-static void __attribute__((noinline)) free_slow(struct sim_heap *h, uint32_t bi, uint64_t slot)
+/* Return live block bi to TLSF, coalescing: out of line, as alloc_slow. */
+static void __attribute__((noinline)) free_slow(struct sim_heap *h, uint32_t bi)
 {
+    uint64_t slot = 0;
+    tab_find(h, h->nodes[bi].start, &slot);
     tab_delete(h, slot);
     bm_clear(h, (h->nodes[bi].start - h->base) >> GRAN_SHIFT);
     release(h, bi);
 }
 
-enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size_out)
+/* Park live block bi on its quick list when the bounds allow: true and
+ * its size in *size_out, or false with nothing changed. */
+static inline bool park(struct sim_heap *h, uint32_t bi, uint64_t *size_out)
 {
-    uint64_t slot, size, g;
-    uint32_t bi;
-    struct blk *b;
-
-    if (h == NULL)
-        return SIM_HEAP_EINVAL;
-    if (addr < h->base || addr - h->base >= h->size)
-        return SIM_HEAP_NOBLOCK;
-    bi = tab_find(h, addr, &slot);
-    if (bi == NIL || h->nodes[bi].state != BLK_USED)
-        return SIM_HEAP_NOBLOCK; /* unknown, interior, or already free (quick) */
-
-    b = &h->nodes[bi];
-    size = b->size;
+    struct blk *b = &h->nodes[bi];
+    uint64_t size = b->size, g = size >> GRAN_SHIFT;
+    if (g > QUICK_GRANS || h->quick[g].count >= QUICK_LIST_MAX ||
+        h->quick_bytes + size > h->quick_limit)
+        return false;
+    /* the hash entry and the start bit stay */
     if (size_out != NULL)
         *size_out = size;
     h->used_bytes -= size;
     h->live_blocks--;
+    b->state = BLK_QUICK;
+    b->tag = 0;
+    b->next_free = h->quick[g].head;
+    h->quick[g].head = bi;
+    h->quick[g].count++;
+    h->quick_bytes += size;
+    h->quick_blocks++;
+    return true;
+}
 
-    g = size >> GRAN_SHIFT;
-    if (g <= QUICK_GRANS && h->quick[g].count < QUICK_LIST_MAX &&
-        h->quick_bytes + size <= h->quick_limit) {
-        /* park it: the hash entry and the start bit stay */
-        b->state = BLK_QUICK;
-        b->tag = 0;
-        b->next_free = h->quick[g].head;
-        h->quick[g].head = bi;
-        h->quick[g].count++;
-        h->quick_bytes += size;
-        h->quick_blocks++;
-        return SIM_HEAP_OK;
+/* The quick push: the free of a block made live lately (one of the recent
+ * blocks) that can be parked. Inlined into its callers in other files, as
+ * sim_heap_pop. */
+__attribute__((always_inline)) inline bool sim_heap_push(struct sim_heap *h, uint64_t addr,
+                                                         uint64_t *size_out)
+{
+    uint32_t bi = recent_find(h, addr);
+    return bi != NIL && park(h, bi, size_out);
+}
+
+enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size_out)
+{
+    if (h == NULL)
+        return SIM_HEAP_EINVAL;
+    if (addr < h->base || addr - h->base >= h->size)
+        return SIM_HEAP_NOBLOCK;
+    uint32_t bi = recent_find(h, addr);
+    if (bi == NIL) {
+        bi = tab_find(h, addr, NULL);
+        if (bi == NIL || h->nodes[bi].state != BLK_USED)
+            return SIM_HEAP_NOBLOCK; /* unknown, interior, or already free (quick) */
     }
-    free_slow(h, bi, slot);
+    if (park(h, bi, size_out))
+        return SIM_HEAP_OK;
+    uint64_t size = h->nodes[bi].size;
+    if (size_out != NULL)
+        *size_out = size;
+    h->used_bytes -= size;
+    h->live_blocks--;
+    free_slow(h, bi);
     return SIM_HEAP_OK;
 }
 

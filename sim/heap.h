@@ -31,6 +31,7 @@
 #ifndef ACLSIM_SIM_HEAP_H_
 #define ACLSIM_SIM_HEAP_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -94,6 +95,18 @@ enum sim_heap_rc sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t alig
  * the top of this file); any other block is coalesced with its free neighbours.
  */
 enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size_out);
+
+/*
+ * The quick halves of alloc and free, for a caller's own fast path. Each
+ * does what sim_heap_alloc or sim_heap_free would, or nothing at all:
+ * sim_heap_pop takes the most recently parked block of exactly size
+ * (rounded to 64; align 64) and returns true, or returns false when there
+ * is none; sim_heap_push parks the block at addr and returns true when it
+ * is live, was made live lately and fits the quick bounds, and returns
+ * false otherwise (sim_heap_free then knows what to do). pre: h != NULL.
+ */
+bool sim_heap_pop(struct sim_heap *h, uint64_t size, uint32_t tag, uint64_t *addr);
+bool sim_heap_push(struct sim_heap *h, uint64_t addr, uint64_t *size_out);
 
 /*
  * Flush every quick list: each parked block returns to the general free lists,

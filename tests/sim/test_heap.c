@@ -368,6 +368,66 @@ static void test_free_interior_pointer_rejected(void **state)
     sim_heap_destroy(h);
 }
 
+/* The recent blocks answer a free only for a block still live at that
+ * start: after the block was parked, coalesced (its node recycled) and the
+ * start handed out again by a TLSF search, free and push see the new block,
+ * and a second free of it is still refused. */
+static void test_recent_blocks_follow_reuse_of_a_start(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, MiB);
+    uint64_t a = must_alloc(h, 256, 64, 1), sz = 0, b;
+
+    (void)state;
+    assert_true(sim_heap_push(h, a, &sz)); /* made live lately: parked at once */
+    assert_true(sz == 256);
+    assert_false(sim_heap_push(h, a, &sz)); /* parked: no longer live */
+    assert_int_equal(sim_heap_free(h, a, NULL), SIM_HEAP_NOBLOCK);
+    sim_heap_trim(h); /* coalesced: a's node goes back to the spares */
+    assert_sound(h);
+    b = must_alloc(h, 512, 64, 2); /* a TLSF search hands out a's start again */
+    assert_true(b == a);
+    assert_int_equal(sim_heap_free(h, b, &sz), 0);
+    assert_true(sz == 512);
+    assert_int_equal(sim_heap_free(h, b, NULL), SIM_HEAP_NOBLOCK);
+    assert_false(sim_heap_push(h, b, NULL));
+    assert_sound(h);
+    trim_to_single_free_block(h, DEV_BASE, MiB);
+    sim_heap_destroy(h);
+}
+
+/* Push refuses what it cannot park and changes nothing: a block too big
+ * for the quick lists, an interior address, a block no longer among the
+ * recent ones; sim_heap_free then frees them as ever. Pop refuses sizes
+ * it has no parked block of, and sizes beyond the quick bound. */
+static void test_push_and_pop_refuse_without_changing_anything(void **state)
+{
+    struct sim_heap *h = sim_heap_create(DEV_BASE, 64 * MiB);
+    uint64_t big = must_alloc(h, 128 * KiB, 64, 0), small = must_alloc(h, 64, 64, 0), x;
+    uint64_t old = must_alloc(h, 128, 64, 0), sz = 0;
+    struct sim_heap_stats st0, st1;
+
+    (void)state;
+    for (int i = 0; i < 64; i++) /* push `old` out of the recent blocks */
+        must_alloc(h, 64, 64, 0);
+    sim_heap_stats(h, &st0);
+    assert_false(sim_heap_push(h, big, &sz));
+    assert_false(sim_heap_push(h, small + 1, &sz));
+    assert_false(sim_heap_push(h, old, &sz));
+    assert_false(sim_heap_pop(h, 128, 0, &x));           /* nothing parked */
+    assert_false(sim_heap_pop(h, 128 * KiB, 0, &x));     /* beyond the quick bound */
+    sim_heap_stats(h, &st1);
+    assert_memory_equal(&st0, &st1, sizeof st0);
+    assert_sound(h);
+    assert_int_equal(sim_heap_free(h, big, &sz), 0);
+    assert_true(sz == 128 * KiB);
+    assert_int_equal(sim_heap_free(h, old, &sz), 0);
+    assert_true(sz == 128);
+    assert_true(sim_heap_pop(h, 100, 7, &x)); /* old's size, parked by the free */
+    assert_true(x == old);
+    assert_sound(h);
+    sim_heap_destroy(h);
+}
+
 static void test_double_free_rejected(void **state)
 {
     struct sim_heap *h = sim_heap_create(DEV_BASE, MiB);
@@ -919,7 +979,11 @@ static void stress(const struct stress_cfg *c)
             uint64_t a = 0, rs = (size + 63) & ~(uint64_t)63, q0 = quick_blocks(h);
             uint32_t tag = (uint32_t)xorshift(&rng);
 
-            enum sim_heap_rc rc = sim_heap_alloc(h, size, align, tag, &a);
+            /* Now and then the quick pop alone, as a fast path would try it. */
+            enum sim_heap_rc rc = align == 64 && (r >> 24) % 4 == 0 &&
+                                          sim_heap_pop(h, size, tag, &a)
+                                      ? SIM_HEAP_OK
+                                      : sim_heap_alloc(h, size, align, tag, &a);
             if (rc == SIM_HEAP_OK) {
                 allocs++;
                 assert_true(a % align == 0 && a >= base && a + rs <= base + hsize);
@@ -944,7 +1008,10 @@ static void stress(const struct stress_cfg *c)
                 uint64_t inner = s.start + 64 * (1 + (xorshift(&rng) % (s.size / 64 - 1)));
                 assert_int_equal(sim_heap_free(h, inner, NULL), SIM_HEAP_NOBLOCK);
             }
-            assert_int_equal(sim_heap_free(h, s.start, &sz), 0);
+            /* Now and then the quick push first: it parks the block, or
+             * changes nothing and leaves the free to sim_heap_free. */
+            if ((r >> 28) % 4 != 0 || !sim_heap_push(h, s.start, &sz))
+                assert_int_equal(sim_heap_free(h, s.start, &sz), 0);
             assert_true(sz == s.size);
             if ((r >> 40) % 16 == 0)
                 assert_int_equal(sim_heap_free(h, s.start, NULL), SIM_HEAP_NOBLOCK);
@@ -1199,6 +1266,8 @@ int main(void)
         cmocka_unit_test(test_alloc_whole_heap_exact_fit),
         cmocka_unit_test(test_free_unknown_address_rejected),
         cmocka_unit_test(test_free_interior_pointer_rejected),
+        cmocka_unit_test(test_recent_blocks_follow_reuse_of_a_start),
+        cmocka_unit_test(test_push_and_pop_refuse_without_changing_anything),
         cmocka_unit_test(test_double_free_rejected),
         cmocka_unit_test(test_coalesce_back_to_one_free_block),
         cmocka_unit_test(test_lookup_interior_of_live_block),
