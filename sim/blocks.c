@@ -107,6 +107,37 @@ sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable, enum sim_page
     return SIM_OK;
 }
 
+/* Inlined into sim_mem_alloc (policy.c: link-time optimisation). */
+__attribute__((always_inline)) inline bool sim_block_alloc_quick(struct sim_dev *d,
+                                                                 uint64_t size, uint32_t tag,
+                                                                 void **ptr)
+{
+    uint64_t off;
+    if (atomic_load_explicit(&flt_armed, memory_order_relaxed) || sim_trace_enabled() ||
+        !sim_lock_try(&d->lock))
+        return false;
+    bool ok = atomic_load_explicit(&d->plain, memory_order_relaxed) &&
+              sim_heap_pop(d->heap, size, tag, &off);
+    sim_lock_give(&d->lock);
+    if (ok)
+        *ptr = (void *)(uintptr_t)(d->base + off);
+    return ok;
+}
+
+/* Inlined into sim_mem_free. A block of a plain device is below 2 MB
+ * (the quick bound), has no stack recorded and nobody to tell. */
+__attribute__((always_inline)) inline bool sim_block_free_quick(void *ptr)
+{
+    struct sim_dev *d = sim_trace_enabled() ? NULL : sim_dev_of((uintptr_t)ptr);
+    if (!d || !sim_lock_try(&d->lock))
+        return false;
+    uint64_t off = (uint64_t)(uintptr_t)ptr - d->base;
+    bool ok = atomic_load_explicit(&d->plain, memory_order_relaxed) && off < d->span &&
+              d->n_abandoned == 0 && sim_heap_push(d->heap, off, NULL);
+    sim_lock_give(&d->lock);
+    return ok;
+}
+
 /* The rarer parts of a free, out of the common path: a big block's host
  * pages go back (so a long run stays sparse), its stack is forgotten, and
  * it is no longer abandoned (the list is empty unless an injected fault
@@ -122,9 +153,8 @@ static void __attribute__((noinline)) after_free(struct sim_dev *d, uint64_t off
             d->abandoned[i--] = d->abandoned[--d->n_abandoned];
 }
 
-/* Inlined into its caller in another file (link-time optimisation): a
- * level of the aclrtMalloc/aclrtFree pair's path (scons bench). */
-__attribute__((always_inline)) inline enum sim_rc sim_mem_free(void *ptr)
+/* sim_mem_free past its quick path. */
+static __attribute__((noinline)) enum sim_rc mem_free(void *ptr)
 {
     struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
     if (!d)
@@ -141,6 +171,13 @@ __attribute__((always_inline)) inline enum sim_rc sim_mem_free(void *ptr)
     if (sim_trace_enabled())
         trace_usage(d, "free", ptr, size);
     return SIM_OK;
+}
+
+/* Inlined into its caller in another file (link-time optimisation): the
+ * aclrtMalloc/aclrtFree pair's path (scons bench). */
+__attribute__((always_inline)) inline enum sim_rc sim_mem_free(void *ptr)
+{
+    return __builtin_expect(sim_block_free_quick(ptr), 1) ? SIM_OK : mem_free(ptr);
 }
 
 bool sim_mem_lookup(const void *ptr, struct sim_block *b)

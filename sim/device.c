@@ -231,6 +231,8 @@ enum sim_rc sim_device_open(int32_t id)
     d->capacity = cap;
     d->span = span;
     atomic_store(&d->retired, false);
+    atomic_store_explicit(&d->plain, !stacks && !d->tracked && d->view_whole,
+                          memory_order_relaxed);
     atomic_store_explicit(&d->open, true, memory_order_release);
     sim_lock_give(&d->lock);
     sim.open_count++;
@@ -247,6 +249,7 @@ void sim_device_close(int32_t id)
          * before this, or find it closed; copies in flight are waited for
          * (internal.h). */
         sim_lock_take(&d->lock);
+        atomic_store(&d->plain, false);
         atomic_store(&d->retired, true);
         atomic_store(&d->open, false);
         sim_lock_give(&d->lock);

@@ -54,6 +54,11 @@ struct sim_dev {
     /* Set at open, the same for every open of a configuration, and read
      * without the lock by calls that may race with a close and an open. */
     _Atomic bool tracked;    /* memcheck watches (track.h): tell it of every block */
+    /* Open, and a block needs nothing but the heap: not tracked, no stacks,
+     * the view whole. Set last at open, cleared first at close, under the
+     * lock: the quick paths (blocks.c) read it under the lock instead of
+     * `open` and these three. */
+    _Atomic bool plain;
     _Atomic bool view_whole; /* the device view is reserved in full (vaspace.h) */
     _Atomic unsigned padding; /* the profile's aclrtMalloc padding */
     struct sim_vaspace *vs;
@@ -117,8 +122,7 @@ static inline struct sim_dev *sim_dev_lock_of(uintptr_t addr)
     struct sim_dev *d = sim_dev_of(addr);
     if (!d)
         return NULL;
-    sim_lock_take(&d->lock);
-    if (!sim_dev_holds(d, addr)) {
+    if (sim_lock_take(&d->lock) && !sim_dev_holds(d, addr)) {
         sim_lock_give(&d->lock);
         return NULL;
     }
@@ -161,6 +165,15 @@ uint32_t sim_page_bytes(enum sim_page page);
  * the page for huge pages); usable <= size, size - usable < 1 GiB. */
 enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
                             enum sim_page page, void **ptr);
+/* sim_block_alloc's common case alone: a block of `size` bytes (a multiple
+ * of the granule) on normal pages from the heap's quick lists of a plain
+ * device, tag as sim_block_alloc makes it, with no fault point armed and
+ * no trace open. Returns false, having changed nothing, when any of that
+ * does not hold; sim_block_alloc answers then. Similarly sim_block_free_quick
+ * frees a block of a plain device that was made live lately (see
+ * sim_heap_push); false when sim_mem_free's whole path must answer. */
+bool sim_block_alloc_quick(struct sim_dev *d, uint64_t size, uint32_t tag, void **ptr);
+bool sim_block_free_quick(void *ptr);
 /* Free the blocks whose free failed (sim_mem_abandon) and empty the list:
  * the device is closing. pre: d open, no other call on d can run. */
 void sim_block_release_abandoned(struct sim_dev *d);

@@ -18,6 +18,7 @@
 #define ACLSIM_SIM_LOCK_H_
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <sys/single_threaded.h>
 
@@ -43,12 +44,23 @@ static __attribute__((noinline, unused)) void sim_lock_wait(struct sim_lock *l)
     } while (atomic_exchange_explicit(&l->held, 1, memory_order_acquire));
 }
 
-static inline void sim_lock_take(struct sim_lock *l)
+/* Returns false when the process is alone, so nothing was taken and
+ * nothing can have changed under the caller since it last looked. */
+static inline bool sim_lock_take(struct sim_lock *l)
 {
     if (__libc_single_threaded)
-        return;
+        return false;
     if (atomic_exchange_explicit(&l->held, 1, memory_order_acquire))
         sim_lock_wait(l);
+    return true;
+}
+
+/* Take l if nobody holds it (or the process is alone): true; false, and
+ * nothing taken, when another thread holds it. For fast paths that can
+ * leave the waiting to a slow path. */
+static inline bool sim_lock_try(struct sim_lock *l)
+{
+    return __libc_single_threaded || !atomic_exchange_explicit(&l->held, 1, memory_order_acquire);
 }
 
 static inline void sim_lock_give(struct sim_lock *l)

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdatomic.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -319,6 +320,56 @@ static void test_get_by_stream_all_out_params_filled(void **state)
     assert_ptr_equal(obj, &obj_a);
     assert_true(af == alloc_a && ff == free_a && adv == advise_a && gf == addr_a);
     expect_no_msg();
+    aclrtAllocatorDestroyDesc(d);
+}
+
+/* Any one callback out-param alone is filled, and the others are left as
+ * they were (the lookup skips the four with one test when none is asked
+ * for, and must still honour each one that is). */
+static void test_get_by_stream_each_callback_out_param_alone(void **state)
+{
+    (void)state;
+    aclrtAllocatorDesc d = full_desc(&obj_a, 1);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(8), d), ACL_SUCCESS);
+    for (int which = 0; which < 4; which++) {
+        aclrtAllocatorDesc out = NULL;
+        aclrtAllocatorAllocFunc af = NULL;
+        aclrtAllocatorFreeFunc ff = NULL;
+        aclrtAllocatorAllocAdviseFunc adv = NULL;
+        aclrtAllocatorGetAddrFromBlockFunc gf = NULL;
+        assert_int_equal(aclrtAllocatorGetByStream(STREAM(8), &out, NULL, which == 0 ? &af : NULL,
+                                                   which == 1 ? &ff : NULL,
+                                                   which == 2 ? &adv : NULL,
+                                                   which == 3 ? &gf : NULL),
+                         ACL_SUCCESS);
+        assert_ptr_equal(out, d);
+        assert_true(af == (which == 0 ? alloc_a : NULL));
+        assert_true(ff == (which == 1 ? free_a : NULL));
+        assert_true(adv == (which == 2 ? advise_a : NULL));
+        assert_true(gf == (which == 3 ? addr_a : NULL));
+    }
+    aclrtAllocatorDestroyDesc(d);
+}
+
+/* Registrations are kept as immutable records that live as long as the
+ * library; the same stream and allocator registered again reuse their
+ * record, so a program that registers and unregisters in a loop does not
+ * grow the host heap. */
+static void test_register_again_and_again_keeps_the_heap_flat(void **state)
+{
+    (void)state;
+    SKIP_UNDER_VALGRIND(); /* memcheck's allocator is not glibc's: mallinfo2 says nothing */
+    aclrtAllocatorDesc d = full_desc(&obj_a, 1);
+    assert_int_equal(aclrtAllocatorRegister(STREAM(7), d), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorUnregister(STREAM(7)), ACL_SUCCESS);
+    size_t before = mallinfo2().uordblks;
+    for (int i = 0; i < 100000; i++) {
+        assert_int_equal(aclrtAllocatorRegister(STREAM(7 + i % 4), d), ACL_SUCCESS);
+        assert_int_equal(aclrtAllocatorUnregister(STREAM(7 + i % 4)), ACL_SUCCESS);
+    }
+    size_t after = mallinfo2().uordblks;
+    /* Three more streams' records (and room for them); not 100000. */
+    assert_true(after < before + 64 * 1024);
     aclrtAllocatorDestroyDesc(d);
 }
 
@@ -703,6 +754,8 @@ int main(void)
         T(test_get_by_stream_null_stream_rejected),
         T(test_get_by_stream_unregistered_returns_invalid_param_eh0012),
         T(test_get_by_stream_all_out_params_filled),
+        T(test_get_by_stream_each_callback_out_param_alone),
+        T(test_register_again_and_again_keeps_the_heap_flat),
         T(test_unregister_null_stream_rejected),
         T(test_unregister_unknown_stream_succeeds),
         T(test_unregister_twice_succeeds_and_lookup_then_misses),
