@@ -37,6 +37,11 @@
  *    no TLSF block flushes every quick list into TLSF (coalescing) and searches
  *    once more; sim_heap_trim flushes on demand.  Only TLSF-free blocks obey "no
  *    two adjacent free blocks"; a quick block may neighbour free or quick blocks.
+ *  - recent blocks: the last 64 blocks made live, by start address (direct
+ *    mapped); a free looks there before the hash, so that freeing a fresh
+ *    block touches only lines its allocation touched.  sim_heap_pop and
+ *    sim_heap_push are the quick pop and the quick push of a recent block on
+ *    their own, for a caller's fast path (sim/blocks.c).
  */
 #include "base/mem.h"
 #include "heap.h"

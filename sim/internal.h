@@ -57,7 +57,7 @@ struct sim_dev {
     /* Open, and a block needs nothing but the heap: not tracked, no stacks,
      * the view whole. Set last at open, cleared first at close, under the
      * lock: the quick paths (blocks.c) read it under the lock instead of
-     * `open` and these three. */
+     * `open`, `tracked`, `stacks` and `view_whole`. */
     _Atomic bool plain;
     _Atomic bool view_whole; /* the device view is reserved in full (vaspace.h) */
     _Atomic unsigned padding; /* the profile's aclrtMalloc padding */

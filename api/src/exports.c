@@ -100,7 +100,8 @@ void api_not_simulated(enum api_call id)
     }
 /* Hot calls. Their implementation notes its own failures: the export adds
  * nothing after it, so their out-of-line slow paths are tail calls and the
- * common path saves no registers. Their export starts a cache line, so
+ * common path calls nothing and saves (almost) no registers. Their export
+ * starts a cache line, so
  * that its common path is fetched whole (how the other code of the library
  * happens to be laid out moved GetByStream's cost by a tenth; scons bench:
  * registry_speedup_1t). */

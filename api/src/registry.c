@@ -6,20 +6,22 @@
  * every thread queues on that mutex. Here lookups take no lock and write no
  * shared memory: an open-addressing hash table (linear probing, load <= 1/4,
  * backward-shift deletion, so no tombstones) guarded by a sequence counter.
- * A slot is 16 bytes, the key (a stream pointer value, 0 = empty) and a
- * pointer to its snapshot. Writers (Register, Unregister: rare) serialise
- * on a mutex, make the counter odd, mutate, make it even. A reader reads a
- * slot and retries if the counter moved.
+ * A slot is one pointer, to the record of a registration: the stream and
+ * its snapshot. Writers (Register, Unregister: rare) serialise on a mutex,
+ * make the counter odd, mutate, make it even.
  *
- * Snapshots are records that never change and are never freed while the
- * library is loaded, so a reader that validated a slot may read its record
- * afterwards, for as long as it likes: it holds two words, not six, across
- * the validation, and GetByStream's common path is a leaf that saves no
- * registers (scons bench: registry_speedup_1t). Records are interned by
- * content: registering one desc on any number of streams, or the same
- * callbacks again, reuses one record. What grows is one 64-byte record per
- * distinct (desc, obj, callbacks) ever registered; real programs register
- * a handful.
+ * Records never change and are never freed while the library is loaded,
+ * so whatever record a reader finds in a slot was a registration when it
+ * was read, and stays readable. A hit (the record's stream is the one
+ * looked for) therefore needs no counter: GetByStream's common path reads
+ * two words next to the counter, a slot and the record, and calls nothing
+ * (scons bench: registry_speedup_1t). A miss may be a writer moving
+ * records, so the full lookup (api_registry_get) probes under the counter
+ * and retries if it moved. Records are interned by content: the same
+ * stream registered again with the same allocator reuses its record. What
+ * grows is one 72-byte record per distinct (stream, desc, obj, callbacks)
+ * ever registered; a program that registers and unregisters in a loop
+ * reuses its few (test_allocator: the heap stays flat).
  *
  * Ordering is spelled with release stores and acquire loads, no fences, so
  * ThreadSanitizer sees it (it does not model fences) and x86 compiles each
@@ -27,7 +29,9 @@
  * made after its odd counter store; a reader's loads from the table are
  * acquire loads made before its second counter load; so a reader that saw
  * any store of a mutation also sees the counter move, and retries. A record
- * is complete before the release store that puts it in a slot.
+ * is complete before the release store that puts it in a slot; a hit read
+ * from a table that was retired meanwhile was a registration when that
+ * table was replaced, after the lookup began.
  *
  * Growing replaces the table. The reader's view of the live table is two
  * words next to the counter: the slot array, stored first, and the hash
