@@ -78,13 +78,30 @@ alloc_rest(struct sim_dev *d, enum sim_heap_rc hrc, uint64_t off, uint64_t size)
     return rc;
 }
 
-/* Inlined into its caller in another file (link-time optimisation): a
- * level of the aclrtMalloc/aclrtFree pair's path (scons bench). */
-__attribute__((always_inline)) inline enum sim_rc
-sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable, enum sim_page page, void **ptr)
+/* A normal-page block of a plain device from the heap's quick lists, with
+ * no fault point armed and no trace open: true; false, having changed
+ * nothing, when any of that does not hold (or another thread holds the
+ * lock): block_alloc answers then. */
+static inline bool alloc_quick(struct sim_dev *d, uint64_t size, uint32_t tag, void **ptr)
+{
+    uint64_t off;
+    if (atomic_load_explicit(&flt_armed, memory_order_relaxed) || sim_trace_enabled() ||
+        !sim_lock_try(&d->lock))
+        return false;
+    bool ok = atomic_load_explicit(&d->plain, memory_order_relaxed) &&
+              sim_heap_pop(d->heap, size, tag, &off);
+    sim_lock_give(&d->lock);
+    if (ok)
+        *ptr = (void *)(uintptr_t)(d->base + off);
+    return ok;
+}
+
+/* sim_block_alloc past its quick path. */
+static __attribute__((noinline)) enum sim_rc block_alloc(struct sim_dev *d, uint64_t size,
+                                                        uint64_t usable, enum sim_page page,
+                                                        uint32_t tag, void **ptr)
 {
     uint64_t align = page == SIM_PAGE_NORMAL ? SIM_HEAP_GRANULE : sim_page_bytes(page);
-    uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)page;
     uint64_t off;
     if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
@@ -107,26 +124,23 @@ sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable, enum sim_page
     return SIM_OK;
 }
 
-/* Inlined into sim_mem_alloc (policy.c: link-time optimisation). */
-__attribute__((always_inline)) inline bool sim_block_alloc_quick(struct sim_dev *d,
-                                                                 uint64_t size, uint32_t tag,
-                                                                 void **ptr)
+/* Inlined into its callers in another file (link-time optimisation): a
+ * small aclrtMalloc is most often a quick pop (scons bench:
+ * malloc_free_vs_glibc). */
+__attribute__((always_inline)) inline enum sim_rc
+sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable, enum sim_page page, void **ptr)
 {
-    uint64_t off;
-    if (atomic_load_explicit(&flt_armed, memory_order_relaxed) || sim_trace_enabled() ||
-        !sim_lock_try(&d->lock))
-        return false;
-    bool ok = atomic_load_explicit(&d->plain, memory_order_relaxed) &&
-              sim_heap_pop(d->heap, size, tag, &off);
-    sim_lock_give(&d->lock);
-    if (ok)
-        *ptr = (void *)(uintptr_t)(d->base + off);
-    return ok;
+    uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)page;
+    if (__builtin_expect(page == SIM_PAGE_NORMAL && alloc_quick(d, size, tag, ptr), 1))
+        return SIM_OK;
+    return block_alloc(d, size, usable, page, tag, ptr);
 }
 
-/* Inlined into sim_mem_free. A block of a plain device is below 2 MB
+/* sim_mem_free's common case alone: the free of a block of a plain device
+ * made live lately (see sim_heap_push), with no trace open; false, having
+ * changed nothing, when mem_free must answer. Such a block is below 2 MB
  * (the quick bound), has no stack recorded and nobody to tell. */
-__attribute__((always_inline)) inline bool sim_block_free_quick(void *ptr)
+static inline bool free_quick(void *ptr)
 {
     struct sim_dev *d = sim_trace_enabled() ? NULL : sim_dev_of((uintptr_t)ptr);
     if (!d || !sim_lock_try(&d->lock))
@@ -177,7 +191,7 @@ static __attribute__((noinline)) enum sim_rc mem_free(void *ptr)
  * aclrtMalloc/aclrtFree pair's path (scons bench). */
 __attribute__((always_inline)) inline enum sim_rc sim_mem_free(void *ptr)
 {
-    return __builtin_expect(sim_block_free_quick(ptr), 1) ? SIM_OK : mem_free(ptr);
+    return __builtin_expect(free_quick(ptr), 1) ? SIM_OK : mem_free(ptr);
 }
 
 bool sim_mem_lookup(const void *ptr, struct sim_block *b)

@@ -161,19 +161,12 @@ uint32_t sim_page_bytes(enum sim_page page);
 
 /* One heap allocation of `size` bytes with `usable` of them for the
  * program, on pages of kind `page` (starts aligned to the page, 64 bytes
- * for normal pages). pre: d open; size a multiple of the heap granule (of
- * the page for huge pages); usable <= size, size - usable < 1 GiB. */
+ * for normal pages). A normal-page block of a plain device comes from the
+ * heap's quick lists when it can, without the rest of the path.
+ * pre: d open; size a multiple of the heap granule (of the page for huge
+ * pages); usable <= size, size - usable < 1 GiB. */
 enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
                             enum sim_page page, void **ptr);
-/* sim_block_alloc's common case alone: a block of `size` bytes (a multiple
- * of the granule) on normal pages from the heap's quick lists of a plain
- * device, tag as sim_block_alloc makes it, with no fault point armed and
- * no trace open. Returns false, having changed nothing, when any of that
- * does not hold; sim_block_alloc answers then. Similarly sim_block_free_quick
- * frees a block of a plain device that was made live lately (see
- * sim_heap_push); false when sim_mem_free's whole path must answer. */
-bool sim_block_alloc_quick(struct sim_dev *d, uint64_t size, uint32_t tag, void **ptr);
-bool sim_block_free_quick(void *ptr);
 /* Free the blocks whose free failed (sim_mem_abandon) and empty the list:
  * the device is closing. pre: d open, no other call on d can run. */
 void sim_block_release_abandoned(struct sim_dev *d);

@@ -80,26 +80,10 @@ alloc_by_policy(struct sim_dev *d, uint64_t usable, uint64_t padded, enum sim_po
     }
 }
 
-/* The common request alone: up to 1 MB (padded) on normal pages, served
- * by sim_block_alloc_quick; false when sim_mem_alloc's whole path must
- * answer. The same sizes and tag as alloc_normal's. */
-static inline bool alloc_quick(struct sim_dev *d, uint64_t size, enum sim_policy policy,
-                               bool no_pad, void **ptr)
-{
-    if (size > (1u << 20) || policy == SIM_POLICY_HUGE_ONLY ||
-        policy == SIM_POLICY_HUGE1G_ONLY)
-        return false;
-    uint64_t usable = (size + 31) & ~(uint64_t)31;
-    uint64_t padded = usable + (no_pad ? 0 : d->padding);
-    uint64_t block = (padded + SIM_HEAP_GRANULE - 1) & ~(uint64_t)(SIM_HEAP_GRANULE - 1);
-    return padded <= (1u << 20) &&
-           sim_block_alloc_quick(d, block, (uint32_t)((block - usable) << 2) | SIM_PAGE_NORMAL,
-                                 ptr);
-}
-
-/* sim_mem_alloc past its quick path. */
-static __attribute__((noinline)) enum sim_rc
-mem_alloc(int32_t id, uint64_t size, enum sim_policy policy, bool no_pad, void **ptr)
+/* Inlined into its caller in another file (link-time optimisation): a
+ * level of the aclrtMalloc/aclrtFree pair's path (scons bench). */
+__attribute__((always_inline)) inline enum sim_rc
+sim_mem_alloc(int32_t id, uint64_t size, enum sim_policy policy, bool no_pad, void **ptr)
 {
     struct sim_dev *d = sim_dev_get(id);
     uint64_t usable = round_up(size, 32);
@@ -111,14 +95,4 @@ mem_alloc(int32_t id, uint64_t size, enum sim_policy policy, bool no_pad, void *
         policy != SIM_POLICY_HUGE1G_ONLY)
         return alloc_normal(d, padded, usable, ptr);
     return alloc_by_policy(d, usable, padded, policy, ptr);
-}
-
-/* Inlined into its caller in another file (link-time optimisation): the
- * aclrtMalloc/aclrtFree pair's path (scons bench). */
-__attribute__((always_inline)) inline enum sim_rc
-sim_mem_alloc(int32_t id, uint64_t size, enum sim_policy policy, bool no_pad, void **ptr)
-{
-    if (__builtin_expect(alloc_quick(sim_dev_get(id), size, policy, no_pad, ptr), 1))
-        return SIM_OK;
-    return mem_alloc(id, size, policy, no_pad, ptr);
 }
