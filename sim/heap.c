@@ -792,11 +792,13 @@ void sim_heap_trim(struct sim_heap *h)
         flush_quick(h);
 }
 
-/* Return live block bi to TLSF, coalescing: out of line, as alloc_slow. */
-static void __attribute__((noinline)) free_slow(struct sim_heap *h, uint32_t bi)
+/* Return live block bi, at `slot` of the hash (NO_SLOT: not looked up
+ * yet), to TLSF, coalescing: out of line, as alloc_slow. */
+#define NO_SLOT UINT64_MAX
+static void __attribute__((noinline)) free_slow(struct sim_heap *h, uint32_t bi, uint64_t slot)
 {
-    uint64_t slot = 0;
-    tab_find(h, h->nodes[bi].start, &slot);
+    if (slot == NO_SLOT)
+        tab_find(h, h->nodes[bi].start, &slot);
     tab_delete(h, slot);
     bm_clear(h, (h->nodes[bi].start - h->base) >> GRAN_SHIFT);
     release(h, bi);
@@ -842,9 +844,10 @@ enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size
         return SIM_HEAP_EINVAL;
     if (addr < h->base || addr - h->base >= h->size)
         return SIM_HEAP_NOBLOCK;
+    uint64_t slot = NO_SLOT;
     uint32_t bi = recent_find(h, addr);
     if (bi == NIL) {
-        bi = tab_find(h, addr, NULL);
+        bi = tab_find(h, addr, &slot);
         if (bi == NIL || h->nodes[bi].state != BLK_USED)
             return SIM_HEAP_NOBLOCK; /* unknown, interior, or already free (quick) */
     }
@@ -855,7 +858,7 @@ enum sim_heap_rc sim_heap_free(struct sim_heap *h, uint64_t addr, uint64_t *size
         *size_out = size;
     h->used_bytes -= size;
     h->live_blocks--;
-    free_slow(h, bi);
+    free_slow(h, bi, slot);
     return SIM_HEAP_OK;
 }
 
