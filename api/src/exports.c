@@ -101,10 +101,9 @@ void api_not_simulated(enum api_call id)
 /* Hot calls. Their implementation notes its own failures: the export adds
  * nothing after it, so their out-of-line slow paths are tail calls and the
  * common path calls nothing and saves (almost) no registers. Their export
- * starts a cache line, so
- * that its common path is fetched whole (how the other code of the library
- * happens to be laid out moved GetByStream's cost by a tenth; scons bench:
- * registry_speedup_1t). */
+ * starts a cache line, so that its common path is fetched whole (how the
+ * other code of the library happens to be laid out moved GetByStream's
+ * cost by a tenth; scons bench: registry_speedup_1t). */
 #define HOT(name) (API_CALL_##name == API_CALL_aclrtAllocatorGetByStream)
 /* The differential path is a function of its own, out of line, so that the
  * common path keeps none of the arguments alive across its one call (the
