@@ -24,14 +24,14 @@
 #include <unistd.h>
 #include "base/mem.h"
 #include "base/options.h"
-#include "api/calls.h"
+#include "api/abi/calls.h"
 #include "be.h"
 
 #ifndef ACLSIM_ASCEND_DEFAULT
 #define ACLSIM_ASCEND_DEFAULT ""
 #endif
 
-/* The real runtime's entry points, one per catalogued call (api/calls.def),
+/* The real runtime's entry points, one per catalogued call (api/abi/calls.def),
  * resolved when the library loads; NULL where the real runtime lacks one.
  * REAL(name) is the entry typed as our header declares it. */
 typedef void (*any_fn)(void);
@@ -39,7 +39,7 @@ static any_fn table[API_CALL_COUNT];
 static const char *const names[API_CALL_COUNT] = {
 #define FAMILY(id, title, why)
 #define CALL(fam, st, ret, name, params, args, fail) #name,
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL
 };

@@ -52,7 +52,7 @@
 #include <stddef.h>
 #include "acl/acl.h"
 #include "acl/acl_rt_memory_soma.h"
-#include "api/calls.h"
+#include "api/abi/calls.h"
 
 /* What be_ops.lookup learns about an address. */
 struct be_ptr_info {
@@ -530,7 +530,7 @@ enum { BE_LIVE_RESERVATION, BE_LIVE_PHYSICAL, BE_LIVE_POOL };
 
 /* The bridge to a real runtime. Every member may be NULL. */
 struct be_bridge {
-    /* The real runtime's entry point for catalogued call id (api/calls.def),
+    /* The real runtime's entry point for catalogued call id (api/abi/calls.def),
      * or NULL when it has none; cast it to the call's type before calling.
      * Used to forward calls aclsim does not simulate and by differential
      * mode. Absent: such calls answer "not simulated". */

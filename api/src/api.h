@@ -18,7 +18,7 @@
 #include "acl/ops/acl_cblas.h"
 #include "aclsim/aclsim.h"
 #include "aclsim/fault.h"
-#include "api/calls.h"
+#include "api/abi/calls.h"
 #include "fault/fault.h"
 
 #define API_EXPORT __attribute__((visibility("default")))
@@ -170,7 +170,7 @@ struct aclDataBuffer {
     uint64_t length;
 };
 
-/* ---- The implementations behind the exports (api/calls.def) ----
+/* ---- The implementations behind the exports (api/abi/calls.def) ----
  *
  * Every simulated call is implemented as api_impl_<name> in the file of
  * its family; exports.c defines the exported name around it. A HOOK call
@@ -185,7 +185,7 @@ struct aclDataBuffer {
 #define API_DECLARE_NOSIM(ret, name, params)
 #define API_DECLARE_NOSIMV API_DECLARE_NOSIM
 #define API_DECLARE_OWN API_DECLARE_NOSIM
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL
 

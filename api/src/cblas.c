@@ -1,5 +1,5 @@
 /*
- * cblas.c - the cblas operators (the CBLAS family of api/calls.def,
+ * cblas.c - the cblas operators (the CBLAS family of api/abi/calls.def,
  * ops/acl_cblas.h): matrix-matrix and matrix-vector products, as CANN's GE
  * ACL layer builds them (hicann/ge api/acl/acl_cblas/single_op/blas/
  * gemm_ops.cpp, gemv_ops.cpp): checks in its order with its EH0001/EH0002

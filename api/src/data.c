@@ -1,6 +1,6 @@
 /*
  * data.c - data types, fp16 conversions and data buffers (the DATA family
- * of api/calls.def).
+ * of api/abi/calls.def).
  *
  * Pure host-side work: nothing here reaches a backend, and nothing needs
  * aclInit.

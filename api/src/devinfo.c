@@ -1,5 +1,5 @@
 /*
- * devinfo.c - device queries of the DEVICE family (api/calls.def): device
+ * devinfo.c - device queries of the DEVICE family (api/abi/calls.def): device
  * attributes and capabilities, UUID and PCI address, the maps between user,
  * logical and physical device ids, utilization and status. (Opening and
  * closing devices is device.c's.)

@@ -1,6 +1,6 @@
 /*
  * exports.c - every exported CANN call, generated from the call catalogue
- * (api/calls.def); nothing else in the library defines an acl* symbol,
+ * (api/abi/calls.def); nothing else in the library defines an acl* symbol,
  * except the variadic aclAppLog and the aclsim_* additions (OWN lines).
  *
  * What each status generates:
@@ -31,7 +31,7 @@
 static const char *const call_names[API_CALL_COUNT] = {
 #define FAMILY(id, title, why)
 #define CALL(fam, st, ret, name, params, args, fail) #name,
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL
 };
@@ -39,7 +39,7 @@ static const char *const call_names[API_CALL_COUNT] = {
 static const enum api_family call_family[API_CALL_COUNT] = {
 #define FAMILY(id, title, why)
 #define CALL(fam, st, ret, name, params, args, fail) API_FAM_##fam,
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL
 };
@@ -47,7 +47,7 @@ static const enum api_family call_family[API_CALL_COUNT] = {
 static const char *const family_why[API_FAM_COUNT] = {
 #define FAMILY(id, title, why) why,
 #define CALL(fam, st, ret, name, params, args, fail)
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL
 };
@@ -148,6 +148,6 @@ void api_not_simulated(enum api_call id)
 
 #define FAMILY(id, title, why)
 #define CALL(fam, st, ret, name, params, args, fail) API_DEFINE_##st(ret, name, params, args, fail)
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL

@@ -6,7 +6,7 @@
  * ASCEND_GLOBAL_LOG_LEVEL (default 3, errors). aclsim keeps no log files:
  * it prints on stdout under the same two switches and drops the line
  * otherwise. The export is hand-written (the call is variadic: an OWN line
- * of api/calls.def).
+ * of api/abi/calls.def).
  */
 #include <stdarg.h>
 #include <stdio.h>

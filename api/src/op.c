@@ -1,5 +1,5 @@
 /*
- * op.c - single operators (the OP family of api/calls.def, acl_op.h):
+ * op.c - single operators (the OP family of api/abi/calls.def, acl_op.h):
  * attributes, execution of the built-in operator library, operator
  * handles, aclopCast.
  *

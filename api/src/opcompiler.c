@@ -1,6 +1,6 @@
 /*
  * opcompiler.c - the operator compiler (the OPCOMPILER family of
- * api/calls.def, acl_op_compiler.h): aclopCompile and
+ * api/abi/calls.def, acl_op_compiler.h): aclopCompile and
  * aclopCompileAndExecute(V2) over the built-in operator library.
  *
  * Check order and messages are those of CANN's GE ACL layer (hicann/ge

@@ -1,5 +1,5 @@
 /*
- * tensor.c - tensor descriptions (the TENSOR family of api/calls.def,
+ * tensor.c - tensor descriptions (the TENSOR family of api/abi/calls.def,
  * acl_base_mdl.h): what an operator's inputs and outputs look like.
  *
  * Semantics are those of CANN's GE ACL layer (hicann/ge

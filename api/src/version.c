@@ -1,6 +1,6 @@
 /*
  * version.c - versions, SoC and capabilities (the VERSION family of
- * api/calls.def).
+ * api/abi/calls.def).
  *
  * aclsim is one CANN package, "runtime" (what ACL_PKG_NAME_CANN and
  * ACL_PKG_NAME_RUNTIME name too), at ACLSIM_CANN_VERSION (aclsim/aclsim.h):

@@ -1,5 +1,5 @@
 /*
- * test_catalogue_decl.c - api/calls.def checked against the public headers.
+ * test_catalogue_decl.c - api/abi/calls.def checked against the public headers.
  *
  * Every CALL line must describe its function exactly as api/include/acl/
  * declares it (return type and parameter list), name a declared FAMILY,
@@ -30,7 +30,7 @@
 enum fam {
 #define FAMILY(id, title, why) API_FAM_##id,
 #define CALL(fam, st, ret, name, params, args, fail)
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL
     API_FAM_COUNT
@@ -61,13 +61,13 @@ enum {
 #define CALL_FAIL_SIMV(ret, name, fail) static char fail_##name __attribute__((unused));
 #define CALL_FAIL_NOSIMV CALL_FAIL_SIMV
 #define CALL_FAIL_OWN CALL_FAIL_SIMV
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef CALL
 
 enum {
 #define CALL(fam, st, ret, name, params, args, fail) +1
     N_CALLS = 0
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef CALL
 };
 _Static_assert(N_CALLS == CATALOGUE_CALLS, "calls.def must list every function of both lists");
@@ -89,7 +89,7 @@ static int readme_rows_match(void)
     static const char *const titles[API_FAM_COUNT] = {
 #define FAMILY(id, title, why) title,
 #define CALL(fam, st, ret, name, params, args, fail)
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL
     };
@@ -97,7 +97,7 @@ static int readme_rows_match(void)
 #define FAMILY(id, title, why)
 #define CALL(fam, st, ret, name, params, args, fail)                                       \
     (ST_SIMULATED_##st ? sim : nosim)[API_FAM_##fam]++;
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef CALL
     int ok = 1;
     for (int i = 0; i < API_FAM_COUNT; i++) {
@@ -124,7 +124,7 @@ int main(void)
         printf("%s: an aclError call must fail with ACL_ERROR_RT_FEATURE_NOT_SUPPORT\n", #name); \
         bad = 1;                                                                          \
     }
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef CALL
     printf("catalogue: %d calls in %d families match their headers: %zu SIM, %zu SIMV, "
            "%zu NOSIM, %zu NOSIMV, %zu OWN\n",

@@ -5,7 +5,7 @@
  *
  * The whole of CANN's acl_rt.h: every type, constant and prototype, with CANN's
  * names, values, layouts and parameter lists. Which of these calls the
- * simulator implements is said by api/calls.def; every one of them links.
+ * simulator implements is said by api/abi/calls.def; every one of them links.
  */
 #ifndef INC_EXTERNAL_ACL_ACL_RT_H_
 #define INC_EXTERNAL_ACL_ACL_RT_H_

@@ -6,13 +6,13 @@
  * Like the public headers in api/include, calls.def describes the ABI, not
  * the ACL layer's workings, so lower layers may include it.
  */
-#ifndef ACLSIM_API_CALLS_H_
-#define ACLSIM_API_CALLS_H_
+#ifndef ACLSIM_API_ABI_CALLS_H_
+#define ACLSIM_API_ABI_CALLS_H_
 
 enum api_family {
 #define FAMILY(id, title, why) API_FAM_##id,
 #define CALL(fam, st, ret, name, params, args, fail)
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL
     API_FAM_COUNT
@@ -21,10 +21,10 @@ enum api_family {
 enum api_call {
 #define FAMILY(id, title, why)
 #define CALL(fam, st, ret, name, params, args, fail) API_CALL_##name,
-#include "api/calls.def"
+#include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL
     API_CALL_COUNT
 };
 
-#endif /* ACLSIM_API_CALLS_H_ */
+#endif /* ACLSIM_API_ABI_CALLS_H_ */
