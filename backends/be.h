@@ -54,6 +54,10 @@
 #include "acl/acl_rt_memory_soma.h"
 #include "api/abi/calls.h"
 
+/* The most devices any backend offers (device ids are below it); the ACL
+ * layer sizes its per-device tables by it. */
+#define BE_MAX_DEVICES 64
+
 /* What be_ops.lookup learns about an address. */
 struct be_ptr_info {
     int kind;        /* one of the BE_PTR_* below */

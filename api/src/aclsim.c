@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "aclsim/aclsim.h"
-#include "api.h"
+#include "top.h"
 #include "backends/be.h"
 
 /* The backend table is complete, or the library cannot work at all. */

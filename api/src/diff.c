@@ -24,11 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/mem.h"
-#include "api.h"
+#include "top.h"
 #include "base/options.h"
 #include "backends/be.h"
-
-int api_diff_on;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long compared, mismatches;
@@ -95,12 +93,11 @@ static void twin_kill(const void *ours)
 
 /* ---- Comparing ---- */
 
-#define REAL(name) ((__typeof__(&name))api_real(API_CALL_##name))
 
 /* The real runtime's first message without "[PID: n] <time> ". */
 static void real_msg(char *buf, size_t len)
 {
-    const char *(*get)(void) = REAL(aclGetRecentErrMsg);
+    const char *(*get)(void) = API_REAL(aclGetRecentErrMsg);
     const char *m = get ? get() : NULL;
     buf[0] = '\0';
     if (!m)
@@ -170,7 +167,7 @@ aclrtAllocatorDesc api_diff_aclrtAllocatorCreateDesc(void)
 {
     aclrtAllocatorDesc d = api_impl_aclrtAllocatorCreateDesc();
     if (d != NULL) {
-        void *rd = REAL(aclrtAllocatorCreateDesc) ? REAL(aclrtAllocatorCreateDesc)() : NULL;
+        void *rd = API_REAL(aclrtAllocatorCreateDesc) ? API_REAL(aclrtAllocatorCreateDesc)() : NULL;
         if (rd)
             twin_put(d, rd);
         verdict("aclrtAllocatorCreateDesc", ACL_SUCCESS, rd ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC,
@@ -185,7 +182,7 @@ aclError api_diff_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
     void *rd = twin_of(allocatorDesc, &known);
     aclError r = api_impl_aclrtAllocatorDestroyDesc(allocatorDesc);
     if (known) {
-        verdict("aclrtAllocatorDestroyDesc", r, REAL(aclrtAllocatorDestroyDesc)(rd), NULL);
+        verdict("aclrtAllocatorDestroyDesc", r, API_REAL(aclrtAllocatorDestroyDesc)(rd), NULL);
         twin_kill(allocatorDesc);
     }
     return r;
@@ -199,7 +196,7 @@ aclError api_diff_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
         int known = 0;                                                                    \
         void *rd = twin_of(allocatorDesc, &known);                                        \
         if (known)                                                                        \
-            verdict(#name, r, REAL(name)(rd, value), NULL);                               \
+            verdict(#name, r, API_REAL(name)(rd, value), NULL);                               \
         return r;                                                                         \
     }
 
@@ -215,7 +212,7 @@ aclError api_diff_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc 
     int known = 0;
     void *rd = twin_of(allocatorDesc, &known);
     if (known)
-        verdict("aclrtAllocatorRegister", r, REAL(aclrtAllocatorRegister)(stream, rd), NULL);
+        verdict("aclrtAllocatorRegister", r, API_REAL(aclrtAllocatorRegister)(stream, rd), NULL);
     return r;
 }
 
@@ -235,7 +232,7 @@ aclError api_diff_aclrtAllocatorGetByStream(
         aclrtAllocatorFreeFunc ff = NULL;
         aclrtAllocatorAllocAdviseFunc adv = NULL;
         aclrtAllocatorGetAddrFromBlockFunc gf = NULL;
-        aclError t = REAL(aclrtAllocatorGetByStream)(
+        aclError t = API_REAL(aclrtAllocatorGetByStream)(
             stream, allocatorDesc ? &rd : NULL, allocator ? &obj : NULL, allocFunc ? &af : NULL,
             freeFunc ? &ff : NULL, allocAdviseFunc ? &adv : NULL, getAddrFromBlockFunc ? &gf : NULL);
         const char *what = NULL;
@@ -257,7 +254,7 @@ aclError api_diff_aclrtAllocatorGetByStream(
 aclError api_diff_aclrtAllocatorUnregister(aclrtStream stream)
 {
     aclError r = api_impl_aclrtAllocatorUnregister(stream);
-    verdict("aclrtAllocatorUnregister", r, REAL(aclrtAllocatorUnregister)(stream), NULL);
+    verdict("aclrtAllocatorUnregister", r, API_REAL(aclrtAllocatorUnregister)(stream), NULL);
     return r;
 }
 
@@ -268,9 +265,9 @@ aclError api_diff_aclrtAllocatorUnregister(aclrtStream stream)
     do {                                                                                  \
         if (r != ACL_SUCCESS) {                                                           \
             void *got = NULL;                                                             \
-            aclError t = REAL(name)(ptr ? &got : NULL, __VA_ARGS__);                      \
+            aclError t = API_REAL(name)(ptr ? &got : NULL, __VA_ARGS__);                      \
             if (t == ACL_SUCCESS && got)                                                  \
-                REAL(free_name)(got);                                                     \
+                API_REAL(free_name)(got);                                                     \
             verdict(#name, r, t, NULL);                                                   \
         }                                                                                 \
     } while (0)

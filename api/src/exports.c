@@ -20,7 +20,7 @@
  * simulated call costs nothing extra and memcheck's stacks name the call.
  */
 #include <stdatomic.h>
-#include "api.h"
+#include "top.h"
 #include "backends/be.h"
 
 /* Deprecated calls are exported like the others. */
@@ -52,13 +52,9 @@ static const char *const family_why[API_FAM_COUNT] = {
 #undef CALL
 };
 
-api_any_fn api_real(enum api_call id)
-{
-    api_any_fn (*real)(enum api_call) = API_BRIDGE(real);
-    return real ? real(id) : NULL;
-}
-
-void api_not_simulated(enum api_call id)
+/* Queue "<call> is not simulated by aclsim: <why>." for a call of a family
+ * aclsim does not simulate. */
+static void not_simulated(enum api_call id)
 {
     api_report(API_MSG_EH9999, "%s is not simulated by aclsim: %s.", call_names[id],
                family_why[call_family[id]][0] ? family_why[call_family[id]]
@@ -75,7 +71,6 @@ void api_not_simulated(enum api_call id)
         if (_Generic((r), aclError: 1, default: 0))                                      \
             api_last_error_note(_Generic((r), aclError: (r), default: 0));               \
     } while (0)
-#define REAL(name) ((__typeof__(&name))api_real(API_CALL_##name))
 
 #define API_DEFINE_SIM(ret, name, params, args, fail)                                    \
     API_EXPORT ret name params                                                           \
@@ -93,8 +88,8 @@ void api_not_simulated(enum api_call id)
     API_EXPORT ret name params                                                           \
     {                                                                                    \
         ret r_ = api_impl_##name args;                                                   \
-        if (DIFF_ON && r_ != ACL_SUCCESS && REAL(name))                                  \
-            api_diff_verdict(#name, r_, REAL(name) args);                                \
+        if (DIFF_ON && r_ != ACL_SUCCESS && API_REAL(name))                                  \
+            api_diff_verdict(#name, r_, API_REAL(name) args);                                \
         NOTE(r_);                                                                        \
         return r_;                                                                       \
     }
@@ -128,21 +123,21 @@ void api_not_simulated(enum api_call id)
     API_EXPORT ret name params                                                           \
     {                                                                                    \
         ret r_ = fail;                                                                   \
-        if (REAL(name))                                                                  \
-            r_ = REAL(name) args;                                                        \
+        if (API_REAL(name))                                                                  \
+            r_ = API_REAL(name) args;                                                        \
         else                                                                             \
-            api_not_simulated(API_CALL_##name);                                          \
+            not_simulated(API_CALL_##name);                                          \
         NOTE(r_);                                                                        \
         return r_;                                                                       \
     }
 #define API_DEFINE_NOSIMV(ret, name, params, args, fail)                                 \
     API_EXPORT void name params                                                          \
     {                                                                                    \
-        if (REAL(name)) {                                                                \
-            REAL(name) args;                                                             \
+        if (API_REAL(name)) {                                                                \
+            API_REAL(name) args;                                                             \
             return;                                                                      \
         }                                                                                \
-        api_not_simulated(API_CALL_##name);                                              \
+        not_simulated(API_CALL_##name);                                              \
     }
 #define API_DEFINE_OWN(ret, name, params, args, fail)
 

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "api.h"
+#include "top.h"
 #include "base/options.h"
 #include "backends/be.h"
 
@@ -102,7 +102,7 @@ static void leftover(void *h, enum api_obj_kind kind, struct api_ctx *owner, voi
 
 void api_leaks_device(int32_t dev, const char *where)
 {
-    if (mode() == OFF)
+    if (mode() == OFF || !where) /* a device that failed to open holds nothing */
         return;
     struct report r = {where, 0};
     if (API_TOOL(live_blocks))

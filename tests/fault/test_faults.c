@@ -31,12 +31,12 @@ static const struct {
 #undef FLT
 };
 
-/* Message kinds (api/src/messages.def): id, code and title. */
+/* Message kinds (api/src/diag/messages.def): id, code and title. */
 static const struct {
     const char *id, *code, *title;
 } kinds[] = {
 #define MSG(id, code, title, cause, solution) {#id, code, title},
-#include "api/src/messages.def"
+#include "api/src/diag/messages.def"
 #undef MSG
 };
 

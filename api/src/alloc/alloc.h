@@ -1,0 +1,110 @@
+/*
+ * alloc.h - the contract of api/src/alloc/, the custom-allocator API and
+ * what watches it: descs and their registration (allocator.c), the
+ * stream -> allocator registry (registry.c), and the allocator sanitizer
+ * (sanitizer.c, ACLSIM_ALLOC_CHECK) that the memory calls and the executor
+ * report their accesses to.
+ *
+ * alloc/ includes diag/ and nothing else of api/src: the folders above it
+ * (mem/, op/) call it, never the reverse.
+ */
+#ifndef ACLSIM_API_ALLOC_ALLOC_H_
+#define ACLSIM_API_ALLOC_ALLOC_H_
+
+#include "diag/diag.h"
+
+/* ---- registry.c: stream -> allocator snapshot, lock-free lookups ---- */
+
+struct api_alloc_snapshot {
+    aclrtAllocatorDesc desc; /* the user's handle, returned by GetByStream */
+    aclrtAllocator obj;
+    aclrtAllocatorAllocFunc alloc;
+    aclrtAllocatorFreeFunc free;
+    aclrtAllocatorAllocAdviseFunc advise;
+    aclrtAllocatorGetAddrFromBlockFunc get_addr;
+};
+
+/* Insert or replace the entry of `stream`. Returns 0, or -1 when the host
+ * memory to grow the table cannot be had (the registry is unchanged). */
+int api_registry_put(const void *stream, const struct api_alloc_snapshot *s);
+
+/* The snapshot of `stream`, or NULL when it has none. Never blocks on
+ * writers for longer than one table mutation. A snapshot never changes and
+ * stays readable while the library is loaded. */
+const struct api_alloc_snapshot *api_registry_get(const void *stream);
+
+/* GetByStream's common case: the snapshot of stream (not NULL) when it is
+ * found at once, NULL when api_registry_get must answer instead. */
+const struct api_alloc_snapshot *api_registry_try(const void *stream);
+
+/* Remove the entry of `stream`, if any. */
+void api_registry_remove(const void *stream);
+
+/* Number of entries (tests and leak reports). */
+size_t api_registry_count(void);
+
+/* Call fn for every entry, under the writers' lock (fn must not register or
+ * unregister). */
+void api_registry_each(void (*fn)(const void *stream, const struct api_alloc_snapshot *s,
+                                  void *user),
+                       void *user);
+
+/* ---- allocator.c ---- */
+
+/* Whether desc is a live handle from aclrtAllocatorCreateDesc (created and
+ * not destroyed). Compares the value only: desc is never read. */
+bool api_desc_live(const void *desc);
+
+/* ---- sanitizer.c: the allocator sanitizer (ACLSIM_ALLOC_CHECK) ---- */
+
+enum api_check_mode { API_CHECK_OFF, API_CHECK_WARN, API_CHECK_ERROR };
+enum api_check_mode api_check_mode(void);
+
+/* Host-side accesses the sanitizer checks against pending operator work:
+ * api_check_mark before a copy or fill (stream: backend handle, NULL for a
+ * synchronous one), api_check_access after it with the mark, per side. */
+uint64_t api_check_mark(const void *stream);
+void api_check_access(const char *call, const void *p, size_t n, const void *stream,
+                      uint64_t mark);
+/* Before aclrtFree(p) frees a device block. */
+void api_check_free(const void *p);
+/* The clocks go back to zero: forget the times the sanitizer keeps. */
+void api_check_clock_reset(void);
+/* Before aclrtAllocatorUnregister(stream) / aclrtAllocatorDestroyDesc(desc). */
+void api_check_unregister(const void *stream);
+void api_check_destroy_desc(const void *desc);
+
+/* An operator being executed, as the sanitizer reports it. */
+struct api_check_op {
+    uint64_t seq;         /* operators executed so far, this one included */
+    const char *type;
+    const void *stream;   /* backend handle */
+    const void *obj;      /* allocator object (NULL: the executor's own allocator) */
+    const void *desc;     /* desc it was registered with */
+    uint64_t start, end;  /* simulated interval, once launched */
+};
+
+/* Start the record of an operator (stack with ACLSIM_TRACK=1). */
+void api_check_op_begin(struct api_check_op *op, const char *type, const void *stream,
+                        const void *obj, const void *desc);
+
+/* A block the executor got for `op`: the address must be live device
+ * memory and [addr, addr+bytes) inside one allocation. Returns whether the
+ * kernel may use the block. */
+bool api_check_block(const struct api_check_op *op, const void *block, const void *addr,
+                     size_t bytes, bool workspace);
+
+/* After the launch: the operator's blocks and buffers against pending
+ * work of other streams, and its allocator against other streams it
+ * serves; then the blocks become pending on the operator's stream until
+ * it ends. */
+void api_check_launched(struct api_check_op *op, const void *const *addr, const size_t *bytes,
+                        int n_blocks, const void *const *bufs, const size_t *buf_bytes,
+                        int n_bufs);
+
+/* Around the allocator's free callback: an aclrtFree inside it is the
+ * allocator returning the block in the stream's order. */
+void api_check_free_begin(const void *stream);
+void api_check_free_end(void);
+
+#endif /* ACLSIM_API_ALLOC_ALLOC_H_ */

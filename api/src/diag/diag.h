@@ -1,0 +1,162 @@
+/*
+ * diag.h - the contract of api/src/diag/, the ACL layer's lowest folder:
+ * CANN's per-thread error messages (errmsg.c), the last error and device
+ * exceptions (error.c), what a fired fault point does (errmsg.c) and the
+ * aclsim_fault_* helpers (fault.c), the application log (log.c), and how a
+ * call reaches the real runtime when one is loaded (forward.c).
+ *
+ * Every folder of api/src may include this header; diag/ includes no
+ * header of another folder of api/src (ci/check-layers).
+ */
+#ifndef ACLSIM_API_DIAG_DIAG_H_
+#define ACLSIM_API_DIAG_DIAG_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include "acl/acl.h"
+#include "acl/acl_rt_allocator.h"
+#include "acl/acl_rt_memory_soma.h"
+#include "acl/acl_op_compiler.h"
+#include "acl/acl_dump.h"
+#include "acl/ops/acl_cblas.h"
+#include "aclsim/aclsim.h"
+#include "aclsim/fault.h"
+#include "api/abi/calls.h"
+#include "api/abi/impl.h"
+#include "fault/fault.h"
+
+#define API_EXPORT __attribute__((visibility("default")))
+
+/* A member of the backend's optional parts (backends/be.h: tools, bridge),
+ * or NULL when the backend lacks the part or the member. */
+#define API_TOOL(m) (be_get()->tools ? be_get()->tools->m : NULL)
+#define API_BRIDGE(m) (be_get()->bridge ? be_get()->bridge->m : NULL)
+
+/* ---- errmsg.c: CANN's per-thread error messages ---- */
+
+enum api_msg {
+#define MSG(id, code, title, cause, solution) API_MSG_##id,
+#include "messages.def"
+#undef MSG
+    API_MSG_COUNT
+};
+
+/* Queue one message of kind `kind` for the calling thread; the text is
+ * printf-formatted. Returns nothing: reporting never fails the caller. */
+void api_report(enum api_msg kind, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* "<func> failed because <param> cannot be a NULL pointer." (EH0008), and
+ * ACL_ERROR_INVALID_PARAM, ready to be returned. */
+aclError api_err_null(const char *func, const char *param);
+
+/* "<func> failed because value <value> for parameter <param> is invalid.
+ * Expected value: <expected>." (EH0007); returns ACL_ERROR_INVALID_PARAM. */
+aclError api_err_value(const char *func, const char *value, const char *param,
+                       const char *expected);
+
+/* "<func> failed" for a runtime failure without a message of its own:
+ * host memory (rc ACL_ERROR_BAD_ALLOC) gets the lib/host/malloc text
+ * (EH0010), anything else "runtime result = <rc>" (EH9999). Returns rc;
+ * ACL_SUCCESS passes through without a message. */
+aclError api_err_runtime(const char *func, aclError rc);
+
+/* "<func> failed, the current context was destroyed by another thread."
+ * (EE1001); returns ACL_ERROR_RT_CONTEXT_NULL. */
+aclError api_err_ctx_gone(const char *func);
+
+/* The message of a failed create call (stream, event, notify): the
+ * backend's out-of-resource code `no_resource` says the device has no
+ * `what` resource left, a context destroyed meanwhile says so, anything
+ * else goes to api_err_runtime. Returns rc (ACL_SUCCESS: no message). */
+aclError api_err_create(const char *func, aclError rc, aclError no_resource, const char *what);
+
+/* CANN's GE ACL layer messages: EH0002 "Argument <param> must not be null."
+ * and EH0001 "Value <value> for <param> is invalid. Reason: <reason>.";
+ * both return ACL_ERROR_INVALID_PARAM. */
+aclError api_err_arg_null(const char *param);
+aclError api_err_arg_value(const char *param, const char *value, const char *reason);
+
+/* Copy the calling thread's first pending message ("Title(CODE): text")
+ * into buf without consuming it; "" when none. */
+void api_msg_peek(char *buf, size_t len);
+
+/* Queue the message of fault point p (its text may name `func`) and return
+ * the code the point simulates. */
+aclError api_fault(enum flt_point p, const char *func);
+
+/* Entry-point check: fail the calling API as the point simulates. */
+#define API_FAULT(id, func)                                                  \
+    do {                                                                     \
+        if (FLT_HIT(id))                                                     \
+            return api_fault(FLT_##id, func);                                \
+    } while (0)
+
+/* ---- error.c: the last error, device exceptions ---- */
+
+/* Keep rc as the calling thread's last error (aclrtGetLastError) when it is
+ * a runtime error (ACL_ERROR_RT_*: 107xxx, 207xxx, 507xxx), as CANN's
+ * runtime keeps every failure of its own calls; errors of the ACL layer's
+ * own checks (100xxx, 200xxx, 500xxx) are not kept, as in CANN. Every
+ * export returning aclError passes its result here (exports.c). */
+void api_last_error_set(aclError rc);
+static inline void api_last_error_note(aclError rc)
+{
+    if (__builtin_expect(rc != ACL_SUCCESS, 0))
+        api_last_error_set(rc);
+}
+
+/* The ACL layer refused a task on stream (backend handle) because it
+ * touches device memory no live block holds: raise the device exception
+ * the device would have raised for it. */
+void api_exception_task(void *stream);
+
+/* ---- forward.c: the real runtime behind the ACL layer (hw=ascend) ---- */
+
+/* The real runtime's entry point for a call (backends/be.h, bridge), or
+ * NULL when there is no real runtime or it lacks the call. */
+typedef void (*api_any_fn)(void);
+api_any_fn api_real(enum api_call id);
+
+/* The real runtime's entry point for `name`, typed as the call, or NULL. */
+#define API_REAL(name) ((__typeof__(&name))api_real(API_CALL_##name))
+
+/* A call forwarded to the real runtime returned rc: on failure queue
+ * "<func> failed, runtime result = <rc>." with the real runtime's own
+ * message after it (when it gave one), unless `quiet` (calls for which
+ * CANN reports no message). Returns rc. */
+aclError api_forwarded(const char *func, aclError rc, bool quiet);
+
+/* Non-zero while every checked call is also put to the real runtime and
+ * the answers compared (ACLSIM_DIFF=1: the differential mode of
+ * api/src/diff.c, which sets it as the library loads). The families read
+ * it where a call of theirs would otherwise reach the real runtime twice. */
+extern int api_diff_on;
+
+/* Operator families (data buffers, tensor descs, aclop*, aclblas*): on a
+ * backend with a real runtime these calls are the real runtime's (their
+ * handles must be its own, for its own operators to read them): each
+ * implementation starts by forwarding, and only the simulator runs
+ * aclsim's. */
+#define API_FORWARD_FN_(name)                                                            \
+    _Pragma("GCC diagnostic push")                                                       \
+    _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"")                      \
+    __typeof__(&name) real_ = (__typeof__(&name))api_real(API_CALL_##name);             \
+    _Pragma("GCC diagnostic pop")
+#define API_FORWARD(name, args)                                                          \
+    do {                                                                                 \
+        API_FORWARD_FN_(name)                                                            \
+        if (real_)                                                                       \
+            return real_ args;                                                           \
+    } while (0)
+#define API_FORWARD_VOID(name, args)                                                     \
+    do {                                                                                 \
+        API_FORWARD_FN_(name)                                                            \
+        if (real_) {                                                                     \
+            real_ args;                                                                  \
+            return;                                                                      \
+        }                                                                                \
+    } while (0)
+
+#endif /* ACLSIM_API_DIAG_DIAG_H_ */

@@ -1,0 +1,591 @@
+/*
+ * memory.c - device and host memory, copies and fills (fact sheet 3.1-3.2).
+ *
+ * Argument checks run in CANN's order with CANN's codes and messages: the
+ * ACL-layer checks (NULL pointers, size 0, copy kind) give
+ * ACL_ERROR_INVALID_PARAM; the runtime-layer ones (destMax, count) give
+ * ACL_ERROR_RT_PARAM_INVALID; count 0 succeeds before any check. Then, what
+ * the real runtime would silently corrupt on is caught here and reported
+ * with aclsim's own wording: a copy or fill that leaves its allocation, a
+ * device address that is not in a live block (use after free), a free of
+ * an interior, unknown or already freed address.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "mem.h"
+#include "backends/be.h"
+
+static const char malloc_fn[] = "aclMallocMemInner"; /* the name CANN reports */
+
+static aclError size_zero(const char *func)
+{
+    return api_err_value(func, "0", "size", "must be greater than 0");
+}
+
+/* The messages of a failed allocation (rc != ACL_SUCCESS); returns rc. Out
+ * of line: a successful aclrtMalloc only tests rc. */
+__attribute__((cold, noinline)) aclError api_no_memory(aclError rc, const char *what, size_t size)
+{
+    if (rc == ACL_ERROR_RT_MEMORY_ALLOCATION) {
+        api_report(API_MSG_EL0004, "Failed to allocate memory.");
+        api_report(API_MSG_EH9999, "alloc %s memory failed, size=%zu, runtime result = %d.", what,
+                   size, rc);
+    } else if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: this SoC does not support "
+                   "the requested page policy (1 GB pages exist on Atlas A2/A3 only).");
+    } else {
+        api_report(API_MSG_EH9999, "alloc %s memory failed, runtime result = %d.", what, rc);
+    }
+    return rc;
+}
+
+/* aclrtMalloc and its variants share CANN's checks (fact sheet 3.1).
+ * Always inlined, so each public name stays on the stack memcheck shows
+ * for a leaked block (a tail call would hide it). */
+static inline __attribute__((always_inline)) aclError malloc_common(const char *api, void **devPtr, size_t size,
+                              aclrtMemMallocPolicy policy, unsigned flags)
+{
+    API_FAULT(ACL_RT_MALLOC, api);
+    if (!devPtr)
+        return api_err_null(malloc_fn, "devPtr");
+    if (size == 0)
+        return size_zero(malloc_fn);
+    if (size > SIZE_MAX - 64) {
+        api_report(API_MSG_EH9999, "[Check][Size]size too large: %zu", size);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(api, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = be_get()->mem_alloc(c->device, size, policy, flags, devPtr);
+    return rc == ACL_SUCCESS ? rc : api_no_memory(rc, "device", size);
+}
+
+aclError api_impl_aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return malloc_common("aclrtMalloc", devPtr, size, policy, 0);
+}
+
+aclError api_impl_aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return malloc_common("aclrtMallocAlign32", devPtr, size, policy, BE_ALLOC_NO_PAD);
+}
+
+aclError api_impl_aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return malloc_common("aclrtMallocCached", devPtr, size, policy, 0);
+}
+
+/* `want` is the kind of block func frees (BE_PTR_DEVICE or _HOST_PINNED). */
+aclError api_bad_free(const char *func, const void *p, const struct be_ptr_info *in, int want)
+{
+    bool device = in->kind == BE_PTR_DEVICE;
+    if ((device || in->kind == BE_PTR_HOST_PINNED) && in->kind != want && in->start == p)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is %s: free it "
+                   "with %s.", func, p,
+                   device ? "device memory from aclrtMalloc" : "host memory from aclrtMallocHost",
+                   device ? "aclrtFree" : "aclrtFreeHost");
+    else if (device || in->kind == BE_PTR_HOST_PINNED)
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is inside the "
+                   "block of %zu bytes at %p, not its start.", func, p, in->size, in->start);
+    else
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is not a live "
+                   "allocation (never allocated, or already freed).", func, p);
+    return ACL_ERROR_RT_MEMORY_FREE;
+}
+
+/* Inlined into its caller in another file (link-time optimisation): a
+ * level of the aclrtMalloc/aclrtFree pair's path (scons bench). */
+__attribute__((always_inline)) inline aclError
+api_free_device(const char *fn, void *devPtr, bool dev_sync)
+{
+    if (FLT_HIT(ACL_RT_FREE)) {
+        if (devPtr && API_TOOL(abandon))
+            API_TOOL(abandon)(devPtr); /* released with its device instead */
+        return api_fault(FLT_ACL_RT_FREE, fn);
+    }
+    if (!devPtr)
+        return api_err_null(fn, "devPtr");
+    struct be_ptr_info in;
+    if (dev_sync) {
+        be_get()->lookup(devPtr, &in);
+        if ((in.kind != BE_PTR_DEVICE && in.kind != BE_PTR_MANAGED) || in.start != devPtr)
+            return api_bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
+        /* The device's work, in simulated time, completes before the free. */
+        if (in.kind == BE_PTR_DEVICE) {
+            aclError rc = be_get()->device_sync(in.device);
+            if (rc != ACL_SUCCESS)
+                return api_err_runtime(fn, rc);
+        }
+    } else {
+        api_check_free(devPtr); /* the allocator sanitizer: pending operator work */
+    }
+    /* The backend validates the address itself; only a rejected one is
+     * looked up, to say why (it may have been freed meanwhile by another
+     * thread). */
+    aclError rc = be_get()->mem_free(devPtr);
+    if (rc == ACL_ERROR_RT_MEMORY_FREE) {
+        be_get()->lookup(devPtr, &in);
+        return api_bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
+    }
+    return rc;
+}
+
+aclError api_impl_aclrtFree(void *devPtr)
+{
+    return api_free_device("aclrtFree", devPtr, false);
+}
+
+aclError api_impl_aclrtMallocHost(void **hostPtr, size_t size)
+{
+    static const char fn[] = "aclrtMallocHost";
+    API_FAULT(ACL_RT_MALLOC_HOST, fn);
+    if (!hostPtr)
+        return api_err_null(fn, "hostPtr");
+    if (size == 0)
+        return size_zero(fn);
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = be_get()->host_alloc(size, hostPtr);
+    return rc == ACL_SUCCESS ? rc : api_no_memory(rc, "host", size);
+}
+
+aclError api_free_host(const char *fn, void *hostPtr, bool dev_sync)
+{
+    if (FLT_HIT(ACL_RT_FREE_HOST)) {
+        if (hostPtr && API_TOOL(abandon_host))
+            API_TOOL(abandon_host)(hostPtr); /* released at aclFinalize instead */
+        return api_fault(FLT_ACL_RT_FREE_HOST, fn);
+    }
+    if (!hostPtr)
+        return api_err_null(fn, "hostPtr");
+    struct be_ptr_info in;
+    be_get()->lookup(hostPtr, &in);
+    if (in.kind != BE_PTR_HOST_PINNED || in.start != hostPtr)
+        return api_bad_free(fn, hostPtr, &in, BE_PTR_HOST_PINNED);
+    if (dev_sync) {
+        /* The implicit device synchronisation: the current device's work
+         * (which may still read the memory) completes first. */
+        struct api_ctx *c;
+        aclError rc = api_current_ctx(fn, &c);
+        if (rc == ACL_SUCCESS)
+            rc = api_err_runtime(fn, be_get()->device_sync(c->device));
+        if (rc != ACL_SUCCESS)
+            return rc;
+    }
+    return be_get()->host_free(hostPtr);
+}
+
+aclError api_impl_aclrtFreeHost(void *hostPtr)
+{
+    return api_free_host("aclrtFreeHost", hostPtr, false);
+}
+
+/* ---- Copies and fills ---- */
+
+/* Report a copy or fill the device could not do (rc from the backend). */
+aclError api_engine_failed(const char *func, aclError rc)
+{
+    if (rc != ACL_SUCCESS)
+        api_report(API_MSG_EH9999, "%s failed: copy data error, runtime result = %d.", func, rc);
+    return rc;
+}
+
+const char *api_kind_name(int kind, char *buf, size_t len)
+{
+    static const char *names[] = {"MEMCPY_HOST_TO_HOST", "MEMCPY_HOST_TO_DEVICE",
+                                  "MEMCPY_DEVICE_TO_HOST", "MEMCPY_DEVICE_TO_DEVICE",
+                                  "MEMCPY_DEFAULT", "MEMCPY_HOST_TO_BUF_TO_DEVICE",
+                                  "MEMCPY_INNER_DEVICE_TO_DEVICE", "MEMCPY_INTER_DEVICE_TO_DEVICE"};
+    snprintf(buf, len, "%s(%d)", kind >= 0 && kind < 8 ? names[kind] : "UNKNOWN", kind);
+    return buf;
+}
+
+/* CANN's runtime message for a bad destMax (copies) or count (EE1003). */
+static aclError bad_count(const char *what, const char *param, size_t value, size_t max,
+                          bool is_copy)
+{
+    if (max == 0 && is_copy)
+        api_report(API_MSG_EE1003, "%s failed because value 0 for parameter destMax is invalid. "
+                   "Expected value: not equal to 0.", what);
+    else
+        api_report(API_MSG_EE1003, "%s failed because value %zu for parameter %s is invalid. "
+                   "Expected value: (0, %zu].", what, value, param, max);
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+/* Whether [p, p+n) is a legal side of a copy or fill: device memory must be
+ * inside one live block; acl host memory inside its block; other host
+ * memory is taken on trust unless `need_acl`. Queues why not. */
+bool api_side_ok(const char *what, const char *param, const void *p, size_t n, bool device,
+                 bool need_acl, const struct be_ptr_info *in)
+{
+    if (in->kind == BE_PTR_DEVICE || in->kind == BE_PTR_HOST_PINNED ||
+        in->kind == BE_PTR_HOST_REGISTERED || in->kind == BE_PTR_MANAGED) {
+        /* Managed memory is reached from both sides; registered memory is
+         * host memory (its device address is not for copies). */
+        if (in->kind != BE_PTR_MANAGED && (in->kind == BE_PTR_DEVICE) != device) {
+            api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. "
+                       "Expected value: %s memory for this copy kind.", what, p, param,
+                       device ? "device" : "host");
+            return false;
+        }
+        size_t off = (size_t)((const char *)p - (const char *)in->start);
+        /* size 0: the backend cannot tell the block's extent (a real
+         * device); the runtime itself is then the judge. The address may
+         * lie past the usable bytes (in a device block's padding): then no
+         * byte may be touched. */
+        size_t room = off < in->size ? in->size - off : 0;
+        /* A host copy running past a registration goes on in pageable
+         * memory, which is taken on trust. */
+        if (in->kind == BE_PTR_HOST_REGISTERED && !device && !need_acl)
+            return true;
+        if (in->size != 0 && n > room) {
+            if (in->kind == BE_PTR_DEVICE && API_TOOL(audit))
+                API_TOOL(audit)(p, n); /* memcheck: "0 bytes after a block" */
+            api_report(API_MSG_EE1003, "%s failed because value %zu for parameter count is "
+                       "invalid. Expected value: at most %zu: %s %p lies %zu bytes into a block of "
+                       "%zu bytes, the access would run past its end.", what, n, room,
+                       param, p, off, in->size);
+            return false;
+        }
+        return true;
+    }
+    if (in->kind == BE_PTR_UNKNOWN && !device && !need_acl)
+        return true;
+    if (in->kind == BE_PTR_VA_UNMAPPED) { /* reserved, nothing mapped: the device would fault */
+        api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. "
+                   "Expected value: mapped memory: %p lies in a range reserved with "
+                   "aclrtReserveMemAddress where no physical memory is mapped (aclrtMapMem), an "
+                   "access there faults on the device.", what, p, param, p);
+        return false;
+    }
+    if (in->kind == BE_PTR_DEVICE_FREE && API_TOOL(audit))
+        API_TOOL(audit)(p, n); /* use after free: memcheck names the block */
+    api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. Expected "
+               "value: %s.", what, p, param,
+               device ? "an address inside a live allocation of aclrtMalloc (is it freed?)"
+                      : "memory from aclrtMallocHost or aclrtMalloc");
+    return false;
+}
+
+/* Whether a device side [p, p+n) reaches memory no live block holds (freed,
+ * never allocated, past its block's end): on a stream, the device's memory
+ * error (error.c raises the exception). */
+static bool touches_dead(const void *p, size_t n, bool device, const struct be_ptr_info *in)
+{
+    if (!device)
+        return false;
+    if (in->kind == BE_PTR_DEVICE_FREE)
+        return true;
+    size_t off = (size_t)((const char *)p - (const char *)in->start);
+    return in->kind == BE_PTR_DEVICE && in->size != 0 && n > in->size - off;
+}
+
+/* Which sides of a copy kind are device memory; DEFAULT infers them. */
+void api_copy_sides(int kind, const struct be_ptr_info *d, const struct be_ptr_info *s,
+                    bool *dst_dev, bool *src_dev)
+{
+    switch (kind) {
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+        *dst_dev = true, *src_dev = false;
+        break;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+        *dst_dev = false, *src_dev = true;
+        break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+        *dst_dev = true, *src_dev = true;
+        break;
+    case ACL_MEMCPY_DEFAULT:
+        *dst_dev = d->kind == BE_PTR_DEVICE || d->kind == BE_PTR_DEVICE_FREE ||
+                   d->kind == BE_PTR_VA_UNMAPPED;
+        *src_dev = s->kind == BE_PTR_DEVICE || s->kind == BE_PTR_DEVICE_FREE ||
+                   s->kind == BE_PTR_VA_UNMAPPED;
+        break;
+    default:
+        *dst_dev = false, *src_dev = false;
+    }
+}
+
+static aclrtMemcpyKind kind_of(bool dst_dev, bool src_dev)
+{
+    if (dst_dev)
+        return src_dev ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE;
+    return src_dev ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST;
+}
+
+bool api_in_device_memory(const struct be_ptr_info *in)
+{
+    return in->kind == BE_PTR_DEVICE || in->kind == BE_PTR_DEVICE_FREE;
+}
+
+bool api_pageable(bool dev_side, const struct be_ptr_info *in, const void *p, size_t n)
+{
+    if (dev_side)
+        return false;
+    if (in->kind == BE_PTR_HOST_REGISTERED)
+        return (size_t)((const char *)p - (const char *)in->start) + n > in->size;
+    return in->kind == BE_PTR_UNKNOWN;
+}
+
+/* The checks and the work of a copy whose stream (NULL: synchronous) is
+ * held by the caller. */
+static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c, void *stream,
+                             void *dst, const void *src, size_t count, aclrtMemcpyKind kind,
+                             bool async)
+{
+    /* A copy onto itself (dst == src) is checked and run like any other:
+     * a freed or wild address must not pass. */
+    struct be_ptr_info di, si;
+    be_get()->lookup(dst, &di);
+    be_get()->lookup(src, &si);
+    bool dst_dev, src_dev;
+    api_copy_sides((int)kind, &di, &si, &dst_dev, &src_dev);
+    if (!api_side_ok(what, "dst", dst, count, dst_dev, false, &di) ||
+        !api_side_ok(what, "src", src, count, src_dev, false, &si)) {
+        if (stream && (touches_dead(dst, count, dst_dev, &di) ||
+                       touches_dead(src, count, src_dev, &si)))
+            api_exception_task(stream);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    /* Between two devices' memory: peer access first (peer.c). */
+    if (dst_dev && src_dev && di.kind == BE_PTR_DEVICE && si.kind == BE_PTR_DEVICE) {
+        aclError prc = api_peer_copy_check(fn, c->device, si.device, di.device);
+        if (prc != ACL_SUCCESS)
+            return prc;
+    }
+    /* From or to pageable host memory even an async copy completes before
+     * the call returns (fact sheet 3.2); page-locked memory is truly async. */
+    bool pageable = api_pageable(dst_dev, &di, dst, count) || api_pageable(src_dev, &si, src, count);
+    int how = (!async || pageable ? BE_COPY_WAIT : 0) | (pageable ? BE_COPY_PAGEABLE : 0);
+    /* Managed memory is host memory to the simulator's engines. */
+    aclrtMemcpyKind real = kind_of(dst_dev && api_in_device_memory(&di),
+                                   src_dev && api_in_device_memory(&si));
+    uint64_t mark = api_check_mark(stream);
+    aclError rc = api_engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count, real,
+                                                         how));
+    if (rc == ACL_SUCCESS && dst_dev) /* the allocator sanitizer: pending operator work */
+        api_check_access(fn, dst, count, stream, mark);
+    if (rc == ACL_SUCCESS && src_dev)
+        api_check_access(fn, src, count, stream, mark);
+    return rc;
+}
+
+/* aclrtMemcpy and aclrtMemcpyAsync: the same checks, in CANN's order, with
+ * the runtime's "Synchronous"/"Asynchronous memory copy" wording; only the
+ * synchronous copy rejects destMax 0 on its own. */
+static aclError copy(const char *fn, const char *what, void *dst, size_t destMax, const void *src,
+                     size_t count, aclrtMemcpyKind kind, bool async, aclrtStream stream)
+{
+    API_FAULT(ACL_RT_MEMCPY, fn);
+    if (count == 0)
+        return ACL_SUCCESS;
+    if (!dst)
+        return api_err_null(fn, "dst");
+    if (!src)
+        return api_err_null(fn, "src");
+    if ((int)kind < 0 || (int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+        char buf[64];
+        return api_err_value("Memory copy type conversion", api_kind_name((int)kind, buf, sizeof buf),
+                             "kind",
+                             "ACL_MEMCPY_HOST_TO_DEVICE or ACL_MEMCPY_DEVICE_TO_DEVICE or "
+                             "ACL_MEMCPY_DEVICE_TO_HOST or ACL_MEMCPY_HOST_TO_HOST or "
+                             "ACL_MEMCPY_DEFAULT or ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE");
+    }
+    if ((destMax == 0 && !async) || count > destMax)
+        return bad_count(what, "cnt", count, destMax, !async);
+    struct api_stream_ref ref;
+    struct api_ctx *c;
+    aclError rc = api_work_get(fn, async, stream, &ref, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = copy_checked(fn, what, c, ref.stream, dst, src, count, kind, async);
+    api_work_put(&ref);
+    return rc;
+}
+
+aclError api_impl_aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                                aclrtMemcpyKind kind)
+{
+    return copy("aclrtMemcpy", "Synchronous memory copy", dst, destMax, src, count, kind, false,
+                NULL);
+}
+
+aclError api_impl_aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                                     aclrtMemcpyKind kind, aclrtStream stream)
+{
+    return copy("aclrtMemcpyAsync", "Asynchronous memory copy", dst, destMax, src, count, kind,
+                true, stream);
+}
+
+static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxCount,
+                     int32_t value, size_t count, bool async, aclrtStream stream)
+{
+    API_FAULT(ACL_RT_MEMSET, fn);
+    if (count == 0)
+        return ACL_SUCCESS;
+    if (!devPtr)
+        return api_err_null(fn, "devPtr");
+    if (maxCount == 0 || count > maxCount)
+        return bad_count(what, "count", count, maxCount, false);
+    struct api_stream_ref ref;
+    struct api_ctx *c;
+    aclError rc = api_work_get(fn, async, stream, &ref, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    struct be_ptr_info in;
+    be_get()->lookup(devPtr, &in);
+    bool device = in.kind != BE_PTR_HOST_PINNED && in.kind != BE_PTR_HOST_REGISTERED &&
+                  in.kind != BE_PTR_MANAGED;
+    uint64_t mark = api_check_mark(ref.stream);
+    if (!api_side_ok(what, "devPtr", devPtr, count, device, true, &in)) {
+        if (async && touches_dead(devPtr, count, device, &in))
+            api_exception_task(ref.stream);
+        rc = ACL_ERROR_RT_PARAM_INVALID;
+    } else
+        rc = api_engine_failed(fn, be_get()->memset(c->device, ref.stream, devPtr, device,
+                                                (int)(value & 0xff), count, !async));
+    if (rc == ACL_SUCCESS && device) /* the allocator sanitizer: pending operator work */
+        api_check_access(fn, devPtr, count, ref.stream, mark);
+    api_work_put(&ref);
+    return rc;
+}
+
+aclError api_impl_aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+    return fill("aclrtMemset", "Synchronous memory set", devPtr, maxCount, value, count, false,
+                NULL);
+}
+
+aclError api_impl_aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                                     aclrtStream stream)
+{
+    return fill("aclrtMemsetAsync", "Asynchronous memory set", devPtr, maxCount, value, count,
+                true, stream);
+}
+
+aclError api_impl_aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+{
+    static const char fn[] = "aclrtGetMemInfo";
+    API_FAULT(ACL_RT_MEM_INFO, fn);
+    if (!free)
+        return api_err_null(fn, "free");
+    if (!total)
+        return api_err_null(fn, "total");
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    return be_get()->mem_info(c->device, attr, free, total);
+}
+
+aclError api_impl_aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
+{
+    static const char fn[] = "aclrtPointerGetAttributes";
+    API_FAULT(ACL_RT_MEM_INFO, fn);
+    if (!ptr)
+        return api_err_null(fn, "ptr");
+    if (!attributes)
+        return api_err_null(fn, "attributes");
+    struct be_ptr_info in;
+    be_get()->lookup(ptr, &in);
+    memset(attributes, 0, sizeof *attributes);
+    switch (in.kind) {
+    case BE_PTR_DEVICE:
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+        attributes->location.id = (uint32_t)in.device;
+        attributes->pageSize = in.page_size;
+        break;
+    case BE_PTR_HOST_PINNED:
+    case BE_PTR_HOST_REGISTERED:
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
+        attributes->pageSize = in.page_size;
+        break;
+    case BE_PTR_MANAGED:
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_MANAGED;
+        attributes->pageSize = in.page_size;
+        break;
+    default:
+        /* Pageable host memory, or a device address with no live block. */
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+        break;
+    }
+    return ACL_SUCCESS;
+}
+
+aclError api_impl_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo,
+                                         size_t inputNum, size_t *outputNum)
+{
+    static const char fn[] = "aclrtGetMemUsageInfo";
+    API_FAULT(ACL_RT_MEM_INFO, fn);
+    if (!memUsageInfo)
+        return api_err_null(fn, "memUsageInfo");
+    if (!outputNum)
+        return api_err_null(fn, "outputNum");
+    if (inputNum == 0)
+        return api_err_value(fn, "0", "inputNum", "greater than 0");
+    aclError rc = api_device_usable(fn, deviceId);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    struct be_usage lines[8];
+    size_t n = be_get()->mem_usage(deviceId, lines, 8);
+    if (n > 8)
+        n = 8;
+    if (n > inputNum)
+        n = inputNum;
+    for (size_t i = 0; i < n; i++) {
+        memset(&memUsageInfo[i], 0, sizeof memUsageInfo[i]);
+        snprintf(memUsageInfo[i].name, sizeof memUsageInfo[i].name, "%s", lines[i].name);
+        memUsageInfo[i].curMemSize = lines[i].cur;
+        memUsageInfo[i].memPeakSize = lines[i].peak;
+    }
+    *outputNum = n;
+    return ACL_SUCCESS;
+}
+
+/* ---- aclrtCheckMemType (fam-memcopy) ---- */
+
+/* The runtime's memory-type bits (rt_mem: RT_MEM_MASK_DEV_TYPE,
+ * _DVPP_TYPE, _RSVD_TYPE); acl_rt.h's ACL_RT_MEM_TYPE_RSVD is 0x10, the
+ * runtime's check accepts 0x20. */
+#define RT_MEM_MASKS (0x2u | 0x8u | 0x20u)
+
+aclError api_impl_aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType,
+                                    uint32_t *checkResult, uint32_t reserve)
+{
+    static const char fn[] = "aclrtCheckMemType", what[] = "Device memory type check";
+    API_FAULT(ACL_RT_MEM_INFO, fn);
+    if (!addrList)
+        return api_err_null(fn, "addrList");
+    if (!checkResult)
+        return api_err_null(fn, "checkResult");
+    *checkResult = 0; /* the runtime clears it first */
+    if (reserve != 0) {
+        api_report(API_MSG_EE1003, "%s failed because value %u for parameter reserve is invalid. "
+                   "Expected value: 0.", what, reserve);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (size == 0) {
+        api_report(API_MSG_EE1003, "%s failed because value 0 for parameter size is invalid. "
+                   "Expected value: greater than 0.", what);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (memType & ~RT_MEM_MASKS) {
+        api_report(API_MSG_EE1006, "%s failed. Parameter memType value %u is not supported. "
+                   "Reason: Parameter memType only supports OR combinations of one or more of "
+                   "RT_MEM_MASK_DEV_TYPE(0x2U), RT_MEM_MASK_RSVD_TYPE(0x20U), and "
+                   "RT_MEM_MASK_DVPP_TYPE(0x8U).", what, memType); /* [fact] api_error.cc */
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    return api_err_runtime(fn, be_get()->mem_type_check(c->device, addrList, size, memType,
+                                                        checkResult));
+}

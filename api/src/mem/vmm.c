@@ -1,0 +1,352 @@
+/*
+ * vmm.c - virtual memory management: reserved address ranges, physical
+ * memory handles, mappings (CANN's acl_rt.h "virtual memory" calls).
+ *
+ * The ACL-layer checks are CANN's (src/acl/aclrt_impl/memory.cpp:
+ * aclrtReserveMemAddressImpl and the calls after it), in its order, with
+ * its codes and messages: NULL pointers (EH0008), size 0 and flags
+ * (EH0007), reserved flags and unsupported memory attributes (EH0009), all
+ * ACL_ERROR_INVALID_PARAM. What the driver checks below them (the state of
+ * reservations, handles and mappings) is the backend's: the simulator says
+ * why it refuses, reported as "The argument is invalid.Reason: <call>
+ * failed, <why>." (aclsim's wording: CANN's driver texts are not public).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include "mem.h"
+#include "backends/be.h"
+
+/* CANN's names of memory attributes and location types in messages
+ * (src/acl/utils/cann_info_utils.cpp GetMemAttrDesc, data_type_utils.h). */
+static const char *attr_desc(aclrtMemAttr a, char *buf, size_t len)
+{
+    static const char *names[] = {
+        "DDR_MEM(0)",           "HBM_MEM(1)",           "DDR_MEM_HUGE(2)",
+        "DDR_MEM_NORMAL(3)",    "HBM_MEM_HUGE(4)",      "HBM_MEM_NORMAL(5)",
+        "DDR_MEM_P2P_HUGE(6)",  "DDR_MEM_P2P_NORMAL(7)", "HBM_MEM_P2P_HUGE(8)",
+        "HBM_MEM_P2P_NORMAL(9)", "HBM_MEM_HUGE1G(10)",  "HBM_MEM_P2P_HUGE1G(11)",
+        "MEM_NORMAL(12)",       "MEM_HUGE(13)",         "MEM_HUGE1G(14)",
+        "MEM_P2P_NORMAL(15)",   "MEM_P2P_HUGE(16)",     "MEM_P2P_HUGE1G(17)"};
+    if ((int)a >= 0 && (int)a < 18)
+        return names[a];
+    snprintf(buf, len, "UNKNOWN(%d)", (int)a);
+    return buf;
+}
+
+static const char *location_desc(aclrtMemLocationType t, char *buf, size_t len)
+{
+    static const char *names[] = {"MEM_LOCATION_TYPE_HOST(0)", "MEM_LOCATION_TYPE_DEVICE(1)",
+                                  "MEM_LOCATION_TYPE_UNREGISTERED(2)",
+                                  "MEM_LOCATION_TYPE_MANAGED(3)",
+                                  "MEM_LOCATION_TYPE_HOST_NUMA(4)"};
+    if ((int)t >= 0 && (int)t < 5)
+        return names[t];
+    snprintf(buf, len, "UNKNOWN(%d)", (int)t);
+    return buf;
+}
+
+static aclError size_zero(const char *fn)
+{
+    return api_err_value(fn, "0", "size", "must be greater than 0");
+}
+
+/* EH0009 for a reserved parameter that is not what it must be. */
+static aclError reserved_param(const char *fn, const char *param, uint64_t value)
+{
+    api_report(API_MSG_EH0009, "%s failed. Value %" PRIu64 " for parameter %s is invalid. "
+               "Reason: %s is a reserved parameter and must be 0.", fn, value, param, param);
+    return ACL_ERROR_INVALID_PARAM;
+}
+
+/* The message of a failure below the ACL layer; returns rc. */
+aclError api_vmm_failed(const char *fn, aclError rc, const char *why)
+{
+    if (rc == ACL_SUCCESS)
+        return rc;
+    if (rc == ACL_ERROR_RT_MEMORY_ALLOCATION) {
+        api_report(API_MSG_EL0004, "Failed to allocate memory.");
+        api_report(API_MSG_EH9999, "%s failed: %s, runtime result = %d.", fn,
+                   why ? why : "out of device memory", rc);
+    } else if (why) {
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s.", fn, why);
+    } else {
+        api_err_runtime(fn, rc);
+    }
+    return rc;
+}
+
+/* The attribute checks of aclrtMallocPhysical and
+ * aclrtMemGetAllocationGranularity (memory.cpp: device memory with a DDR
+ * attribute, then an attribute with no handler). */
+static aclError check_attr(const char *fn, const aclrtPhysicalMemProp *prop)
+{
+    char buf[32];
+    aclrtMemAttr a = prop->memAttr;
+    if (prop->location.type == ACL_MEM_LOCATION_TYPE_DEVICE &&
+        (a == ACL_DDR_MEM_HUGE || a == ACL_DDR_MEM_NORMAL || a == ACL_DDR_MEM_P2P_HUGE ||
+         a == ACL_DDR_MEM_P2P_NORMAL))
+        return api_err_value(fn, attr_desc(a, buf, sizeof buf), "memAttr",
+                             "MEM_LOCATION_TYPE_HOST(0) or MEM_LOCATION_TYPE_HOST_NUMA(4)");
+    switch (a) {
+    case ACL_HBM_MEM_HUGE:
+    case ACL_HBM_MEM_NORMAL:
+    case ACL_HBM_MEM_HUGE1G:
+    case ACL_DDR_MEM_HUGE:
+    case ACL_DDR_MEM_NORMAL:
+    case ACL_DDR_MEM_P2P_HUGE:
+    case ACL_DDR_MEM_P2P_NORMAL:
+    case ACL_MEM_NORMAL:
+    case ACL_MEM_HUGE:
+    case ACL_MEM_HUGE1G:
+    case ACL_MEM_P2P_NORMAL:
+    case ACL_MEM_P2P_HUGE:
+    case ACL_MEM_P2P_HUGE1G:
+        return ACL_SUCCESS;
+    default:
+        api_report(API_MSG_EH0009, "%s failed. Value %s for parameter memAttr is invalid. "
+                   "Reason: The current physical memory attribute is not supported.", fn,
+                   attr_desc(a, buf, sizeof buf));
+        return ACL_ERROR_INVALID_PARAM;
+    }
+}
+
+static aclError reserve(const char *fn, void **virPtr, size_t size, size_t alignment,
+                        void *expectPtr, uint64_t flags, int no_uc)
+{
+    API_FAULT(ACL_RT_VMM, fn);
+    if (!virPtr)
+        return api_err_null(fn, "virPtr");
+    if (size == 0)
+        return size_zero(fn);
+    if (flags != 0 && flags != 1) {
+        char v[24];
+        snprintf(v, sizeof v, "%" PRIu64, flags);
+        return api_err_value(fn, v, "flags", "0");
+    }
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    const char *why = NULL;
+    rc = be_get()->vmm_reserve(c->device, size, alignment, expectPtr, flags, no_uc, virPtr, &why);
+    return api_vmm_failed(fn, rc, why);
+}
+
+aclError api_impl_aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment,
+                                         void *expectPtr, uint64_t flags)
+{
+    return reserve("aclrtReserveMemAddress", virPtr, size, alignment, expectPtr, flags, 0);
+}
+
+aclError api_impl_aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment,
+                                                   void *expectPtr, uint64_t flags)
+{
+    return reserve("aclrtReserveMemAddressNoUCMemory", virPtr, size, alignment, expectPtr, flags,
+                   1);
+}
+
+aclError api_impl_aclrtReleaseMemAddress(void *virPtr)
+{
+    static const char fn[] = "aclrtReleaseMemAddress";
+    if (!virPtr)
+        return api_err_null(fn, "virPtr");
+    const char *why = NULL;
+    aclError rc_ = be_get()->vmm_release(virPtr, &why);
+    return api_vmm_failed(fn, rc_, why);
+}
+
+aclError api_impl_aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+                                      const aclrtPhysicalMemProp *prop, uint64_t flags)
+{
+    static const char fn[] = "aclrtMallocPhysical";
+    char buf[40];
+    API_FAULT(ACL_RT_VMM, fn);
+    if (!handle)
+        return api_err_null(fn, "handle");
+    if (!prop)
+        return api_err_null(fn, "prop");
+    if (size == 0)
+        return size_zero(fn);
+    if (flags != 0)
+        return reserved_param(fn, "flags", flags);
+    if (prop->handleType != ACL_MEM_HANDLE_TYPE_NONE) {
+        snprintf(buf, sizeof buf, "%d", (int)prop->handleType);
+        return api_err_value(fn, buf, "prop->handleType", "ACL_MEM_HANDLE_TYPE_NONE");
+    }
+    if (prop->allocationType != ACL_MEM_ALLOCATION_TYPE_PINNED) {
+        snprintf(buf, sizeof buf, "%d", (int)prop->allocationType);
+        return api_err_value(fn, buf, "prop->allocationType", "ACL_MEM_ALLOCATION_TYPE_PINNED");
+    }
+    if (prop->location.type == ACL_MEM_LOCATION_TYPE_UNREGISTERED ||
+        prop->location.type == ACL_MEM_LOCATION_TYPE_MANAGED) {
+        const char *d = location_desc(prop->location.type, buf, sizeof buf);
+        api_report(API_MSG_EH0009, "%s failed. Value %s for parameter prop->location.type is "
+                   "invalid. Reason: location type does not support %s.", fn, d, d);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    aclError rc = check_attr(fn, prop);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    struct api_ctx *c;
+    rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    const char *why = NULL;
+    rc = be_get()->vmm_phys_alloc(size, prop, flags, handle, &why);
+    return api_vmm_failed(fn, rc, why);
+}
+
+aclError api_impl_aclrtFreePhysical(aclrtDrvMemHandle handle)
+{
+    static const char fn[] = "aclrtFreePhysical";
+    if (!handle)
+        return api_err_null(fn, "handle");
+    const char *why = NULL;
+    aclError rc_ = be_get()->vmm_phys_free(handle, &why);
+    return api_vmm_failed(fn, rc_, why);
+}
+
+static aclError map(const char *fn, void *virPtr, size_t size, size_t offset,
+                    aclrtDrvMemHandle handle, uint64_t flags, int no_access)
+{
+    API_FAULT(ACL_RT_VMM, fn);
+    if (!virPtr)
+        return api_err_null(fn, "virPtr");
+    if (!handle)
+        return api_err_null(fn, "handle");
+    if (size == 0)
+        return size_zero(fn);
+    if (flags != 0) {
+        char v[24];
+        snprintf(v, sizeof v, "%" PRIu64, flags);
+        return api_err_value(fn, v, "flags", "0");
+    }
+    const char *why = NULL;
+    aclError rc_ = be_get()->vmm_map(virPtr, size, offset, handle, flags, no_access,
+                                                 &why);
+    return api_vmm_failed(fn, rc_, why);
+}
+
+aclError api_impl_aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                              uint64_t flags)
+{
+    return map("aclrtMapMem", virPtr, size, offset, handle, flags, 0);
+}
+
+aclError api_impl_aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset,
+                                      aclrtDrvMemHandle handle, uint64_t flags)
+{
+    return map("aclrtMemMapNoAccess", virPtr, size, offset, handle, flags, 1);
+}
+
+aclError api_impl_aclrtUnmapMem(void *virPtr)
+{
+    static const char fn[] = "aclrtUnmapMem";
+    if (!virPtr)
+        return api_err_null(fn, "virPtr");
+    const char *why = NULL;
+    aclError rc_ = be_get()->vmm_unmap(virPtr, &why);
+    return api_vmm_failed(fn, rc_, why);
+}
+
+aclError api_impl_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+                                                   aclrtMemGranularityOptions option,
+                                                   size_t *granularity)
+{
+    static const char fn[] = "aclrtMemGetAllocationGranularity";
+    if (!prop)
+        return api_err_null(fn, "prop");
+    if (!granularity)
+        return api_err_null(fn, "granularity");
+    aclError rc = check_attr(fn, prop);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (option != ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM &&
+        option != ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", (int)option);
+        api_report(API_MSG_EE1003, "%s failed because value %s for parameter option is invalid. "
+                   "Expected value: ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM(0) or "
+                   "ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED(1).", fn, v);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    struct api_ctx *c;
+    rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = be_get()->vmm_granularity(c->device, prop, option, granularity);
+    return api_vmm_failed(fn, rc, rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+                                      ? "this SoC has no 1 GB pages (HUGE1G)" : NULL);
+}
+
+aclError api_impl_aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc,
+                                    size_t count)
+{
+    static const char fn[] = "aclrtMemSetAccess";
+    /* The ACL layer checks nothing (memory.cpp); the runtime's decorator
+     * (api_error.cc MemSetAccess) rejects NULL virPtr and desc. */
+    if (!virPtr)
+        return api_err_null(fn, "virPtr");
+    if (!desc)
+        return api_err_null(fn, "desc");
+    if (count == 0)
+        return api_err_value(fn, "0", "count", "must be greater than 0");
+    const char *why = NULL;
+    aclError rc_ = be_get()->vmm_set_access(virPtr, size, desc, count, &why);
+    return api_vmm_failed(fn, rc_, why);
+}
+
+aclError api_impl_aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag)
+{
+    static const char fn[] = "aclrtMemGetAccess";
+    if (!virPtr)
+        return api_err_null(fn, "virPtr");
+    if (!location)
+        return api_err_null(fn, "location");
+    if (!flag)
+        return api_err_null(fn, "flag");
+    const char *why = NULL;
+    aclError rc_ = be_get()->vmm_get_access(virPtr, location, flag, &why);
+    return api_vmm_failed(fn, rc_, why);
+}
+
+aclError api_impl_aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle)
+{
+    static const char fn[] = "aclrtMemRetainAllocationHandle";
+    if (!virPtr)
+        return api_err_null(fn, "virPtr");
+    if (!handle)
+        return api_err_null(fn, "handle");
+    const char *why = NULL;
+    aclError rc_ = be_get()->vmm_retain(virPtr, handle, &why);
+    return api_vmm_failed(fn, rc_, why);
+}
+
+aclError api_impl_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
+                                                           aclrtPhysicalMemProp *prop)
+{
+    static const char fn[] = "aclrtMemGetAllocationPropertiesFromHandle";
+    if (!handle)
+        return api_err_null(fn, "handle");
+    if (!prop)
+        return api_err_null(fn, "prop");
+    const char *why = NULL;
+    aclError rc_ = be_get()->vmm_props(handle, prop, &why);
+    return api_vmm_failed(fn, rc_, why);
+}
+
+aclError api_impl_aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize)
+{
+    static const char fn[] = "aclrtMemGetAddressRange";
+    if (!ptr)
+        return api_err_null(fn, "ptr");
+    if (!pbase)
+        return api_err_null(fn, "pbase");
+    if (!psize)
+        return api_err_null(fn, "psize");
+    aclError rc = be_get()->mem_range(ptr, pbase, psize);
+    return api_vmm_failed(fn, rc, rc == ACL_ERROR_RT_PARAM_INVALID
+                                      ? "ptr lies in no allocation (device block, host block "
+                                        "or mapping)"
+                                      : NULL);
+}

@@ -1,0 +1,170 @@
+/*
+ * op.h - the contract of api/src/op/, operators: tensor descriptions
+ * (tensor.c), data types and data buffers (data.c), operator attributes
+ * (attr.c), single operators and their handles (single.c), the operator
+ * compiler (compiler.c), the cblas calls (cblas.c), the built-in operator
+ * library (library.c: what each operator accepts and what memory it asks
+ * for) and the single-op executor (executor.c), the one consumer of
+ * registered allocators, as CANN's is.
+ *
+ * op/ may include every family folder below it (diag/, rt/, alloc/, mem/);
+ * none of them includes this header.
+ */
+#ifndef ACLSIM_API_OP_OP_H_
+#define ACLSIM_API_OP_OP_H_
+
+#include "alloc/alloc.h"
+#include "backends/be.h"
+#include "mem/mem.h"
+#include "rt/rt.h"
+
+/* ---- tensor.c: tensor descriptions (struct aclTensorDesc of acl_base_mdl.h) ---- */
+
+/* A tensor description, as CANN's GE ACL layer keeps one. Fixed size: CANN
+ * hands descs out as arrays (aclGetTensorDescByIndex indexes them). */
+struct aclTensorDesc {
+    aclDataType dtype;
+    aclFormat format;         /* origin format (aclSetTensorOriginFormat) */
+    aclFormat storage_format; /* aclSetTensorFormat/StorageFormat; UNDEFINED: unset */
+    size_t ndims, n_storage, n_range, n_vrange;
+    int64_t *dims;            /* origin shape; -1 unknown dim, {-2} unknown rank */
+    int64_t *storage_dims;    /* aclSetTensorShape/StorageShape (a copy of dims at create) */
+    int64_t (*range)[2];      /* aclSetTensorShapeRange */
+    int64_t (*vrange)[2];     /* aclSetTensorValueRange */
+    char *name, *dyn_name;    /* NULL reads as "" */
+    void *const_data;         /* aclSetTensorConst: a copy */
+    size_t const_len;
+    bool is_const;
+    aclMemType memtype;
+    void *address;
+};
+
+/* A deep copy of a desc (operator handles keep one), or NULL. */
+aclTensorDesc *api_desc_clone(const aclTensorDesc *d);
+
+/* Element count of a shape as aclGetTensorDescElementCount counts it: 1 for
+ * a scalar, 0 for a negative dim or on overflow. */
+size_t api_shape_elements(const int64_t *dims, size_t ndims);
+
+/* ---- data.c: data buffers ---- */
+
+/* What aclCreateDataBuffer hands out: a plain host object naming memory it
+ * does not own (the operator calls read it). */
+struct aclDataBuffer {
+    void *data;
+    uint64_t length;
+};
+
+/* ---- attr.c: operator attributes (struct aclopAttr of acl_op.h) ----
+ *
+ * An attribute set maps names to typed values, a later Set of a name
+ * replacing the earlier one (CANN keeps a std::map). Values are stored in
+ * three shapes: integers (bool, int, data type and their lists, and list of
+ * lists, flattened with per-list lengths), floats, strings. */
+
+enum api_attr_kind {
+    API_ATTR_BOOL, API_ATTR_INT, API_ATTR_FLOAT, API_ATTR_STRING, API_ATTR_DTYPE,
+    API_ATTR_LIST_BOOL, API_ATTR_LIST_INT, API_ATTR_LIST_FLOAT, API_ATTR_LIST_STRING,
+    API_ATTR_LIST_DTYPE, API_ATTR_LIST_LIST_INT
+};
+
+struct api_attr {
+    char *name;
+    enum api_attr_kind kind;
+    size_t n;       /* values (lists: elements; list of lists: all ints) */
+    int64_t *ints;  /* integer kinds */
+    float *floats;  /* float kinds */
+    char **strs;    /* string kinds */
+    size_t nlists;  /* list of lists: number of lists */
+    int *lens;      /* list of lists: length of each */
+};
+
+struct aclopAttr {
+    struct api_attr *v;
+    size_t n, cap;
+};
+
+/* The attribute named `name`, or NULL. attr may be NULL (no attributes). */
+const struct api_attr *api_attr_find(const aclopAttr *attr, const char *name);
+
+/* ---- library.c: the built-in operator library ---- */
+
+/* Why an operator call matches no built-in operator. */
+enum api_op_mismatch {
+    API_OPM_OK = 0,
+    API_OPM_TYPE,   /* no operator of that type */
+    API_OPM_INPUT,  /* inputs: count, shapes, placement */
+    API_OPM_OUTPUT, /* outputs: count, shapes */
+    API_OPM_ATTR,   /* a required attribute missing or wrong */
+    API_OPM_DTYPE,  /* a data type the operator does not take */
+    API_OPM_FORMAT  /* a format the operator does not take */
+};
+
+/* One block the executor asks the stream's allocator for. */
+struct api_op_req {
+    size_t bytes;    /* as asked: workspace rounded up to 512, intermediates to 32 plus 32 */
+    bool workspace;  /* workspace (else an intermediate: the tiling record) */
+};
+
+/* An operator call, matched against the library. */
+struct api_op_plan {
+    struct be_op op;
+    int n_req;
+    struct api_op_req req[2];
+    size_t in_bytes[BE_OP_MAX_IN], out_bytes; /* bytes each device tensor occupies */
+    int in_index[BE_OP_MAX_IN];               /* the caller's input behind op.in[i] */
+    bool refresh;                             /* output dims to write back (V2 calls) */
+};
+
+/* Match a call against the built-in library and plan it: API_OPM_OK and
+ * *plan, or why not (and a sentence in why). With `refresh`, unknown
+ * output dims (-1, -2) are allowed and planned from the inputs (the V2
+ * calls write them back). Data buffers are not checked here. */
+enum api_op_mismatch api_op_plan(const char *type, int n_in,
+                                 const aclTensorDesc *const in_desc[],
+                                 const aclDataBuffer *const in[], int n_out,
+                                 const aclTensorDesc *const out_desc[],
+                                 aclDataBuffer *const out[], const aclopAttr *attr, bool refresh,
+                                 struct api_op_plan *plan, char *why, size_t len);
+
+/* Whether `type` names a built-in operator. */
+bool api_op_known(const char *type);
+
+/* ---- single.c: the checks and driver every execute call shares ---- */
+
+/* CANN's data-buffer array check (CheckDataBufferArry) and descriptor
+ * array checks (CheckPtrArray); ACL_SUCCESS or the reported error. */
+aclError api_op_check_buffers(int n, const aclDataBuffer *const *arr);
+aclError api_op_check_descs(int n_in, const aclTensorDesc *const *in, int n_out,
+                            const aclTensorDesc *const *out);
+/* Whether every output has a 0 dim (then CANN returns success at once). */
+bool api_op_all_outputs_empty(int n, const aclTensorDesc *const *out);
+
+/* Plan and execute a call whose arguments passed the call's own checks.
+ * `compiled`: the aclopCompileAndExecute path (a mismatch is named by its
+ * ACL op code) rather than the execute path (ACL_ERROR_OP_NOT_FOUND, as
+ * CANN's model matching). `refresh`: write planned output dims back. */
+aclError api_op_call(const char *fn, bool compiled, bool refresh, const char *opType, int numInputs,
+                     const aclTensorDesc *const inputDesc[], const aclDataBuffer *const inputs[],
+                     int numOutputs, const aclTensorDesc *const outputDesc[],
+                     aclDataBuffer *const outputs[], const aclopAttr *attr, aclrtStream stream);
+
+/* ---- executor.c: the single-op executor ---- */
+
+/* Run a planned operator on `stream` (the user's handle; NULL: the
+ * current context's default stream) the way CANN's single-op executor
+ * does: the stream's allocator (registered, or the stream's built-in one),
+ * blocks for the plan's requests, launch, blocks freed right after the
+ * launch. `fn` names the call for messages. */
+aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream stream);
+
+/* ---- executor.c, as a watcher (api/src/watchers.c) ---- */
+
+/* A stream's backend object is released: its executor state and the
+ * executor's own allocator of it go with it. */
+void api_op_stream_released(void *stream);
+/* Device dev is closing: release the executor's own allocators of its
+ * streams (before the leak report, which must not count them). */
+void api_op_device_closing(int32_t dev, const char *where);
+
+#endif /* ACLSIM_API_OP_OP_H_ */

@@ -1,0 +1,89 @@
+/*
+ * internal.h - what the files of api/src/rt/ share among themselves and
+ * nobody else: the lock of the device bookkeeping, the init and finalize
+ * callbacks, the op wait timeout, which events are IPC events, and the
+ * release of each kind of handle (objects.c calls what it was given).
+ *
+ * Included only by rt/'s own files (ci/check-layers).
+ */
+#ifndef ACLSIM_API_RT_INTERNAL_H_
+#define ACLSIM_API_RT_INTERNAL_H_
+
+#include "rt.h"
+
+/* ---- device.c ---- */
+
+/* The mutex of the device and context bookkeeping (never held across a
+ * backend call). */
+void api_lock(void);
+void api_unlock(void);
+
+/* Close every open device, whatever it still holds, without telling the
+ * state callbacks (aclFinalize; `where` names it). pre: no lock held. */
+void api_devices_close_all(const char *where);
+
+/* The op wait timeout of device dev in seconds (0: none). */
+uint32_t api_op_wait_timeout(int32_t dev);
+
+/* ---- peer.c ---- */
+
+/* Forget the peer access a device that closes had enabled (its peers'
+ * access to it stays, as the driver keeps it). */
+void api_peer_forget(int32_t dev);
+
+/* ---- ipcevent.c: IPC events ---- */
+
+/* Remember that live event handle h is an IPC event: 0, or -1 when host
+ * memory runs out. */
+int api_ipc_event_add(const void *h);
+/* Whether h is a live IPC event (CANN refuses several calls for them). */
+bool api_ipc_event_is(const void *h);
+/* h is being released. */
+void api_ipc_event_forget(const void *h);
+/* Undo an event creation (plain or IPC): forget it, destroy it in the
+ * backend. For api_obj_publish. */
+aclError api_ipc_event_drop(void *h);
+
+/* ---- Telling the watchers (rt.h), in the installed table's order ---- */
+
+/* objects.c: the table api_watchers_install was given. */
+extern const struct api_watcher *api_watch_table;
+extern size_t api_watch_count;
+
+static inline void api_tell_stream_gone(void *stream)
+{
+    for (size_t i = 0; i < api_watch_count; i++)
+        if (api_watch_table[i].stream_gone)
+            api_watch_table[i].stream_gone(stream);
+}
+
+static inline void api_tell_ctx_gone(const struct api_ctx *ctx)
+{
+    for (size_t i = 0; i < api_watch_count; i++)
+        if (api_watch_table[i].ctx_gone)
+            api_watch_table[i].ctx_gone(ctx);
+}
+
+static inline void api_tell_device_closing(int32_t dev, const char *where)
+{
+    for (size_t i = 0; i < api_watch_count; i++)
+        if (api_watch_table[i].device_closing)
+            api_watch_table[i].device_closing(dev, where);
+}
+
+static inline void api_tell_finalizing(const char *where)
+{
+    for (size_t i = 0; i < api_watch_count; i++)
+        if (api_watch_table[i].finalizing)
+            api_watch_table[i].finalizing(where);
+}
+
+/* ---- The releases objects.c is given (api_release_fn) ---- */
+
+/* event.c: an event (plain or IPC) whose last reference went. */
+void api_release_event(void *event, struct api_ctx *owner);
+/* device.c: a context whose last reference went: its default stream and
+ * its backend context are destroyed (the watchers told first). */
+void api_release_ctx(void *handle, struct api_ctx *ctx);
+
+#endif /* ACLSIM_API_RT_INTERNAL_H_ */

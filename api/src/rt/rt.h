@@ -1,0 +1,182 @@
+/*
+ * rt.h - the contract of api/src/rt/, the runtime's own objects: init and
+ * finalize, devices and contexts with the current-context cache
+ * (device.c), the handles given out and their users (objects.c), streams
+ * (stream.c), events (event.c), notifies (notify.c), callbacks
+ * (callback.c), peer access (peer.c), IPC events (ipcevent.c), core limits
+ * (reslimit.c), versions (version.c), device queries (devinfo.c) and the
+ * state callbacks (state.c).
+ *
+ * rt/ includes diag/ and nothing else of api/src. It knows nothing of
+ * memory, allocators or operators: when a stream, context or device goes,
+ * it walks the table of watchers it was given (api_watchers, defined at
+ * the top of api/src), in the table's order.
+ */
+#ifndef ACLSIM_API_RT_RT_H_
+#define ACLSIM_API_RT_RT_H_
+
+#include "diag/diag.h"
+
+/* ---- device.c: devices and contexts ---- */
+
+/* A context. Not freed before the library unloads (device.c), so a
+ * pointer to one stays readable after the context is destroyed. */
+struct api_ctx {
+    int32_t device;
+    bool primary;      /* the device's default context */
+    void *be_ctx;      /* backend context handle */
+    aclrtStream deflt; /* the context's default stream (backend handle) */
+    struct api_ctx *next_dead;
+};
+
+/* The calling thread's current context, validated (NULL and 107002 with a
+ * message when there is none). `func` names the API for the message. No
+ * reference is taken: enough for reading its device. */
+aclError api_current_ctx(const char *func, struct api_ctx **out);
+
+/* The published context behind a user handle, or NULL (objects.c). */
+struct api_ctx *api_ctx_lookup(const void *handle);
+
+/* ACL_SUCCESS when deviceId names an open device; otherwise
+ * ACL_ERROR_RT_INVALID_DEVICEID with a message naming `func`. */
+aclError api_device_usable(const char *func, int32_t deviceId);
+
+/* Whether device dev is open now (no message; it may close right after). */
+bool api_device_is_open(int32_t dev);
+
+/* ---- The watchers: who is told when a stream, context or device goes ----
+ *
+ * rt/ is given one table of watchers (api/src/watchers.c, above every
+ * family, installs it as the library loads) and calls each watcher's hooks
+ * in the table's order, skipping NULL ones. Hooks run with no aclsim lock
+ * held. */
+struct api_watcher {
+    const char *name;
+    /* A stream (backend handle) is about to be destroyed, a context's
+     * default stream included: what the watcher keeps for it goes. */
+    void (*stream_gone)(void *stream);
+    /* A context is about to be destroyed (after its default stream's
+     * stream_gone). */
+    void (*ctx_gone)(const struct api_ctx *ctx);
+    /* Device dev is about to close, nothing of it released yet: `where`
+     * names the call that closes it (NULL: a failed open). */
+    void (*device_closing)(int32_t dev, const char *where);
+    /* The runtime ends (aclFinalize): every device is closed already. */
+    void (*finalizing)(const char *where);
+};
+/* Install the table rt/ walks (objects.c keeps it): once, before any call. */
+void api_watchers_install(const struct api_watcher *table, size_t n);
+
+/* ---- objects.c: live handles the ACL layer gave out, and their users ---- */
+
+enum api_obj_kind {
+    API_OBJ_CONTEXT = 1,
+    API_OBJ_STREAM = 2,
+    API_OBJ_EVENT = 3,
+    API_OBJ_DSTREAM = 4, /* a context's default stream: usable, released by its context */
+    API_OBJ_NOTIFY = 5
+};
+enum { API_OBJ_NOMEM = -1, API_OBJ_GONE = -2 };
+
+struct api_obj;
+
+/* What releases the backend object behind a handle once its last
+ * reference goes (called with no lock held); `owner` is the struct the
+ * handle was published with (a context's own struct for a context). */
+typedef void (*api_release_fn)(void *handle, struct api_ctx *owner);
+
+/* Publish a handle the backend just created, with its kind, device, owning
+ * context (a context: its own struct) and what releases it: lookups find
+ * it from now on. Returns 0; API_OBJ_NOMEM when host memory runs out,
+ * API_OBJ_GONE when the owner is no longer published (being destroyed):
+ * the caller then destroys the handle again. */
+int api_obj_add(void *handle, enum api_obj_kind kind, int32_t device, struct api_ctx *owner,
+                api_release_fn release);
+
+/* The end of every create call: when rc is ACL_SUCCESS, publish handle,
+ * just made by the backend on the held context ctx, as `kind` released by
+ * `release`; if that fails, destroy(handle) undoes the creation and the
+ * result says why (ACL_ERROR_RT_CONTEXT_NULL: ctx is being destroyed;
+ * ACL_ERROR_BAD_ALLOC). Returns rc otherwise. */
+aclError api_obj_publish(aclError rc, void *handle, enum api_obj_kind kind, struct api_ctx *ctx,
+                         api_release_fn release, aclError (*destroy)(void *handle));
+
+/* The published handle of `kind` with a reference taken (the backend
+ * object stays alive until api_obj_put), or NULL when there is none. */
+struct api_obj *api_obj_get(const void *handle, enum api_obj_kind kind);
+void api_obj_put(struct api_obj *o);
+void *api_obj_handle(const struct api_obj *o);
+struct api_ctx *api_obj_owner(const struct api_obj *o);
+int32_t api_obj_device(const struct api_obj *o);
+
+/* Withdraw a published handle (a context's streams with it); its backend
+ * object is released once the last reference is put, at once if there is
+ * none. Returns 0, or -1 when handle is not a published one of kind. */
+int api_obj_retire(const void *handle, enum api_obj_kind kind);
+/* Retire every published handle of `kind` on `device` (any when < 0)
+ * owned by `owner` (any when NULL). */
+void api_obj_retire_all(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner);
+/* Wait until every object of device has been released. */
+void api_obj_wait_device(int32_t device);
+
+/* Kind of a published handle, 0 when unknown. */
+enum api_obj_kind api_obj_kind_of(const void *handle);
+/* Call fn for every published handle of `kind` on `device` (any when < 0)
+ * owned by `owner` (any when NULL). fn runs under the table's lock: it must
+ * not call api_obj_* or the backend. */
+void api_obj_each(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner,
+                  void (*fn)(void *handle, enum api_obj_kind kind, struct api_ctx *owner,
+                             void *user),
+                  void *user);
+
+/* ---- stream.c ---- */
+
+/* A stream in use by a call: the backend handle, its context, and the
+ * reference that keeps both alive (api_stream_put). */
+struct api_stream_ref {
+    void *stream;
+    struct api_ctx *ctx;
+    struct api_obj *obj;
+};
+
+/* Resolve a user stream argument (NULL: the current context's default
+ * stream) and take a reference. An unknown or destroyed handle gives
+ * ACL_ERROR_RT_INTERNAL_ERROR (CANN's code for an invalid stream) with a
+ * message naming `func`. */
+aclError api_stream_get(const char *func, aclrtStream stream, struct api_stream_ref *out);
+void api_stream_put(struct api_stream_ref *ref);
+
+/* Where a copy or fill works: an asynchronous one (async) holds its stream
+ * (as api_stream_get) and runs in the stream's context, a synchronous one
+ * in the current context with ref->stream NULL. api_work_put ends both. */
+aclError api_work_get(const char *func, bool async, aclrtStream stream,
+                      struct api_stream_ref *ref, struct api_ctx **ctx);
+void api_work_put(struct api_stream_ref *ref);
+
+/* ---- peer.c ---- */
+
+/* A copy between device memory of src_dev and dst_dev issued on device dev
+ * (the current one): ACL_SUCCESS when they are one device or dev has peer
+ * access to the other; otherwise CANN's error, with a message naming func. */
+aclError api_peer_copy_check(const char *func, int32_t dev, int32_t src_dev, int32_t dst_dev);
+
+/* ---- callback.c: callbacks and host functions, as a watcher ---- */
+
+/* A stream (backend handle) is about to be destroyed: its subscription and
+ * the callbacks still queued for it go (never run), once none is running. */
+void api_cb_stream_gone(void *stream);
+/* A context is about to be destroyed: its host-function thread ends. */
+void api_cb_ctx_gone(const struct api_ctx *ctx);
+
+/* ---- state.c: device and stream state callbacks ---- */
+
+/* Tell the registered device and stream state callbacks (aclrtReg*State-
+ * Callback) that device dev or a stream (backend handle) changed state.
+ * Called with no lock held; a no-op while api_state_mute is on. */
+void api_state_device(int32_t dev, aclrtDeviceState state);
+void api_state_stream(void *stream, aclrtStreamState state);
+/* aclFinalize closes what the program left open without telling the state
+ * callbacks (CANN leaves devices open until the process exits). */
+void api_state_mute(bool on);
+
+#endif /* ACLSIM_API_RT_RT_H_ */

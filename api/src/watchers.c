@@ -1,0 +1,25 @@
+/*
+ * watchers.c - the table of who is told when a stream, context or device
+ * goes, or the runtime ends (rt/rt.h, struct api_watcher), installed in
+ * rt/ as the library loads. rt/ walks it in this order and knows none of
+ * the watchers by name.
+ *
+ * The order is what teardown needs: callbacks drop what they queued for a
+ * stream before the executor releases its state of that stream; when a
+ * device closes, the executor releases its own allocators first, so that
+ * the leak report, after it, counts only what the program left.
+ */
+#include "top.h"
+
+static const struct api_watcher watchers[] = {
+    {.name = "callbacks", .stream_gone = api_cb_stream_gone, .ctx_gone = api_cb_ctx_gone},
+    {.name = "executor", .stream_gone = api_op_stream_released,
+     .device_closing = api_op_device_closing},
+    {.name = "leak report", .device_closing = api_leaks_device,
+     .finalizing = api_leaks_registry},
+};
+
+__attribute__((constructor)) static void watchers_install(void)
+{
+    api_watchers_install(watchers, sizeof watchers / sizeof watchers[0]);
+}
