@@ -10,7 +10,7 @@
 #define ACLSIM_API_ABI_CALLS_H_
 
 enum api_family {
-#define FAMILY(id, title, why) API_FAM_##id,
+#define FAMILY(id, title, file, why) API_FAM_##id,
 #define CALL(fam, st, ret, name, params, args, fail)
 #include "api/abi/calls.def"
 #undef FAMILY
@@ -19,7 +19,7 @@ enum api_family {
 };
 
 enum api_call {
-#define FAMILY(id, title, why)
+#define FAMILY(id, title, file, why)
 #define CALL(fam, st, ret, name, params, args, fail) API_CALL_##name,
 #include "api/abi/calls.def"
 #undef FAMILY

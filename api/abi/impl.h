@@ -19,7 +19,7 @@
 #include "aclsim/aclsim.h"
 #include "aclsim/fault.h"
 
-#define FAMILY(id, title, why)
+#define FAMILY(id, title, file, why)
 #define CALL(fam, st, ret, name, params, args, fail) API_DECLARE_##st(ret, name, params)
 #define API_DECLARE_SIM(ret, name, params) ret api_impl_##name params;
 #define API_DECLARE_SIMV API_DECLARE_SIM

@@ -70,3 +70,8 @@ API_EXPORT aclError aclsim_clock_reset(void)
     api_check_clock_reset(); /* the sanitizer's times are of the old clock */
     return API_TOOL(clock_reset)();
 }
+
+API_EXPORT unsigned long aclsim_alloc_check_reports(const char *kind)
+{
+    return api_check_reports(kind);
+}

@@ -29,7 +29,7 @@
 /* ---- The catalogue as data ---- */
 
 static const char *const call_names[API_CALL_COUNT] = {
-#define FAMILY(id, title, why)
+#define FAMILY(id, title, file, why)
 #define CALL(fam, st, ret, name, params, args, fail) #name,
 #include "api/abi/calls.def"
 #undef FAMILY
@@ -37,7 +37,7 @@ static const char *const call_names[API_CALL_COUNT] = {
 };
 
 static const enum api_family call_family[API_CALL_COUNT] = {
-#define FAMILY(id, title, why)
+#define FAMILY(id, title, file, why)
 #define CALL(fam, st, ret, name, params, args, fail) API_FAM_##fam,
 #include "api/abi/calls.def"
 #undef FAMILY
@@ -45,7 +45,7 @@ static const enum api_family call_family[API_CALL_COUNT] = {
 };
 
 static const char *const family_why[API_FAM_COUNT] = {
-#define FAMILY(id, title, why) why,
+#define FAMILY(id, title, file, why) why,
 #define CALL(fam, st, ret, name, params, args, fail)
 #include "api/abi/calls.def"
 #undef FAMILY
@@ -141,7 +141,7 @@ static void not_simulated(enum api_call id)
     }
 #define API_DEFINE_OWN(ret, name, params, args, fail)
 
-#define FAMILY(id, title, why)
+#define FAMILY(id, title, file, why)
 #define CALL(fam, st, ret, name, params, args, fail) API_DEFINE_##st(ret, name, params, args, fail)
 #include "api/abi/calls.def"
 #undef FAMILY

@@ -19,7 +19,7 @@
 
 /* A HOOK call of the catalogue has api_diff_<name>, which its export calls
  * instead of api_impl_<name> in differential mode. */
-#define FAMILY(id, title, why)
+#define FAMILY(id, title, file, why)
 #define CALL(fam, st, ret, name, params, args, fail) API_DECLARE_DIFF_##st(ret, name, params)
 #define API_DECLARE_DIFF_HOOK(ret, name, params) ret api_diff_##name params;
 #define API_DECLARE_DIFF_SIM(ret, name, params)

@@ -28,7 +28,7 @@
 #define CATALOGUE_CALLS (404 + 179 + 7 + 18)
 
 enum fam {
-#define FAMILY(id, title, why) API_FAM_##id,
+#define FAMILY(id, title, file, why) API_FAM_##id,
 #define CALL(fam, st, ret, name, params, args, fail)
 #include "api/abi/calls.def"
 #undef FAMILY
@@ -44,7 +44,7 @@ enum {
     ST_SIMULATED_OWN = 1, ST_SIMULATED_NOSIM = 0, ST_SIMULATED_NOSIMV = 0
 };
 
-#define FAMILY(id, title, why)
+#define FAMILY(id, title, file, why)
 #define CALL(fam, st, ret, name, params, args, fail)                                      \
     _Static_assert(__builtin_types_compatible_p(__typeof__(&name), ret (*) params),      \
                    #name ": the catalogue line differs from the header");                \
@@ -87,14 +87,14 @@ static int readme_rows_match(void)
     text[len] = '\0';
 #undef FAMILY
     static const char *const titles[API_FAM_COUNT] = {
-#define FAMILY(id, title, why) title,
+#define FAMILY(id, title, file, why) title,
 #define CALL(fam, st, ret, name, params, args, fail)
 #include "api/abi/calls.def"
 #undef FAMILY
 #undef CALL
     };
     size_t sim[API_FAM_COUNT] = {0}, nosim[API_FAM_COUNT] = {0};
-#define FAMILY(id, title, why)
+#define FAMILY(id, title, file, why)
 #define CALL(fam, st, ret, name, params, args, fail)                                       \
     (ST_SIMULATED_##st ? sim : nosim)[API_FAM_##fam]++;
 #include "api/abi/calls.def"

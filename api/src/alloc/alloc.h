@@ -68,6 +68,9 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
                       uint64_t mark);
 /* Before aclrtFree(p) frees a device block. */
 void api_check_free(const void *p);
+/* Reports made so far of `kind` ("host-memory", "cross-stream-reuse", ...;
+ * NULL: of every kind): aclsim_alloc_check_reports. */
+unsigned long api_check_reports(const char *kind);
 /* The clocks go back to zero: forget the times the sanitizer keeps. */
 void api_check_clock_reset(void);
 /* Before aclrtAllocatorUnregister(stream) / aclrtAllocatorDestroyDesc(desc). */

@@ -133,8 +133,7 @@ aclrtAllocatorDesc api_impl_aclrtAllocatorCreateDesc(void)
     }
     struct desc *d = base_calloc(1, sizeof *d);
     if (!d) {
-        api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.",
-                   (size_t)5 * sizeof(void *)); /* CANN's desc: five pointers */
+        api_err_host_alloc((size_t)5 * sizeof(void *)); /* CANN's desc: five pointers */
         return NULL;
     }
     pthread_mutex_lock(&desc_lock);
@@ -237,11 +236,8 @@ aclError api_impl_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc 
         return api_err_null(fn, "allocatorDesc->freeFunc");
     if (!s.get_addr)
         return api_err_null(fn, "allocatorDesc->getAddrFromBlockFunc");
-    if (api_registry_put(stream, &s) != 0) {
-        api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.",
-                   sizeof s);
-        return ACL_ERROR_BAD_ALLOC;
-    }
+    if (api_registry_put(stream, &s) != 0)
+        return api_err_host_alloc(sizeof s);
     if (API_TOOL(note))
         API_TOOL(note)(fn, stream, allocatorDesc);
     /* (Differential mode mirrors registrations itself, desc by desc.) */

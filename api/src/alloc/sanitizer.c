@@ -558,7 +558,7 @@ void api_check_clock_reset(void)
 
 /* ---- Counts and exit ---- */
 
-API_EXPORT unsigned long aclsim_alloc_check_reports(const char *kind)
+unsigned long api_check_reports(const char *kind)
 {
     unsigned long n = 0;
     for (int k = 0; k < K_COUNT; k++)
@@ -569,7 +569,7 @@ API_EXPORT unsigned long aclsim_alloc_check_reports(const char *kind)
 
 static void exit_on_reports(void)
 {
-    unsigned long n = aclsim_alloc_check_reports(NULL);
+    unsigned long n = api_check_reports(NULL);
     if (n && api_check_mode() == API_CHECK_ERROR) {
         fprintf(stderr, "aclsim: allocator check: %lu report(s); exiting with status %d "
                 "(ACLSIM_ALLOC_CHECK=error)\n", n, CHECK_EXIT);

@@ -78,6 +78,11 @@ aclError api_err_create(const char *func, aclError rc, aclError no_resource, con
 aclError api_err_arg_null(const char *param);
 aclError api_err_arg_value(const char *param, const char *value, const char *reason);
 
+/* The ACL layer's own host memory ran out: EH0010 "Failed to allocate <n>
+ * bytes of host memory via new to ACL." (CANN's GE ACL layer), and
+ * ACL_ERROR_BAD_ALLOC, ready to be returned. */
+aclError api_err_host_alloc(size_t n);
+
 /* Copy the calling thread's first pending message ("Title(CODE): text")
  * into buf without consuming it; "" when none. */
 void api_msg_peek(char *buf, size_t len);

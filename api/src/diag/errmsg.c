@@ -76,6 +76,24 @@ aclError api_err_null(const char *func, const char *param)
     return ACL_ERROR_INVALID_PARAM;
 }
 
+aclError api_err_arg_null(const char *param)
+{
+    api_report(API_MSG_EH0002, "Argument %s must not be null.", param);
+    return ACL_ERROR_INVALID_PARAM;
+}
+
+aclError api_err_arg_value(const char *param, const char *value, const char *reason)
+{
+    api_report(API_MSG_EH0001, "Value %s for %s is invalid. Reason: %s.", value, param, reason);
+    return ACL_ERROR_INVALID_PARAM;
+}
+
+aclError api_err_host_alloc(size_t n)
+{
+    api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.", n);
+    return ACL_ERROR_BAD_ALLOC;
+}
+
 aclError api_err_value(const char *func, const char *value, const char *param,
                        const char *expected)
 {

@@ -263,9 +263,7 @@ aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream st
     struct exec_stream *e = state_of(ref.stream, ref.ctx->device);
     if (!e) {
         api_stream_put(&ref);
-        api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.",
-                   sizeof *e);
-        return ACL_ERROR_BAD_ALLOC;
+        return api_err_host_alloc(sizeof *e);
     }
 
     /* Which allocator: looked up on every execute, as CANN does. */

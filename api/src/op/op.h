@@ -87,6 +87,10 @@ struct aclopAttr {
 /* The attribute named `name`, or NULL. attr may be NULL (no attributes). */
 const struct api_attr *api_attr_find(const aclopAttr *attr, const char *name);
 
+/* A deep copy of attr (NULL: none, and *ok true); *ok false when host
+ * memory ran out (an operator handle keeps its own copy). */
+aclopAttr *api_attr_clone(const aclopAttr *attr, bool *ok);
+
 /* ---- library.c: the built-in operator library ---- */
 
 /* Why an operator call matches no built-in operator. */

@@ -23,24 +23,6 @@
 #define UNKNOWN_DIM (-1)
 #define UNKNOWN_RANK (-2)
 
-aclError api_err_arg_null(const char *param)
-{
-    api_report(API_MSG_EH0002, "Argument %s must not be null.", param);
-    return ACL_ERROR_INVALID_PARAM;
-}
-
-aclError api_err_arg_value(const char *param, const char *value, const char *reason)
-{
-    api_report(API_MSG_EH0001, "Value %s for %s is invalid. Reason: %s.", value, param, reason);
-    return ACL_ERROR_INVALID_PARAM;
-}
-
-static aclError bad_alloc(size_t n)
-{
-    api_report(API_MSG_EH0010, "Failed to allocate %zu bytes of host memory via new to ACL.", n);
-    return ACL_ERROR_BAD_ALLOC;
-}
-
 size_t api_shape_elements(const int64_t *dims, size_t ndims)
 {
     size_t count = 1;
@@ -108,7 +90,7 @@ aclTensorDesc *api_impl_aclCreateTensorDesc(aclDataType dataType, int numDims,
         if (d)
             desc_clear(d);
         base_free(d);
-        bad_alloc(sizeof *d);
+        api_err_host_alloc(sizeof *d);
         return NULL;
     }
     return d;
@@ -134,7 +116,7 @@ static aclError set_ranges(aclTensorDesc *desc, const char *param, size_t count,
     int64_t(*copy)[2] = NULL;
     if (count > 0) {
         if (count > SIZE_MAX / sizeof *copy || !(copy = base_malloc(count * sizeof *copy)))
-            return bad_alloc(count * sizeof *copy);
+            return api_err_host_alloc(count * sizeof *copy);
         memcpy(copy, ranges, count * sizeof *copy);
     }
     base_free(*field);
@@ -281,7 +263,7 @@ static aclError set_string(char **field, const char *s)
 {
     char *copy = NULL;
     if (s && s[0] && !(copy = base_strdup(s)))
-        return bad_alloc(strlen(s) + 1);
+        return api_err_host_alloc(strlen(s) + 1);
     base_free(*field);
     *field = copy;
     return ACL_SUCCESS;
@@ -369,7 +351,7 @@ static aclError set_dims(int64_t **field, size_t *n, int numDims, const int64_t 
     bool ok;
     int64_t *copy = dims_copy(dims, count, &ok);
     if (!ok)
-        return bad_alloc(count * sizeof *copy);
+        return api_err_host_alloc(count * sizeof *copy);
     base_free(*field);
     *field = copy;
     *n = count;
@@ -473,7 +455,7 @@ aclError api_impl_aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, size_
         return api_err_arg_null("desc"); /* CANN reports a zero length so */
     void *copy = base_malloc(length);
     if (!copy)
-        return bad_alloc(length);
+        return api_err_host_alloc(length);
     memcpy(copy, dataBuffer, length);
     base_free(desc->const_data);
     desc->const_data = copy;

@@ -526,3 +526,136 @@ aclError api_impl_aclrtGetCurrentContext(aclrtContext *context)
         *context = c->be_ctx;
     return rc;
 }
+
+aclError api_impl_aclrtCtxGetCurrentDefaultStream(aclrtStream *stream)
+{
+    static const char fn[] = "aclrtCtxGetCurrentDefaultStream";
+    API_FAULT(ACL_RT_CURRENT_CONTEXT, fn);
+    if (!stream)
+        return api_err_null(fn, "stream");
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc == ACL_SUCCESS)
+        *stream = c->deflt;
+    return rc;
+}
+
+/* ---- Device-wide work and settings: synchronisation, stream priorities ---- */
+
+aclError api_impl_aclrtSynchronizeDevice(void)
+{
+    static const char fn[] = "aclrtSynchronizeDevice";
+    API_FAULT(ACL_RT_SYNC_STREAM, fn);
+    struct api_stream_ref ctx; /* keeps the device from closing under us */
+    aclError rc = api_stream_get(fn, NULL, &ctx);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_sync_failed(fn, be_get()->device_sync(ctx.ctx->device));
+    api_stream_put(&ctx);
+    return rc;
+}
+
+aclError api_impl_aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority,
+                                                    int32_t *greatestPriority)
+{
+    /* CANN answers whichever pointer is given; both NULL is no error. */
+    if (leastPriority)
+        *leastPriority = API_LEAST_PRIORITY;
+    if (greatestPriority)
+        *greatestPriority = 0;
+    return ACL_SUCCESS;
+}
+
+/* Saturation mode and op timeouts: settings of the current device. */
+static aclError dev_prop(const char *fn, int which, int set, uint64_t *val)
+{
+    struct api_stream_ref ctx; /* keeps the device from closing under us */
+    aclError rc = api_stream_get(fn, NULL, &ctx);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_err_runtime(fn, be_get()->dev_prop(ctx.ctx->device, which, set, val));
+    api_stream_put(&ctx);
+    return rc;
+}
+
+aclError api_impl_aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
+{
+    static const char fn[] = "aclrtSetDeviceSatMode";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    if ((int)mode != ACL_RT_OVERFLOW_MODE_SATURATION && (int)mode != ACL_RT_OVERFLOW_MODE_INFNAN) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", (int)mode);
+        return api_rt_bad_value(fn, "Setting the saturation mode", v, "mode",
+                        "ACL_RT_OVERFLOW_MODE_SATURATION(0) or ACL_RT_OVERFLOW_MODE_INFNAN(1)");
+    }
+    uint64_t v = (uint64_t)mode;
+    return dev_prop(fn, BE_DP_SAT_MODE, 1, &v);
+}
+
+aclError api_impl_aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
+{
+    static const char fn[] = "aclrtGetDeviceSatMode";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    if (!mode)
+        return api_err_null(fn, "mode");
+    uint64_t v = 0;
+    aclError rc = dev_prop(fn, BE_DP_SAT_MODE, 0, &v);
+    if (rc == ACL_SUCCESS)
+        *mode = (aclrtFloatOverflowMode)v;
+    return rc;
+}
+
+/* The op wait timeout of each device (seconds), for the notify waits of
+ * the ACL layer: the real runtime has no getter. */
+static _Atomic uint32_t op_wait[BE_MAX_DEVICES];
+
+uint32_t api_op_wait_timeout(int32_t dev)
+{
+    return dev >= 0 && dev < BE_MAX_DEVICES ? atomic_load(&op_wait[dev]) : 0;
+}
+
+aclError api_impl_aclrtSetOpWaitTimeout(uint32_t timeout)
+{
+    static const char fn[] = "aclrtSetOpWaitTimeout";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    uint64_t v = timeout;
+    rc = dev_prop(fn, BE_DP_OP_WAIT_TIMEOUT, 1, &v);
+    if (rc == ACL_SUCCESS && c->device < BE_MAX_DEVICES)
+        atomic_store(&op_wait[c->device], timeout);
+    return rc;
+}
+
+static aclError exec_timeout(const char *fn, uint64_t ms)
+{
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    if (ms > UINT32_MAX)
+        ms = UINT32_MAX;
+    return dev_prop(fn, BE_DP_OP_EXEC_TIMEOUT_MS, 1, &ms);
+}
+
+aclError api_impl_aclrtSetOpExecuteTimeOut(uint32_t timeout)
+{
+    return exec_timeout("aclrtSetOpExecuteTimeOut", (uint64_t)timeout * 1000u);
+}
+
+aclError api_impl_aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout)
+{
+    return exec_timeout("aclrtSetOpExecuteTimeOutWithMs", timeout);
+}
+
+aclError api_impl_aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs)
+{
+    static const char fn[] = "aclrtGetOpExecuteTimeout";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    if (!timeoutMs)
+        return api_err_null(fn, "timeoutMs");
+    uint64_t v = 0;
+    aclError rc = dev_prop(fn, BE_DP_OP_EXEC_TIMEOUT_MS, 0, &v);
+    if (rc == ACL_SUCCESS)
+        *timeoutMs = (uint32_t)v;
+    return rc;
+}

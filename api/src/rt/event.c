@@ -375,3 +375,12 @@ aclError api_impl_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent
     /* A simulated wait never outlasts its event's record. */
     return on_stream(fn, event, stream, wait_op);
 }
+
+aclError api_impl_aclrtGetEventAvailNum(uint32_t *eventCount)
+{
+    static const char fn[] = "aclrtGetEventAvailNum";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    if (!eventCount)
+        return api_err_null(fn, "eventCount");
+    return api_avail_num(fn, BE_AVAIL_EVENT, eventCount);
+}

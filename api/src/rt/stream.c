@@ -18,7 +18,7 @@
 #include "base/mem.h"
 
 /* The runtime's EE1003 for a value it rejects: ACL_ERROR_RT_PARAM_INVALID. */
-static aclError rt_value(const char *func, const char *what, const char *value,
+aclError api_rt_bad_value(const char *func, const char *what, const char *value,
                          const char *param, const char *expected)
 {
     api_report(API_MSG_EE1003, "The argument is invalid.Reason: %s failed: %s, value %s of "
@@ -98,7 +98,7 @@ void api_work_put(struct api_stream_ref *ref)
 }
 
 /* Report a synchronisation the device could not complete. */
-static aclError sync_failed(const char *func, aclError rc)
+aclError api_sync_failed(const char *func, aclError rc)
 {
     if (rc != ACL_SUCCESS)
         api_report(API_MSG_EH9999, "%s failed: stream synchronize %s, runtime result = %d.", func,
@@ -172,13 +172,13 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     if (timeout == 0) /* the runtime's own check */
-        return rt_value(fn, "Synchronizing a stream", "0", "timeout",
+        return api_rt_bad_value(fn, "Synchronizing a stream", "0", "timeout",
                         "greater than or equal to -1 and not equal to 0");
     struct api_stream_ref s;
     aclError rc = api_stream_get(fn, stream, &s);
     if (rc != ACL_SUCCESS)
         return rc;
-    rc = sync_failed(fn, be_get()->stream_sync(s.stream, timeout));
+    rc = api_sync_failed(fn, be_get()->stream_sync(s.stream, timeout));
     api_stream_put(&s);
     return rc;
 }
@@ -211,26 +211,11 @@ aclError api_impl_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status
     return rc;
 }
 
-aclError api_impl_aclrtSynchronizeDevice(void)
-{
-    static const char fn[] = "aclrtSynchronizeDevice";
-    API_FAULT(ACL_RT_SYNC_STREAM, fn);
-    struct api_stream_ref ctx; /* keeps the device from closing under us */
-    aclError rc = api_stream_get(fn, NULL, &ctx);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    rc = sync_failed(fn, be_get()->device_sync(ctx.ctx->device));
-    api_stream_put(&ctx);
-    return rc;
-}
-
 /* ---- ids, properties, attributes, abort (fam-stream) ----
  *
  * Priorities and flags are kept per stream by the backend (the simulator
  * schedules every stream alike; the real runtime answers for itself), and
  * so are the failure mode, the overflow switch and the attributes. */
-
-#define LEAST_PRIORITY 7 /* CANN's RT_STREAM_LEAST_PRIORITY; 0 is the greatest */
 
 /* A stream property through the backend, on a held stream. */
 static aclError prop(const char *fn, aclrtStream stream, int which, int set, uint64_t *val)
@@ -253,7 +238,7 @@ aclError api_impl_aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
     uint64_t v = 0;
     aclError rc = prop(fn, stream, BE_SP_PRIORITY, 0, &v);
     if (rc == ACL_SUCCESS)
-        *priority = (uint32_t)(v > LEAST_PRIORITY ? LEAST_PRIORITY : v);
+        *priority = (uint32_t)(v > API_LEAST_PRIORITY ? API_LEAST_PRIORITY : v);
     return rc;
 }
 
@@ -283,19 +268,7 @@ aclError api_impl_aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
     return rc;
 }
 
-aclError api_impl_aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority,
-                                                    int32_t *greatestPriority)
-{
-    /* CANN answers whichever pointer is given; both NULL is no error. */
-    if (leastPriority)
-        *leastPriority = LEAST_PRIORITY;
-    if (greatestPriority)
-        *greatestPriority = 0;
-    return ACL_SUCCESS;
-}
-
-/* Slots left on the current device. */
-static aclError avail_num(const char *fn, int what, uint32_t *count)
+aclError api_avail_num(const char *fn, int what, uint32_t *count)
 {
     struct api_stream_ref ctx; /* keeps the device from closing under us */
     aclError rc = api_stream_get(fn, NULL, &ctx);
@@ -312,29 +285,7 @@ aclError api_impl_aclrtGetStreamAvailableNum(uint32_t *streamCount)
     API_FAULT(ACL_RT_STREAM_ATTR, fn);
     if (!streamCount)
         return api_err_null(fn, "streamCount");
-    return avail_num(fn, BE_AVAIL_STREAM, streamCount);
-}
-
-aclError api_impl_aclrtGetEventAvailNum(uint32_t *eventCount)
-{
-    static const char fn[] = "aclrtGetEventAvailNum";
-    API_FAULT(ACL_RT_STREAM_ATTR, fn);
-    if (!eventCount)
-        return api_err_null(fn, "eventCount");
-    return avail_num(fn, BE_AVAIL_EVENT, eventCount);
-}
-
-aclError api_impl_aclrtCtxGetCurrentDefaultStream(aclrtStream *stream)
-{
-    static const char fn[] = "aclrtCtxGetCurrentDefaultStream";
-    API_FAULT(ACL_RT_CURRENT_CONTEXT, fn);
-    if (!stream)
-        return api_err_null(fn, "stream");
-    struct api_ctx *c;
-    aclError rc = api_current_ctx(fn, &c);
-    if (rc == ACL_SUCCESS)
-        *stream = c->deflt;
-    return rc;
+    return api_avail_num(fn, BE_AVAIL_STREAM, streamCount);
 }
 
 static aclError check_01(const char *fn, const char *what, const char *param, uint64_t v)
@@ -343,7 +294,7 @@ static aclError check_01(const char *fn, const char *what, const char *param, ui
         return ACL_SUCCESS;
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-    return rt_value(fn, what, buf, param, "0 or 1");
+    return api_rt_bad_value(fn, what, buf, param, "0 or 1");
 }
 
 aclError api_impl_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
@@ -402,7 +353,7 @@ static aclError attr_of(const char *fn, aclrtStreamAttr a, int *which)
     default: {
         char v[16];
         snprintf(v, sizeof v, "%d", (int)a);
-        return rt_value(fn, "Checking the stream attribute", v, "stmAttrType",
+        return api_rt_bad_value(fn, "Checking the stream attribute", v, "stmAttrType",
                         "[1, 5]");
     }
     }
@@ -437,8 +388,8 @@ aclError api_impl_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr st
         v = value->streamPriority;
         char buf[16];
         snprintf(buf, sizeof buf, "%u", value->streamPriority);
-        if (v > LEAST_PRIORITY)
-            rc = rt_value(fn, "Setting the stream attribute", buf, "value->streamPriority",
+        if (v > API_LEAST_PRIORITY)
+            rc = api_rt_bad_value(fn, "Setting the stream attribute", buf, "value->streamPriority",
                           "[0, 7]");
         break;
     }
@@ -625,7 +576,7 @@ aclError api_impl_aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle,
         if (valueSize != sizeof(uint32_t))
             return cfg_size(fn, valueSize, sizeof(uint32_t));
         uint32_t p = *(const uint32_t *)attrValue;
-        if (p > LEAST_PRIORITY) {
+        if (p > API_LEAST_PRIORITY) {
             char v[16];
             snprintf(v, sizeof v, "%u", p);
             return api_err_value(fn, v, "attrValue", "[0, 7]");
@@ -643,100 +594,5 @@ aclError api_impl_aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConf
         return api_err_null(fn, "stream");
     uint32_t prio = handle ? handle->priority : 0;
     uint32_t flag = handle ? (uint32_t)handle->flag : 0;
-    return create_stream(fn, stream, prio > LEAST_PRIORITY ? LEAST_PRIORITY : prio, flag);
-}
-
-/* ---- device-wide settings: saturation mode, op timeouts ---- */
-
-static aclError dev_prop(const char *fn, int which, int set, uint64_t *val)
-{
-    struct api_stream_ref ctx; /* keeps the device from closing under us */
-    aclError rc = api_stream_get(fn, NULL, &ctx);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    rc = api_err_runtime(fn, be_get()->dev_prop(ctx.ctx->device, which, set, val));
-    api_stream_put(&ctx);
-    return rc;
-}
-
-aclError api_impl_aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
-{
-    static const char fn[] = "aclrtSetDeviceSatMode";
-    API_FAULT(ACL_RT_STREAM_ATTR, fn);
-    if ((int)mode != ACL_RT_OVERFLOW_MODE_SATURATION && (int)mode != ACL_RT_OVERFLOW_MODE_INFNAN) {
-        char v[16];
-        snprintf(v, sizeof v, "%d", (int)mode);
-        return rt_value(fn, "Setting the saturation mode", v, "mode",
-                        "ACL_RT_OVERFLOW_MODE_SATURATION(0) or ACL_RT_OVERFLOW_MODE_INFNAN(1)");
-    }
-    uint64_t v = (uint64_t)mode;
-    return dev_prop(fn, BE_DP_SAT_MODE, 1, &v);
-}
-
-aclError api_impl_aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
-{
-    static const char fn[] = "aclrtGetDeviceSatMode";
-    API_FAULT(ACL_RT_STREAM_ATTR, fn);
-    if (!mode)
-        return api_err_null(fn, "mode");
-    uint64_t v = 0;
-    aclError rc = dev_prop(fn, BE_DP_SAT_MODE, 0, &v);
-    if (rc == ACL_SUCCESS)
-        *mode = (aclrtFloatOverflowMode)v;
-    return rc;
-}
-
-/* The op wait timeout of each device (seconds), for the notify waits of
- * the ACL layer: the real runtime has no getter. */
-static _Atomic uint32_t op_wait[64];
-
-uint32_t api_op_wait_timeout(int32_t dev)
-{
-    return dev >= 0 && dev < 64 ? atomic_load(&op_wait[dev]) : 0;
-}
-
-aclError api_impl_aclrtSetOpWaitTimeout(uint32_t timeout)
-{
-    static const char fn[] = "aclrtSetOpWaitTimeout";
-    API_FAULT(ACL_RT_STREAM_ATTR, fn);
-    struct api_ctx *c;
-    aclError rc = api_current_ctx(fn, &c);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    uint64_t v = timeout;
-    rc = dev_prop(fn, BE_DP_OP_WAIT_TIMEOUT, 1, &v);
-    if (rc == ACL_SUCCESS && c->device < 64)
-        atomic_store(&op_wait[c->device], timeout);
-    return rc;
-}
-
-static aclError exec_timeout(const char *fn, uint64_t ms)
-{
-    API_FAULT(ACL_RT_STREAM_ATTR, fn);
-    if (ms > UINT32_MAX)
-        ms = UINT32_MAX;
-    return dev_prop(fn, BE_DP_OP_EXEC_TIMEOUT_MS, 1, &ms);
-}
-
-aclError api_impl_aclrtSetOpExecuteTimeOut(uint32_t timeout)
-{
-    return exec_timeout("aclrtSetOpExecuteTimeOut", (uint64_t)timeout * 1000u);
-}
-
-aclError api_impl_aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout)
-{
-    return exec_timeout("aclrtSetOpExecuteTimeOutWithMs", timeout);
-}
-
-aclError api_impl_aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs)
-{
-    static const char fn[] = "aclrtGetOpExecuteTimeout";
-    API_FAULT(ACL_RT_STREAM_ATTR, fn);
-    if (!timeoutMs)
-        return api_err_null(fn, "timeoutMs");
-    uint64_t v = 0;
-    aclError rc = dev_prop(fn, BE_DP_OP_EXEC_TIMEOUT_MS, 0, &v);
-    if (rc == ACL_SUCCESS)
-        *timeoutMs = (uint32_t)v;
-    return rc;
+    return create_stream(fn, stream, prio > API_LEAST_PRIORITY ? API_LEAST_PRIORITY : prio, flag);
 }
