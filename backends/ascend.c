@@ -37,7 +37,7 @@
 typedef void (*any_fn)(void);
 static any_fn table[API_CALL_COUNT];
 static const char *const names[API_CALL_COUNT] = {
-#define FAMILY(id, title, why)
+#define FAMILY(id, title, file, why)
 #define CALL(fam, st, ret, name, params, args, fail) #name,
 #include "api/abi/calls.def"
 #undef FAMILY
