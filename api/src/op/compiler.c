@@ -67,8 +67,9 @@ static aclError compile_and_execute(const char *fn, bool refresh, const char *op
         return ACL_SUCCESS;
     if ((rc = check_op_path(compileFlag, opPath)) != ACL_SUCCESS)
         return rc;
-    return api_op_call(fn, true, refresh, opType, numInputs, inputDesc, inputs, numOutputs,
-                       outputDesc, outputs, attr, stream);
+    const struct api_op_args a = {opType, numInputs, inputDesc, inputs, numOutputs, outputDesc,
+                                  outputs, attr};
+    return api_op_call(fn, API_OP_COMPILED | (refresh ? API_OP_REFRESH : 0u), &a, stream);
 }
 
 aclError api_impl_aclopCompileAndExecute(const char *opType, int numInputs,
@@ -149,10 +150,10 @@ aclError api_impl_aclopCompile(const char *opType, int numInputs,
         in[i] = &none;
     struct api_op_plan plan;
     char why[320];
-    enum api_op_mismatch m = api_op_plan(opType, numInputs > BE_OP_MAX_IN + 1 ? BE_OP_MAX_IN + 1
-                                                                              : numInputs,
-                                         inputDesc, in, numOutputs > 2 ? 2 : numOutputs,
-                                         outputDesc, out, attr, true, &plan, why, sizeof why);
+    const struct api_op_args a = {opType, numInputs > BE_OP_MAX_IN + 1 ? BE_OP_MAX_IN + 1 : numInputs,
+                                  inputDesc, in, numOutputs > 2 ? 2 : numOutputs, outputDesc, out,
+                                  attr};
+    enum api_op_mismatch m = api_op_plan(&a, true, &plan, why, sizeof why);
     if (m == API_OPM_OK)
         return ACL_SUCCESS;
     api_report(API_MSG_EH9999, "aclopCompile failed: %s.", why);

@@ -583,14 +583,13 @@ static void input_counts(enum cls cls, int *lo, int *hi)
     }
 }
 
-enum api_op_mismatch api_op_plan(const char *type, int n_in,
-                                 const aclTensorDesc *const in_desc[],
-                                 const aclDataBuffer *const in[], int n_out,
-                                 const aclTensorDesc *const out_desc[],
-                                 aclDataBuffer *const out[], const aclopAttr *attr, bool refresh,
+enum api_op_mismatch api_op_plan(const struct api_op_args *a, bool refresh,
                                  struct api_op_plan *plan, char *why, size_t len)
 {
-    struct ctx c = {type, in_desc, in, out_desc, attr, refresh, why, len};
+    const char *type = a->type;
+    const aclTensorDesc *const *in_desc = a->in_desc, *const *out_desc = a->out_desc;
+    int n_in = a->n_in, n_out = a->n_out;
+    struct ctx c = {type, in_desc, a->in, out_desc, a->attr, refresh, why, len};
     memset(plan, 0, sizeof *plan);
     why[0] = '\0';
     const struct opdef *def = find(type);
@@ -624,7 +623,7 @@ enum api_op_mismatch api_op_plan(const char *type, int n_in,
         return m;
     if (out_desc[0]->memtype != ACL_MEMTYPE_DEVICE || out_desc[0]->is_const)
         return no(&c, API_OPM_OUTPUT, "%s output[0] must be placed in device memory", type);
-    plan->op.out.data = out[0]->data;
+    plan->op.out.data = a->out[0]->data;
     plan->n_req = 1;
     plan->req[0] = (struct api_op_req){32 + 32, false}; /* the tiling record */
     switch (def->cls) {

@@ -120,15 +120,24 @@ struct api_op_plan {
     bool refresh;                             /* output dims to write back (V2 calls) */
 };
 
+/* An operator call as the aclop* calls receive it: the type, the inputs'
+ * and outputs' descs and buffers, the attributes (NULL: none). */
+struct api_op_args {
+    const char *type;
+    int n_in;
+    const aclTensorDesc *const *in_desc;
+    const aclDataBuffer *const *in;
+    int n_out;
+    const aclTensorDesc *const *out_desc;
+    aclDataBuffer *const *out;
+    const aclopAttr *attr;
+};
+
 /* Match a call against the built-in library and plan it: API_OPM_OK and
  * *plan, or why not (and a sentence in why). With `refresh`, unknown
  * output dims (-1, -2) are allowed and planned from the inputs (the V2
  * calls write them back). Data buffers are not checked here. */
-enum api_op_mismatch api_op_plan(const char *type, int n_in,
-                                 const aclTensorDesc *const in_desc[],
-                                 const aclDataBuffer *const in[], int n_out,
-                                 const aclTensorDesc *const out_desc[],
-                                 aclDataBuffer *const out[], const aclopAttr *attr, bool refresh,
+enum api_op_mismatch api_op_plan(const struct api_op_args *a, bool refresh,
                                  struct api_op_plan *plan, char *why, size_t len);
 
 /* Whether `type` names a built-in operator. */
@@ -144,14 +153,16 @@ aclError api_op_check_descs(int n_in, const aclTensorDesc *const *in, int n_out,
 /* Whether every output has a 0 dim (then CANN returns success at once). */
 bool api_op_all_outputs_empty(int n, const aclTensorDesc *const *out);
 
-/* Plan and execute a call whose arguments passed the call's own checks.
- * `compiled`: the aclopCompileAndExecute path (a mismatch is named by its
- * ACL op code) rather than the execute path (ACL_ERROR_OP_NOT_FOUND, as
- * CANN's model matching). `refresh`: write planned output dims back. */
-aclError api_op_call(const char *fn, bool compiled, bool refresh, const char *opType, int numInputs,
-                     const aclTensorDesc *const inputDesc[], const aclDataBuffer *const inputs[],
-                     int numOutputs, const aclTensorDesc *const outputDesc[],
-                     aclDataBuffer *const outputs[], const aclopAttr *attr, aclrtStream stream);
+/* How api_op_call runs a call: API_OP_COMPILED, the aclopCompileAndExecute
+ * path (a mismatch is named by its ACL op code) rather than the execute
+ * path (ACL_ERROR_OP_NOT_FOUND, as CANN's model matching); API_OP_REFRESH,
+ * write planned output dims back (the V2 calls). */
+enum { API_OP_COMPILED = 1, API_OP_REFRESH = 2 };
+
+/* Plan and execute a call whose arguments passed the call's own checks
+ * (`how`: API_OP_* flags; `fn` names the call for messages). */
+aclError api_op_call(const char *fn, unsigned how, const struct api_op_args *a,
+                     aclrtStream stream);
 
 /* ---- executor.c: the single-op executor ---- */
 

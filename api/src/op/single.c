@@ -101,18 +101,14 @@ static aclError refresh_output(aclTensorDesc *d, const struct be_tensor *t)
     return ACL_SUCCESS;
 }
 
-aclError api_op_call(const char *fn, bool compiled, bool refresh, const char *opType, int numInputs,
-                     const aclTensorDesc *const inputDesc[], const aclDataBuffer *const inputs[],
-                     int numOutputs, const aclTensorDesc *const outputDesc[],
-                     aclDataBuffer *const outputs[], const aclopAttr *attr, aclrtStream stream)
+aclError api_op_call(const char *fn, unsigned how, const struct api_op_args *a,
+                     aclrtStream stream)
 {
     struct api_op_plan plan;
     char why[320];
-    enum api_op_mismatch m = api_op_plan(opType, numInputs, inputDesc, inputs, numOutputs,
-                                         outputDesc, outputs, attr, refresh, &plan, why,
-                                         sizeof why);
+    enum api_op_mismatch m = api_op_plan(a, how & API_OP_REFRESH, &plan, why, sizeof why);
     if (m != API_OPM_OK) {
-        if (compiled) {
+        if (how & API_OP_COMPILED) {
             /* aclsim's compiler names what does not match (CANN's gives GE's codes). */
             api_report(API_MSG_EH9999, "%s failed: %s.", fn, why);
             api_report(API_MSG_EH9999, "build op model failed, result = %d", mismatch_code[m]);
@@ -122,13 +118,13 @@ aclError api_op_call(const char *fn, bool compiled, bool refresh, const char *op
         api_report(API_MSG_EH9999, "[Match][OpModel]MatchOpModel opName = %s fail from static map "
                    "or dynamic map. Please make sure the op executed and the op compiled is "
                    "matched, you can check the op type, op inputs number, outputs number, input "
-                   "format, origin format, datatype, memtype, attr, dim range, and so on.", opType);
+                   "format, origin format, datatype, memtype, attr, dim range, and so on.", a->type);
         api_report(API_MSG_EH9999, "%s: %s.", fn, why);
         return ACL_ERROR_OP_NOT_FOUND;
     }
     aclError rc = api_op_execute(fn, &plan, stream);
     if (rc == ACL_SUCCESS && plan.refresh)
-        rc = refresh_output((aclTensorDesc *)outputDesc[0], &plan.op.out);
+        rc = refresh_output((aclTensorDesc *)a->out_desc[0], &plan.op.out);
     return rc;
 }
 
@@ -160,8 +156,9 @@ aclError api_impl_aclopExecute(const char *opType, int numInputs,
     if ((rc = check_ptr_array(numInputs, (const void *const *)inputs)) != ACL_SUCCESS ||
         (rc = check_ptr_array(numOutputs, (const void *const *)outputs)) != ACL_SUCCESS)
         return rc;
-    return api_op_call("aclopExecute", false, false, opType, numInputs, inputDesc, inputs,
-                       numOutputs, outputDesc, outputs, attr, stream);
+    const struct api_op_args a = {opType, numInputs, inputDesc, inputs,
+                                  numOutputs, outputDesc, outputs, attr};
+    return api_op_call("aclopExecute", 0, &a, stream);
 }
 
 aclError api_impl_aclopExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
@@ -187,9 +184,9 @@ aclError api_impl_aclopExecuteV2(const char *opType, int numInputs, aclTensorDes
         (rc = api_op_check_buffers(numOutputs, (const aclDataBuffer *const *)outputs)) !=
             ACL_SUCCESS)
         return rc;
-    return api_op_call("aclopExecuteV2", false, true, opType, numInputs, in_desc,
-                       (const aclDataBuffer *const *)inputs, numOutputs, out_desc, outputs, attr,
-                       stream);
+    const struct api_op_args a = {opType, numInputs, in_desc, (const aclDataBuffer *const *)inputs,
+                                  numOutputs, out_desc, outputs, attr};
+    return api_op_call("aclopExecuteV2", API_OP_REFRESH, &a, stream);
 }
 
 /* ---- aclopCast ---- */
@@ -265,9 +262,10 @@ aclError api_impl_aclopCreateHandle(const char *opType, int numInputs,
         ib[i] = &none;
     struct api_op_plan plan;
     char why[320];
+    const struct api_op_args a = {opType, numInputs, inputDesc, ib, numOutputs, outputDesc, ob,
+                                  opAttr};
     if (numInputs <= BE_OP_MAX_IN && numOutputs <= 1 &&
-        api_op_plan(opType, numInputs, inputDesc, ib, numOutputs, outputDesc, ob, opAttr, false,
-                    &plan, why, sizeof why) != API_OPM_OK) {
+        api_op_plan(&a, false, &plan, why, sizeof why) != API_OPM_OK) {
         api_report(API_MSG_EH9999, "[Match][OpModel]MatchOpModel opName = %s fail from static "
                    "map or dynamic map. Please make sure the op executed and the op compiled is "
                    "matched, you can check the op type, op inputs number, outputs number, input "
@@ -348,9 +346,10 @@ aclError api_impl_aclopExecWithHandle(aclopHandle *handle, int numInputs,
         api_err_arg_value("output num", v, why);
         return ACL_ERROR_OP_OUTPUT_NOT_MATCH;
     }
-    return api_op_call("aclopExecWithHandle", false, false, handle->type, handle->n_in,
-                       (const aclTensorDesc *const *)handle->in, inputs, handle->n_out,
-                       (const aclTensorDesc *const *)handle->out, outputs, handle->attr, stream);
+    const struct api_op_args a = {handle->type, handle->n_in,
+                                  (const aclTensorDesc *const *)handle->in, inputs, handle->n_out,
+                                  (const aclTensorDesc *const *)handle->out, outputs, handle->attr};
+    return api_op_call("aclopExecWithHandle", 0, &a, stream);
 }
 
 aclError api_impl_aclopCreateHandleForCast(aclTensorDesc *srcDesc, aclTensorDesc *dstDesc,
@@ -418,11 +417,11 @@ aclError api_impl_aclopInferShape(const char *opType, int numInputs, aclTensorDe
     aclDataBuffer *ob[2] = {&none, &none};
     struct api_op_plan plan;
     char why[320];
+    const struct api_op_args a = {opType, numInputs, (const aclTensorDesc *const *)inputDesc,
+                                  (const aclDataBuffer *const *)inputs, numOutputs,
+                                  (const aclTensorDesc *const *)outputDesc, ob, attr};
     if (numOutputs > 1 || numInputs > BE_OP_MAX_IN + 1 ||
-        api_op_plan(opType, numInputs, (const aclTensorDesc *const *)inputDesc,
-                    (const aclDataBuffer *const *)inputs, numOutputs,
-                    (const aclTensorDesc *const *)outputDesc, ob, attr, true, &plan, why,
-                    sizeof why) != API_OPM_OK) {
+        api_op_plan(&a, true, &plan, why, sizeof why) != API_OPM_OK) {
         api_report(API_MSG_EH9999, "aclopInferShape failed: %s.",
                    numOutputs > 1 ? "more than one output" : why);
         return ACL_ERROR_GE_FAILURE;

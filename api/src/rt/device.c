@@ -32,7 +32,8 @@
 
 enum dev_state { DEV_CLOSED, DEV_OPEN, DEV_BUSY };
 
-static pthread_mutex_t big = PTHREAD_MUTEX_INITIALIZER;
+/* The device and context bookkeeping below (api_lock). */
+static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t settled = PTHREAD_COND_INITIALIZER; /* a BUSY state ended */
 static _Atomic unsigned long ctx_epoch = 1;
 
@@ -61,19 +62,19 @@ static _Thread_local unsigned long tls_epoch;
 
 void api_lock(void)
 {
-    pthread_mutex_lock(&big);
+    pthread_mutex_lock(&dev_lock);
 }
 
 void api_unlock(void)
 {
-    pthread_mutex_unlock(&big);
+    pthread_mutex_unlock(&dev_lock);
 }
 
 /* Wait until device dev is not BUSY. pre: lock held. */
 static void wait_settled(int32_t dev)
 {
     while (devs[dev].state == DEV_BUSY)
-        pthread_cond_wait(&settled, &big);
+        pthread_cond_wait(&settled, &dev_lock);
 }
 
 /* End a BUSY spell of dev in `state`. pre: lock held. */
