@@ -14,7 +14,7 @@
  *              `fail` value and a message naming the call and why it is not
  *              simulated.
  * Every export that returns aclError also notes its result as the calling
- * thread's last error (error.c: runtime errors are kept for
+ * thread's last error (diag/error.c: runtime errors are kept for
  * aclrtGetLastError, as CANN's runtime keeps them).
  * With LTO each export and its implementation become one function, so a
  * simulated call costs nothing extra and memcheck's stacks name the call.
@@ -64,7 +64,7 @@ static void not_simulated(enum api_call id)
 /* ---- The exports ---- */
 
 #define DIFF_ON __builtin_expect(api_diff_on, 0)
-/* Every aclError result passes by the calling thread's last error (error.c,
+/* Every aclError result passes by the calling thread's last error (diag/error.c,
  * aclrtGetLastError); results of other types do not. */
 #define NOTE(r)                                                                          \
     do {                                                                                 \

@@ -1,5 +1,5 @@
 /*
- * alloccheck.c - the allocator sanitizer (ACLSIM_ALLOC_CHECK=off|warn|error,
+ * sanitizer.c - the allocator sanitizer (ACLSIM_ALLOC_CHECK=off|warn|error,
  * default warn): the mistakes a custom allocator makes with the
  * single-op executor, found in simulated time, deterministically.
  *
@@ -417,7 +417,7 @@ void api_check_free_end(void)
     tls_free_stream = NULL;
 }
 
-/* ---- Host-side hooks (memory.c, allocator.c) ---- */
+/* ---- Host-side hooks (mem/memory.c, allocator.c) ---- */
 
 uint64_t api_check_mark(const void *stream)
 {

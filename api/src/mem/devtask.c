@@ -1,11 +1,10 @@
 /*
- * builtin.c - built-in device tasks of the ACL layer: tasks a stream runs
- * without a kernel. aclrtReduceAsync (the MEMCOPY family: an SDMA copy
- * with an inline reduction), aclrtRandomNumAsync (the KERNEL family: the
- * DSA's random numbers) and the overflow-status calls of the STREAM family
- * (aclrtGetOverflowStatus, aclrtResetOverflowStatus and their
- * aclrt*FloatOverflowStatus twins, which CANN's runtime maps to the same
- * functions).
+ * devtask.c - device tasks (the DEVTASK family of api/abi/calls.def):
+ * tasks a stream runs without a kernel. aclrtReduceAsync (an SDMA copy
+ * with an inline reduction), aclrtRandomNumAsync (the DSA's random
+ * numbers) and the overflow-status calls (aclrtGetOverflowStatus,
+ * aclrtResetOverflowStatus and their aclrt*FloatOverflowStatus twins,
+ * which CANN's runtime maps to the same functions).
  *
  * The checks are CANN's, in its order: the ACL layer's (aclrt_impl/
  * memory.cpp, kernel.cpp, device.cpp), then the runtime's

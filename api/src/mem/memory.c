@@ -275,7 +275,7 @@ bool api_side_ok(const char *what, const char *param, const void *p, size_t n, b
 
 /* Whether a device side [p, p+n) reaches memory no live block holds (freed,
  * never allocated, past its block's end): on a stream, the device's memory
- * error (error.c raises the exception). */
+ * error (diag/error.c raises the exception). */
 static bool touches_dead(const void *p, size_t n, bool device, const struct be_ptr_info *in)
 {
     if (!device)
@@ -353,7 +353,7 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
             api_exception_task(stream);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
-    /* Between two devices' memory: peer access first (peer.c). */
+    /* Between two devices' memory: peer access first (rt/peer.c). */
     if (dst_dev && src_dev && di.kind == BE_PTR_DEVICE && si.kind == BE_PTR_DEVICE) {
         aclError prc = api_peer_copy_check(fn, c->device, si.device, di.device);
         if (prc != ACL_SUCCESS)

@@ -1,5 +1,5 @@
 /*
- * opcompiler.c - the operator compiler (the OPCOMPILER family of
+ * compiler.c - the operator compiler (the OPCOMPILER family of
  * api/abi/calls.def, acl_op_compiler.h): aclopCompile and
  * aclopCompileAndExecute(V2) over the built-in operator library.
  *
@@ -9,7 +9,7 @@
  * (EH0006, ACL_ERROR_API_NOT_SUPPORT), opType, the descriptor arrays, the
  * data buffer arrays, then all-empty outputs succeed at once, then opPath
  * for ACL_COMPILE_UNREGISTERED. "Compiling" a built-in operator is
- * matching it against the library (oplib.c): nothing is built or cached,
+ * matching it against the library (library.c): nothing is built or cached,
  * and a mismatch is named by the ACL op code for what did not match
  * (CANN's compiler answers with GE's codes instead). Custom operators
  * (ACL_COMPILE_UNREGISTERED with an opPath) cannot be compiled here.

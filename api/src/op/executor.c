@@ -1,5 +1,5 @@
 /*
- * opexec.c - the single-operator executor's memory behaviour, as CANN's
+ * executor.c - the single-operator executor's memory behaviour, as CANN's
  * (allocator-consumers.md; hicann/ge api/acl/acl_model/model/
  * acl_resource_manager.cpp GetAllocators L170-201, UpdateExternalAllocators
  * L260-309; runtime/v2/kernel/memory/external_allocator.cc; memory_kernel.cc
@@ -11,7 +11,7 @@
  *  - a stream that runs an operator while nothing is registered gets a
  *    built-in allocator for its whole life: a later registration on it is
  *    ignored (CANN silently; aclsim warns on stderr, once per desc);
- *  - per execute, each block the operator needs (oplib.c's rule) comes from
+ *  - per execute, each block the operator needs (library.c's rule) comes from
  *    allocFunc and getAddrFromBlockFunc, the operator is launched, and every
  *    block goes back through freeFunc right after the launch, on the host,
  *    before the device has run it: reuse is safe only in stream order;
@@ -19,7 +19,7 @@
  *    "malloc failed"); there is no fallback; allocAdviseFunc is never called.
  * The built-in allocator is a per-stream cache of device blocks reused in
  * stream order and released with the stream (or its device). Each step is
- * shown to the allocator sanitizer (alloccheck.c).
+ * shown to the allocator sanitizer (alloc/sanitizer.c).
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * oplib.c - the built-in operator library as the ACL layer sees it: which
+ * library.c - the built-in operator library as the ACL layer sees it: which
  * operator types exist (CANN's names), what inputs, outputs, attributes,
  * data types and formats each takes, the output shape it produces, and
  * what memory it asks the stream's allocator for. The arithmetic itself is

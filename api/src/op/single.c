@@ -1,14 +1,14 @@
 /*
- * op.c - single operators (the OP family of api/abi/calls.def, acl_op.h):
- * attributes, execution of the built-in operator library, operator
- * handles, aclopCast.
+ * single.c - single operators (the OP family of api/abi/calls.def,
+ * acl_op.h): execution of the built-in operator library, operator handles,
+ * aclopCast. (Their attributes are attr.c's.)
  *
  * Semantics and check order are those of CANN's GE ACL layer (hicann/ge
  * api/acl/acl_op_executor: single_op/op.cpp, types/op_attr.cpp,
  * utils/array_utils.h): NULL pointers give EH0002 "Argument <p> must not be
  * null.", a negative count EH0001 (or no message where CANN gives none),
- * all of them ACL_ERROR_INVALID_PARAM. Execution (opexec.c) runs the
- * built-in operators of oplib.c without any operator model: see the
+ * all of them ACL_ERROR_INVALID_PARAM. Execution (executor.c) runs the
+ * built-in operators of library.c without any operator model: see the
  * README's "Operators" section for how that differs from CANN.
  * Forwarded whole to a real runtime when one is loaded (API_FORWARD).
  */

@@ -1,8 +1,9 @@
 /*
- * device.c - init state, devices and contexts of the ACL layer.
+ * device.c - devices and contexts of the ACL layer (the DEVICE and CONTEXT
+ * families of api/abi/calls.def), the current-context cache, and the
+ * device-wide settings (saturation mode, op timeouts).
  *
- * aclInit/aclFinalize keep CANN's reference count (fact sheet 3.4). A device
- * is opened by its first aclrtSetDevice (or a context created on it) with a
+ * A device is opened by its first aclrtSetDevice (or a context created on it) with a
  * default ("primary") context holding a default stream; aclrtSetDevice is
  * reference counted, aclrtResetDevice drops the primary context at zero and
  * closes the device once no context is left, aclrtResetDeviceForce and
@@ -13,7 +14,7 @@
  * bookkeeping and is never held across a backend call. A device that is
  * being opened or closed, or is getting its primary context, is BUSY: the
  * thread doing it works without the lock, and other threads that need that
- * device wait on a condition variable; init/fini work the same way. Context
+ * device wait on a condition variable. Context
  * structs are not freed before the library unloads (a retired one goes to
  * a graveyard), so the memory calls can read the current context's device
  * from a per-thread cache without the lock, even while another thread

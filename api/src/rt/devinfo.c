@@ -1,8 +1,8 @@
 /*
- * devinfo.c - device queries of the DEVICE family (api/abi/calls.def): device
- * attributes and capabilities, UUID and PCI address, the maps between user,
- * logical and physical device ids, utilization and status. (Opening and
- * closing devices is device.c's.)
+ * devinfo.c - device queries (the DEVINFO family of api/abi/calls.def):
+ * device attributes and capabilities, UUID and PCI address, the maps
+ * between user, logical and physical device ids, utilization and status.
+ * (Opening and closing devices is device.c's.)
  *
  * The checks are CANN's, in its order: the ACL layer's NULL checks
  * (EH0008, 100000), then the runtime's (EE1003 with the runtime's own

@@ -1,8 +1,11 @@
 /*
- * init.c - init and finalize callbacks: aclInitCallbackRegister,
- * aclInitCallbackUnRegister, aclFinalizeCallbackRegister,
- * aclFinalizeCallbackUnRegister, and running them from aclInit and
- * aclFinalize (device.c) as CANN does.
+ * init.c - init and finalize (the INIT family of api/abi/calls.def):
+ * aclInit, aclFinalize and aclFinalizeReference with CANN's reference
+ * count (hicann/runtime src/acl/aclrt_impl/acl.cpp), and the callbacks
+ * they run (aclInitCallbackRegister, aclInitCallbackUnRegister,
+ * aclFinalizeCallbackRegister, aclFinalizeCallbackUnRegister) as CANN
+ * runs them. The real end closes every device left open (device.c), then
+ * tells the watchers (rt.h) and the backend.
  *
  * CANN keeps one registry per kind, a multimap from aclRegisterCallbackType
  * to (callback, userData): a type other than ACL_REG_TYPE_OTHER holds one

@@ -1,5 +1,5 @@
 /*
- * ipc.c - sharing between processes (the IPC family): IPC events.
+ * ipcevent.c - events shared between processes (the IPCEVENT family).
  *
  * An event created by aclrtCreateEventExWithFlag(ACL_EVENT_IPC) can be
  * exported (aclrtIpcGetEventHandle) and opened, in this process or another

@@ -1,6 +1,6 @@
 /*
- * reslimit.c - core limits of devices, streams and threads (the DEVICE
- * family's aclrt*DeviceResLimit, the STREAM family's aclrt*StreamResLimit,
+ * reslimit.c - core limits of devices, streams and threads (the RESLIMIT
+ * family of api/abi/calls.def: aclrt*DeviceResLimit, aclrt*StreamResLimit,
  * aclrt[Un]UseStreamResInCurrentThread, aclrtGetResInCurrentThread).
  *
  * As CANN's runtime keeps them (api_impl.cc, raw_device_res.cc): a device
