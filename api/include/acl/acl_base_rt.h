@@ -5,7 +5,7 @@
  * in CANN), data types and formats, data buffers, fp16 conversion, the
  * application log and the SoC and CANN attribute queries. Part of aclsim's
  * CANN-compatible header set: every name, value and layout equals CANN's
- * (shared fact sheet sections 0 and 2).
+ * (hicann/runtime include/external/acl/acl_base_rt.h).
  */
 #ifndef INC_EXTERNAL_ACL_ACL_BASE_RT_H_
 #define INC_EXTERNAL_ACL_ACL_BASE_RT_H_

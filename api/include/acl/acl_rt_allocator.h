@@ -4,7 +4,8 @@
  * A program describes its own allocator (an object plus four callbacks) in a
  * desc and registers the desc on a stream; consumers on that stream look it up
  * with aclrtAllocatorGetByStream. Prototypes, typedefs and semantics follow
- * CANN exactly (shared fact sheet section 1).
+ * CANN exactly (hicann/runtime include/external/acl/acl_rt_allocator.h,
+ * src/acl/aclrt_impl/allocator.cpp).
  */
 #ifndef INC_EXTERNAL_ACL_ACL_RT_ALLOCATOR_H_
 #define INC_EXTERNAL_ACL_ACL_RT_ALLOCATOR_H_

@@ -3,7 +3,8 @@
  *
  * A pool hands out device memory in stream order (aclrtMemPoolMallocAsync /
  * aclrtMemPoolFreeAsync) and keeps freed memory for reuse up to a release
- * threshold. Types and prototypes as CANN declares them (fact sheet 2.5).
+ * threshold. Types and prototypes as CANN declares them (hicann/runtime
+ * include/external/acl/acl_rt_memory_soma.h).
  */
 #ifndef INC_EXTERNAL_ACL_RT_MEMORY_H_
 #define INC_EXTERNAL_ACL_RT_MEMORY_H_

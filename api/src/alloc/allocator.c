@@ -2,7 +2,8 @@
  * allocator.c - the custom-allocator API: descs and their registration on
  * streams (acl_rt_allocator.h).
  *
- * Semantics are CANN's (fact sheet 1.3-1.4): a desc is a zeroed host object
+ * Semantics are CANN's (hicann/runtime src/acl/aclrt_impl/allocator.cpp,
+ * and its unit test tests/ut/acl/testcase/acl_runtime_unittest.cpp): a desc is a zeroed host object
  * of five pointers; no call checks aclInit, devices or whether a stream
  * exists (any non-NULL pointer is a key); Register checks stream, desc, then
  * obj, allocFunc, freeFunc, getAddrFromBlockFunc and stores a snapshot, the

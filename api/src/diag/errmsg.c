@@ -2,7 +2,8 @@
  * errmsg.c - aclGetRecentErrMsg: CANN's per-thread error-message queue.
  *
  * Every failing call queues one or more messages for the calling thread.
- * aclGetRecentErrMsg formats them as CANN does (fact sheet 3.5): the first
+ * aclGetRecentErrMsg formats them as CANN does (hicann/runtime
+ * src/dfx/error_manager/error_manager.cc): the first
  * as "[PID: <pid>] <YYYY-MM-DD-HH:MM:SS.mmm.uuu> <title>(<code>): <text>"
  * followed by its 8-space-indented "Possible Cause:" / "Solution:" lines,
  * then, when more are queued, "TraceBack (most recent call last):" and each

@@ -1,5 +1,6 @@
 /*
- * memory.c - device and host memory, copies and fills (fact sheet 3.1-3.2).
+ * memory.c - device and host memory, copies and fills (the MEMORY family;
+ * hicann/runtime src/acl/aclrt_impl/memory.cpp).
  *
  * Argument checks run in CANN's order with CANN's codes and messages: the
  * ACL-layer checks (NULL pointers, size 0, copy kind) give
@@ -40,7 +41,8 @@ __attribute__((cold, noinline)) aclError api_no_memory(aclError rc, const char *
     return rc;
 }
 
-/* aclrtMalloc and its variants share CANN's checks (fact sheet 3.1).
+/* aclrtMalloc and its variants share CANN's checks (memory.cpp, the helper
+ * aclMallocMemInner).
  * Always inlined, so each public name stays on the stack memcheck shows
  * for a leaked block (a tail call would hide it). */
 static inline __attribute__((always_inline)) aclError malloc_common(const char *api, void **devPtr, size_t size,
@@ -360,7 +362,8 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
             return prc;
     }
     /* From or to pageable host memory even an async copy completes before
-     * the call returns (fact sheet 3.2); page-locked memory is truly async. */
+     * the call returns (CANN's aclrtMemcpyAsync documentation, hicann/runtime
+     * docs/zh/api_ref); page-locked memory is truly async. */
     bool pageable = api_pageable(dst_dev, &di, dst, count) || api_pageable(src_dev, &si, src, count);
     int how = (!async || pageable ? BE_COPY_WAIT : 0) | (pageable ? BE_COPY_PAGEABLE : 0);
     /* Managed memory is host memory to the simulator's engines. */
@@ -548,7 +551,7 @@ aclError api_impl_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memU
     return ACL_SUCCESS;
 }
 
-/* ---- aclrtCheckMemType (fam-memcopy) ---- */
+/* ---- aclrtCheckMemType ---- */
 
 /* The runtime's memory-type bits (rt_mem: RT_MEM_MASK_DEV_TYPE,
  * _DVPP_TYPE, _RSVD_TYPE); acl_rt.h's ACL_RT_MEM_TYPE_RSVD is 0x10, the

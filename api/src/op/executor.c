@@ -1,6 +1,6 @@
 /*
  * executor.c - the single-operator executor's memory behaviour, as CANN's
- * (allocator-consumers.md; hicann/ge api/acl/acl_model/model/
+ * (hicann/ge at ffdcbc9f: api/acl/acl_model/model/
  * acl_resource_manager.cpp GetAllocators L170-201, UpdateExternalAllocators
  * L260-309; runtime/v2/kernel/memory/external_allocator.cc; memory_kernel.cc
  * L375-383):

@@ -24,7 +24,9 @@
  * written back (CANN's ACL_OP_EXECUTE_V2 refresh).
  *
  * Memory each operator asks for (the workspace rule), through the stream's
- * allocator, as CANN's runtime v2 rounds it (allocator-consumers.md §2):
+ * allocator, as CANN's runtime v2 rounds it (hicann/ge at ffdcbc9f:
+ * graph_metadef/exe_graph/lowering/shape_utils.cc L20-47 for outputs and
+ * intermediates, tiling.h L26 for AI Core workspaces):
  *   every operator      one intermediate for its 32-byte tiling record:
  *                       RoundUp(32, 32) + 32 = 64 bytes
  *   MatMul, BatchMatMul, GEMM   also a workspace for the fp32 accumulators:

@@ -1,6 +1,7 @@
 /*
  * event.c - events of the ACL layer: create, destroy, record, reset, wait,
- * synchronise, query, elapsed time (fact sheet 3.3).
+ * synchronise, query, elapsed time (the EVENT family; hicann/runtime
+ * src/acl/aclrt_impl/event.cpp).
  *
  * An event handle is the backend's; the ACL layer remembers its device and
  * the context that created it (objects.c), so a destroyed or foreign handle
@@ -245,7 +246,7 @@ aclError api_impl_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
     return rc;
 }
 
-/* ---- ids, timestamps, timed waits, flags (fam-stream) ---- */
+/* ---- ids, timestamps, timed waits, flags ---- */
 
 aclError api_impl_aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
 {

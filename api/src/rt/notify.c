@@ -1,5 +1,6 @@
 /*
- * notify.c - notifies and value writes/waits of the ACL layer (fam-stream).
+ * notify.c - notifies and value writes/waits of the ACL layer (the NOTIFY
+ * family).
  *
  * A notify handle is the backend's, published like an event (objects.c):
  * a destroyed or foreign handle is rejected with CANN's code for an invalid

@@ -1,5 +1,5 @@
 /*
- * peer.c - peer access between devices and their topology (fam-stream).
+ * peer.c - peer access between devices and their topology (the PEER family).
  *
  * CANN lets a device reach another's memory once the program enabled peer
  * access from the current device (aclrtDeviceEnablePeerAccess); a copy

@@ -1,6 +1,8 @@
 /*
  * stream.c - streams of the ACL layer: create, destroy, synchronise, and
- * the NULL-means-default-stream rule (fact sheet 3.3).
+ * the NULL-means-default-stream rule (the STREAM family; hicann/runtime
+ * src/acl/aclrt_impl/stream.cpp, and the runtime's api_impl.cc, which puts
+ * the current context's default stream for a NULL one).
  *
  * A stream handle is the backend's; the ACL layer remembers which context
  * owns it (objects.c), so a destroyed or foreign handle gets CANN's error
@@ -211,7 +213,7 @@ aclError api_impl_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status
     return rc;
 }
 
-/* ---- ids, properties, attributes, abort (fam-stream) ----
+/* ---- ids, properties, attributes, abort ----
  *
  * Priorities and flags are kept per stream by the backend (the simulator
  * schedules every stream alike; the real runtime answers for itself), and

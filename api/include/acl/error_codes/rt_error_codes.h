@@ -1,7 +1,8 @@
 /*
  * acl/error_codes/rt_error_codes.h - runtime error codes (#define, as in CANN).
  *
- * Every code CANN's runtime can return; values equal CANN's (fact sheet 2.2).
+ * Every code CANN's runtime can return; values equal CANN's (hicann/runtime
+ * include/external/acl/error_codes/rt_error_codes.h).
  */
 #ifndef __INC_EXTERNEL_RT_ERROR_CODES_H__
 #define __INC_EXTERNEL_RT_ERROR_CODES_H__
