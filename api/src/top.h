@@ -10,7 +10,7 @@
 
 #include "alloc/alloc.h"
 #include "diag/diag.h"
-#include "mem/mem.h"
+#include "mem/memory.h"
 #include "op/op.h"
 #include "rt/rt.h"
 

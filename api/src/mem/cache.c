@@ -9,7 +9,7 @@
  * must (aclsim's bounds and use-after-free checks).
  */
 #include <stdio.h>
-#include "mem.h"
+#include "memory.h"
 #include "backends/be.h"
 
 static aclError cache_op(const char *fn, void *devPtr, size_t size, int invalidate)

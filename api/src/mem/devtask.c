@@ -17,7 +17,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "mem.h"
+#include "memory.h"
 #include "backends/be.h"
 
 /* A device range [p, p+n) a task of `stream` on device dev touches. */

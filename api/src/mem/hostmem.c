@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "mem.h"
+#include "memory.h"
 #include "backends/be.h"
 
 /* "<func> failed. Value <value> for parameter <param> is invalid. Reason:

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "mem.h"
+#include "memory.h"
 #include "backends/be.h"
 
 /* The runtime's limits of a 2-D copy (core/inc/common/internal_error_define.hpp). */

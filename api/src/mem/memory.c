@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "mem.h"
+#include "memory.h"
 #include "backends/be.h"
 
 static const char malloc_fn[] = "aclMallocMemInner"; /* the name CANN reports */

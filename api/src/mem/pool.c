@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "mem.h"
+#include "memory.h"
 #include "backends/be.h"
 
 aclError api_impl_aclrtMemPoolCreate(aclrtMemPool *memPool, const aclrtMemPoolProps *poolProps)

@@ -13,7 +13,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include "mem.h"
+#include "memory.h"
 #include "backends/be.h"
 
 /* CANN's names of memory attributes and location types in messages

@@ -15,7 +15,7 @@
 
 #include "alloc/alloc.h"
 #include "backends/be.h"
-#include "mem/mem.h"
+#include "mem/memory.h"
 #include "rt/rt.h"
 
 /* ---- tensor.c: tensor descriptions (struct aclTensorDesc of acl_base_mdl.h) ---- */

@@ -1,5 +1,5 @@
 /*
- * mem.h - the contract of api/src/mem/, device and host memory: allocation
+ * memory.h - the contract of api/src/mem/, device and host memory: allocation
  * and plain copies and fills (memory.c), 2-D, batch and 32-bit copies and
  * fills (memcopy.c), registered, managed and configured memory
  * (hostmem.c), virtual memory (vmm.c), stream-ordered pools (pool.c),
@@ -8,8 +8,8 @@
  * mem/ includes diag/, rt/ (streams, contexts, peers) and alloc/ (the
  * sanitizer it reports host accesses and frees to); never op/.
  */
-#ifndef ACLSIM_API_MEM_MEM_H_
-#define ACLSIM_API_MEM_MEM_H_
+#ifndef ACLSIM_API_MEM_MEMORY_H_
+#define ACLSIM_API_MEM_MEMORY_H_
 
 #include "alloc/alloc.h"
 #include "rt/rt.h"
@@ -55,4 +55,4 @@ aclError api_free_host(const char *func, void *hostPtr, bool dev_sync);
  * or NULL); returns rc, ACL_SUCCESS without a message. */
 aclError api_vmm_failed(const char *func, aclError rc, const char *why);
 
-#endif /* ACLSIM_API_MEM_MEM_H_ */
+#endif /* ACLSIM_API_MEM_MEMORY_H_ */
