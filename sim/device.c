@@ -45,6 +45,13 @@ static enum sim_rc configure_locked(const char **why)
         *why = opt_invalid(OPT_SOC, "expected the name of a SoC profile (README: SoC profiles)");
         return SIM_EINVAL;
     }
+    if (!sim_roofline_known(p)) { /* no other SoC's figures stand in for its own */
+        char want[160];
+        snprintf(want, sizeof want, "%s has no platform facts (cube and vector cores, clocks) "
+                 "to time kernels with", p->name);
+        *why = opt_invalid(OPT_SOC, want);
+        return SIM_EINVAL;
+    }
     uint64_t hbm = opt_uint(OPT_HBM_BYTES);
     if (opt_is_set(OPT_HBM_BYTES) && (hbm > p->hbm_bytes || hbm % SIM_HEAP_GRANULE)) {
         char want[128];

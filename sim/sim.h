@@ -45,7 +45,8 @@ struct sim_profile {
     double host_gbps;          /* host link bandwidth per direction, pinned memory, GB/s */
     double host_latency_us;    /* host link latency per transfer */
     unsigned copy_engines;     /* SDMA queues */
-    unsigned clock_mhz;        /* AI core clock */
+    unsigned cube_mhz;         /* cube core clock: [AICoreSpec] cube_freq */
+    unsigned vector_mhz;       /* vector core clock: [VectorCoreSpec] vec_freq (profile.c) */
     unsigned malloc_padding;   /* bytes added by aclrtMalloc (32, or 0 on 950) */
     bool huge1g;               /* 1 GB pages (HUGE1G_ONLY) supported */
     unsigned max_streams;      /* per device, default stream included */
@@ -489,13 +490,20 @@ struct sim_op {
 enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *op,
                        uint64_t *start, uint64_t *end);
 
-/* Roofline figures (roofline.c, sources there): flop/s of the cube (matrix)
- * or vector unit of SoC `soc` for a data type, and the duration in ps of a
- * kernel doing `flops` and moving `bytes` on a device of hbm_gbps. */
+/* Roofline figures (roofline.c, sources there), from profile p's own
+ * clocks and HBM and the core counts of its SoC (sim_soc_find).
+ * sim_roofline_flops_per_s: flop/s of the cube (matrix) or vector unit for a
+ * data type; 0 when the SoC has no platform facts, no cores of that unit or
+ * no clock for it: such a profile times no kernel, and sim_configure
+ * refuses it (sim_roofline_known says which profiles can).
+ * sim_roofline_ps: the duration in ps of a kernel on that unit doing
+ * `flops` and moving `bytes` through HBM, launch cost included.
+ * pre: sim_roofline_known(p) (UINT64_MAX, a kernel that never ends, else). */
 #define SIM_ROOF_PS_PER_US UINT64_C(1000000)
-double sim_roofline_flops_per_s(const char *soc, bool cube, enum sim_dtype dt);
-uint64_t sim_roofline_ps(const char *soc, double hbm_gbps, bool cube, enum sim_dtype dt,
-                         double flops, double bytes);
+bool sim_roofline_known(const struct sim_profile *p);
+double sim_roofline_flops_per_s(const struct sim_profile *p, bool cube, enum sim_dtype dt);
+uint64_t sim_roofline_ps(const struct sim_profile *p, bool cube, enum sim_dtype dt, double flops,
+                         double bytes);
 
 /* Enqueue a kernel of `ps` on stream s (the host pays its enqueue cost):
  * it starts when the stream and the host reach it. */
