@@ -131,14 +131,22 @@ struct be_fault {
 /* ---- operators ---- */
 
 /* A built-in operator, validated by the ACL layer (api/src/oplib.c), as a
- * backend runs it (sim/ops.c computes it). Kinds in the order of
- * enum sim_opkind. */
+ * backend runs it (sim/ops.c computes it). Its kinds and limits are the
+ * shared vocabulary of api/abi/opkinds.def. */
 enum be_op_kind {
-    BE_OP_ADD, BE_OP_SUB, BE_OP_MUL, BE_OP_DIV, BE_OP_MAXIMUM, BE_OP_MINIMUM,
-    BE_OP_RELU, BE_OP_SIGMOID, BE_OP_TANH, BE_OP_GELU, BE_OP_EXP, BE_OP_ABS, BE_OP_NEG,
-    BE_OP_SQRT, BE_OP_CAST, BE_OP_MATMUL, BE_OP_GEMM, BE_OP_REDUCE_SUM, BE_OP_TRANSPOSE
+#define OPKIND(id, what) BE_OP_##id,
+#define OPLIMIT(id, value)
+#include "api/abi/opkinds.def"
+#undef OPKIND
+#undef OPLIMIT
 };
-enum { BE_OP_MAX_IN = 5, BE_OP_MAX_DIMS = 8 };
+enum {
+#define OPKIND(id, what)
+#define OPLIMIT(id, value) BE_OP_##id = value,
+#include "api/abi/opkinds.def"
+#undef OPKIND
+#undef OPLIMIT
+};
 struct be_tensor {
     const void *data; /* device address, or host memory (const inputs) when !dev */
     bool dev;

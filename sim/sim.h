@@ -444,17 +444,23 @@ void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind);
 /* Element types of the built-in operators. */
 enum sim_dtype { SIM_DT_F32, SIM_DT_F16, SIM_DT_BF16, SIM_DT_I32, SIM_DT_I8, SIM_DT_U8, SIM_DT_I64 };
 
-/* What a built-in operator computes. Binary elementwise operators
- * broadcast their inputs (numpy rules); MATMUL covers MatMul and
- * BatchMatMul (leading dims broadcast), GEMM is out = alpha*a@b + beta*c. */
+/* What a built-in operator computes, and the bounds of its description:
+ * the vocabulary the ACL layer and the backends share (api/abi/opkinds.def
+ * says what each kind computes). */
 enum sim_opkind {
-    SIM_OP_ADD, SIM_OP_SUB, SIM_OP_MUL, SIM_OP_DIV, SIM_OP_MAXIMUM, SIM_OP_MINIMUM,
-    SIM_OP_RELU, SIM_OP_SIGMOID, SIM_OP_TANH, SIM_OP_GELU, SIM_OP_EXP, SIM_OP_ABS, SIM_OP_NEG,
-    SIM_OP_SQRT, SIM_OP_CAST, SIM_OP_MATMUL, SIM_OP_GEMM, SIM_OP_REDUCE_SUM, SIM_OP_TRANSPOSE
+#define OPKIND(id, what) SIM_OP_##id,
+#define OPLIMIT(id, value)
+#include "api/abi/opkinds.def"
+#undef OPKIND
+#undef OPLIMIT
 };
-
-#define SIM_OP_MAX_DIMS 8
-#define SIM_OP_MAX_IN 5
+enum {
+#define OPKIND(id, what)
+#define OPLIMIT(id, value) SIM_OP_##id = value,
+#include "api/abi/opkinds.def"
+#undef OPKIND
+#undef OPLIMIT
+};
 
 struct sim_tensor {
     const void *data; /* device address, or host memory when !dev */
