@@ -1300,9 +1300,26 @@ static aclError pool_trim(void *pool, size_t keep, const char **why)
     return ACL_ERROR_RT_PARAM_INVALID;
 }
 
+struct vmm_live_ctx {
+    void (*fn)(int kind, void *addr, uint64_t size, uint64_t aux, void *user);
+    void *user;
+};
+
+/* One of the simulator's live reservations, handles or pools, told to the
+ * ACL layer in its kinds (BE_LIVE_*). */
+static void each_vmm_live(int kind, void *addr, uint64_t size, uint64_t aux, void *user)
+{
+    const struct vmm_live_ctx *c = user;
+    int be = kind == SIM_VMM_LIVE_RESERVATION ? BE_LIVE_RESERVATION
+             : kind == SIM_VMM_LIVE_PHYSICAL  ? BE_LIVE_PHYSICAL
+                                              : BE_LIVE_POOL;
+    c->fn(be, addr, size, aux, c->user);
+}
+
 static size_t vmm_live(int32_t dev, void (*fn)(int, void *, uint64_t, uint64_t, void *), void *user)
 {
-    return sim_vmm_live(dev, fn, user) + sim_pool_live(dev, fn, user);
+    struct vmm_live_ctx c = {fn, user};
+    return sim_vmm_live(dev, each_vmm_live, &c) + sim_pool_live(dev, each_vmm_live, &c);
 }
 
 /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
