@@ -32,7 +32,7 @@ struct sim_vmm {
     uint64_t reserved, mapped, physical; /* bytes */
 };
 
-/* ---- device.c: devices ---- */
+/* ---- config.c and device.c: devices ---- */
 
 struct sim_dev {
     struct sim_lock lock; /* the heap, address space, stacks and abandoned list */
@@ -71,14 +71,24 @@ struct sim_dev {
 };
 
 /* Every device, open or not, and how many the configuration has
- * (ACLSIM_DEVICE_COUNT). device.c writes them under its mutex (count only
- * while no device is open); the others read. In the header so that the
- * hot paths below inline. */
+ * (ACLSIM_DEVICE_COUNT): config.c's table. config.c writes the count (only
+ * while no device is open) and device.c a device's entry as it opens and
+ * closes, both under config.c's mutex; the others read. In the header so
+ * that the hot paths below inline. */
 struct sim_devs {
     _Atomic uint32_t count;
     struct sim_dev dev[SIM_MAX_DEVICES];
 };
 extern struct sim_devs sim_devs;
+
+/* The process-wide mutex over the configuration and the opening and
+ * closing of devices (config.c): device.c holds it while it opens or
+ * closes one, configuring first if nothing has yet. */
+void sim_config_lock(void);
+void sim_config_unlock(void);
+/* A device opened (+1) or closed (-1): sim_configure changes nothing
+ * while any is open. pre: the mutex held. */
+void sim_config_count_open(int delta);
 
 /* Device id's state, open or not. pre: 0 <= id < SIM_MAX_DEVICES. */
 static inline struct sim_dev *sim_dev_get(int32_t id)

@@ -2,13 +2,16 @@
  * sim.h - the NPU memory simulator: the interface backends/sim.c drives.
  *
  * The simulator models what an Ascend device's runtime does with memory and
- * time: SoC profiles (profile.c), devices each with a protected address
- * space and a constant-time heap (device.c over vaspace.c and heap.c) whose
- * blocks (blocks.c, with allocation stacks from stacks.c) follow CANN's
- * rounding and page policies (policy.c), page-locked host memory (host.c),
- * and streams, copies, fills (copy.c) and events on a simulated clock
- * (stream.c over clock.c, traced by trace.c). Files share internals through
- * the folder-private internal.h. It knows nothing of the ACL
+ * time: SoC profiles (profile.c); the configuration and the device table
+ * (config.c); devices, opened and closed by device.c, each with a
+ * protected address space and a constant-time heap (vaspace.c, heap.c)
+ * whose blocks (blocks.c, with allocation stacks from stacks.c) follow
+ * CANN's rounding and page policies (policy.c); virtual memory (vmm.c) and
+ * stream-ordered pools (pool.c); page-locked, registered and managed host
+ * memory (host.c); streams, copies, fills (copy.c) and events on a
+ * simulated clock (stream.c over clock.c, traced by trace.c); built-in
+ * operators timed by a roofline (ops.c, roofline.c). Files share internals
+ * through the folder-private internal.h. It knows nothing of the ACL
  * layer: calls return enum sim_rc and the backend maps codes to aclError.
  * All calls are thread-safe.
  */
@@ -93,7 +96,8 @@ struct sim_soc {
  * only the simulated ones), or NULL. */
 const struct sim_soc *sim_soc_find(const char *name);
 
-/* ---- device.c, policy.c, blocks.c, copy.c: devices and device memory ---- */
+/* ---- config.c, device.c, policy.c, blocks.c, copy.c: devices and device
+ * memory ---- */
 
 /* Settings read from the environment (ACLSIM_SOC, ACLSIM_HBM_BYTES,
  * ACLSIM_DEVICE_COUNT) when no device is open. Returns SIM_OK or SIM_EINVAL
