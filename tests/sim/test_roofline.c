@@ -4,7 +4,9 @@
  * each row holds its SoC's figures from CANN's platform file (the file is
  * named in the row) and the kernel times worked out by hand from them, and
  * the simulator must give exactly those. A profile added without a row of
- * its own fails here, as does one timed by another SoC's figures.
+ * its own fails here, as does one timed by another SoC's figures, and so
+ * does one sim_configure (sim/config.c) refuses: it refuses a profile whose
+ * SoC has no figures to time kernels by.
  *
  * The operators are those of sim/ops.c's cost model: an fp16 MatMul of
  * 2048 x 2048 by 2048 x 2048 (2 * 2048^3 flops, three 2048^2 fp16 matrices
@@ -26,10 +28,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "base/options.h"
 #include "sim/sim.h"
 
 #define INI "hicann/runtime src/platform/platform_config/"
@@ -196,6 +200,21 @@ static void test_profile_without_platform_facts_borrows_none(void **state)
     }
 }
 
+static void test_every_profile_configures(void **state)
+{
+    (void)state;
+    const struct sim_profile *p;
+    for (size_t i = 0; (p = sim_profile_at(i)) != NULL; i++) {
+        const char *why = NULL;
+        setenv("ACLSIM_SOC", p->name, 1);
+        assert_int_equal(opt_reload(), 0);
+        if (sim_configure(&why) != SIM_OK)
+            fail_msg("ACLSIM_SOC=%s does not configure: %s", p->name, why);
+        assert_ptr_equal(sim_device_profile(0), p);
+    }
+    unsetenv("ACLSIM_SOC");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_each_profile_has_its_platform_files_figures),
         cmocka_unit_test(test_kernel_time_follows_each_profiles_cores_and_clock),
         cmocka_unit_test(test_profile_without_platform_facts_borrows_none),
+        cmocka_unit_test(test_every_profile_configures),
     };
     return cmocka_run_group_tests_name("roofline", tests, NULL, NULL);
 }
