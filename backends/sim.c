@@ -72,11 +72,8 @@ static aclError device_count(uint32_t *count)
     return ACL_SUCCESS;
 }
 
-static void res_forget(int32_t dev); /* resource limits (examples) */
-
 static aclError device_open(int32_t dev)
 {
-    res_forget(dev); /* a device opens with its cores unlimited, as CANN's */
     return code(sim_device_open(dev), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
@@ -445,16 +442,25 @@ static aclError event_info(void *e, int what, uint64_t *val)
     }
 }
 
-/* Device-wide settings: kept for the program (nothing in the simulator
- * overflows or runs kernels that could time out). */
-static _Atomic uint64_t dev_props[SIM_MAX_DEVICES][3];
+/* The simulator's device-wide setting for the ACL layer's BE_DP_*. */
+static enum sim_dev_setting setting_of(int prop)
+{
+    switch (prop) {
+    case BE_DP_SAT_MODE:
+        return SIM_DS_SAT_MODE;
+    case BE_DP_OP_WAIT_TIMEOUT:
+        return SIM_DS_OP_WAIT_TIMEOUT;
+    default:
+        return SIM_DS_OP_EXEC_TIMEOUT_MS;
+    }
+}
 
 static aclError dev_prop(int32_t dev, int prop, int set, uint64_t *val)
 {
     if (set)
-        atomic_store(&dev_props[dev][prop], *val);
+        sim_device_set_setting(dev, setting_of(prop), *val);
     else
-        *val = atomic_load(&dev_props[dev][prop]);
+        *val = sim_device_setting(dev, setting_of(prop));
     return ACL_SUCCESS;
 }
 
@@ -533,44 +539,52 @@ static aclError devices_topo(int32_t dev, int32_t other, uint64_t *topo)
 
 /* ---- versions, SoC and device queries ---- */
 
-/* The platform facts of the simulated SoC (every profile has a line in
- * sim/profile.c's table of SoCs; a test keeps it so). */
-static const struct sim_soc *soc_facts(void)
-{
-    return sim_soc_find(sim_device_profile(0)->name);
-}
-
-/* NPU arch 3510 (Ascend 950, 350) runs SIMT code; the runtime's device
- * properties for it (config/950/dev_info_reg.cc, base_david.hpp) give these
- * limits, and 0 for every other arch. UB per vector core is 256 KiB less
- * 32 KiB of data cache and 8 KiB for the compiler. */
-enum { ARCH_SIMT = 3510 };
-
-static int64_t simt_limit(aclrtDevAttr attr)
+/* The simulator's SIMT limit answering attr: false for an attribute that
+ * is none. */
+static bool simt_of(aclrtDevAttr attr, enum sim_simt *what)
 {
     switch ((int)attr) {
     case ACL_DEV_ATTR_WARP_SIZE:
-        return 32;
+        *what = SIM_SIMT_WARP_SIZE;
+        return true;
     case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
-        return 32 * 64;
+        *what = SIM_SIMT_THREADS_PER_VECTOR_CORE;
+        return true;
     case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
-        return (256 - 32 - 8) * 1024;
+        *what = SIM_SIMT_UB_PER_VECTOR_CORE;
+        return true;
     case ACL_DEV_ATTR_MAX_GRID_DIM_X:
     case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
     case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
+        *what = SIM_SIMT_GRID_DIM;
+        return true;
     case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
-        return 65535;
-    default: /* threads per block, block dimensions */
-        return 2048;
+        *what = SIM_SIMT_BLOCKS_PER_GRID;
+        return true;
+    case ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK:
+        *what = SIM_SIMT_THREADS_PER_BLOCK;
+        return true;
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_X:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
+        *what = SIM_SIMT_BLOCK_DIM;
+        return true;
+    default:
+        return false;
     }
 }
 
 static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
 {
-    const struct sim_soc *s = soc_facts();
+    const struct sim_soc *s = sim_device_soc(dev);
     const struct sim_profile *p = sim_device_profile(dev);
+    enum sim_simt simt;
     if (!s)
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    if (simt_of(attr, &simt)) {
+        *value = sim_simt_limit(dev, simt);
+        return ACL_SUCCESS;
+    }
     switch ((int)attr) {
     case ACL_DEV_ATTR_AICPU_CORE_NUM:
         *value = s->aicpu_cores;
@@ -583,19 +597,6 @@ static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
         break;
     case ACL_DEV_ATTR_VECTOR_CORE_NUM:
         *value = s->vector_cores;
-        break;
-    case ACL_DEV_ATTR_WARP_SIZE:
-    case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
-    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
-    case ACL_DEV_ATTR_MAX_GRID_DIM_X:
-    case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
-    case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
-    case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
-    case ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK:
-    case ACL_DEV_ATTR_MAX_BLOCK_DIM_X:
-    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
-    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
-        *value = s->npu_arch == ARCH_SIMT ? simt_limit(attr) : 0;
         break;
     case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: {
         /* what aclrtGetMemInfo reports as the total */
@@ -611,7 +612,7 @@ static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
         break;
     case ACL_DEV_ATTR_HD_CONNECT_TYPE:
         /* Atlas A3 reaches the host over the HCCS plane, the others over
-         * PCIe (fact sheet 5; sim/profile.c). */
+         * PCIe (sim/profile.c, from CANN's documentation). */
         *value = strncmp(p->name, "Ascend910_93", 12) == 0 ? ACL_HOST_DEVICE_CONNECT_TYPE_HCCS
                                                             : ACL_HOST_DEVICE_CONNECT_TYPE_PCIE;
         break;
@@ -631,15 +632,10 @@ static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
 
 static aclError device_feature(int32_t dev, int32_t feature, int32_t *value)
 {
-    (void)dev;
-    const struct sim_soc *s = soc_facts();
     switch (feature) {
     case ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV:
-        /* The runtime's chips with tiling-key sink: 910B/A3 (2201), 950/350
-         * (3510), 310P (2002). */
-        *value = s && (s->npu_arch == 2201 || s->npu_arch == ARCH_SIMT || s->npu_arch == 2002)
-                     ? ACL_DEV_FEATURE_SUPPORT
-                     : ACL_DEV_FEATURE_NOT_SUPPORT;
+        *value = sim_device_task_update(dev) ? ACL_DEV_FEATURE_SUPPORT
+                                             : ACL_DEV_FEATURE_NOT_SUPPORT;
         return ACL_SUCCESS;
     case ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV:
         *value = ACL_DEV_FEATURE_NOT_SUPPORT; /* aclsim has no memory queues */
@@ -715,7 +711,7 @@ static aclError cann_attrs(const aclCannAttr **list, size_t *n)
     static const aclCannAttr no_inf_nan[] = {ACL_CANN_ATTR_BF16, ACL_CANN_ATTR_JIT_COMPILE};
     static const aclCannAttr no_bf16[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_JIT_COMPILE};
     static const aclCannAttr jit[] = {ACL_CANN_ATTR_JIT_COMPILE};
-    const struct sim_soc *s = soc_facts();
+    const struct sim_soc *s = sim_device_soc(0);
     bool inf_nan = s && s->inf_nan, bf16 = s && s->bf16;
     *list = inf_nan ? (bf16 ? all : no_bf16) : (bf16 ? no_inf_nan : jit);
     *n = (size_t)(inf_nan + bf16 + 1);
@@ -724,7 +720,7 @@ static aclError cann_attrs(const aclCannAttr **list, size_t *n)
 
 static aclError arch_compatible(const char *soc, int32_t *ok)
 {
-    const struct sim_soc *theirs = sim_soc_find(soc), *ours = soc_facts();
+    const struct sim_soc *theirs = sim_soc_find(soc), *ours = sim_device_soc(0);
     if (!theirs || theirs->npu_arch == 0 || !ours)
         return ACL_ERROR_RT_PARAM_INVALID;
     *ok = theirs->npu_arch == ours->npu_arch;
@@ -1034,13 +1030,11 @@ static aclError mem_type_check(int32_t dev, void **list, uint32_t n, uint32_t ma
     return ACL_SUCCESS;
 }
 
-/* Atlas A2 and A3 (NPU arch 2201) record uncorrectable memory errors; the
- * simulator's memory never has one. */
+/* The simulator's memory never has an uncorrectable error to record. */
 static aclError uce_info(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *n)
 {
-    (void)dev, (void)out, (void)max;
-    const struct sim_soc *s = soc_facts();
-    if (!s || s->npu_arch != 2201)
+    (void)out, (void)max;
+    if (!sim_device_records_uce(dev))
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     *n = 0;
     return ACL_SUCCESS;
@@ -1324,79 +1318,56 @@ static size_t vmm_live(int32_t dev, void (*fn)(int, void *, uint64_t, uint64_t, 
 
 /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
 
-/* Core limits, as CANN's runtime keeps them: a device's starts at its core
- * count (ai_core_cnt for cube cores, vector_core_cnt for vector cores,
- * RawDevice::InitResource) each time it opens; a stream has none until
- * set. Stored as value + 1, 0 meaning "none set". */
-static _Atomic uint64_t dev_res[SIM_MAX_DEVICES][2];
-
-static void res_forget(int32_t dev)
+/* The simulator's kind of core for an aclrtDevResLimitType. */
+static enum sim_core core_of(int type)
 {
-    atomic_store(&dev_res[dev][0], 0);
-    atomic_store(&dev_res[dev][1], 0);
+    return type == ACL_RT_DEV_RES_CUBE_CORE ? SIM_CORE_CUBE : SIM_CORE_VECTOR;
 }
 
-static uint32_t cores_of(int type)
+/* The calling thread's or a stream's limit: the stream's own if it has one
+ * (stream may be NULL for THREAD_GET), else the device's (a stream's own
+ * device for STREAM_GET, the thread's current one, dev, for THREAD_GET). */
+static aclError limit_get(int op, int32_t dev, void *stream, enum sim_core c, uint32_t *val)
 {
-    const struct sim_soc *s = soc_facts();
-    if (!s)
-        return 0;
-    return type == ACL_RT_DEV_RES_CUBE_CORE ? s->ai_cores : s->vector_cores;
-}
-
-static uint32_t dev_limit(int32_t dev, int type)
-{
-    uint64_t v = atomic_load(&dev_res[dev][type]);
-    return v ? (uint32_t)(v - 1) : cores_of(type);
-}
-
-/* The stream's own limit: true and *val, or false. */
-static bool stream_limit(void *stream, int type, uint32_t *val)
-{
-    uint64_t v = sim_stream_prop(stream, (enum sim_stream_prop)(SIM_SP_CUBE_LIMIT + type));
-    if (v)
-        *val = (uint32_t)(v - 1);
-    return v != 0;
+    if (stream && sim_stream_core_limit(stream, c, val))
+        return ACL_SUCCESS;
+    if (op == BE_RL_STREAM_GET) {
+        uint32_t id;
+        sim_stream_ids(stream, &dev, &id);
+    }
+    if (dev < 0)
+        return ACL_ERROR_RT_CONTEXT_NULL; /* the thread's device is needed */
+    *val = sim_core_limit(dev, c);
+    return ACL_SUCCESS;
 }
 
 static aclError res_limit(int op, int32_t dev, void *stream, int type, uint32_t *val)
 {
+    enum sim_core c = core_of(type);
     switch (op) {
     case BE_RL_DEV_GET:
-        *val = dev_limit(dev, type);
-        break;
+        *val = sim_core_limit(dev, c);
+        return ACL_SUCCESS;
     case BE_RL_DEV_SET:
-        atomic_store(&dev_res[dev][type], (uint64_t)*val + 1);
-        break;
+        sim_core_limit_set(dev, c, *val);
+        return ACL_SUCCESS;
     case BE_RL_DEV_RESET:
-        res_forget(dev);
-        break;
+        sim_core_limit_reset(dev);
+        return ACL_SUCCESS;
     case BE_RL_STREAM_SET:
-        sim_stream_set_prop(stream, (enum sim_stream_prop)(SIM_SP_CUBE_LIMIT + type),
-                            (uint64_t)*val + 1);
-        break;
+        sim_stream_core_limit_set(stream, c, *val);
+        return ACL_SUCCESS;
     case BE_RL_STREAM_RESET:
-        sim_stream_set_prop(stream, SIM_SP_CUBE_LIMIT, 0);
-        sim_stream_set_prop(stream, SIM_SP_VECTOR_LIMIT, 0);
-        break;
+        sim_stream_core_limit_reset(stream);
+        return ACL_SUCCESS;
     case BE_RL_THREAD_USE:
     case BE_RL_THREAD_UNUSE:
-        break; /* the ACL layer keeps the thread's stream */
+        return ACL_SUCCESS; /* the ACL layer keeps the thread's stream */
     case BE_RL_STREAM_GET:
     case BE_RL_THREAD_GET:
     default:
-        if (!stream || !stream_limit(stream, type, val)) {
-            int32_t d = dev;
-            uint32_t id;
-            if (op == BE_RL_STREAM_GET)
-                sim_stream_ids(stream, &d, &id);
-            if (d < 0)
-                return ACL_ERROR_RT_CONTEXT_NULL; /* the thread's device is needed */
-            *val = dev_limit(d, type);
-        }
-        break;
+        return limit_get(op, dev, stream, c, val);
     }
-    return ACL_SUCCESS;
 }
 
 /* The simulator's element type for an ACL data type; false for none. */
@@ -1444,17 +1415,12 @@ static struct sim_rand_param rand_param(const aclrtRandomParaInfo *p)
     return r;
 }
 
-/* Reductions the SDMA of the SoC does (CANN's aclrtReduceAsync document:
- * int8, int16, int32, fp16, fp32, bf16 on Atlas A2/A3, and uint32 too on
- * Ascend 950). EQUAL is not simulated: its result is not documented. */
-static bool reduce_supported(aclrtReduceKind kind, enum sim_elem e)
+/* Whether device dev's SDMA does a reduction of kind over e elements
+ * (sim_reduce_supported). EQUAL is not simulated: its result is not
+ * documented. */
+static bool reduce_supported(int32_t dev, aclrtReduceKind kind, enum sim_elem e)
 {
-    const struct sim_soc *s = soc_facts();
-    if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL || !s)
-        return false;
-    if (e == SIM_EL_U32)
-        return s->npu_arch == ARCH_SIMT;
-    return e != SIM_EL_I64 && e != SIM_EL_U64;
+    return kind != ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL && sim_reduce_supported(dev, e);
 }
 
 static aclError device_task(void *stream, const struct be_task *t)
@@ -1465,7 +1431,7 @@ static aclError device_task(void *stream, const struct be_task *t)
     sim_stream_ids(stream, &dev, &id);
     switch (t->kind) {
     case BE_TASK_REDUCE:
-        if (!elem_of(t->type, &b.type) || !reduce_supported(t->reduce, b.type))
+        if (!elem_of(t->type, &b.type) || !reduce_supported(dev, t->reduce, b.type))
             return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
         b.kind = SIM_BI_REDUCE;
         b.dst = t->dst;

@@ -178,6 +178,11 @@ const struct sim_profile *sim_device_profile(int32_t dev)
     return sim.profile;
 }
 
+const struct sim_soc *sim_device_soc(int32_t dev)
+{
+    return sim_soc_find(sim_device_profile(dev)->name);
+}
+
 const struct sim_server *sim_device_server(void)
 {
     ensure_configured();

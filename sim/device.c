@@ -1,8 +1,9 @@
 /*
  * device.c - opening and closing a simulated device: its address space from
  * vaspace.c, its heap from heap.c, its timeline from stream.c, its virtual
- * memory from vmm.c, its allocation stacks from stacks.c; at close, its
- * pools (pool.c) and the blocks whose free failed (blocks.c) go too. The configuration and the device table it fills
+ * memory from vmm.c, its allocation stacks from stacks.c, its core limits
+ * forgotten (limits.c); at close, its pools (pool.c) and the blocks whose
+ * free failed (blocks.c) go too. The configuration and the device table it fills
  * are config.c's: this file sits on top and calls down.
  *
  * ACLSIM_TRACK=1 (base/options.def, read when a device opens) remembers
@@ -35,6 +36,7 @@ __attribute__((destructor)) static void devices_unload(void)
 
 enum sim_rc sim_device_open(int32_t id)
 {
+    sim_core_limit_reset(id); /* a device opens with its cores unlimited, as CANN's */
     struct sim_dev *d = sim_dev_get(id);
     const struct sim_profile *p = sim_device_profile(id);
     uint64_t cap = sim_device_capacity(id);

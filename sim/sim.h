@@ -10,7 +10,8 @@
  * stream-ordered pools (pool.c); page-locked, registered and managed host
  * memory (host.c); streams, copies, fills (copy.c) and events on a
  * simulated clock (stream.c over clock.c, traced by trace.c); built-in
- * operators timed by a roofline (ops.c, roofline.c). Files share internals
+ * operators timed by a roofline (ops.c, roofline.c); core limits and
+ * device settings (limits.c). Files share internals
  * through the folder-private internal.h. It knows nothing of the ACL
  * layer: calls return enum sim_rc and the backend maps codes to aclError.
  * All calls are thread-safe.
@@ -105,6 +106,9 @@ const struct sim_soc *sim_soc_find(const char *name);
 enum sim_rc sim_configure(const char **why);
 uint32_t sim_device_count(void);
 const struct sim_profile *sim_device_profile(int32_t dev);
+/* The platform facts of device dev's SoC (sim_soc_find), or NULL when
+ * CANN ships no platform file for it. */
+const struct sim_soc *sim_device_soc(int32_t dev);
 /* The server the devices sit in (ACLSIM_SERVER), or NULL for none. */
 const struct sim_server *sim_device_server(void);
 /* HBM capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
@@ -115,7 +119,10 @@ uint64_t sim_device_capacity(int32_t dev);
  * driver (8 MiB), at most half of it; in heap granules. */
 uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity);
 
-/* pre: dev < sim_device_count(). */
+/* Open device dev: its address space, heap, timeline and virtual memory;
+ * its core limits start unset (sim_core_limit_reset). SIM_EHOSTMEM when
+ * host memory runs out, SIM_ENOMEM on an injected failure to map its HBM.
+ * pre: dev < sim_device_count(), not open. */
 enum sim_rc sim_device_open(int32_t dev);
 /* Forget every block and give the device's memory back; calls still naming
  * it fail cleanly. Its address range stays reserved until it opens again. */
@@ -701,6 +708,67 @@ enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_buil
 /* Philox4x32-10 (Salmon et al., SC'11): the four words for counter ctr
  * under key (exposed for its known-answer test). */
 void sim_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+/* ---- limits.c: core limits, device settings, what the SoC can do ----
+ *
+ * Kept for the program, not enforced: a kernel uses every core of its unit
+ * whatever the limits say, and nothing the simulator runs overflows or
+ * times out. pre (every call): dev < SIM_MAX_DEVICES; s a live stream. */
+
+/* The kinds of core a limit counts (aclrtDevResLimitType). */
+enum sim_core { SIM_CORE_CUBE, SIM_CORE_VECTOR };
+/* How many cores of the kind device dev has, as CANN's runtime counts them
+ * for its limits: the SoC's ai_core_cnt for cube cores, vector_core_cnt for
+ * vector cores; 0 when the SoC has no platform facts. */
+uint32_t sim_core_count(int32_t dev, enum sim_core c);
+/* Device dev's limit of the kind: the last one set, else its core count.
+ * sim_core_limit_reset forgets both kinds' (sim_device_open does, as CANN
+ * does each time a device opens). */
+uint32_t sim_core_limit(int32_t dev, enum sim_core c);
+void sim_core_limit_set(int32_t dev, enum sim_core c, uint32_t n);
+void sim_core_limit_reset(int32_t dev);
+/* Stream s's own limit of the kind: true and *n, or false when none is set
+ * (its work then runs under its device's). Reset forgets both kinds'. */
+bool sim_stream_core_limit(struct sim_stream *s, enum sim_core c, uint32_t *n);
+void sim_stream_core_limit_set(struct sim_stream *s, enum sim_core c, uint32_t n);
+void sim_stream_core_limit_reset(struct sim_stream *s);
+
+/* Device-wide settings a program sets and reads back, kept per device
+ * across opens: the saturation mode (aclrtSetDeviceSatMode), the operator
+ * wait timeout (aclrtSetOpWaitTimeout) and execute timeout in ms
+ * (aclrtSetOpExecuteTimeOut); 0 until set. */
+enum sim_dev_setting {
+    SIM_DS_SAT_MODE,
+    SIM_DS_OP_WAIT_TIMEOUT,
+    SIM_DS_OP_EXEC_TIMEOUT_MS,
+    SIM_DS_COUNT
+};
+uint64_t sim_device_setting(int32_t dev, enum sim_dev_setting s);
+void sim_device_set_setting(int32_t dev, enum sim_dev_setting s, uint64_t v);
+
+/* Whether device dev's NPU arch runs SIMT code (3510: Ascend 950, 350). */
+bool sim_device_simt(int32_t dev);
+/* A SIMT limit of device dev (aclrtGetDeviceInfo's); 0 unless it runs
+ * SIMT code. GRID_DIM and BLOCK_DIM hold for each of x, y and z. */
+enum sim_simt {
+    SIM_SIMT_WARP_SIZE,
+    SIM_SIMT_THREADS_PER_VECTOR_CORE,
+    SIM_SIMT_UB_PER_VECTOR_CORE, /* bytes */
+    SIM_SIMT_GRID_DIM,
+    SIM_SIMT_BLOCKS_PER_GRID,
+    SIM_SIMT_THREADS_PER_BLOCK,
+    SIM_SIMT_BLOCK_DIM
+};
+int64_t sim_simt_limit(int32_t dev, enum sim_simt what);
+/* Whether the SDMA of device dev's SoC reduces elements of type e (an
+ * SIM_BI_REDUCE task); false when the SoC has no platform facts. */
+bool sim_reduce_supported(int32_t dev, enum sim_elem e);
+/* Whether device dev's runtime updates tasks' tiling keys on the device
+ * (ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV), and whether it records
+ * uncorrectable memory errors (aclrtGetMemUceInfo; the simulator's memory
+ * never has one). */
+bool sim_device_task_update(int32_t dev);
+bool sim_device_records_uce(int32_t dev);
 
 /* ---- ipc.c: events shared between processes (examples) ----
  *
