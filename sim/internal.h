@@ -162,10 +162,14 @@ static inline void sim_dev_leave(struct sim_dev *d)
         atomic_fetch_sub_explicit(&d->users, 1, memory_order_release);
 }
 
-/* ---- policy.c: CANN's rounding and page rules ---- */
+/* ---- Page kinds ---- */
 
-/* Bytes in a page of the kind. */
-uint32_t sim_page_bytes(enum sim_page page);
+/* Bytes in a page of the kind: inline, so that blocks.c and vmm.c, below
+ * policy.c, need nothing of it. */
+static inline uint32_t sim_page_bytes(enum sim_page page)
+{
+    return page == SIM_PAGE_HUGE1G ? 1u << 30 : page == SIM_PAGE_HUGE ? 2u << 20 : 4096u;
+}
 
 /* ---- blocks.c: device blocks ---- */
 
