@@ -2,11 +2,15 @@
  * sim.c - the simulator backend: struct be_ops over the NPU memory
  * simulator in sim/.
  *
- * Everything here is static except be_get(). The backend translates:
- * ACL enums to the simulator's (page policies), simulator results to the
- * runtime codes CANN returns for the same failure (out of device memory =
+ * Everything here is static except be_get(). The backend translates and
+ * keeps no state of the device's: ACL enums and types to the simulator's
+ * (page policies, data types, operator kinds, device attributes, core
+ * kinds), and simulator results to the runtime codes CANN returns for the
+ * same failure (rc_to_acl: out of device memory =
  * ACL_ERROR_RT_MEMORY_ALLOCATION, a bad free = ACL_ERROR_RT_MEMORY_FREE,
- * too many streams = ACL_ERROR_RT_NO_STREAM_RESOURCE).
+ * too many streams = ACL_ERROR_RT_NO_STREAM_RESOURCE). What a device has,
+ * keeps and can do (settings, core limits, SoC facts) is the simulator's
+ * (sim/limits.c, sim/config.c).
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -23,7 +27,10 @@ struct ctx {
     int32_t dev;
 };
 
-static aclError code(enum sim_rc rc, aclError if_nomem)
+/* The aclError CANN returns for a simulator result: if_nomem for device
+ * memory or slots running out (each call passes the code of its kind of
+ * resource), the runtime's own code for every other failure. */
+static aclError rc_to_acl(enum sim_rc rc, aclError if_nomem)
 {
     switch (rc) {
     case SIM_OK:
@@ -74,7 +81,7 @@ static aclError device_count(uint32_t *count)
 
 static aclError device_open(int32_t dev)
 {
-    return code(sim_device_open(dev), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(sim_device_open(dev), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static void device_close(int32_t dev)
@@ -105,8 +112,8 @@ static void ctx_destroy(void *c)
 static aclError stream_create(void *c, uint32_t priority, uint32_t flags, void **out)
 {
     struct sim_stream *s;
-    aclError rc = code(sim_stream_create(((struct ctx *)c)->dev, &s),
-                       ACL_ERROR_RT_NO_STREAM_RESOURCE);
+    aclError rc = rc_to_acl(sim_stream_create(((struct ctx *)c)->dev, &s),
+                            ACL_ERROR_RT_NO_STREAM_RESOURCE);
     if (rc == ACL_SUCCESS) {
         /* Kept for the program: the simulator schedules streams alike. */
         sim_stream_set_prop(s, SIM_SP_PRIORITY, priority);
@@ -124,7 +131,7 @@ static aclError stream_destroy(void *s)
 
 static aclError stream_sync(void *s, int32_t timeout_ms)
 {
-    aclError rc = code(sim_stream_sync(s, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc = rc_to_acl(sim_stream_sync(s, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
     if (rc == ACL_SUCCESS)
         sim_pool_on_sync(sim_stream_device(s)); /* pools release idle memory */
     return rc;
@@ -138,7 +145,7 @@ static aclError stream_query(void *s, int *done)
 
 static aclError device_sync(int32_t dev)
 {
-    aclError rc = code(sim_device_sync(dev), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc = rc_to_acl(sim_device_sync(dev), ACL_ERROR_RT_INTERNAL_ERROR);
     if (rc == ACL_SUCCESS)
         sim_pool_on_sync(dev);
     return rc;
@@ -149,7 +156,7 @@ static aclError event_create(int32_t dev, uint32_t flags, void **out)
     struct sim_event *e;
     uint32_t f = (flags & ACL_EVENT_TIME_LINE ? SIM_EVENT_TIMELINE : 0) |
                  (flags & ACL_EVENT_IPC ? SIM_EVENT_IPC : 0);
-    aclError rc = code(sim_event_create(dev, f, &e), ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    aclError rc = rc_to_acl(sim_event_create(dev, f, &e), ACL_ERROR_RT_NO_EVENT_RESOURCE);
     if (rc == ACL_SUCCESS)
         *out = e;
     return rc;
@@ -186,7 +193,7 @@ static aclError event_wait(void *s, void *e)
 static aclError event_sync(void *e, int32_t timeout_ms)
 {
     enum sim_rc rc = sim_event_sync(e, timeout_ms);
-    return rc == SIM_ETIMEOUT ? ACL_ERROR_RT_EVENT_SYNC_TIMEOUT : code(rc, 0);
+    return rc == SIM_ETIMEOUT ? ACL_ERROR_RT_EVENT_SYNC_TIMEOUT : rc_to_acl(rc, 0);
 }
 
 static aclError event_query(void *e, int *done)
@@ -233,7 +240,7 @@ static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy,
                           void **ptr)
 {
     enum sim_rc rc = sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr);
-    return rc == SIM_OK ? ACL_SUCCESS : code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc == SIM_OK ? ACL_SUCCESS : rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError mem_free(void *ptr)
@@ -245,7 +252,7 @@ static aclError mem_free(void *ptr)
 
 static aclError host_alloc(size_t size, void **ptr)
 {
-    return code(sim_host_alloc(size, ptr), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(sim_host_alloc(size, ptr), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError host_free(void *ptr)
@@ -287,15 +294,15 @@ static aclError mem_copy(int32_t dev, void *stream, void *dst, const void *src, 
     bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
     unsigned flags = (host_waits & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) |
                      (host_waits & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
-    return code(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, flags),
-                ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, flags),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError mem_set(int32_t dev, void *stream, void *dst, int dst_dev, int value,
                         size_t count, int host_waits)
 {
-    return code(sim_fill(dev, stream, dst, dst_dev, value, count, host_waits),
-                ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_fill(dev, stream, dst, dst_dev, value, count, host_waits),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, size_t *total)
@@ -389,7 +396,7 @@ static void describe(char *buf, size_t len)
              p->name, sim_device_count(), (unsigned long long)(sim_device_capacity(0) >> 20));
 }
 
-/* ---- streams, events, notifies, peers (fam-stream) ---- */
+/* ---- streams, events, notifies, peers ---- */
 
 static aclError stream_prop(void *stream, int prop, int set, uint64_t *val)
 {
@@ -467,7 +474,7 @@ static aclError dev_prop(int32_t dev, int prop, int set, uint64_t *val)
 static aclError notify_create(int32_t dev, void **out)
 {
     struct sim_notify *n;
-    aclError rc = code(sim_notify_create(dev, &n), ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
+    aclError rc = rc_to_acl(sim_notify_create(dev, &n), ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
     if (rc == ACL_SUCCESS)
         *out = n;
     return rc;
@@ -731,7 +738,7 @@ static aclError arch_compatible(const char *soc, int32_t *ok)
 
 static aclError host_task(void *s, int blocking, uint64_t runner, uint64_t *ready)
 {
-    return code(sim_host_task(s, blocking != 0, runner, ready), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_host_task(s, blocking != 0, runner, ready), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static void host_task_done(void *s, int blocking)
@@ -833,7 +840,7 @@ static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, ui
         o.axes[i] = op->axes[i];
     struct sim_block b;
     int32_t dev = sim_mem_lookup(op->out.data, &b) ? b.dev : 0;
-    return code(sim_op_run(dev, stream, &o, start, end), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_op_run(dev, stream, &o, start, end), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static void pending_add(const void *p, size_t n, const void *stream, uint64_t from,
@@ -852,11 +859,12 @@ static int pending_find(const void *p, size_t n, const void *stream, uint64_t fr
     return 1;
 }
 
-/* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+/* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
 
 static unsigned copy_flags(int how)
 {
-    return (how & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) | (how & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
+    return (how & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) |
+           (how & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
 }
 
 static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
@@ -865,16 +873,16 @@ static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, 
 {
     bool dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
     bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
-    return code(sim_copy2d(dev, stream, dst, dpitch, dst_dev, src, spitch, src_dev, width, height,
-                           copy_flags(how)),
-                ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_copy2d(dev, stream, dst, dpitch, dst_dev, src, spitch, src_dev, width,
+                                height, copy_flags(how)),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError mem_set_d32(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
                             size_t count, int host_waits)
 {
-    return code(sim_fill32(dev, stream, dst, dst_dev, value, count, host_waits),
-                ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_fill32(dev, stream, dst, dst_dev, value, count, host_waits),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError host_register(int32_t dev, void *ptr, uint64_t size, int v2, uint32_t how,
@@ -928,7 +936,7 @@ static aclError managed_alloc(int32_t dev, uint64_t size, void **ptr)
 {
     if (!sim_device_profile(dev)->uvm)
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-    return code(sim_managed_alloc(size, ptr), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(sim_managed_alloc(size, ptr), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError managed_advise(int32_t dev, const void *ptr, uint64_t size, int advise,
@@ -936,7 +944,7 @@ static aclError managed_advise(int32_t dev, const void *ptr, uint64_t size, int 
 {
     if (!sim_device_profile(dev)->uvm)
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-    return code(sim_managed_advise(ptr, size, advise, (int)loc.type, loc.id), 0);
+    return rc_to_acl(sim_managed_advise(ptr, size, advise, (int)loc.type, loc.id), 0);
 }
 
 /* Put a location into data (what 0: 8 bytes), or its type (1) or id (2)
@@ -1040,7 +1048,7 @@ static aclError uce_info(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *
     return ACL_SUCCESS;
 }
 
-/* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+/* ---- virtual memory and stream-ordered pools ---- */
 
 /* The simulator's page kind for a physical memory attribute. */
 static enum sim_page vmm_page(aclrtMemAttr a)
@@ -1056,8 +1064,8 @@ static aclError vmm_granularity(int32_t dev, const aclrtPhysicalMemProp *prop,
 {
     (void)option; /* the minimum is also what the simulator recommends */
     uint64_t v;
-    aclError rc = code(sim_vmm_granularity(dev, vmm_page(prop->memAttr), &v),
-                       ACL_ERROR_RT_MEMORY_ALLOCATION);
+    aclError rc = rc_to_acl(sim_vmm_granularity(dev, vmm_page(prop->memAttr), &v),
+                            ACL_ERROR_RT_MEMORY_ALLOCATION);
     if (rc == ACL_SUCCESS)
         *g = (size_t)v;
     return rc;
@@ -1071,12 +1079,12 @@ static aclError vmm_reserve(int32_t dev, size_t size, size_t alignment, void *ex
         *why = "alignment is reserved and must be 0";
         return ACL_ERROR_RT_PARAM_INVALID;
     }
-    return code(sim_vmm_reserve(dev, size, expect, va, why), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(sim_vmm_reserve(dev, size, expect, va, why), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError vmm_release(void *va, const char **why)
 {
-    return code(sim_vmm_release(va, why), ACL_ERROR_RT_MEMORY_FREE);
+    return rc_to_acl(sim_vmm_release(va, why), ACL_ERROR_RT_MEMORY_FREE);
 }
 
 static aclError vmm_phys_alloc(size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags,
@@ -1098,7 +1106,7 @@ static aclError vmm_phys_alloc(size_t size, const aclrtPhysicalMemProp *prop, ui
         *why = "the device's HBM is exhausted";
     else if (rc == SIM_EUNSUPPORTED)
         *why = "this SoC has no 1 GB pages";
-    return code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError vmm_phys_free(void *handle, const char **why)
@@ -1113,19 +1121,19 @@ static aclError vmm_map(void *va, size_t size, size_t offset, void *handle, uint
                         int no_access, const char **why)
 {
     (void)flags;
-    return code(sim_vmm_map(va, size, offset, handle,
-                            no_access ? SIM_ACCESS_NONE : SIM_ACCESS_READWRITE, why),
-                ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(sim_vmm_map(va, size, offset, handle,
+                                 no_access ? SIM_ACCESS_NONE : SIM_ACCESS_READWRITE, why),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError vmm_unmap(void *va, const char **why)
 {
-    return code(sim_vmm_unmap(va, why), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_vmm_unmap(va, why), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError vmm_retain(void *va, void **handle, const char **why)
 {
-    return code(sim_vmm_retain(va, handle, why), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_vmm_retain(va, handle, why), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError vmm_props(void *handle, aclrtPhysicalMemProp *prop, const char **why)
@@ -1169,7 +1177,7 @@ static aclError vmm_set_access(void *va, size_t size, aclrtMemAccessDesc *desc, 
         if (desc[i].location.type == ACL_MEM_LOCATION_TYPE_DEVICE)
             access = (uint32_t)desc[i].flags;
     }
-    return code(sim_vmm_access(va, size, true, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_vmm_access(va, size, true, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError vmm_get_access(void *va, aclrtMemLocation *location, uint64_t *flag,
@@ -1181,7 +1189,8 @@ static aclError vmm_get_access(void *va, aclrtMemLocation *location, uint64_t *f
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     uint32_t access = 0;
-    aclError rc = code(sim_vmm_access(va, 0, false, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc =
+        rc_to_acl(sim_vmm_access(va, 0, false, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
     if (rc == ACL_SUCCESS) /* the host never reaches a device mapping */
         *flag = location->type == ACL_MEM_LOCATION_TYPE_HOST ? ACL_RT_MEM_ACCESS_FLAGS_NONE
                                                              : access;
@@ -1211,7 +1220,8 @@ static aclError mem_range(void *ptr, void **base, size_t *size)
 static aclError pool_create(int32_t dev, const aclrtMemPoolProps *props, void **pool)
 {
     struct sim_pool *p;
-    aclError rc = code(sim_pool_create(dev, props->maxSize, &p), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    aclError rc =
+        rc_to_acl(sim_pool_create(dev, props->maxSize, &p), ACL_ERROR_RT_MEMORY_ALLOCATION);
     if (rc == ACL_SUCCESS)
         *pool = p;
     return rc;
@@ -1275,7 +1285,7 @@ static aclError pool_malloc(void *pool, size_t size, void *stream, void **ptr, c
     enum sim_rc rc = sim_pool_malloc(pool, size, stream, ptr);
     if (rc == SIM_ENOMEM)
         *why = "the pool reached its maxSize or the device's HBM is exhausted";
-    return code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError pool_free(void *ptr, void *stream, const char **why)
@@ -1316,7 +1326,7 @@ static size_t vmm_live(int32_t dev, void (*fn)(int, void *, uint64_t, uint64_t, 
     return sim_vmm_live(dev, each_vmm_live, &c) + sim_pool_live(dev, each_vmm_live, &c);
 }
 
-/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+/* ---- resource limits, built-in tasks, IPC events ---- */
 
 /* The simulator's kind of core for an aclrtDevResLimitType. */
 static enum sim_core core_of(int type)
@@ -1474,7 +1484,7 @@ static aclError device_task(void *stream, const struct be_task *t)
     default:
         break;
     }
-    return code(sim_builtin(dev, stream, &b), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_builtin(dev, stream, &b), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 /* An IPC event handle: a tag, then the name of the event's shared state
@@ -1502,7 +1512,7 @@ static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHa
     enum sim_rc src = sim_event_import(dev, at, &e);
     if (src == SIM_EINVAL)
         return ACL_ERROR_RT_PARAM_INVALID;
-    aclError rc = code(src, ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    aclError rc = rc_to_acl(src, ACL_ERROR_RT_NO_EVENT_RESOURCE);
     if (rc == ACL_SUCCESS)
         *event = e;
     return rc;
@@ -1537,7 +1547,7 @@ static const struct be_tools tools = {
     .task_fault = task_fault,
     .pending_add = pending_add,
     .pending_find = pending_find,
-    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_live = vmm_live,
 };
 
@@ -1573,7 +1583,7 @@ static const struct be_ops ops = {
     .memset = mem_set,
     .mem_info = mem_info,
     .mem_usage = mem_usage,
-    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    /* ---- streams, events, notifies, peers ---- */
     .stream_prop = stream_prop,
     .stream_abort = stream_abort,
     .avail = avail,
@@ -1603,7 +1613,7 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
-    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    /* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
     .memcpy2d = mem_copy2d,
     .memset_d32 = mem_set_d32,
     .host_register = host_register,
@@ -1617,7 +1627,7 @@ static const struct be_ops ops = {
     .cache_op = cache_op,
     .mem_type_check = mem_type_check,
     .uce_info = uce_info,
-    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_granularity = vmm_granularity,
     .vmm_reserve = vmm_reserve,
     .vmm_release = vmm_release,
@@ -1636,7 +1646,7 @@ static const struct be_ops ops = {
     .pool_malloc = pool_malloc,
     .pool_free = pool_free,
     .pool_trim = pool_trim,
-    /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+    /* ---- resource limits, built-in tasks, IPC events ---- */
     .res_limit = res_limit,
     .device_task = device_task,
     .event_ipc = event_ipc,
