@@ -50,7 +50,8 @@ enum sim_rc sim_device_open(int32_t id)
      * changed) is replaced. */
     uint64_t span = sim_vmm_span(cap);
     struct sim_vaspace *vs = d->vs, *old = NULL;
-    if (!vs || sim_vaspace_size(vs) != ((span + SIM_VASPACE_CHUNK - 1) & ~(SIM_VASPACE_CHUNK - 1))) {
+    uint64_t whole = (span + SIM_VASPACE_CHUNK - 1) & ~(SIM_VASPACE_CHUNK - 1);
+    if (!vs || sim_vaspace_size(vs) != whole) {
         old = vs;
         vs = sim_vaspace_create(span);
         if (!vs)

@@ -102,8 +102,9 @@ bool sim_device_simt(int32_t dev)
 
 /* The runtime's device properties for arch 3510 (hicann/runtime
  * src/runtime/config/950/dev_info_reg.cc, src/runtime/core/inc/
- * base_david.hpp) give these limits, and 0 for every other arch. UB per vector core is 256 KiB less 32 KiB of data cache
- * and 8 KiB for the compiler. */
+ * base_david.hpp) give these limits, and 0 for every other arch. UB per
+ * vector core is 256 KiB less 32 KiB of data cache and 8 KiB for the
+ * compiler. */
 int64_t sim_simt_limit(int32_t dev, enum sim_simt what)
 {
     if (!sim_device_simt(dev))

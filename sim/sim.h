@@ -55,7 +55,7 @@ struct sim_profile {
     bool huge1g;               /* 1 GB pages (HUGE1G_ONLY) supported */
     unsigned max_streams;      /* per device, default stream included */
     unsigned max_events;       /* per device */
-    /* ---- copies, fills and host memory (fam-memcopy) ---- */
+    /* ---- pageable copies and managed memory ---- */
     uint64_t stage_bytes;      /* the runtime's bounce-buffer chunk for pageable copies */
     double stage_gbps;         /* host memcpy into or out of the bounce buffer, GB/s */
     bool uvm;                  /* managed memory (aclrtMemAllocManaged) supported */
@@ -142,8 +142,8 @@ enum sim_policy {
 };
 
 /* Allocate device memory for a request of `size` bytes with CANN's rules
- * (fact sheet 3.1): size rounded up to 32, plus the profile's padding unless
- * `no_pad` (aclrtMallocAlign32) or 1 GB pages; 2 MB pages round to 2 MB,
+ * (policy.c cites them): size rounded up to 32, plus the profile's padding
+ * unless `no_pad` (aclrtMallocAlign32) or 1 GB pages; 2 MB pages round to 2 MB,
  * HUGE_FIRST uses normal pages up to 1 MB and falls back to them when no
  * huge page is left; 1 GB pages round to 1 GB and exist only where the
  * profile has them (else SIM_EUNSUPPORTED). Starts are 64-byte aligned
@@ -213,7 +213,7 @@ void sim_host_abandon(void *ptr, bool managed);
 /* Bytes of live host blocks, and the most ever live. */
 void sim_host_usage(uint64_t *cur, uint64_t *peak);
 
-/* ---- host.c: registered and managed memory (fam-memcopy) ---- */
+/* ---- host.c: registered and managed memory ---- */
 
 /* The kinds of host ranges the simulator knows. */
 enum { SIM_HOST_PINNED = 0, SIM_HOST_REGISTERED = 1, SIM_HOST_MANAGED = 2 };
@@ -295,7 +295,7 @@ enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits);
 
-/* ---- copies, fills and host memory (fam-memcopy) ---- */
+/* ---- copies, fills and host memory ---- */
 
 /* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart; the
  * bytes move now, row by row, and it takes the time of one copy of
@@ -453,7 +453,9 @@ void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind);
  * pending work (the allocator sanitizer's) ---- */
 
 /* Element types of the built-in operators. */
-enum sim_dtype { SIM_DT_F32, SIM_DT_F16, SIM_DT_BF16, SIM_DT_I32, SIM_DT_I8, SIM_DT_U8, SIM_DT_I64 };
+enum sim_dtype {
+    SIM_DT_F32, SIM_DT_F16, SIM_DT_BF16, SIM_DT_I32, SIM_DT_I8, SIM_DT_U8, SIM_DT_I64
+};
 
 /* What a built-in operator computes, and the bounds of its description:
  * the vocabulary the ACL layer and the backends share (api/abi/opkinds.def
@@ -660,7 +662,7 @@ void sim_pool_close(int32_t dev);
 int32_t sim_stream_device(struct sim_stream *s);
 void sim_stream_wait_until(struct sim_stream *s, uint64_t t);
 
-/* ---- builtin.c: built-in device tasks (examples) ----
+/* ---- builtin.c: built-in device tasks ----
  *
  * Tasks the device runs without a kernel: SDMA reductions (dst = dst op
  * src, element by element), the DSA's random numbers (Philox4x32-10), and
@@ -770,7 +772,7 @@ bool sim_reduce_supported(int32_t dev, enum sim_elem e);
 bool sim_device_task_update(int32_t dev);
 bool sim_device_records_uce(int32_t dev);
 
-/* ---- ipc.c: events shared between processes (examples) ----
+/* ---- ipc.c: events shared between processes ----
  *
  * An event created with SIM_EVENT_IPC keeps its state in a POSIX shared
  * memory object named after the creating process and a counter; its name
