@@ -2,11 +2,15 @@
  * sim.c - the simulator backend: struct be_ops over the NPU memory
  * simulator in sim/.
  *
- * Everything here is static except be_get(). The backend translates:
- * ACL enums to the simulator's (page policies), simulator results to the
- * runtime codes CANN returns for the same failure (out of device memory =
+ * Everything here is static except be_get(). The backend translates and
+ * keeps no state of the device's: ACL enums and types to the simulator's
+ * (page policies, data types, operator kinds, device attributes, core
+ * kinds), and simulator results to the runtime codes CANN returns for the
+ * same failure (rc_to_acl: out of device memory =
  * ACL_ERROR_RT_MEMORY_ALLOCATION, a bad free = ACL_ERROR_RT_MEMORY_FREE,
- * too many streams = ACL_ERROR_RT_NO_STREAM_RESOURCE).
+ * too many streams = ACL_ERROR_RT_NO_STREAM_RESOURCE). What a device has,
+ * keeps and can do (settings, core limits, SoC facts) is the simulator's
+ * (sim/limits.c, sim/config.c).
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -23,7 +27,10 @@ struct ctx {
     int32_t dev;
 };
 
-static aclError code(enum sim_rc rc, aclError if_nomem)
+/* The aclError CANN returns for a simulator result: if_nomem for device
+ * memory or slots running out (each call passes the code of its kind of
+ * resource), the runtime's own code for every other failure. */
+static aclError rc_to_acl(enum sim_rc rc, aclError if_nomem)
 {
     switch (rc) {
     case SIM_OK:
@@ -45,6 +52,37 @@ static aclError code(enum sim_rc rc, aclError if_nomem)
         return ACL_ERROR_RT_PARAM_INVALID;
     }
 }
+
+/* Simulator enums whose values are ACL's own, which the calls below pass
+ * through unchanged: the compiler holds them to it. */
+#define SAME(sim, acl) _Static_assert((int)(sim) == (int)(acl), #sim " is " #acl)
+SAME(SIM_POOL_REUSE_FOLLOW_EVENTS, ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES);
+SAME(SIM_POOL_REUSE_OPPORTUNISTIC, ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC);
+SAME(SIM_POOL_REUSE_INTERNAL, ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES);
+SAME(SIM_POOL_RELEASE_THRESHOLD, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD);
+SAME(SIM_POOL_RESERVED, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT);
+SAME(SIM_POOL_RESERVED_HIGH, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH);
+SAME(SIM_POOL_USED, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT);
+SAME(SIM_POOL_USED_HIGH, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH);
+SAME(SIM_RAND_DROPOUT, ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK);
+SAME(SIM_RAND_UNIFORM, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS);
+SAME(SIM_RAND_NORMAL, ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS);
+SAME(SIM_RAND_TRUNC_NORMAL, ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS);
+SAME(SIM_UVM_SET_READ_MOSTLY, ACL_MEM_ADVISE_SET_READ_MOSTLY);
+SAME(SIM_UVM_UNSET_READ_MOSTLY, ACL_MEM_ADVISE_UNSET_READ_MOSTLY);
+SAME(SIM_UVM_SET_PREFERRED, ACL_MEM_ADVISE_SET_PREFERRED_LOCATION);
+SAME(SIM_UVM_UNSET_PREFERRED, ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION);
+SAME(SIM_UVM_SET_ACCESSED_BY, ACL_MEM_ADVISE_SET_ACCESSED_BY);
+SAME(SIM_UVM_UNSET_ACCESSED_BY, ACL_MEM_ADVISE_UNSET_ACCESSED_BY);
+SAME(SIM_UVM_DEVICE, ACL_MEM_LOCATIONTYPE_DEVICE);
+SAME(SIM_WAIT_GEQ, ACL_STREAM_WAIT_VALUE_GEQ);
+SAME(SIM_WAIT_EQ, ACL_STREAM_WAIT_VALUE_EQ);
+SAME(SIM_WAIT_AND, ACL_STREAM_WAIT_VALUE_AND);
+SAME(SIM_WAIT_NOR, ACL_STREAM_WAIT_VALUE_NOR);
+SAME(SIM_ACCESS_NONE, ACL_RT_MEM_ACCESS_FLAGS_NONE);
+SAME(SIM_ACCESS_READ, ACL_RT_MEM_ACCESS_FLAGS_READ);
+SAME(SIM_ACCESS_READWRITE, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+#undef SAME
 
 static aclError init(const char **why)
 {
@@ -72,12 +110,9 @@ static aclError device_count(uint32_t *count)
     return ACL_SUCCESS;
 }
 
-static void res_forget(int32_t dev); /* resource limits (examples) */
-
 static aclError device_open(int32_t dev)
 {
-    res_forget(dev); /* a device opens with its cores unlimited, as CANN's */
-    return code(sim_device_open(dev), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(sim_device_open(dev), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static void device_close(int32_t dev)
@@ -108,8 +143,8 @@ static void ctx_destroy(void *c)
 static aclError stream_create(void *c, uint32_t priority, uint32_t flags, void **out)
 {
     struct sim_stream *s;
-    aclError rc = code(sim_stream_create(((struct ctx *)c)->dev, &s),
-                       ACL_ERROR_RT_NO_STREAM_RESOURCE);
+    aclError rc = rc_to_acl(sim_stream_create(((struct ctx *)c)->dev, &s),
+                            ACL_ERROR_RT_NO_STREAM_RESOURCE);
     if (rc == ACL_SUCCESS) {
         /* Kept for the program: the simulator schedules streams alike. */
         sim_stream_set_prop(s, SIM_SP_PRIORITY, priority);
@@ -127,7 +162,7 @@ static aclError stream_destroy(void *s)
 
 static aclError stream_sync(void *s, int32_t timeout_ms)
 {
-    aclError rc = code(sim_stream_sync(s, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc = rc_to_acl(sim_stream_sync(s, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
     if (rc == ACL_SUCCESS)
         sim_pool_on_sync(sim_stream_device(s)); /* pools release idle memory */
     return rc;
@@ -141,7 +176,7 @@ static aclError stream_query(void *s, int *done)
 
 static aclError device_sync(int32_t dev)
 {
-    aclError rc = code(sim_device_sync(dev), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc = rc_to_acl(sim_device_sync(dev), ACL_ERROR_RT_INTERNAL_ERROR);
     if (rc == ACL_SUCCESS)
         sim_pool_on_sync(dev);
     return rc;
@@ -152,7 +187,7 @@ static aclError event_create(int32_t dev, uint32_t flags, void **out)
     struct sim_event *e;
     uint32_t f = (flags & ACL_EVENT_TIME_LINE ? SIM_EVENT_TIMELINE : 0) |
                  (flags & ACL_EVENT_IPC ? SIM_EVENT_IPC : 0);
-    aclError rc = code(sim_event_create(dev, f, &e), ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    aclError rc = rc_to_acl(sim_event_create(dev, f, &e), ACL_ERROR_RT_NO_EVENT_RESOURCE);
     if (rc == ACL_SUCCESS)
         *out = e;
     return rc;
@@ -189,7 +224,7 @@ static aclError event_wait(void *s, void *e)
 static aclError event_sync(void *e, int32_t timeout_ms)
 {
     enum sim_rc rc = sim_event_sync(e, timeout_ms);
-    return rc == SIM_ETIMEOUT ? ACL_ERROR_RT_EVENT_SYNC_TIMEOUT : code(rc, 0);
+    return rc == SIM_ETIMEOUT ? ACL_ERROR_RT_EVENT_SYNC_TIMEOUT : rc_to_acl(rc, 0);
 }
 
 static aclError event_query(void *e, int *done)
@@ -236,7 +271,7 @@ static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy,
                           void **ptr)
 {
     enum sim_rc rc = sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr);
-    return rc == SIM_OK ? ACL_SUCCESS : code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc == SIM_OK ? ACL_SUCCESS : rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError mem_free(void *ptr)
@@ -248,7 +283,7 @@ static aclError mem_free(void *ptr)
 
 static aclError host_alloc(size_t size, void **ptr)
 {
-    return code(sim_host_alloc(size, ptr), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(sim_host_alloc(size, ptr), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError host_free(void *ptr)
@@ -290,15 +325,15 @@ static aclError mem_copy(int32_t dev, void *stream, void *dst, const void *src, 
     bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
     unsigned flags = (host_waits & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) |
                      (host_waits & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
-    return code(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, flags),
-                ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_copy(dev, stream, dst, dst_dev, src, src_dev, count, flags),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError mem_set(int32_t dev, void *stream, void *dst, int dst_dev, int value,
                         size_t count, int host_waits)
 {
-    return code(sim_fill(dev, stream, dst, dst_dev, value, count, host_waits),
-                ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_fill(dev, stream, dst, dst_dev, value, count, host_waits),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError mem_info(int32_t dev, aclrtMemAttr attr, size_t *free_bytes, size_t *total)
@@ -392,7 +427,7 @@ static void describe(char *buf, size_t len)
              p->name, sim_device_count(), (unsigned long long)(sim_device_capacity(0) >> 20));
 }
 
-/* ---- streams, events, notifies, peers (fam-stream) ---- */
+/* ---- streams, events, notifies, peers ---- */
 
 static aclError stream_prop(void *stream, int prop, int set, uint64_t *val)
 {
@@ -445,23 +480,32 @@ static aclError event_info(void *e, int what, uint64_t *val)
     }
 }
 
-/* Device-wide settings: kept for the program (nothing in the simulator
- * overflows or runs kernels that could time out). */
-static _Atomic uint64_t dev_props[SIM_MAX_DEVICES][3];
+/* The simulator's device-wide setting for the ACL layer's BE_DP_*. */
+static enum sim_dev_setting setting_of(int prop)
+{
+    switch (prop) {
+    case BE_DP_SAT_MODE:
+        return SIM_DS_SAT_MODE;
+    case BE_DP_OP_WAIT_TIMEOUT:
+        return SIM_DS_OP_WAIT_TIMEOUT;
+    default:
+        return SIM_DS_OP_EXEC_TIMEOUT_MS;
+    }
+}
 
 static aclError dev_prop(int32_t dev, int prop, int set, uint64_t *val)
 {
     if (set)
-        atomic_store(&dev_props[dev][prop], *val);
+        sim_device_set_setting(dev, setting_of(prop), *val);
     else
-        *val = atomic_load(&dev_props[dev][prop]);
+        *val = sim_device_setting(dev, setting_of(prop));
     return ACL_SUCCESS;
 }
 
 static aclError notify_create(int32_t dev, void **out)
 {
     struct sim_notify *n;
-    aclError rc = code(sim_notify_create(dev, &n), ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
+    aclError rc = rc_to_acl(sim_notify_create(dev, &n), ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
     if (rc == ACL_SUCCESS)
         *out = n;
     return rc;
@@ -533,44 +577,52 @@ static aclError devices_topo(int32_t dev, int32_t other, uint64_t *topo)
 
 /* ---- versions, SoC and device queries ---- */
 
-/* The platform facts of the simulated SoC (every profile has a line in
- * sim/profile.c's table of SoCs; a test keeps it so). */
-static const struct sim_soc *soc_facts(void)
-{
-    return sim_soc_find(sim_device_profile(0)->name);
-}
-
-/* NPU arch 3510 (Ascend 950, 350) runs SIMT code; the runtime's device
- * properties for it (config/950/dev_info_reg.cc, base_david.hpp) give these
- * limits, and 0 for every other arch. UB per vector core is 256 KiB less
- * 32 KiB of data cache and 8 KiB for the compiler. */
-enum { ARCH_SIMT = 3510 };
-
-static int64_t simt_limit(aclrtDevAttr attr)
+/* The simulator's SIMT limit answering attr: false for an attribute that
+ * is none. */
+static bool simt_of(aclrtDevAttr attr, enum sim_simt *what)
 {
     switch ((int)attr) {
     case ACL_DEV_ATTR_WARP_SIZE:
-        return 32;
+        *what = SIM_SIMT_WARP_SIZE;
+        return true;
     case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
-        return 32 * 64;
+        *what = SIM_SIMT_THREADS_PER_VECTOR_CORE;
+        return true;
     case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
-        return (256 - 32 - 8) * 1024;
+        *what = SIM_SIMT_UB_PER_VECTOR_CORE;
+        return true;
     case ACL_DEV_ATTR_MAX_GRID_DIM_X:
     case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
     case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
+        *what = SIM_SIMT_GRID_DIM;
+        return true;
     case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
-        return 65535;
-    default: /* threads per block, block dimensions */
-        return 2048;
+        *what = SIM_SIMT_BLOCKS_PER_GRID;
+        return true;
+    case ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK:
+        *what = SIM_SIMT_THREADS_PER_BLOCK;
+        return true;
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_X:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
+        *what = SIM_SIMT_BLOCK_DIM;
+        return true;
+    default:
+        return false;
     }
 }
 
 static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
 {
-    const struct sim_soc *s = soc_facts();
+    const struct sim_soc *s = sim_device_soc(dev);
     const struct sim_profile *p = sim_device_profile(dev);
+    enum sim_simt simt;
     if (!s)
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    if (simt_of(attr, &simt)) {
+        *value = sim_simt_limit(dev, simt);
+        return ACL_SUCCESS;
+    }
     switch ((int)attr) {
     case ACL_DEV_ATTR_AICPU_CORE_NUM:
         *value = s->aicpu_cores;
@@ -583,19 +635,6 @@ static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
         break;
     case ACL_DEV_ATTR_VECTOR_CORE_NUM:
         *value = s->vector_cores;
-        break;
-    case ACL_DEV_ATTR_WARP_SIZE:
-    case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
-    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
-    case ACL_DEV_ATTR_MAX_GRID_DIM_X:
-    case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
-    case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
-    case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
-    case ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK:
-    case ACL_DEV_ATTR_MAX_BLOCK_DIM_X:
-    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
-    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
-        *value = s->npu_arch == ARCH_SIMT ? simt_limit(attr) : 0;
         break;
     case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: {
         /* what aclrtGetMemInfo reports as the total */
@@ -611,7 +650,7 @@ static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
         break;
     case ACL_DEV_ATTR_HD_CONNECT_TYPE:
         /* Atlas A3 reaches the host over the HCCS plane, the others over
-         * PCIe (fact sheet 5; sim/profile.c). */
+         * PCIe (sim/profile.c, from CANN's documentation). */
         *value = strncmp(p->name, "Ascend910_93", 12) == 0 ? ACL_HOST_DEVICE_CONNECT_TYPE_HCCS
                                                             : ACL_HOST_DEVICE_CONNECT_TYPE_PCIE;
         break;
@@ -631,15 +670,10 @@ static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
 
 static aclError device_feature(int32_t dev, int32_t feature, int32_t *value)
 {
-    (void)dev;
-    const struct sim_soc *s = soc_facts();
     switch (feature) {
     case ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV:
-        /* The runtime's chips with tiling-key sink: 910B/A3 (2201), 950/350
-         * (3510), 310P (2002). */
-        *value = s && (s->npu_arch == 2201 || s->npu_arch == ARCH_SIMT || s->npu_arch == 2002)
-                     ? ACL_DEV_FEATURE_SUPPORT
-                     : ACL_DEV_FEATURE_NOT_SUPPORT;
+        *value = sim_device_task_update(dev) ? ACL_DEV_FEATURE_SUPPORT
+                                             : ACL_DEV_FEATURE_NOT_SUPPORT;
         return ACL_SUCCESS;
     case ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV:
         *value = ACL_DEV_FEATURE_NOT_SUPPORT; /* aclsim has no memory queues */
@@ -715,7 +749,7 @@ static aclError cann_attrs(const aclCannAttr **list, size_t *n)
     static const aclCannAttr no_inf_nan[] = {ACL_CANN_ATTR_BF16, ACL_CANN_ATTR_JIT_COMPILE};
     static const aclCannAttr no_bf16[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_JIT_COMPILE};
     static const aclCannAttr jit[] = {ACL_CANN_ATTR_JIT_COMPILE};
-    const struct sim_soc *s = soc_facts();
+    const struct sim_soc *s = sim_device_soc(0);
     bool inf_nan = s && s->inf_nan, bf16 = s && s->bf16;
     *list = inf_nan ? (bf16 ? all : no_bf16) : (bf16 ? no_inf_nan : jit);
     *n = (size_t)(inf_nan + bf16 + 1);
@@ -724,7 +758,7 @@ static aclError cann_attrs(const aclCannAttr **list, size_t *n)
 
 static aclError arch_compatible(const char *soc, int32_t *ok)
 {
-    const struct sim_soc *theirs = sim_soc_find(soc), *ours = soc_facts();
+    const struct sim_soc *theirs = sim_soc_find(soc), *ours = sim_device_soc(0);
     if (!theirs || theirs->npu_arch == 0 || !ours)
         return ACL_ERROR_RT_PARAM_INVALID;
     *ok = theirs->npu_arch == ours->npu_arch;
@@ -735,7 +769,7 @@ static aclError arch_compatible(const char *soc, int32_t *ok)
 
 static aclError host_task(void *s, int blocking, uint64_t runner, uint64_t *ready)
 {
-    return code(sim_host_task(s, blocking != 0, runner, ready), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_host_task(s, blocking != 0, runner, ready), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static void host_task_done(void *s, int blocking)
@@ -815,15 +849,18 @@ static struct sim_tensor sim_tensor_of(const struct be_tensor *t)
     return r;
 }
 
-_Static_assert((int)BE_OP_TRANSPOSE == (int)SIM_OP_TRANSPOSE && (int)BE_OP_GEMM == (int)SIM_OP_GEMM &&
-                   (int)BE_OP_CAST == (int)SIM_OP_CAST && BE_OP_MAX_IN == SIM_OP_MAX_IN &&
-                   BE_OP_MAX_DIMS == SIM_OP_MAX_DIMS,
-               "be_op_kind and sim_opkind list the kinds in one order");
+/* The simulator's kind for each of the ACL layer's: one list makes both. */
+static const enum sim_opkind op_kind_of[] = {
+#define OPKIND(id, what) [BE_OP_##id] = SIM_OP_##id,
+#define OPLIMIT(id, value)
+#include "api/abi/opkinds.def"
+#undef OPKIND
+#undef OPLIMIT
+};
 
 static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end)
 {
-    /* be_op_kind lists the kinds in sim_opkind's order. */
-    struct sim_op o = {.kind = (enum sim_opkind)op->kind, .name = op->type, .n_in = op->n_in,
+    struct sim_op o = {.kind = op_kind_of[op->kind], .name = op->type, .n_in = op->n_in,
                        .out = sim_tensor_of(&op->out), .trans_a = op->trans_a,
                        .trans_b = op->trans_b, .keep_dims = op->keep_dims,
                        .n_axes = op->n_axes, .ws = op->ws, .ws_bytes = op->ws_bytes,
@@ -834,7 +871,7 @@ static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, ui
         o.axes[i] = op->axes[i];
     struct sim_block b;
     int32_t dev = sim_mem_lookup(op->out.data, &b) ? b.dev : 0;
-    return code(sim_op_run(dev, stream, &o, start, end), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_op_run(dev, stream, &o, start, end), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static void pending_add(const void *p, size_t n, const void *stream, uint64_t from,
@@ -853,11 +890,12 @@ static int pending_find(const void *p, size_t n, const void *stream, uint64_t fr
     return 1;
 }
 
-/* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+/* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
 
 static unsigned copy_flags(int how)
 {
-    return (how & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) | (how & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
+    return (how & BE_COPY_WAIT ? SIM_COPY_WAIT : 0) |
+           (how & BE_COPY_PAGEABLE ? SIM_COPY_PAGEABLE : 0);
 }
 
 static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
@@ -866,16 +904,16 @@ static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, 
 {
     bool dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
     bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
-    return code(sim_copy2d(dev, stream, dst, dpitch, dst_dev, src, spitch, src_dev, width, height,
-                           copy_flags(how)),
-                ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_copy2d(dev, stream, dst, dpitch, dst_dev, src, spitch, src_dev, width,
+                                height, copy_flags(how)),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError mem_set_d32(int32_t dev, void *stream, void *dst, int dst_dev, uint32_t value,
                             size_t count, int host_waits)
 {
-    return code(sim_fill32(dev, stream, dst, dst_dev, value, count, host_waits),
-                ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_fill32(dev, stream, dst, dst_dev, value, count, host_waits),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError host_register(int32_t dev, void *ptr, uint64_t size, int v2, uint32_t how,
@@ -929,7 +967,7 @@ static aclError managed_alloc(int32_t dev, uint64_t size, void **ptr)
 {
     if (!sim_device_profile(dev)->uvm)
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-    return code(sim_managed_alloc(size, ptr), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(sim_managed_alloc(size, ptr), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError managed_advise(int32_t dev, const void *ptr, uint64_t size, int advise,
@@ -937,7 +975,7 @@ static aclError managed_advise(int32_t dev, const void *ptr, uint64_t size, int 
 {
     if (!sim_device_profile(dev)->uvm)
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-    return code(sim_managed_advise(ptr, size, advise, (int)loc.type, loc.id), 0);
+    return rc_to_acl(sim_managed_advise(ptr, size, advise, (int)loc.type, loc.id), 0);
 }
 
 /* Put a location into data (what 0: 8 bytes), or its type (1) or id (2)
@@ -1031,19 +1069,17 @@ static aclError mem_type_check(int32_t dev, void **list, uint32_t n, uint32_t ma
     return ACL_SUCCESS;
 }
 
-/* Atlas A2 and A3 (NPU arch 2201) record uncorrectable memory errors; the
- * simulator's memory never has one. */
+/* The simulator's memory never has an uncorrectable error to record. */
 static aclError uce_info(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *n)
 {
-    (void)dev, (void)out, (void)max;
-    const struct sim_soc *s = soc_facts();
-    if (!s || s->npu_arch != 2201)
+    (void)out, (void)max;
+    if (!sim_device_records_uce(dev))
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     *n = 0;
     return ACL_SUCCESS;
 }
 
-/* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+/* ---- virtual memory and stream-ordered pools ---- */
 
 /* The simulator's page kind for a physical memory attribute. */
 static enum sim_page vmm_page(aclrtMemAttr a)
@@ -1059,8 +1095,8 @@ static aclError vmm_granularity(int32_t dev, const aclrtPhysicalMemProp *prop,
 {
     (void)option; /* the minimum is also what the simulator recommends */
     uint64_t v;
-    aclError rc = code(sim_vmm_granularity(dev, vmm_page(prop->memAttr), &v),
-                       ACL_ERROR_RT_MEMORY_ALLOCATION);
+    aclError rc = rc_to_acl(sim_vmm_granularity(dev, vmm_page(prop->memAttr), &v),
+                            ACL_ERROR_RT_MEMORY_ALLOCATION);
     if (rc == ACL_SUCCESS)
         *g = (size_t)v;
     return rc;
@@ -1074,12 +1110,12 @@ static aclError vmm_reserve(int32_t dev, size_t size, size_t alignment, void *ex
         *why = "alignment is reserved and must be 0";
         return ACL_ERROR_RT_PARAM_INVALID;
     }
-    return code(sim_vmm_reserve(dev, size, expect, va, why), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(sim_vmm_reserve(dev, size, expect, va, why), ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError vmm_release(void *va, const char **why)
 {
-    return code(sim_vmm_release(va, why), ACL_ERROR_RT_MEMORY_FREE);
+    return rc_to_acl(sim_vmm_release(va, why), ACL_ERROR_RT_MEMORY_FREE);
 }
 
 static aclError vmm_phys_alloc(size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags,
@@ -1101,7 +1137,7 @@ static aclError vmm_phys_alloc(size_t size, const aclrtPhysicalMemProp *prop, ui
         *why = "the device's HBM is exhausted";
     else if (rc == SIM_EUNSUPPORTED)
         *why = "this SoC has no 1 GB pages";
-    return code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError vmm_phys_free(void *handle, const char **why)
@@ -1116,19 +1152,19 @@ static aclError vmm_map(void *va, size_t size, size_t offset, void *handle, uint
                         int no_access, const char **why)
 {
     (void)flags;
-    return code(sim_vmm_map(va, size, offset, handle,
-                            no_access ? SIM_ACCESS_NONE : SIM_ACCESS_READWRITE, why),
-                ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(sim_vmm_map(va, size, offset, handle,
+                                 no_access ? SIM_ACCESS_NONE : SIM_ACCESS_READWRITE, why),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError vmm_unmap(void *va, const char **why)
 {
-    return code(sim_vmm_unmap(va, why), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_vmm_unmap(va, why), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError vmm_retain(void *va, void **handle, const char **why)
 {
-    return code(sim_vmm_retain(va, handle, why), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_vmm_retain(va, handle, why), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError vmm_props(void *handle, aclrtPhysicalMemProp *prop, const char **why)
@@ -1172,7 +1208,7 @@ static aclError vmm_set_access(void *va, size_t size, aclrtMemAccessDesc *desc, 
         if (desc[i].location.type == ACL_MEM_LOCATION_TYPE_DEVICE)
             access = (uint32_t)desc[i].flags;
     }
-    return code(sim_vmm_access(va, size, true, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_vmm_access(va, size, true, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 static aclError vmm_get_access(void *va, aclrtMemLocation *location, uint64_t *flag,
@@ -1184,7 +1220,8 @@ static aclError vmm_get_access(void *va, aclrtMemLocation *location, uint64_t *f
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     uint32_t access = 0;
-    aclError rc = code(sim_vmm_access(va, 0, false, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc =
+        rc_to_acl(sim_vmm_access(va, 0, false, &access, why), ACL_ERROR_RT_INTERNAL_ERROR);
     if (rc == ACL_SUCCESS) /* the host never reaches a device mapping */
         *flag = location->type == ACL_MEM_LOCATION_TYPE_HOST ? ACL_RT_MEM_ACCESS_FLAGS_NONE
                                                              : access;
@@ -1214,7 +1251,8 @@ static aclError mem_range(void *ptr, void **base, size_t *size)
 static aclError pool_create(int32_t dev, const aclrtMemPoolProps *props, void **pool)
 {
     struct sim_pool *p;
-    aclError rc = code(sim_pool_create(dev, props->maxSize, &p), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    aclError rc =
+        rc_to_acl(sim_pool_create(dev, props->maxSize, &p), ACL_ERROR_RT_MEMORY_ALLOCATION);
     if (rc == ACL_SUCCESS)
         *pool = p;
     return rc;
@@ -1278,7 +1316,7 @@ static aclError pool_malloc(void *pool, size_t size, void *stream, void **ptr, c
     enum sim_rc rc = sim_pool_malloc(pool, size, stream, ptr);
     if (rc == SIM_ENOMEM)
         *why = "the pool reached its maxSize or the device's HBM is exhausted";
-    return code(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+    return rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
 static aclError pool_free(void *ptr, void *stream, const char **why)
@@ -1297,86 +1335,80 @@ static aclError pool_trim(void *pool, size_t keep, const char **why)
     return ACL_ERROR_RT_PARAM_INVALID;
 }
 
+struct vmm_live_ctx {
+    void (*fn)(int kind, void *addr, uint64_t size, uint64_t aux, void *user);
+    void *user;
+};
+
+/* One of the simulator's live reservations, handles or pools, told to the
+ * ACL layer in its kinds (BE_LIVE_*). */
+static void each_vmm_live(int kind, void *addr, uint64_t size, uint64_t aux, void *user)
+{
+    const struct vmm_live_ctx *c = user;
+    int be = kind == SIM_VMM_LIVE_RESERVATION ? BE_LIVE_RESERVATION
+             : kind == SIM_VMM_LIVE_PHYSICAL  ? BE_LIVE_PHYSICAL
+                                              : BE_LIVE_POOL;
+    c->fn(be, addr, size, aux, c->user);
+}
+
 static size_t vmm_live(int32_t dev, void (*fn)(int, void *, uint64_t, uint64_t, void *), void *user)
 {
-    return sim_vmm_live(dev, fn, user) + sim_pool_live(dev, fn, user);
+    struct vmm_live_ctx c = {fn, user};
+    return sim_vmm_live(dev, each_vmm_live, &c) + sim_pool_live(dev, each_vmm_live, &c);
 }
 
-/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+/* ---- resource limits, built-in tasks, IPC events ---- */
 
-/* Core limits, as CANN's runtime keeps them: a device's starts at its core
- * count (ai_core_cnt for cube cores, vector_core_cnt for vector cores,
- * RawDevice::InitResource) each time it opens; a stream has none until
- * set. Stored as value + 1, 0 meaning "none set". */
-static _Atomic uint64_t dev_res[SIM_MAX_DEVICES][2];
-
-static void res_forget(int32_t dev)
+/* The simulator's kind of core for an aclrtDevResLimitType. */
+static enum sim_core core_of(int type)
 {
-    atomic_store(&dev_res[dev][0], 0);
-    atomic_store(&dev_res[dev][1], 0);
+    return type == ACL_RT_DEV_RES_CUBE_CORE ? SIM_CORE_CUBE : SIM_CORE_VECTOR;
 }
 
-static uint32_t cores_of(int type)
+/* The calling thread's or a stream's limit: the stream's own if it has one
+ * (stream may be NULL for THREAD_GET), else the device's (a stream's own
+ * device for STREAM_GET, the thread's current one, dev, for THREAD_GET). */
+static aclError limit_get(int op, int32_t dev, void *stream, enum sim_core c, uint32_t *val)
 {
-    const struct sim_soc *s = soc_facts();
-    if (!s)
-        return 0;
-    return type == ACL_RT_DEV_RES_CUBE_CORE ? s->ai_cores : s->vector_cores;
-}
-
-static uint32_t dev_limit(int32_t dev, int type)
-{
-    uint64_t v = atomic_load(&dev_res[dev][type]);
-    return v ? (uint32_t)(v - 1) : cores_of(type);
-}
-
-/* The stream's own limit: true and *val, or false. */
-static bool stream_limit(void *stream, int type, uint32_t *val)
-{
-    uint64_t v = sim_stream_prop(stream, (enum sim_stream_prop)(SIM_SP_CUBE_LIMIT + type));
-    if (v)
-        *val = (uint32_t)(v - 1);
-    return v != 0;
+    if (stream && sim_stream_core_limit(stream, c, val))
+        return ACL_SUCCESS;
+    if (op == BE_RL_STREAM_GET) {
+        uint32_t id;
+        sim_stream_ids(stream, &dev, &id);
+    }
+    if (dev < 0)
+        return ACL_ERROR_RT_CONTEXT_NULL; /* the thread's device is needed */
+    *val = sim_core_limit(dev, c);
+    return ACL_SUCCESS;
 }
 
 static aclError res_limit(int op, int32_t dev, void *stream, int type, uint32_t *val)
 {
+    enum sim_core c = core_of(type);
     switch (op) {
     case BE_RL_DEV_GET:
-        *val = dev_limit(dev, type);
-        break;
+        *val = sim_core_limit(dev, c);
+        return ACL_SUCCESS;
     case BE_RL_DEV_SET:
-        atomic_store(&dev_res[dev][type], (uint64_t)*val + 1);
-        break;
+        sim_core_limit_set(dev, c, *val);
+        return ACL_SUCCESS;
     case BE_RL_DEV_RESET:
-        res_forget(dev);
-        break;
+        sim_core_limit_reset(dev);
+        return ACL_SUCCESS;
     case BE_RL_STREAM_SET:
-        sim_stream_set_prop(stream, (enum sim_stream_prop)(SIM_SP_CUBE_LIMIT + type),
-                            (uint64_t)*val + 1);
-        break;
+        sim_stream_core_limit_set(stream, c, *val);
+        return ACL_SUCCESS;
     case BE_RL_STREAM_RESET:
-        sim_stream_set_prop(stream, SIM_SP_CUBE_LIMIT, 0);
-        sim_stream_set_prop(stream, SIM_SP_VECTOR_LIMIT, 0);
-        break;
+        sim_stream_core_limit_reset(stream);
+        return ACL_SUCCESS;
     case BE_RL_THREAD_USE:
     case BE_RL_THREAD_UNUSE:
-        break; /* the ACL layer keeps the thread's stream */
+        return ACL_SUCCESS; /* the ACL layer keeps the thread's stream */
     case BE_RL_STREAM_GET:
     case BE_RL_THREAD_GET:
     default:
-        if (!stream || !stream_limit(stream, type, val)) {
-            int32_t d = dev;
-            uint32_t id;
-            if (op == BE_RL_STREAM_GET)
-                sim_stream_ids(stream, &d, &id);
-            if (d < 0)
-                return ACL_ERROR_RT_CONTEXT_NULL; /* the thread's device is needed */
-            *val = dev_limit(d, type);
-        }
-        break;
+        return limit_get(op, dev, stream, c, val);
     }
-    return ACL_SUCCESS;
 }
 
 /* The simulator's element type for an ACL data type; false for none. */
@@ -1424,17 +1456,12 @@ static struct sim_rand_param rand_param(const aclrtRandomParaInfo *p)
     return r;
 }
 
-/* Reductions the SDMA of the SoC does (CANN's aclrtReduceAsync document:
- * int8, int16, int32, fp16, fp32, bf16 on Atlas A2/A3, and uint32 too on
- * Ascend 950). EQUAL is not simulated: its result is not documented. */
-static bool reduce_supported(aclrtReduceKind kind, enum sim_elem e)
+/* Whether device dev's SDMA does a reduction of kind over e elements
+ * (sim_reduce_supported). EQUAL is not simulated: its result is not
+ * documented. */
+static bool reduce_supported(int32_t dev, aclrtReduceKind kind, enum sim_elem e)
 {
-    const struct sim_soc *s = soc_facts();
-    if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL || !s)
-        return false;
-    if (e == SIM_EL_U32)
-        return s->npu_arch == ARCH_SIMT;
-    return e != SIM_EL_I64 && e != SIM_EL_U64;
+    return kind != ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL && sim_reduce_supported(dev, e);
 }
 
 static aclError device_task(void *stream, const struct be_task *t)
@@ -1445,7 +1472,7 @@ static aclError device_task(void *stream, const struct be_task *t)
     sim_stream_ids(stream, &dev, &id);
     switch (t->kind) {
     case BE_TASK_REDUCE:
-        if (!elem_of(t->type, &b.type) || !reduce_supported(t->reduce, b.type))
+        if (!elem_of(t->type, &b.type) || !reduce_supported(dev, t->reduce, b.type))
             return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
         b.kind = SIM_BI_REDUCE;
         b.dst = t->dst;
@@ -1488,7 +1515,7 @@ static aclError device_task(void *stream, const struct be_task *t)
     default:
         break;
     }
-    return code(sim_builtin(dev, stream, &b), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_builtin(dev, stream, &b), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 /* An IPC event handle: a tag, then the name of the event's shared state
@@ -1516,7 +1543,7 @@ static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHa
     enum sim_rc src = sim_event_import(dev, at, &e);
     if (src == SIM_EINVAL)
         return ACL_ERROR_RT_PARAM_INVALID;
-    aclError rc = code(src, ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    aclError rc = rc_to_acl(src, ACL_ERROR_RT_NO_EVENT_RESOURCE);
     if (rc == ACL_SUCCESS)
         *event = e;
     return rc;
@@ -1551,7 +1578,7 @@ static const struct be_tools tools = {
     .task_fault = task_fault,
     .pending_add = pending_add,
     .pending_find = pending_find,
-    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_live = vmm_live,
 };
 
@@ -1587,7 +1614,7 @@ static const struct be_ops ops = {
     .memset = mem_set,
     .mem_info = mem_info,
     .mem_usage = mem_usage,
-    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    /* ---- streams, events, notifies, peers ---- */
     .stream_prop = stream_prop,
     .stream_abort = stream_abort,
     .avail = avail,
@@ -1617,7 +1644,7 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
-    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    /* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
     .memcpy2d = mem_copy2d,
     .memset_d32 = mem_set_d32,
     .host_register = host_register,
@@ -1631,7 +1658,7 @@ static const struct be_ops ops = {
     .cache_op = cache_op,
     .mem_type_check = mem_type_check,
     .uce_info = uce_info,
-    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_granularity = vmm_granularity,
     .vmm_reserve = vmm_reserve,
     .vmm_release = vmm_release,
@@ -1650,7 +1677,7 @@ static const struct be_ops ops = {
     .pool_malloc = pool_malloc,
     .pool_free = pool_free,
     .pool_trim = pool_trim,
-    /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+    /* ---- resource limits, built-in tasks, IPC events ---- */
     .res_limit = res_limit,
     .device_task = device_task,
     .event_ipc = event_ipc,

@@ -164,7 +164,7 @@ void sim_host_usage(uint64_t *cur, uint64_t *peak)
     pthread_mutex_unlock(&host.lock);
 }
 
-/* ---- registered and managed memory (fam-memcopy) ---- */
+/* ---- registered and managed memory ---- */
 
 #define UVM_PAGE (2ull << 20)
 

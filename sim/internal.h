@@ -32,7 +32,7 @@ struct sim_vmm {
     uint64_t reserved, mapped, physical; /* bytes */
 };
 
-/* ---- device.c: devices ---- */
+/* ---- config.c and device.c: devices ---- */
 
 struct sim_dev {
     struct sim_lock lock; /* the heap, address space, stacks and abandoned list */
@@ -71,14 +71,24 @@ struct sim_dev {
 };
 
 /* Every device, open or not, and how many the configuration has
- * (ACLSIM_DEVICE_COUNT). device.c writes them under its mutex (count only
- * while no device is open); the others read. In the header so that the
- * hot paths below inline. */
+ * (ACLSIM_DEVICE_COUNT): config.c's table. config.c writes the count (only
+ * while no device is open) and device.c a device's entry as it opens and
+ * closes, both under config.c's mutex; the others read. In the header so
+ * that the hot paths below inline. */
 struct sim_devs {
     _Atomic uint32_t count;
     struct sim_dev dev[SIM_MAX_DEVICES];
 };
 extern struct sim_devs sim_devs;
+
+/* The process-wide mutex over the configuration and the opening and
+ * closing of devices (config.c): device.c holds it while it opens or
+ * closes one, configuring first if nothing has yet. */
+void sim_config_lock(void);
+void sim_config_unlock(void);
+/* A device opened (+1) or closed (-1): sim_configure changes nothing
+ * while any is open. pre: the mutex held. */
+void sim_config_count_open(int delta);
 
 /* Device id's state, open or not. pre: 0 <= id < SIM_MAX_DEVICES. */
 static inline struct sim_dev *sim_dev_get(int32_t id)
@@ -152,10 +162,14 @@ static inline void sim_dev_leave(struct sim_dev *d)
         atomic_fetch_sub_explicit(&d->users, 1, memory_order_release);
 }
 
-/* ---- policy.c: CANN's rounding and page rules ---- */
+/* ---- Page kinds ---- */
 
-/* Bytes in a page of the kind. */
-uint32_t sim_page_bytes(enum sim_page page);
+/* Bytes in a page of the kind: inline, so that blocks.c and vmm.c, below
+ * policy.c, need nothing of it. */
+static inline uint32_t sim_page_bytes(enum sim_page page)
+{
+    return page == SIM_PAGE_HUGE1G ? 1u << 30 : page == SIM_PAGE_HUGE ? 2u << 20 : 4096u;
+}
 
 /* ---- blocks.c: device blocks ---- */
 

@@ -484,7 +484,7 @@ enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *o
         cost(op, &flops, &bytes, &cube);
         const struct sim_profile *p = sim_device_profile(dev);
         enum sim_dtype dt = op->kind == SIM_OP_CAST ? op->out.dt : op->in[0].dt;
-        sim_stream_kernel(s, sim_roofline_ps(p->name, p->hbm_gbps, cube, dt, flops, bytes),
+        sim_stream_kernel(s, sim_roofline_ps(p, cube, dt, flops, bytes),
                           op->name, start, end);
     }
     for (int i = 0; i < op->n_in; i++)

@@ -1,16 +1,19 @@
 /*
  * policy.c - CANN's rules for how much device memory a request takes and
- * on which pages (fact sheet 3.1): aclrtMalloc rounds to 32 bytes and adds
- * the profile's padding (none for aclrtMallocAlign32 or 1 GB pages); 2 MB
- * pages round to 2 MB, 1 GB pages to 1 GB and exist only where the profile
- * has them; HUGE_FIRST takes normal pages up to 1 MB, an out-of-range
- * policy huge pages from 2 MB, and both fall back to normal pages. The
- * block itself comes from blocks.c. Of a device's HBM the driver and
- * runtime keep a reserve that no allocation gets and aclrtGetMemInfo does
- * not count: what the real part reports (profile.c) at the profile's full
- * capacity; on a smaller device (ACLSIM_HBM_BYTES, a test's) the 8 MiB
- * RESERVED_MEM of CANN's cmodel driver (fact sheet 6.1), which the
- * suites' accounting counts on.
+ * on which pages (hicann/runtime docs/zh/api_ref/
+ * 11-01_device_memory_malloc_and_free.md, aclrtMalloc and
+ * aclrtMallocAlign32; the policies in 25-02_Enumerations.md): aclrtMalloc
+ * rounds to 32 bytes and adds the profile's padding (none for
+ * aclrtMallocAlign32 or 1 GB pages); 2 MB pages round to 2 MB, 1 GB pages
+ * to 1 GB and exist only where the profile has them; HUGE_FIRST takes
+ * normal pages up to 1 MB, an out-of-range policy huge pages from 2 MB, and
+ * both fall back to normal pages. The block itself comes from blocks.c. Of
+ * a device's HBM the driver and runtime keep a reserve that no allocation
+ * gets and aclrtGetMemInfo does not count: what the real part reports
+ * (profile.c) at the profile's full capacity; on a smaller device
+ * (ACLSIM_HBM_BYTES, a test's) the 8 MiB RESERVED_MEM of CANN's cmodel
+ * driver (hicann/runtime src/cmodel_driver/driver_mem.h), which the suites'
+ * accounting counts on.
  */
 #include "heap.h"
 #include "internal.h"
@@ -23,11 +26,6 @@ uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity)
     if (r > capacity / 2)
         r = capacity / 2;
     return r & ~(uint64_t)(SIM_HEAP_GRANULE - 1);
-}
-
-uint32_t sim_page_bytes(enum sim_page page)
-{
-    return page == SIM_PAGE_HUGE1G ? 1u << 30 : page == SIM_PAGE_HUGE ? 2u << 20 : 4096u;
 }
 
 /* n rounded up to a power of two; the largest sizes, which would wrap around

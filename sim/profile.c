@@ -3,8 +3,9 @@
  * sit in, and the platform facts (core counts, L2, NPU arch) of every SoC
  * CANN knows.
  *
- * Each value carries its source: A = hicann/runtime platform_config
- * <SoC>.ini, B = Huawei's msmodeling tensor_cast/device.py, C = press
+ * Each value carries its source: A = hicann/runtime
+ * src/platform/platform_config/cann/<SoC>.ini (cann-dev/<SoC>.ini for
+ * Ascend 950), B = Huawei's msmodeling tensor_cast/device.py, C = press
  * reports of Huawei Connect 2025, D = CANN documentation (hicann/runtime
  * docs/zh/api_ref), E = measurements published in public issues (named
  * where used). Where no source gives a number the value is labelled an
@@ -54,6 +55,13 @@
 #define STAGE_BYTES (4 * MiB)
 #define STAGE_GBPS 18.0
 
+/* Clocks (A): the cube's is [AICoreSpec] cube_freq; the vector cores' is
+ * [VectorCoreSpec] vec_freq, which only the Ascend 950 files have. The
+ * Atlas A2/A3 files (cube_vector_combine=split) give cube_freq alone: their
+ * vector cores, which sit beside the cube cores in the AI core, are assumed
+ * to run at it. */
+#define A2_CLOCK(mhz) .cube_mhz = mhz, .vector_mhz = mhz
+
 /* Shared by every profile, assumptions unless said: link latency 0.2 us
  * (B gives 0.2 us for its A2 PCIe inter-device grid, marked TODO; no host
  * link latency is published); 4 copy engines (never published); 1984
@@ -65,58 +73,63 @@
 
 static const struct sim_profile profiles[] = {
     /* Atlas A2, 64 GiB HBM2e (A: memory_size; B), 1.6 TB/s (B; the 950
-     * white paper's A2 line). AIC clock 1850 MHz (A: cube_freq). Padding 32
+     * white paper's A2 line). Cube clock 1850 MHz (A: cube_freq). Padding 32
      * (A: padding_size). 1 GB pages on A2/A3 (D). Managed memory (UVM) on
      * A2 and A3, not on 950 (D: 11-05_unified_addressing.md). */
     {.name = "Ascend910B1", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE_A2_64G,
-     .hbm_gbps = 1600, .host_gbps = HOST_A2, .clock_mhz = 1850, .malloc_padding = 32,
+     .hbm_gbps = 1600, .host_gbps = HOST_A2, A2_CLOCK(1850), .malloc_padding = 32,
      .huge1g = true, .uvm = true, COMMON},
-    /* Atlas A2, 64 GiB, 24 cores at 1800 MHz (A); otherwise as 910B1. */
+    /* Atlas A2, 64 GiB, 24 cube cores at cube_freq 1800 MHz (A); otherwise as
+     * 910B1. */
     {.name = "Ascend910B2", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE_A2_64G,
-     .hbm_gbps = 1600, .host_gbps = HOST_A2, .clock_mhz = 1800, .malloc_padding = 32,
+     .hbm_gbps = 1600, .host_gbps = HOST_A2, A2_CLOCK(1800), .malloc_padding = 32,
      .huge1g = true, .uvm = true, COMMON},
-    /* Atlas A2, 64 GiB, 20 cores at 1800 MHz (A); 1.6 TB/s (B: A2_313T_64G). */
+    /* Atlas A2, 64 GiB, 20 cube cores at cube_freq 1800 MHz (A); 1.6 TB/s (B:
+     * A2_313T_64G). */
     {.name = "Ascend910B3", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE_A2_64G,
-     .hbm_gbps = 1600, .host_gbps = HOST_A2, .clock_mhz = 1800, .malloc_padding = 32,
+     .hbm_gbps = 1600, .host_gbps = HOST_A2, A2_CLOCK(1800), .malloc_padding = 32,
      .huge1g = true, .uvm = true, COMMON},
-    /* Atlas A2, 32 GiB HBM (A), 0.8 TB/s (B: A2_280T_32G_PCIE), 1500 MHz
-     * (A); the part the host-link measurement was made on. */
+    /* Atlas A2, 32 GiB HBM (A), 0.8 TB/s (B: A2_280T_32G_PCIE), 20 cube
+     * cores at cube_freq 1500 MHz (A); the part the host-link measurement
+     * was made on. */
     {.name = "Ascend910B4", .hbm_bytes = 32 * GiB, .reserved_bytes = RESERVE_A2_32G,
-     .hbm_gbps = 800, .host_gbps = HOST_A2, .clock_mhz = 1500, .malloc_padding = 32,
+     .hbm_gbps = 800, .host_gbps = HOST_A2, A2_CLOCK(1500), .malloc_padding = 32,
      .huge1g = true, .uvm = true, COMMON},
     /* Atlas A3 dies: 64 GiB each (A), ~1.6 TB/s per die (B: A3 die
      * profiles; the 910C package has 3.2 TB/s over 2 dies). 9391/9392 and
-     * 9381/9382 have 24 cores, 9372 and 9362 20 (A); cube clocks 1850
+     * 9381/9382 have 24 cube cores, 9372 and 9362 20 (A); cube_freq 1850
      * (9391/9392), 1800 (9381/9382/9372), 1500 (9362) MHz (A). The lower
      * bins are assumed to keep the HBM of the 9391. */
     {.name = "Ascend910_9391", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE_A3,
-     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, .clock_mhz = 1850, .malloc_padding = 32,
+     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, A2_CLOCK(1850), .malloc_padding = 32,
      .huge1g = true, .uvm = true, COMMON},
     {.name = "Ascend910_9392", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE_A3,
-     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, .clock_mhz = 1850, .malloc_padding = 32,
+     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, A2_CLOCK(1850), .malloc_padding = 32,
      .huge1g = true, .uvm = true, COMMON},
     {.name = "Ascend910_9381", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE_A3,
-     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, .clock_mhz = 1800, .malloc_padding = 32,
+     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, A2_CLOCK(1800), .malloc_padding = 32,
      .huge1g = true, .uvm = true, COMMON},
     {.name = "Ascend910_9382", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE_A3,
-     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, .clock_mhz = 1800, .malloc_padding = 32,
+     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, A2_CLOCK(1800), .malloc_padding = 32,
      .huge1g = true, .uvm = true, COMMON},
     {.name = "Ascend910_9372", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE_A3,
-     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, .clock_mhz = 1800, .malloc_padding = 32,
+     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, A2_CLOCK(1800), .malloc_padding = 32,
      .huge1g = true, .uvm = true, COMMON},
     {.name = "Ascend910_9362", .hbm_bytes = 64 * GiB, .reserved_bytes = RESERVE_A3,
-     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, .clock_mhz = 1500, .malloc_padding = 32,
+     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, A2_CLOCK(1500), .malloc_padding = 32,
      .huge1g = true, .uvm = true, COMMON},
     /* Ascend 950PR: 128 GiB HiBL 1.0 at ~1.6 TB/s (A, C; B: M128G_1_6T); 36
-     * cores at 1800 MHz (A). Padding 0 (A). No 1 GB pages, no UVM (D). */
+     * cube cores, cube_freq and vec_freq 1800 MHz (A: cann-dev/). Padding 0
+     * (A). No 1 GB pages, no UVM (D). */
     {.name = "Ascend950PR_9599", .hbm_bytes = 128 * GiB, .reserved_bytes = RESERVE_CMODEL,
-     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, .clock_mhz = 1800, .malloc_padding = 0,
-     .huge1g = false, .uvm = false, COMMON},
+     .hbm_gbps = 1600, .host_gbps = HOST_ASSUMED, .cube_mhz = 1800, .vector_mhz = 1800,
+     .malloc_padding = 0, .huge1g = false, .uvm = false, COMMON},
     /* Ascend 950DT: 144 GiB HiZQ 2.0 at ~4 TB/s (A, C; B: M144G_4T); 32
-     * cores at 1650 MHz (A). Padding 0 (A). */
+     * cube cores, cube_freq and vec_freq 1650 MHz (A: cann-dev/). Padding 0
+     * (A). */
     {.name = "Ascend950DT_9581", .hbm_bytes = 144 * GiB, .reserved_bytes = RESERVE_CMODEL,
-     .hbm_gbps = 4000, .host_gbps = HOST_ASSUMED, .clock_mhz = 1650, .malloc_padding = 0,
-     .huge1g = false, .uvm = false, COMMON},
+     .hbm_gbps = 4000, .host_gbps = HOST_ASSUMED, .cube_mhz = 1650, .vector_mhz = 1650,
+     .malloc_padding = 0, .huge1g = false, .uvm = false, COMMON},
 };
 
 /* Atlas 800T A2 class: 8 Atlas A2 parts on an HCCS full mesh, 196 GB/s per

@@ -1,17 +1,25 @@
 /*
- * roofline.c - how long a built-in operator takes on each SoC: a roofline
+ * roofline.c - how long a built-in operator takes on a device: a roofline
  * of cube (matrix) and vector throughput per data type against HBM
- * bandwidth, plus a fixed cost per kernel.
+ * bandwidth, plus a fixed cost per kernel, all from the device's own
+ * profile (profile.c) and its SoC's platform facts (sim_soc_find). There is
+ * no table of its own: a profile is timed by its own cores and clocks, and
+ * one whose SoC has no such facts times nothing (sim_roofline_known).
  *
  * duration = launch + max(flops / throughput(unit, dtype), bytes / HBM)
  *
  * Sources (letters as in sim/profile.c):
- *   A  hicann/runtime src/platform/platform_config/<SoC>.ini: cube_core_cnt,
- *      vector_core_cnt, cube_freq (MHz), cube_m/n/k_size (16 x 16 x 16).
+ *   A  hicann/runtime src/platform/platform_config/cann/<SoC>.ini (Atlas
+ *      A2, A3) and cann-dev/<SoC>.ini (Ascend 950): [SoCInfo] cube_core_cnt
+ *      and vector_core_cnt (the platform table of profile.c); [AICoreSpec]
+ *      cube_freq (the profile's cube_mhz), cube_m/n/k_size (16 x 16 x 16)
+ *      and vec_calc_size (128); [VectorCoreSpec] vec_freq (the profile's
+ *      vector_mhz; profile.c says what stands in where a file has none).
  *   D  derived from A: a cube core does m*n*k multiply-adds (2 flops each)
- *      per cycle on fp16/bf16, so cube TFLOPS = cores * 16*16*16 * 2 * MHz
- *      / 1e6 (910B1: 24 * 8192 * 1850e6 = 363.7 TFLOPS). int8 doubles k
- *      (hicann/ge acl_cblas gemm_ops.cpp: BLOCK_REDUCE_INT8 = 32 against 16).
+ *      per cycle on fp16/bf16, so cube flop/s = cube cores * 16*16*16 * 2 *
+ *      cube_freq (910B1: 24 * 8192 * 1850e6 = 363.7 TFLOPS; 910B3: 20 *
+ *      8192 * 1800e6 = 294.9). int8 doubles k (hicann/ge acl_cblas
+ *      gemm_ops.cpp: BLOCK_REDUCE_INT8 = 32 against 16).
  *   V  vector: vec_calc_size=128 (A) read as 128 fp16 (64 fp32) lanes per
  *      cycle per vector core, one multiply-add (2 flops) each: the lane
  *      reading is an assumption, the counts and clock are A.
@@ -20,47 +28,38 @@
  *      marked TODO there: treat as calibratable.
  *   S  assumption: fp32 on the cube runs at a quarter of fp16 (HF32 is
  *      not modelled); int32 elementwise at the fp32 vector rate.
- * HBM bandwidth is the SoC profile's (profile.c, sourced there).
+ * HBM bandwidth is the profile's (profile.c, sourced there).
  * Every figure is per device; kernels of different streams do not share
  * cores (an assumption the README states).
  */
-#include <string.h>
 #include "sim.h"
-
-struct roofline {
-    const char *soc;
-    unsigned cube_cores, vector_cores, mhz; /* A */
-};
-
-static const struct roofline table[] = {
-    {"Ascend910B1", 24, 48, 1850},
-    {"Ascend910B2", 24, 48, 1800},
-    {"Ascend910B4", 20, 40, 1500},
-    {"Ascend910_9391", 24, 48, 1850},
-    {"Ascend910_9392", 24, 48, 1850},
-    {"Ascend950PR_9599", 36, 72, 1800}, /* A: cann-dev/Ascend950PR_9599.ini */
-    {"Ascend950DT_9581", 32, 64, 1650}, /* A: cann-dev/Ascend950DT_9581.ini */
-};
 
 #define LAUNCH_CUBE_PS (5 * SIM_ROOF_PS_PER_US)   /* M */
 #define LAUNCH_VECTOR_PS (2 * SIM_ROOF_PS_PER_US) /* M */
 #define CUBE_MACS 4096.0                          /* 16 x 16 x 16 (A) */
 #define VEC_F16_LANES 128.0                       /* V */
 
-static const struct roofline *find(const char *soc)
+/* fp16 flop/s of one unit of p: 0 when its SoC has no platform facts, no
+ * cores of the unit, or p no clock for it. */
+static double f16_flops(const struct sim_profile *p, bool cube)
 {
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(table[i].soc, soc) == 0)
-            return &table[i];
-    return &table[0]; /* a profile added later: the A2 figures */
+    const struct sim_soc *s = sim_soc_find(p->name);
+    if (!s)
+        return 0;
+    if (cube)
+        return s->cube_cores * CUBE_MACS * 2 * (p->cube_mhz * 1e6); /* D */
+    return s->vector_cores * VEC_F16_LANES * 2 * (p->vector_mhz * 1e6); /* V */
 }
 
-double sim_roofline_flops_per_s(const char *soc, bool cube, enum sim_dtype dt)
+bool sim_roofline_known(const struct sim_profile *p)
 {
-    const struct roofline *r = find(soc);
-    double hz = r->mhz * 1e6;
+    return f16_flops(p, true) > 0 && f16_flops(p, false) > 0;
+}
+
+double sim_roofline_flops_per_s(const struct sim_profile *p, bool cube, enum sim_dtype dt)
+{
+    double f16 = f16_flops(p, cube);
     if (cube) {
-        double f16 = r->cube_cores * CUBE_MACS * 2 * hz; /* D */
         switch (dt) {
         case SIM_DT_I8:
             return 2 * f16; /* D: k doubles */
@@ -71,7 +70,6 @@ double sim_roofline_flops_per_s(const char *soc, bool cube, enum sim_dtype dt)
             return f16;
         }
     }
-    double f16 = r->vector_cores * VEC_F16_LANES * 2 * hz; /* V */
     switch (dt) {
     case SIM_DT_F16:
     case SIM_DT_BF16:
@@ -83,11 +81,14 @@ double sim_roofline_flops_per_s(const char *soc, bool cube, enum sim_dtype dt)
     }
 }
 
-uint64_t sim_roofline_ps(const char *soc, double hbm_gbps, bool cube, enum sim_dtype dt,
-                         double flops, double bytes)
+uint64_t sim_roofline_ps(const struct sim_profile *p, bool cube, enum sim_dtype dt, double flops,
+                         double bytes)
 {
-    double compute = flops / sim_roofline_flops_per_s(soc, cube, dt);
-    double memory = bytes / (hbm_gbps * 1e9);
+    double rate = sim_roofline_flops_per_s(p, cube, dt);
+    if (!(rate > 0))
+        return UINT64_MAX; /* no such unit: sim_configure admits no such profile */
+    double compute = flops / rate;
+    double memory = bytes / (p->hbm_gbps * 1e9);
     double s = compute > memory ? compute : memory;
     return (cube ? LAUNCH_CUBE_PS : LAUNCH_VECTOR_PS) + (uint64_t)(s * 1e12 + 0.5);
 }

@@ -2,13 +2,17 @@
  * sim.h - the NPU memory simulator: the interface backends/sim.c drives.
  *
  * The simulator models what an Ascend device's runtime does with memory and
- * time: SoC profiles (profile.c), devices each with a protected address
- * space and a constant-time heap (device.c over vaspace.c and heap.c) whose
- * blocks (blocks.c, with allocation stacks from stacks.c) follow CANN's
- * rounding and page policies (policy.c), page-locked host memory (host.c),
- * and streams, copies, fills (copy.c) and events on a simulated clock
- * (stream.c over clock.c, traced by trace.c). Files share internals through
- * the folder-private internal.h. It knows nothing of the ACL
+ * time: SoC profiles (profile.c); the configuration and the device table
+ * (config.c); devices, opened and closed by device.c, each with a
+ * protected address space and a constant-time heap (vaspace.c, heap.c)
+ * whose blocks (blocks.c, with allocation stacks from stacks.c) follow
+ * CANN's rounding and page policies (policy.c); virtual memory (vmm.c) and
+ * stream-ordered pools (pool.c); page-locked, registered and managed host
+ * memory (host.c); streams, copies, fills (copy.c) and events on a
+ * simulated clock (stream.c over clock.c, traced by trace.c); built-in
+ * operators timed by a roofline (ops.c, roofline.c); core limits and
+ * device settings (limits.c). Files share internals
+ * through the folder-private internal.h. It knows nothing of the ACL
  * layer: calls return enum sim_rc and the backend maps codes to aclError.
  * All calls are thread-safe.
  */
@@ -45,12 +49,13 @@ struct sim_profile {
     double host_gbps;          /* host link bandwidth per direction, pinned memory, GB/s */
     double host_latency_us;    /* host link latency per transfer */
     unsigned copy_engines;     /* SDMA queues */
-    unsigned clock_mhz;        /* AI core clock */
+    unsigned cube_mhz;         /* cube core clock: [AICoreSpec] cube_freq */
+    unsigned vector_mhz;       /* vector core clock: [VectorCoreSpec] vec_freq (profile.c) */
     unsigned malloc_padding;   /* bytes added by aclrtMalloc (32, or 0 on 950) */
     bool huge1g;               /* 1 GB pages (HUGE1G_ONLY) supported */
     unsigned max_streams;      /* per device, default stream included */
     unsigned max_events;       /* per device */
-    /* ---- copies, fills and host memory (fam-memcopy) ---- */
+    /* ---- pageable copies and managed memory ---- */
     uint64_t stage_bytes;      /* the runtime's bounce-buffer chunk for pageable copies */
     double stage_gbps;         /* host memcpy into or out of the bounce buffer, GB/s */
     bool uvm;                  /* managed memory (aclrtMemAllocManaged) supported */
@@ -92,7 +97,8 @@ struct sim_soc {
  * only the simulated ones), or NULL. */
 const struct sim_soc *sim_soc_find(const char *name);
 
-/* ---- device.c, policy.c, blocks.c, copy.c: devices and device memory ---- */
+/* ---- config.c, device.c, policy.c, blocks.c, copy.c: devices and device
+ * memory ---- */
 
 /* Settings read from the environment (ACLSIM_SOC, ACLSIM_HBM_BYTES,
  * ACLSIM_DEVICE_COUNT) when no device is open. Returns SIM_OK or SIM_EINVAL
@@ -100,6 +106,9 @@ const struct sim_soc *sim_soc_find(const char *name);
 enum sim_rc sim_configure(const char **why);
 uint32_t sim_device_count(void);
 const struct sim_profile *sim_device_profile(int32_t dev);
+/* The platform facts of device dev's SoC (sim_soc_find), or NULL when
+ * CANN ships no platform file for it. */
+const struct sim_soc *sim_device_soc(int32_t dev);
 /* The server the devices sit in (ACLSIM_SERVER), or NULL for none. */
 const struct sim_server *sim_device_server(void);
 /* HBM capacity of a device (the profile's, or ACLSIM_HBM_BYTES). */
@@ -110,7 +119,10 @@ uint64_t sim_device_capacity(int32_t dev);
  * driver (8 MiB), at most half of it; in heap granules. */
 uint64_t sim_reserve_bytes(const struct sim_profile *p, uint64_t capacity);
 
-/* pre: dev < sim_device_count(). */
+/* Open device dev: its address space, heap, timeline and virtual memory;
+ * its core limits start unset (sim_core_limit_reset). SIM_EHOSTMEM when
+ * host memory runs out, SIM_ENOMEM on an injected failure to map its HBM.
+ * pre: dev < sim_device_count(), not open. */
 enum sim_rc sim_device_open(int32_t dev);
 /* Forget every block and give the device's memory back; calls still naming
  * it fail cleanly. Its address range stays reserved until it opens again. */
@@ -130,8 +142,8 @@ enum sim_policy {
 };
 
 /* Allocate device memory for a request of `size` bytes with CANN's rules
- * (fact sheet 3.1): size rounded up to 32, plus the profile's padding unless
- * `no_pad` (aclrtMallocAlign32) or 1 GB pages; 2 MB pages round to 2 MB,
+ * (policy.c cites them): size rounded up to 32, plus the profile's padding
+ * unless `no_pad` (aclrtMallocAlign32) or 1 GB pages; 2 MB pages round to 2 MB,
  * HUGE_FIRST uses normal pages up to 1 MB and falls back to them when no
  * huge page is left; 1 GB pages round to 1 GB and exist only where the
  * profile has them (else SIM_EUNSUPPORTED). Starts are 64-byte aligned
@@ -201,7 +213,7 @@ void sim_host_abandon(void *ptr, bool managed);
 /* Bytes of live host blocks, and the most ever live. */
 void sim_host_usage(uint64_t *cur, uint64_t *peak);
 
-/* ---- host.c: registered and managed memory (fam-memcopy) ---- */
+/* ---- host.c: registered and managed memory ---- */
 
 /* The kinds of host ranges the simulator knows. */
 enum { SIM_HOST_PINNED = 0, SIM_HOST_REGISTERED = 1, SIM_HOST_MANAGED = 2 };
@@ -283,7 +295,7 @@ enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits);
 
-/* ---- copies, fills and host memory (fam-memcopy) ---- */
+/* ---- copies, fills and host memory ---- */
 
 /* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart; the
  * bytes move now, row by row, and it takes the time of one copy of
@@ -441,19 +453,27 @@ void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind);
  * pending work (the allocator sanitizer's) ---- */
 
 /* Element types of the built-in operators. */
-enum sim_dtype { SIM_DT_F32, SIM_DT_F16, SIM_DT_BF16, SIM_DT_I32, SIM_DT_I8, SIM_DT_U8, SIM_DT_I64 };
-
-/* What a built-in operator computes. Binary elementwise operators
- * broadcast their inputs (numpy rules); MATMUL covers MatMul and
- * BatchMatMul (leading dims broadcast), GEMM is out = alpha*a@b + beta*c. */
-enum sim_opkind {
-    SIM_OP_ADD, SIM_OP_SUB, SIM_OP_MUL, SIM_OP_DIV, SIM_OP_MAXIMUM, SIM_OP_MINIMUM,
-    SIM_OP_RELU, SIM_OP_SIGMOID, SIM_OP_TANH, SIM_OP_GELU, SIM_OP_EXP, SIM_OP_ABS, SIM_OP_NEG,
-    SIM_OP_SQRT, SIM_OP_CAST, SIM_OP_MATMUL, SIM_OP_GEMM, SIM_OP_REDUCE_SUM, SIM_OP_TRANSPOSE
+enum sim_dtype {
+    SIM_DT_F32, SIM_DT_F16, SIM_DT_BF16, SIM_DT_I32, SIM_DT_I8, SIM_DT_U8, SIM_DT_I64
 };
 
-#define SIM_OP_MAX_DIMS 8
-#define SIM_OP_MAX_IN 5
+/* What a built-in operator computes, and the bounds of its description:
+ * the vocabulary the ACL layer and the backends share (api/abi/opkinds.def
+ * says what each kind computes). */
+enum sim_opkind {
+#define OPKIND(id, what) SIM_OP_##id,
+#define OPLIMIT(id, value)
+#include "api/abi/opkinds.def"
+#undef OPKIND
+#undef OPLIMIT
+};
+enum {
+#define OPKIND(id, what)
+#define OPLIMIT(id, value) SIM_OP_##id = value,
+#include "api/abi/opkinds.def"
+#undef OPKIND
+#undef OPLIMIT
+};
 
 struct sim_tensor {
     const void *data; /* device address, or host memory when !dev */
@@ -489,13 +509,20 @@ struct sim_op {
 enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *op,
                        uint64_t *start, uint64_t *end);
 
-/* Roofline figures (roofline.c, sources there): flop/s of the cube (matrix)
- * or vector unit of SoC `soc` for a data type, and the duration in ps of a
- * kernel doing `flops` and moving `bytes` on a device of hbm_gbps. */
+/* Roofline figures (roofline.c, sources there), from profile p's own
+ * clocks and HBM and the core counts of its SoC (sim_soc_find).
+ * sim_roofline_flops_per_s: flop/s of the cube (matrix) or vector unit for a
+ * data type; 0 when the SoC has no platform facts, no cores of that unit or
+ * no clock for it: such a profile times no kernel, and sim_configure
+ * refuses it (sim_roofline_known says which profiles can).
+ * sim_roofline_ps: the duration in ps of a kernel on that unit doing
+ * `flops` and moving `bytes` through HBM, launch cost included.
+ * pre: sim_roofline_known(p) (UINT64_MAX, a kernel that never ends, else). */
 #define SIM_ROOF_PS_PER_US UINT64_C(1000000)
-double sim_roofline_flops_per_s(const char *soc, bool cube, enum sim_dtype dt);
-uint64_t sim_roofline_ps(const char *soc, double hbm_gbps, bool cube, enum sim_dtype dt,
-                         double flops, double bytes);
+bool sim_roofline_known(const struct sim_profile *p);
+double sim_roofline_flops_per_s(const struct sim_profile *p, bool cube, enum sim_dtype dt);
+uint64_t sim_roofline_ps(const struct sim_profile *p, bool cube, enum sim_dtype dt, double flops,
+                         double bytes);
 
 /* Enqueue a kernel of `ps` on stream s (the host pays its enqueue cost):
  * it starts when the stream and the host reach it. */
@@ -635,7 +662,7 @@ void sim_pool_close(int32_t dev);
 int32_t sim_stream_device(struct sim_stream *s);
 void sim_stream_wait_until(struct sim_stream *s, uint64_t t);
 
-/* ---- builtin.c: built-in device tasks (examples) ----
+/* ---- builtin.c: built-in device tasks ----
  *
  * Tasks the device runs without a kernel: SDMA reductions (dst = dst op
  * src, element by element), the DSA's random numbers (Philox4x32-10), and
@@ -684,7 +711,68 @@ enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_buil
  * under key (exposed for its known-answer test). */
 void sim_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 
-/* ---- ipc.c: events shared between processes (examples) ----
+/* ---- limits.c: core limits, device settings, what the SoC can do ----
+ *
+ * Kept for the program, not enforced: a kernel uses every core of its unit
+ * whatever the limits say, and nothing the simulator runs overflows or
+ * times out. pre (every call): dev < SIM_MAX_DEVICES; s a live stream. */
+
+/* The kinds of core a limit counts (aclrtDevResLimitType). */
+enum sim_core { SIM_CORE_CUBE, SIM_CORE_VECTOR };
+/* How many cores of the kind device dev has, as CANN's runtime counts them
+ * for its limits: the SoC's ai_core_cnt for cube cores, vector_core_cnt for
+ * vector cores; 0 when the SoC has no platform facts. */
+uint32_t sim_core_count(int32_t dev, enum sim_core c);
+/* Device dev's limit of the kind: the last one set, else its core count.
+ * sim_core_limit_reset forgets both kinds' (sim_device_open does, as CANN
+ * does each time a device opens). */
+uint32_t sim_core_limit(int32_t dev, enum sim_core c);
+void sim_core_limit_set(int32_t dev, enum sim_core c, uint32_t n);
+void sim_core_limit_reset(int32_t dev);
+/* Stream s's own limit of the kind: true and *n, or false when none is set
+ * (its work then runs under its device's). Reset forgets both kinds'. */
+bool sim_stream_core_limit(struct sim_stream *s, enum sim_core c, uint32_t *n);
+void sim_stream_core_limit_set(struct sim_stream *s, enum sim_core c, uint32_t n);
+void sim_stream_core_limit_reset(struct sim_stream *s);
+
+/* Device-wide settings a program sets and reads back, kept per device
+ * across opens: the saturation mode (aclrtSetDeviceSatMode), the operator
+ * wait timeout (aclrtSetOpWaitTimeout) and execute timeout in ms
+ * (aclrtSetOpExecuteTimeOut); 0 until set. */
+enum sim_dev_setting {
+    SIM_DS_SAT_MODE,
+    SIM_DS_OP_WAIT_TIMEOUT,
+    SIM_DS_OP_EXEC_TIMEOUT_MS,
+    SIM_DS_COUNT
+};
+uint64_t sim_device_setting(int32_t dev, enum sim_dev_setting s);
+void sim_device_set_setting(int32_t dev, enum sim_dev_setting s, uint64_t v);
+
+/* Whether device dev's NPU arch runs SIMT code (3510: Ascend 950, 350). */
+bool sim_device_simt(int32_t dev);
+/* A SIMT limit of device dev (aclrtGetDeviceInfo's); 0 unless it runs
+ * SIMT code. GRID_DIM and BLOCK_DIM hold for each of x, y and z. */
+enum sim_simt {
+    SIM_SIMT_WARP_SIZE,
+    SIM_SIMT_THREADS_PER_VECTOR_CORE,
+    SIM_SIMT_UB_PER_VECTOR_CORE, /* bytes */
+    SIM_SIMT_GRID_DIM,
+    SIM_SIMT_BLOCKS_PER_GRID,
+    SIM_SIMT_THREADS_PER_BLOCK,
+    SIM_SIMT_BLOCK_DIM
+};
+int64_t sim_simt_limit(int32_t dev, enum sim_simt what);
+/* Whether the SDMA of device dev's SoC reduces elements of type e (an
+ * SIM_BI_REDUCE task); false when the SoC has no platform facts. */
+bool sim_reduce_supported(int32_t dev, enum sim_elem e);
+/* Whether device dev's runtime updates tasks' tiling keys on the device
+ * (ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV), and whether it records
+ * uncorrectable memory errors (aclrtGetMemUceInfo; the simulator's memory
+ * never has one). */
+bool sim_device_task_update(int32_t dev);
+bool sim_device_records_uce(int32_t dev);
+
+/* ---- ipc.c: events shared between processes ----
  *
  * An event created with SIM_EVENT_IPC keeps its state in a POSIX shared
  * memory object named after the creating process and a counter; its name

@@ -133,8 +133,9 @@ static int view_share(struct sim_dev *d, uint64_t off, uint64_t size, uint64_t f
     while (done < size) {
         uint64_t n = 0;
         void *h = sim_vaspace_span(d->vs, d->base + off + done, size - done, &n);
-        if (!h || !n || mmap(h, (size_t)n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, d->vmm->fd,
-                             (off_t)(foff + done)) == MAP_FAILED) {
+        if (!h || !n ||
+            mmap(h, (size_t)n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, d->vmm->fd,
+                 (off_t)(foff + done)) == MAP_FAILED) {
             view_restore(d, off, done);
             return -1;
         }
@@ -271,11 +272,14 @@ static uint64_t res_place(const struct sim_vmm *v, uint64_t size, uint64_t al, s
     return 0;
 }
 
-enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va, const char **why)
+/* The checks of a reservation that need no lock: *size rounded up to the
+ * slot, *al the alignment its start needs (1 GB for a request of 1 GB or
+ * more, else 2 MB). */
+static enum sim_rc reserve_args(int32_t dev, uint64_t *size, const void *expect, uint64_t *al,
+                                const char **why)
 {
-    struct sim_dev *d = sim_dev_get(dev);
     uint64_t want = (uint64_t)(uintptr_t)expect;
-    uint64_t al = size >= GIB ? GIB : SLOT;
+    *al = *size >= GIB ? GIB : SLOT;
     if (FLT_HIT(SIM_VMM_RESERVE)) {
         *why = "no free device address range of that size is left";
         return SIM_ENOMEM;
@@ -284,16 +288,79 @@ enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
         *why = "expectPtr must be NULL on Ascend 950 (a chosen address is not supported there)";
         return SIM_EUNSUPPORTED;
     }
-    if (size > (UINT64_C(1) << 46)) {
+    if (*size > (UINT64_C(1) << 46)) {
         *why = "the size is larger than the device's reservation window";
         return SIM_ENOMEM;
     }
-    size = (size + SLOT - 1) & ~(SLOT - 1);
-    if (expect && (want & (al - 1))) {
-        *why = size >= GIB ? "expectPtr must be aligned to 1 GB for a size of 1 GB or more"
-                           : "expectPtr must be aligned to 2 MB";
+    *size = (*size + SLOT - 1) & ~(SLOT - 1);
+    if (expect && (want & (*al - 1))) {
+        *why = *size >= GIB ? "expectPtr must be aligned to 1 GB for a size of 1 GB or more"
+                            : "expectPtr must be aligned to 2 MB";
         return SIM_EINVAL;
     }
+    return SIM_OK;
+}
+
+/* Where a reservation of size bytes goes in d's window: at expect when
+ * given (SIM_EINVAL when that range is taken or outside the window), else
+ * the first free range aligned to al (SIM_ENOMEM when none): its offset
+ * from the device's base in *off, its index among the reservations in *at.
+ * pre: d->lock held, d open. */
+static enum sim_rc res_locate(const struct sim_dev *d, const void *expect, uint64_t size,
+                              uint64_t al, uint64_t *off, size_t *at, const char **why)
+{
+    const struct sim_vmm *v = d->vmm;
+    uint64_t want = (uint64_t)(uintptr_t)expect;
+    *at = 0;
+    if (!expect) {
+        *off = res_place(v, size, al, at);
+        if (!*off)
+            *why = "no free device address range of that size is left";
+        return *off ? SIM_OK : SIM_ENOMEM;
+    }
+    uint64_t o = want - d->base;
+    bool inside = want >= d->base && o >= v->res_lo && o < v->res_hi && v->res_hi - o >= size;
+    if (inside) {
+        /* free: no reservation overlaps [o, o + size) */
+        for (*at = 0; *at < v->nres && v->res[*at]->off + v->res[*at]->size <= o; ++*at)
+            ;
+        if (*at == v->nres || v->res[*at]->off >= o + size) {
+            *off = o;
+            return SIM_OK;
+        }
+    }
+    *why = inside ? "the range at expectPtr is already reserved"
+                  : "expectPtr lies outside the device's reservation window";
+    return SIM_EINVAL;
+}
+
+/* Room in d's list for one more reservation, and [off, off + size) reserved
+ * in the host's view of the device unless the view is reserved whole:
+ * SIM_EHOSTMEM when either cannot be had. pre: d->lock held, d open. */
+static enum sim_rc res_make_room(struct sim_dev *d, uint64_t off, uint64_t size)
+{
+    struct sim_vmm *v = d->vmm;
+    if (v->nres == v->cap) {
+        size_t cap = v->cap ? 2 * v->cap : 8;
+        struct sim_res **n = base_realloc(v->res, cap * sizeof *n);
+        if (!n)
+            return SIM_EHOSTMEM;
+        v->res = n;
+        v->cap = cap;
+    }
+    if (!d->view_whole && sim_vaspace_reserve(d->vs, d->base + off, size) != 0)
+        return SIM_EHOSTMEM;
+    return SIM_OK;
+}
+
+enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va, const char **why)
+{
+    struct sim_dev *d = sim_dev_get(dev);
+    uint64_t al = 0, off = 0;
+    size_t at = 0;
+    enum sim_rc rc = reserve_args(dev, &size, expect, &al, why);
+    if (rc != SIM_OK)
+        return rc;
     struct sim_res *r = base_calloc(1, sizeof *r);
     struct map **slot = base_calloc((size_t)(size >> SLOT_SHIFT), sizeof *slot);
     if (!r || !slot) {
@@ -302,62 +369,21 @@ enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
         return SIM_EHOSTMEM;
     }
     sim_lock_take(&d->lock);
-    struct sim_vmm *v = d->vmm;
-    if (!atomic_load_explicit(&d->open, memory_order_relaxed) || !v) {
-        sim_lock_give(&d->lock);
-        base_free(r);
-        base_free(slot);
+    if (!atomic_load_explicit(&d->open, memory_order_relaxed) || !d->vmm) {
         *why = "the device is not open";
-        return SIM_EINVAL;
+        rc = SIM_EINVAL;
     }
-    size_t at = 0;
-    uint64_t off = 0;
-    if (expect) {
-        uint64_t o = want - d->base;
-        bool inside = want >= d->base && o >= v->res_lo && o < v->res_hi && v->res_hi - o >= size;
-        if (inside) {
-            /* free: no reservation overlaps [o, o + size) */
-            for (at = 0; at < v->nres && v->res[at]->off + v->res[at]->size <= o; at++)
-                ;
-            if (at == v->nres || v->res[at]->off >= o + size)
-                off = o;
-        }
-        if (!off) {
-            sim_lock_give(&d->lock);
-            base_free(r);
-            base_free(slot);
-            *why = inside ? "the range at expectPtr is already reserved"
-                          : "expectPtr lies outside the device's reservation window";
-            return SIM_EINVAL;
-        }
-    } else {
-        off = res_place(v, size, al, &at);
-    }
-    if (!off) {
+    if (rc == SIM_OK)
+        rc = res_locate(d, expect, size, al, &off, &at, why);
+    if (rc == SIM_OK)
+        rc = res_make_room(d, off, size);
+    if (rc != SIM_OK) {
         sim_lock_give(&d->lock);
         base_free(r);
         base_free(slot);
-        *why = "no free device address range of that size is left";
-        return SIM_ENOMEM;
+        return rc;
     }
-    if (v->nres == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 8;
-        struct sim_res **n = base_realloc(v->res, cap * sizeof *n);
-        if (!n) {
-            sim_lock_give(&d->lock);
-            base_free(r);
-            base_free(slot);
-            return SIM_EHOSTMEM;
-        }
-        v->res = n;
-        v->cap = cap;
-    }
-    if (!d->view_whole && sim_vaspace_reserve(d->vs, d->base + off, size) != 0) {
-        sim_lock_give(&d->lock);
-        base_free(r);
-        base_free(slot);
-        return SIM_EHOSTMEM;
-    }
+    struct sim_vmm *v = d->vmm;
     memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
     *r = (struct sim_res){off, size, slot, 0, -1};
     v->res[at] = r;
@@ -436,7 +462,8 @@ enum sim_rc sim_vmm_phys_alloc(int32_t dev, uint64_t size, enum sim_page page, v
     }
     uint64_t off = 0;
     if (rc == SIM_OK) {
-        enum sim_heap_rc h = sim_heap_alloc(d->heap, (size + pb - 1) & ~(pb - 1), pb, PHYS_TAG, &off);
+        enum sim_heap_rc h =
+            sim_heap_alloc(d->heap, (size + pb - 1) & ~(pb - 1), pb, PHYS_TAG, &off);
         rc = h == SIM_HEAP_OK ? SIM_OK : h == SIM_HEAP_NOSPACE ? SIM_ENOMEM : SIM_EHOSTMEM;
     }
     if (rc == SIM_OK) {
@@ -532,7 +559,8 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
     else if (off - r->off > r->size || r->size - (off - r->off) < size)
         bad = "the range [virPtr, virPtr + size) runs past the end of its reservation";
     if (!bad) {
-        for (uint64_t k = (off - r->off) >> SLOT_SHIFT; k < (off - r->off + size) >> SLOT_SHIFT; k++)
+        uint64_t end = (off - r->off + size) >> SLOT_SHIFT;
+        for (uint64_t k = (off - r->off) >> SLOT_SHIFT; k < end; k++)
             if (r->slot[k]) {
                 bad = "part of the range is already mapped: unmap it first";
                 break;
@@ -592,7 +620,8 @@ enum sim_rc sim_vmm_unmap(void *va, const char **why)
     if (!d)
         return SIM_EINVAL;
     view_restore(d, m->off, m->size);
-    for (uint64_t k = (m->off - r->off) >> SLOT_SHIFT; k < (m->off - r->off + m->size) >> SLOT_SHIFT; k++)
+    uint64_t end = (m->off - r->off + m->size) >> SLOT_SHIFT;
+    for (uint64_t k = (m->off - r->off) >> SLOT_SHIFT; k < end; k++)
         r->slot[k] = NULL;
     if (--r->nmaps == 0)
         r->bound = -1;
@@ -725,8 +754,8 @@ size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user)
     while (v && base_map_next(&v->phys, &pos, NULL, &val)) {
         struct phys *p = val;
         if (p->refs) {
-            fn(SIM_VMM_LIVE_PHYSICAL, (void *)(uintptr_t)(d->base + v->handle_off + p->off), p->bytes,
-               (uint64_t)p->maps, user);
+            void *handle = (void *)(uintptr_t)(d->base + v->handle_off + p->off);
+            fn(SIM_VMM_LIVE_PHYSICAL, handle, p->bytes, (uint64_t)p->maps, user);
             n++;
         }
     }

@@ -1,0 +1,213 @@
+/*
+ * config.c - the simulated devices' configuration and the device table:
+ * which profile and server the process simulates, how many devices it has
+ * and how much HBM each; the table (struct sim_devs, internal.h) whose
+ * entries device.c fills as devices open; and finding whether an address
+ * lies in some device's range. It calls nothing of the simulator above the
+ * profiles (profile.c) and the roofline (roofline.c), so every file that
+ * reads the configuration or the table sits above it.
+ *
+ * Options (base/options.def), applied by sim_configure while no device is
+ * open: ACLSIM_SOC (profile), ACLSIM_HBM_BYTES (capacity override, checked
+ * here against the profile and the heap's granule), ACLSIM_DEVICE_COUNT,
+ * ACLSIM_SERVER (the server the devices sit in, and its default count).
+ * A process-wide mutex guards the configuration and, held by device.c, the
+ * opening and closing of devices; the figures are read without it.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include "base/options.h"
+#include "heap.h"
+#include "internal.h"
+
+static struct {
+    pthread_mutex_t lock;    /* configuration and open/close */
+    _Atomic bool configured; /* read without the lock on hot paths */
+    /* Written by configure (no device open), read without the lock. */
+    _Atomic(const struct sim_profile *) profile;
+    _Atomic uint64_t hbm_override;
+    _Atomic(const struct sim_server *) server; /* ACLSIM_SERVER, NULL for none */
+    unsigned open_count;
+} sim = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+struct sim_devs sim_devs;
+
+/* ---- Configuration ---- */
+
+/* The profile ACLSIM_SOC names, if one with figures of its own to time
+ * kernels by, and the capacity ACLSIM_HBM_BYTES sets (0: the profile's). */
+static enum sim_rc check_soc(const struct sim_profile **out, uint64_t *hbm_out, const char **why)
+{
+    const struct sim_profile *p = sim_profile_find(opt_str(OPT_SOC));
+    if (!p) {
+        *why = opt_invalid(OPT_SOC, "expected the name of a SoC profile (README: SoC profiles)");
+        return SIM_EINVAL;
+    }
+    if (!sim_roofline_known(p)) { /* no other SoC's figures stand in for its own */
+        char want[160];
+        snprintf(want, sizeof want, "%s has no platform facts (cube and vector cores, clocks) "
+                 "to time kernels with", p->name);
+        *why = opt_invalid(OPT_SOC, want);
+        return SIM_EINVAL;
+    }
+    uint64_t hbm = opt_uint(OPT_HBM_BYTES);
+    if (opt_is_set(OPT_HBM_BYTES) && (hbm > p->hbm_bytes || hbm % SIM_HEAP_GRANULE)) {
+        char want[128];
+        snprintf(want, sizeof want, "expected a multiple of %u bytes from 1 MiB to %s's %llu",
+                 SIM_HEAP_GRANULE, p->name, (unsigned long long)p->hbm_bytes);
+        *why = opt_invalid(OPT_HBM_BYTES, want);
+        return SIM_EINVAL;
+    }
+    *out = p;
+    *hbm_out = opt_is_set(OPT_HBM_BYTES) ? hbm : 0;
+    return SIM_OK;
+}
+
+/* The server ACLSIM_SERVER names for parts of profile p (NULL: none), and
+ * the device count: ACLSIM_DEVICE_COUNT, else the server's. */
+static enum sim_rc check_server(const struct sim_profile *p, const struct sim_server **out,
+                                uint32_t *count_out, const char **why)
+{
+    const char *server = opt_str(OPT_SERVER);
+    const struct sim_server *srv = sim_server_find(server);
+    uint32_t count = (uint32_t)opt_uint(OPT_DEVICE_COUNT);
+    if (!srv && server && strcmp(server, "none") != 0) {
+        *why = opt_invalid(OPT_SERVER, "expected none or atlas800t-a2");
+        return SIM_EINVAL;
+    }
+    if (srv && strncmp(p->name, srv->soc_prefix, strlen(srv->soc_prefix)) != 0) {
+        char want[160];
+        snprintf(want, sizeof want, "expected none: %s holds %s* parts, ACLSIM_SOC is %s",
+                 srv->name, srv->soc_prefix, p->name);
+        *why = opt_invalid(OPT_SERVER, want);
+        return SIM_EINVAL;
+    }
+    if (srv && !opt_is_set(OPT_DEVICE_COUNT))
+        count = srv->devices;
+    if (srv && count > srv->devices) {
+        char want[160];
+        snprintf(want, sizeof want, "expected at most %u with ACLSIM_SERVER=%s", srv->devices,
+                 srv->name);
+        *why = opt_invalid(OPT_DEVICE_COUNT, want);
+        return SIM_EINVAL;
+    }
+    *out = srv;
+    *count_out = count;
+    return SIM_OK;
+}
+
+static enum sim_rc configure_locked(const char **why)
+{
+    const struct sim_profile *p = NULL;
+    const struct sim_server *srv = NULL;
+    uint64_t hbm = 0;
+    uint32_t count = 0;
+    enum sim_rc rc = check_soc(&p, &hbm, why);
+    if (rc == SIM_OK)
+        rc = check_server(p, &srv, &count, why);
+    if (rc != SIM_OK)
+        return rc;
+    sim.profile = p;
+    sim.hbm_override = hbm;
+    sim.server = srv;
+    sim_devs.count = count;
+    sim.configured = true;
+    return SIM_OK;
+}
+
+enum sim_rc sim_configure(const char **why)
+{
+    enum sim_rc rc = SIM_OK;
+    pthread_mutex_lock(&sim.lock);
+    if (sim.open_count == 0)
+        rc = configure_locked(why);
+    pthread_mutex_unlock(&sim.lock);
+    return rc;
+}
+
+/* Lazily configure for callers that come before aclInit; a bad environment
+ * then falls back to the defaults (aclInit reports it). */
+static void ensure_configured(void)
+{
+    if (atomic_load_explicit(&sim.configured, memory_order_acquire))
+        return;
+    pthread_mutex_lock(&sim.lock);
+    if (!sim.configured) {
+        const char *why;
+        if (configure_locked(&why) != SIM_OK) {
+            sim.profile = sim_profile_find("Ascend910B1");
+            sim.hbm_override = 0;
+            sim.server = NULL;
+            sim_devs.count = 1;
+            sim.configured = true;
+        }
+    }
+    pthread_mutex_unlock(&sim.lock);
+}
+
+void sim_config_lock(void)
+{
+    ensure_configured(); /* a device opens in a configuration */
+    pthread_mutex_lock(&sim.lock);
+}
+
+void sim_config_unlock(void)
+{
+    pthread_mutex_unlock(&sim.lock);
+}
+
+void sim_config_count_open(int delta)
+{
+    sim.open_count = (unsigned)((int)sim.open_count + delta);
+}
+
+/* ---- What the configuration says ---- */
+
+uint32_t sim_device_count(void)
+{
+    ensure_configured();
+    return sim_devs.count;
+}
+
+const struct sim_profile *sim_device_profile(int32_t dev)
+{
+    (void)dev; /* every device of a process has the same profile */
+    ensure_configured();
+    return sim.profile;
+}
+
+const struct sim_soc *sim_device_soc(int32_t dev)
+{
+    return sim_soc_find(sim_device_profile(dev)->name);
+}
+
+const struct sim_server *sim_device_server(void)
+{
+    ensure_configured();
+    return sim.server;
+}
+
+uint64_t sim_device_capacity(int32_t dev)
+{
+    const struct sim_profile *p = sim_device_profile(dev);
+    return sim.hbm_override ? sim.hbm_override : p->hbm_bytes;
+}
+
+/* ---- The device table ---- */
+
+bool sim_mem_in_range(const void *ptr)
+{
+    uintptr_t addr = (uintptr_t)ptr;
+    uint32_t n = atomic_load_explicit(&sim_devs.count, memory_order_relaxed);
+    for (uint32_t i = 0; i < n && i < SIM_MAX_DEVICES; i++) {
+        struct sim_dev *d = sim_dev_get((int32_t)i);
+        uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
+        if ((atomic_load_explicit(&d->open, memory_order_acquire) ||
+             atomic_load_explicit(&d->retired, memory_order_relaxed)) &&
+            addr - base < atomic_load_explicit(&d->span, memory_order_relaxed))
+            return true;
+    }
+    return false;
+}
