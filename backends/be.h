@@ -30,7 +30,7 @@
  *    its context is being destroyed meanwhile), the layer destroys it again.
  *  - A handle is withdrawn from lookups before the backend destroys it, and
  *    the backend's destroy runs only once no call is using the handle any
- *    more (api/src/objects.c counts users): a backend never sees a handle
+ *    more (api/src/rt/objects.c counts users): a backend never sees a handle
  *    destroyed under a call it is serving.
  *  - Opening and closing a device, and process init/fini, are serialised
  *    by the layer (other callers wait); a device is closed only after every
@@ -39,7 +39,7 @@
  *    thread-safe on its own. A backend must still fail cleanly, not crash,
  *    when a memory call names a device another thread is closing.
  *  - The one layer lock held around foreign code: the single-op executor
- *    (api/src/opexec.c) runs a stream's registered allocator callbacks under
+ *    (api/src/op/executor.c) runs a stream's registered allocator callbacks under
  *    that stream's callback mutex, as CANN serialises them per allocator. A
  *    callback may call back into the library (aclrtMalloc, aclrtFree), which
  *    does not take that mutex; an operator executed on the same stream from
@@ -53,10 +53,11 @@
 #include "acl/acl.h"
 #include "acl/acl_rt_memory_soma.h"
 #include "api/abi/calls.h"
+#include "api/abi/limits.h"
 
 /* The most devices any backend offers (device ids are below it); the ACL
  * layer sizes its per-device tables by it. */
-#define BE_MAX_DEVICES 64
+#define BE_MAX_DEVICES ACLSIM_MAX_DEVICES
 
 /* What be_ops.lookup learns about an address. */
 struct be_ptr_info {
@@ -134,7 +135,7 @@ struct be_fault {
 
 /* ---- operators ---- */
 
-/* A built-in operator, validated by the ACL layer (api/src/oplib.c), as a
+/* A built-in operator, validated by the ACL layer (api/src/op/library.c), as a
  * backend runs it (sim/ops.c computes it). Its kinds and limits are the
  * shared vocabulary of api/abi/opkinds.def. */
 enum be_op_kind {

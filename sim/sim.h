@@ -22,8 +22,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "api/abi/limits.h"
 
-#define SIM_MAX_DEVICES 64
+#define SIM_MAX_DEVICES ACLSIM_MAX_DEVICES
 
 enum sim_rc {
     SIM_OK = 0,
