@@ -4,7 +4,7 @@
  * aclopCompileAndExecute(V2) and aclopCompile (hicann/ge op.cpp,
  * op_compiler.cpp, array_utils), results computed on the device bytes,
  * and how the executor uses the stream's allocator (allocator-consumers.md:
- * lookup per execute, built-in allocator kept for life, blocks freed right
+ * lookup per execute, fallback allocator kept for life, blocks freed right
  * after the launch, CANN's rounding, NULL block/address fails the call).
  */
 #include <math.h>
@@ -508,7 +508,7 @@ static void test_builtin_allocator_kept_for_life_late_registration_ignored(void 
     assert_int_equal(aclrtAllocatorUnregister(s), ACL_SUCCESS);
     aclrtAllocatorDestroyDesc(d);
     /* Register first, then run, unregister, run: the stream then also
-     * keeps a built-in allocator, and registering again changes nothing. */
+     * keeps the fallback allocator, and registering again changes nothing. */
     aclrtStream t;
     assert_int_equal(aclrtCreateStream(&t), ACL_SUCCESS);
     d = rec_desc();
@@ -528,7 +528,7 @@ static void test_builtin_allocator_kept_for_life_late_registration_ignored(void 
     drop(&o);
     aclrtDestroyStream(s);
     aclrtDestroyStream(t);
-    /* The built-in allocators' memory went with the streams. */
+    /* The fallback allocators' memory went with the streams. */
     assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f, &tot), ACL_SUCCESS);
     assert_true(f == f0);
 }

@@ -7,7 +7,7 @@
  * allocator is driven through the executor's failure branches too.
  *
  * A pool allocator (block = device address) is registered on one stream;
- * another stream keeps the executor's built-in allocator. Add, MatMul and
+ * another stream keeps the executor's fallback allocator. Add, MatMul and
  * Cast run on both; the results are checked.
  */
 #include <stdio.h>

@@ -8,8 +8,8 @@
  *    Stream's registry) and uses that allocator, through a wrapper kept per
  *    stream whose mutex serialises the callbacks, which run on the calling
  *    thread;
- *  - a stream that runs an operator while nothing is registered gets a
- *    built-in allocator for its whole life: a later registration on it is
+ *  - a stream that runs an operator while nothing is registered gets the
+ *    executor's fallback allocator for its whole life: a later registration on it is
  *    ignored (CANN silently; aclsim warns on stderr, once per desc);
  *  - per execute, each block the operator needs (library.c's rule) comes from
  *    allocFunc and getAddrFromBlockFunc, the operator is launched, and every
@@ -17,7 +17,7 @@
  *    before the device has run it: reuse is safe only in stream order;
  *  - a NULL block or address fails the execute (ACL_ERROR_GE_FAILURE,
  *    "malloc failed"); there is no fallback; allocAdviseFunc is never called.
- * The built-in allocator is a per-stream cache of device blocks reused in
+ * The fallback allocator is a per-stream cache of device blocks reused in
  * stream order and released with the stream (or its device). Each step is
  * shown to the allocator sanitizer (alloc/sanitizer.c).
  */
@@ -39,10 +39,10 @@ struct exec_stream {
     struct exec_stream *next;
     void *stream; /* backend handle */
     int32_t dev;
-    bool builtin;            /* the stream keeps the built-in allocator */
+    bool fallback;           /* the stream keeps the executor's fallback allocator */
     const void *warned_desc; /* the last desc a late registration was reported for */
     pthread_mutex_t cb;      /* serialises the wrapper's callbacks */
-    struct cached *cache;    /* built-in allocator: free blocks */
+    struct cached *cache;    /* fallback allocator: free blocks */
     size_t n_cache, cap_cache;
 };
 
@@ -141,9 +141,9 @@ __attribute__((destructor)) static void opexec_unload(void)
         }
 }
 
-/* ---- The built-in allocator ---- */
+/* ---- The fallback allocator: a per-stream cache of device blocks ---- */
 
-static aclError builtin_get(struct exec_stream *e, size_t size, void **out)
+static aclError fallback_get(struct exec_stream *e, size_t size, void **out)
 {
     pthread_mutex_lock(&e->cb);
     for (size_t i = e->n_cache; i-- > 0;)
@@ -157,7 +157,7 @@ static aclError builtin_get(struct exec_stream *e, size_t size, void **out)
     return be_get()->mem_alloc(e->dev, size, ACL_MEM_MALLOC_HUGE_FIRST, 0, out);
 }
 
-static void builtin_put(struct exec_stream *e, void *ptr, size_t size)
+static void fallback_put(struct exec_stream *e, void *ptr, size_t size)
 {
     pthread_mutex_lock(&e->cb);
     if (e->n_cache == e->cap_cache) {
@@ -192,7 +192,7 @@ static void warn_late(struct exec_stream *e, aclrtStream stream, const void *des
     if (fresh && api_check_mode() != API_CHECK_OFF)
         fprintf(stderr, "aclsim: warning: the allocator registered on stream %p (desc %p) is "
                 "ignored: the stream ran an operator before any allocator was registered on it, "
-                "so the single-op executor keeps its built-in allocator for the stream's whole "
+                "so the single-op executor keeps its fallback allocator for the stream's whole "
                 "life (CANN ignores such a registration silently). Register before the first "
                 "operator on the stream.\n", (void *)stream, desc);
 }
@@ -243,9 +243,11 @@ static aclError check_buffer(const char *type, const char *role, int i, const vo
     return api_err_arg_value(param, v, reason);
 }
 
-aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream stream)
+/* The device buffers an operator reads and writes, in the order its
+ * inputs and output come. */
+static aclError check_buffers(const struct api_op_plan *plan)
 {
-    struct be_op *op = &plan->op;
+    const struct be_op *op = &plan->op;
     for (int i = 0; i < op->n_in; i++)
         if (op->in[i].dev) {
             aclError rc = check_buffer(op->type, "inputs", plan->in_index[i], op->in[i].data,
@@ -253,7 +255,165 @@ aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream st
             if (rc != ACL_SUCCESS)
                 return rc;
         }
-    aclError rc = check_buffer(op->type, "outputs", 0, op->out.data, plan->out_bytes);
+    return check_buffer(op->type, "outputs", 0, op->out.data, plan->out_bytes);
+}
+
+/* The allocator an execute draws from: the stream's registered one, or the
+ * executor's fallback allocator, which a stream keeps for its whole life
+ * once it ran an operator with nothing registered (as CANN's does). */
+struct exec_alloc {
+    bool fallback;
+    struct api_alloc_snapshot s; /* the registration (fallback: none) */
+};
+
+/* Looked up on every execute, as CANN does. */
+static void choose_allocator(struct exec_stream *e, aclrtStream stream, struct exec_alloc *a)
+{
+    static const struct api_alloc_snapshot none;
+    const struct api_alloc_snapshot *found = stream ? api_registry_get(stream) : NULL;
+    a->s = found ? *found : none;
+    pthread_mutex_lock(&lock);
+    if (!e->fallback && !found)
+        e->fallback = true; /* for the stream's whole life */
+    a->fallback = e->fallback;
+    pthread_mutex_unlock(&lock);
+    if (a->fallback && found)
+        warn_late(e, stream, a->s.desc);
+}
+
+/* The blocks of one execute: what the allocator handed out (blocks), the
+ * addresses the kernel uses (addrs; NULL for one the sanitizer refused),
+ * their sizes, and how many were got. */
+struct exec_blocks {
+    void *blocks[2], *addrs[2];
+    size_t sizes[2];
+    int got;
+};
+
+/* One block of `size` from the registered allocator, as CANN's wrapper
+ * gets it (runtime/v2/kernel/memory/external_allocator.cc): allocFunc,
+ * then getAddrFromBlockFunc, under the stream's callback mutex. */
+static aclError external_get(struct exec_stream *e, const struct exec_alloc *a,
+                             const char *type, size_t size, int index, void **block, void **addr)
+{
+    void *b = NULL, *p = NULL;
+    if (!FLT_HIT(ACL_OP_ALLOC)) {
+        pthread_mutex_lock(&e->cb);
+        b = a->s.alloc(a->s.obj, size);
+        pthread_mutex_unlock(&e->cb);
+    }
+    if (b && !FLT_HIT(ACL_OP_GET_ADDR)) {
+        pthread_mutex_lock(&e->cb);
+        p = a->s.get_addr(b);
+        pthread_mutex_unlock(&e->cb);
+    }
+    if (b && !p) {
+        pthread_mutex_lock(&e->cb);
+        a->s.free(a->s.obj, b); /* CANN's block goes back as it is destroyed */
+        pthread_mutex_unlock(&e->cb);
+    }
+    if (!p)
+        return alloc_failed(b ? "Failed to get the address of a block from external allocator"
+                              : "Failed to malloc memory by external allocator",
+                            type, e->stream, size, index);
+    *block = b;
+    *addr = p;
+    return ACL_SUCCESS;
+}
+
+/* Every block the plan asks for, each shown to the sanitizer; the
+ * workspace and the tiling record go into the operator. Stops at the
+ * first failure (x->got says how many were got). */
+static aclError get_blocks(struct exec_stream *e, const struct exec_alloc *a,
+                           struct api_op_plan *plan, const struct api_check_op *chk,
+                           struct exec_blocks *x)
+{
+    struct be_op *op = &plan->op;
+    for (x->got = 0; x->got < plan->n_req; x->got++) {
+        int i = x->got;
+        size_t size = x->sizes[i] = plan->req[i].bytes;
+        if (a->fallback) {
+            if (fallback_get(e, size, &x->addrs[i]) != ACL_SUCCESS) {
+                api_report(API_MSG_EL0004, "Failed to allocate memory.");
+                return alloc_failed(NULL, op->type, e->stream, size, i);
+            }
+            x->blocks[i] = x->addrs[i];
+        } else {
+            aclError rc = external_get(e, a, op->type, size, i, &x->blocks[i], &x->addrs[i]);
+            if (rc != ACL_SUCCESS)
+                return rc;
+            if (!api_check_block(chk, x->blocks[i], x->addrs[i], size, plan->req[i].workspace))
+                x->addrs[i] = NULL; /* reported; the kernel leaves it alone */
+        }
+        if (plan->req[i].workspace) {
+            op->ws = x->addrs[i];
+            op->ws_bytes = size;
+        } else {
+            op->tiling = x->addrs[i];
+            op->tiling_bytes = size;
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+/* Launch the operator, then tell the sanitizer which bytes it uses (its
+ * blocks and buffers) from when until when in simulated time. */
+static aclError launch(void *stream, const struct api_op_plan *plan, struct api_check_op *chk,
+                       const struct exec_blocks *x)
+{
+    const struct be_op *op = &plan->op;
+    uint64_t start = 0, end = 0;
+    aclError rc = be_get()->op_run(stream, op, &start, &end);
+    if (rc != ACL_SUCCESS) {
+        api_report(API_MSG_EH9999, "[Exec][Op]Execute op failed. op type = %s, ge result = %d",
+                   op->type, rc);
+        return rc;
+    }
+    chk->start = start;
+    chk->end = end;
+    const void *bufs[BE_OP_MAX_IN + 1];
+    size_t buf_bytes[BE_OP_MAX_IN + 1];
+    int nb = 0;
+    for (int i = 0; i < op->n_in; i++)
+        if (op->in[i].dev) {
+            bufs[nb] = op->in[i].data;
+            buf_bytes[nb++] = plan->in_bytes[i];
+        }
+    bufs[nb] = op->out.data;
+    buf_bytes[nb++] = plan->out_bytes;
+    const void *used[2];
+    size_t used_bytes[2];
+    int nu = 0;
+    for (int i = 0; i < x->got; i++)
+        if (x->addrs[i]) {
+            used[nu] = x->addrs[i];
+            used_bytes[nu++] = x->sizes[i];
+        }
+    api_check_launched(chk, used, used_bytes, nu, bufs, buf_bytes, nb);
+    return ACL_SUCCESS;
+}
+
+/* Every block goes back right after the launch (or the failure), on the
+ * host, before the device ran the operator: CANN's Launch-to-Free order. */
+static void put_blocks(struct exec_stream *e, const struct exec_alloc *a,
+                       const struct exec_blocks *x)
+{
+    for (int i = 0; i < x->got; i++) {
+        if (a->fallback) {
+            fallback_put(e, x->blocks[i], x->sizes[i]);
+            continue;
+        }
+        api_check_free_begin(e->stream);
+        pthread_mutex_lock(&e->cb);
+        a->s.free(a->s.obj, x->blocks[i]);
+        pthread_mutex_unlock(&e->cb);
+        api_check_free_end();
+    }
+}
+
+aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream stream)
+{
+    aclError rc = check_buffers(plan);
     if (rc != ACL_SUCCESS)
         return rc;
     struct api_stream_ref ref;
@@ -265,115 +425,16 @@ aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream st
         api_stream_put(&ref);
         return api_err_host_alloc(sizeof *e);
     }
-
-    /* Which allocator: looked up on every execute, as CANN does. */
-    static const struct api_alloc_snapshot none;
-    const struct api_alloc_snapshot *found = stream ? api_registry_get(stream) : NULL;
-    bool registered = found != NULL;
-    const struct api_alloc_snapshot s = registered ? *found : none;
-    pthread_mutex_lock(&lock);
-    if (!e->builtin && !registered)
-        e->builtin = true; /* for the stream's whole life */
-    bool builtin = e->builtin;
-    pthread_mutex_unlock(&lock);
-    if (builtin && registered)
-        warn_late(e, stream, s.desc);
-
+    struct exec_alloc a;
+    choose_allocator(e, stream, &a);
     struct api_check_op chk;
-    api_check_op_begin(&chk, op->type, ref.stream, builtin ? NULL : (const void *)s.obj,
-                       builtin ? NULL : s.desc);
-    void *blocks[2] = {NULL, NULL}, *addrs[2] = {NULL, NULL};
-    size_t sizes[2] = {0, 0};
-    int got = 0;
-    for (; got < plan->n_req; got++) {
-        size_t size = plan->req[got].bytes;
-        sizes[got] = size;
-        if (builtin) {
-            rc = builtin_get(e, size, &addrs[got]);
-            if (rc != ACL_SUCCESS) {
-                api_report(API_MSG_EL0004, "Failed to allocate memory.");
-                rc = alloc_failed(NULL, op->type, ref.stream, size, got);
-                break;
-            }
-            blocks[got] = addrs[got];
-        } else {
-            void *b = NULL, *a = NULL;
-            if (!FLT_HIT(ACL_OP_ALLOC)) {
-                pthread_mutex_lock(&e->cb);
-                b = s.alloc(s.obj, size);
-                pthread_mutex_unlock(&e->cb);
-            }
-            if (b && !FLT_HIT(ACL_OP_GET_ADDR)) {
-                pthread_mutex_lock(&e->cb);
-                a = s.get_addr(b);
-                pthread_mutex_unlock(&e->cb);
-            }
-            if (b && !a) {
-                pthread_mutex_lock(&e->cb);
-                s.free(s.obj, b); /* CANN's block goes back as it is destroyed */
-                pthread_mutex_unlock(&e->cb);
-            }
-            if (!a) {
-                rc = alloc_failed(b ? "Failed to get the address of a block from external allocator"
-                                    : "Failed to malloc memory by external allocator",
-                                  op->type, ref.stream, size, got);
-                break;
-            }
-            blocks[got] = b;
-            addrs[got] = a;
-            if (!api_check_block(&chk, b, a, size, plan->req[got].workspace))
-                addrs[got] = NULL; /* reported; the kernel leaves it alone */
-        }
-        if (plan->req[got].workspace) {
-            op->ws = addrs[got];
-            op->ws_bytes = size;
-        } else {
-            op->tiling = addrs[got];
-            op->tiling_bytes = size;
-        }
-    }
-    uint64_t start = 0, end = 0;
-    if (rc == ACL_SUCCESS) {
-        rc = be_get()->op_run(ref.stream, op, &start, &end);
-        if (rc != ACL_SUCCESS)
-            api_report(API_MSG_EH9999, "[Exec][Op]Execute op failed. op type = %s, ge result = %d",
-                       op->type, rc);
-    }
-    if (rc == ACL_SUCCESS) {
-        chk.start = start;
-        chk.end = end;
-        const void *bufs[BE_OP_MAX_IN + 1];
-        size_t buf_bytes[BE_OP_MAX_IN + 1];
-        int nb = 0;
-        for (int i = 0; i < op->n_in; i++)
-            if (op->in[i].dev) {
-                bufs[nb] = op->in[i].data;
-                buf_bytes[nb++] = plan->in_bytes[i];
-            }
-        bufs[nb] = op->out.data;
-        buf_bytes[nb++] = plan->out_bytes;
-        const void *used[2];
-        size_t used_bytes[2];
-        int nu = 0;
-        for (int i = 0; i < got; i++)
-            if (addrs[i]) {
-                used[nu] = addrs[i];
-                used_bytes[nu++] = sizes[i];
-            }
-        api_check_launched(&chk, used, used_bytes, nu, bufs, buf_bytes, nb);
-    }
-    /* Every block goes back right after the launch (or the failure). */
-    for (int i = 0; i < got; i++) {
-        if (builtin) {
-            builtin_put(e, blocks[i], sizes[i]);
-            continue;
-        }
-        api_check_free_begin(ref.stream);
-        pthread_mutex_lock(&e->cb);
-        s.free(s.obj, blocks[i]);
-        pthread_mutex_unlock(&e->cb);
-        api_check_free_end();
-    }
+    api_check_op_begin(&chk, plan->op.type, ref.stream, a.fallback ? NULL : (const void *)a.s.obj,
+                       a.fallback ? NULL : a.s.desc);
+    struct exec_blocks x = {{NULL, NULL}, {NULL, NULL}, {0, 0}, 0};
+    rc = get_blocks(e, &a, plan, &chk, &x);
+    if (rc == ACL_SUCCESS)
+        rc = launch(ref.stream, plan, &chk, &x);
+    put_blocks(e, &a, &x);
     api_stream_put(&ref);
     return rc;
 }

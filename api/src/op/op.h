@@ -168,7 +168,7 @@ aclError api_op_call(const char *fn, unsigned how, const struct api_op_args *a,
 
 /* Run a planned operator on `stream` (the user's handle; NULL: the
  * current context's default stream) the way CANN's single-op executor
- * does: the stream's allocator (registered, or the stream's built-in one),
+ * does: the stream's allocator (registered, or the executor's fallback one),
  * blocks for the plan's requests, launch, blocks freed right after the
  * launch. `fn` names the call for messages. */
 aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream stream);
