@@ -291,7 +291,7 @@ static aclError device_sync(int32_t dev)
 static aclError event_create(int32_t dev, uint32_t flags, void **event)
 {
     (void)dev;
-    if (flags & ACL_EVENT_IPC) /* only the Ex call makes IPC events (examples) */
+    if (flags & ACL_EVENT_IPC) /* only the Ex call makes IPC events */
         return keep(table[API_CALL_aclrtCreateEventExWithFlag]
                         ? REAL(aclrtCreateEventExWithFlag)(event, flags)
                         : ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
@@ -489,7 +489,7 @@ static void describe(char *buf, size_t len)
         snprintf(buf, len, "ascend (not loaded: %s)", load_error);
 }
 
-/* ---- streams, events, notifies, peers (fam-stream) ---- */
+/* ---- streams, events, notifies, peers ---- */
 
 /* A real entry point that an older runtime may lack. */
 #define RCALL(name, ...)                                                                     \
@@ -734,7 +734,7 @@ static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, ui
     return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 }
 
-/* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+/* ---- virtual memory and stream-ordered pools ----
  * Forwarded as they are: the real runtime keeps the state and says why it
  * refuses (its message comes through take_message). */
 static aclError vmm_granularity(int32_t dev, const aclrtPhysicalMemProp *prop,
@@ -854,7 +854,7 @@ static aclError pool_trim(void *pool, size_t min_keep, const char **why)
     return ASK(aclrtMemPoolTrimTo, pool, min_keep);
 }
 
-/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+/* ---- resource limits, device tasks, IPC events ---- */
 
 static aclError res_limit(int op, int32_t dev, void *stream, int type, uint32_t *val)
 {
@@ -913,7 +913,7 @@ static const struct be_bridge bridge = {
     .alloc_unregister = alloc_unregister,
 };
 
-/* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+/* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
 
 static aclError mem_copy2d(int32_t dev, void *stream, void *dst, size_t dpitch, const void *src,
                            size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind,
@@ -1037,7 +1037,7 @@ static const struct be_ops ops = {
     .memset = mem_set,
     .mem_info = mem_info,
     .mem_usage = mem_usage,
-    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    /* ---- streams, events, notifies, peers ---- */
     .stream_prop = stream_prop,
     .stream_abort = stream_abort,
     .avail = avail,
@@ -1067,7 +1067,7 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
-    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    /* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
     .memcpy2d = mem_copy2d,
     .memset_d32 = mem_set_d32,
     .host_register = host_register,
@@ -1081,7 +1081,7 @@ static const struct be_ops ops = {
     .cache_op = cache_op,
     .mem_type_check = mem_type_check,
     .uce_info = uce_info,
-    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_granularity = vmm_granularity,
     .vmm_reserve = vmm_reserve,
     .vmm_release = vmm_release,
@@ -1100,7 +1100,7 @@ static const struct be_ops ops = {
     .pool_malloc = pool_malloc,
     .pool_free = pool_free,
     .pool_trim = pool_trim,
-    /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+    /* ---- resource limits, device tasks, IPC events ---- */
     .res_limit = res_limit,
     .device_task = device_task,
     .event_ipc = event_ipc,
