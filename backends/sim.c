@@ -50,7 +50,7 @@ static aclError init(const char **why)
 {
     if (sim_configure(why) != SIM_OK)
         return ACL_ERROR_INVALID_PARAM;
-    sim_gate_configure((uint32_t)opt_uint(OPT_WAIT_GRACE_MS));
+    sim_hold_configure((uint32_t)opt_uint(OPT_WAIT_GRACE_MS));
     const char *trace = opt_str(OPT_TRACE);
     if (trace && !sim_trace_enabled() && sim_trace_open(trace) != SIM_OK) {
         *why = opt_invalid(OPT_TRACE, "the file cannot be created");

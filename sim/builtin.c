@@ -32,7 +32,7 @@
 #include <math.h>
 #include <string.h>
 #include "base/mem.h"
-#include "gate.h"
+#include "queue.h"
 
 #define CHUNK 65536u
 

@@ -2,7 +2,7 @@
  * ipc.c - events shared between processes (ACL_EVENT_IPC; sim.h describes
  * the model).
  *
- * The state of an IPC event (the word an event's record sets, gate.h) lives
+ * The state of an IPC event (the word an event's record sets, queue.h) lives
  * in a page of POSIX shared memory, "/aclsim-ev-<pid>-<n>", with the id of
  * the process that set it last: a time is only meaningful in the timeline
  * of the process that wrote it. Each process maps a page once (a registry
@@ -20,13 +20,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/mem.h"
-#include "gate.h"
+#include "queue.h"
 
 #define PAGE_MAGIC UINT64_C(0x31766576434c4341) /* "ACLCvev1" */
 
 struct ipc_page {
     uint64_t magic;
-    _Atomic sim_ps mark;     /* the event's state (gate.h) */
+    _Atomic sim_ps mark;     /* the event's state (queue.h) */
     _Atomic int32_t writer;  /* the process whose timeline mark belongs to */
     int32_t creator;
 };

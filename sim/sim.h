@@ -326,7 +326,7 @@ bool sim_event_done(const struct sim_event *e);
  * b completed before a. */
 enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event *b, float *ms);
 
-/* ---- stream.c and notify.c: stream properties, waits that hold a stream ----
+/* ---- stream.c and queue.c: stream properties, waits that hold a stream ----
  *
  * A stream can be held by a wait the device cannot satisfy yet: a notify
  * not recorded yet, a value not written yet, an event whose record is
@@ -334,7 +334,7 @@ enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event 
  * (host-memory sources are copied at once, as the runtime stages pageable
  * memory) and runs, in order, when the wait is satisfied, at the simulated
  * time that satisfies it. A host synchronisation on a held stream first
- * waits (real time, at most the grace set by sim_gate_configure) for
+ * waits (real time, at most the grace set by sim_hold_configure) for
  * another host thread to satisfy it; then a wait with a timeout fails the
  * stream at its deadline (SIM_EWAIT, queued work dropped), a bounded
  * synchronisation times out (SIM_ETIMEOUT) and an unbounded one on an
@@ -373,9 +373,9 @@ bool sim_event_waited(const struct sim_event *e);
 
 /* How long a synchronisation on a held stream waits for another host
  * thread, in real milliseconds. */
-void sim_gate_configure(uint32_t grace_ms);
+void sim_hold_configure(uint32_t grace_ms);
 /* Whether s is held by a wait now. */
-bool sim_gate_held(struct sim_stream *s);
+bool sim_stream_held(struct sim_stream *s);
 
 /* Notifies: a record sets the notify when the stream reaches it; a wait
  * holds its stream until the notify is set, then resets it (one waiter per

@@ -20,7 +20,7 @@
 #include "base/mem.h"
 #include "clock.h"
 #include "fault/fault.h"
-#include "gate.h"
+#include "queue.h"
 #include "internal.h"
 #include "sim.h"
 
@@ -33,8 +33,8 @@ static bool recorded(const struct sim_event *e, sim_ps *at)
 
 /* Host tasks and device faults (the section at the end). */
 static uint32_t task_begin(struct sim_stream *s);
-static bool gate_pass(struct sim_stream *s);
-static bool gate_pass_device(int32_t dev);
+static bool blocking_wait(struct sim_stream *s);
+static bool blocking_wait_device(int32_t dev);
 static void raise_fault(enum sim_fault_kind kind, int32_t dev, uint32_t stream_id,
                         uint32_t task_id, uint32_t thread);
 
@@ -108,7 +108,7 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
 
 void sim_stream_destroy(struct sim_stream *s)
 {
-    sim_gate_drop(s); /* what a wait still held is dropped */
+    sim_hold_drop(s); /* what a wait still held is dropped */
     sim_clock_sync_stream(&s->clk); /* outstanding work first */
     stream_release(s->dev);
     base_free(s);
@@ -121,10 +121,10 @@ enum sim_rc sim_stream_sync(struct sim_stream *s, int32_t timeout_ms)
         raise_fault(SIM_FAULT_HANG, s->dev, s->clk.id, n ? n - 1 : 0, atomic_load(&s->last_thread));
         return SIM_ETIMEOUT;
     }
-    if (!gate_pass(s))
+    if (!blocking_wait(s))
         return SIM_ETIMEOUT;
     bool held = false;
-    enum sim_rc rc = sim_gate_sync(s, timeout_ms, &held);
+    enum sim_rc rc = sim_hold_sync(s, timeout_ms, &held);
     if (held)
         return rc;
     bool late = false;
@@ -140,7 +140,7 @@ uint64_t sim_stream_now(struct sim_stream *s)
 
 bool sim_stream_done(struct sim_stream *s)
 {
-    if (sim_gate_held(s) || atomic_load(&s->blocked) != 0) {
+    if (sim_stream_held(s) || atomic_load(&s->blocking) != 0) {
         sim_clock_done(SIM_PS_FOREVER); /* the host still pays the query */
         return false;
     }
@@ -151,9 +151,9 @@ enum sim_rc sim_device_sync(int32_t dev)
 {
     if (FLT_HIT(SIM_STREAM_HANG))
         return SIM_ETIMEOUT;
-    if (!gate_pass_device(dev))
+    if (!blocking_wait_device(dev))
         return SIM_ETIMEOUT;
-    enum sim_rc rc = sim_gate_sync_device(dev);
+    enum sim_rc rc = sim_hold_sync_device(dev);
     if (rc != SIM_OK)
         return rc;
     sim_clock_sync_device(dev);
@@ -173,18 +173,18 @@ enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                      const void *src, bool src_dev, size_t n, unsigned flags)
 {
     if (s)
-        gate_pass(s); /* a blocking host task ahead of it runs first */
+        blocking_wait(s); /* a blocking host task ahead of it runs first */
     if (s) {
         struct sim_task t = {.kind = SIM_T_COPY, .dst = dst, .src = src, .dst_dev = dst_dev,
                              .src_dev = src_dev, .n = n};
         bool queued = false;
-        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+        enum sim_rc rc = sim_hold_queue(s, &t, &queued);
         if (rc != SIM_OK || queued)
             return rc;
     }
     enum sim_rc rc = sim_copy_run(dev, s, dst, dst_dev, src, src_dev, n, flags);
     if (rc == SIM_OK && s && dst_dev)
-        sim_gate_poke(s);
+        sim_hold_poke(s);
     return rc;
 }
 
@@ -233,18 +233,18 @@ enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                      size_t n, bool host_waits)
 {
     if (s)
-        gate_pass(s); /* a blocking host task ahead of it runs first */
+        blocking_wait(s); /* a blocking host task ahead of it runs first */
     if (s) {
         struct sim_task t = {.kind = SIM_T_FILL, .dst = dst, .dst_dev = dst_dev, .n = n,
                              .fill = value};
         bool queued = false;
-        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+        enum sim_rc rc = sim_hold_queue(s, &t, &queued);
         if (rc != SIM_OK || queued)
             return rc;
     }
     enum sim_rc rc = sim_fill_run(dev, s, dst, dst_dev, value, n, host_waits);
     if (rc == SIM_OK && s && dst_dev)
-        sim_gate_poke(s);
+        sim_hold_poke(s);
     return rc;
 }
 
@@ -271,7 +271,7 @@ enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpit
                        const void *src, size_t spitch, bool src_dev, size_t width,
                        size_t height, unsigned flags)
 {
-    if (s && sim_gate_held(s)) {
+    if (s && sim_stream_held(s)) {
         /* Held: each row is queued as a copy of its own. */
         for (size_t r = 0; r < height; r++) {
             enum sim_rc rc = sim_copy(dev, s, (char *)dst + r * dpitch, dst_dev,
@@ -291,7 +291,7 @@ enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpit
     time_copy(clk, dst, dst_dev, src, src_dev, (uint64_t)width * height,
               s ? flags : flags | SIM_COPY_WAIT);
     if (s && dst_dev)
-        sim_gate_poke(s);
+        sim_hold_poke(s);
     return SIM_OK;
 }
 
@@ -302,13 +302,13 @@ enum sim_rc sim_fill32(int32_t dev, struct sim_stream *s, void *dst, bool dst_de
         struct sim_task t = {.kind = SIM_T_FILL32, .dst = dst, .dst_dev = dst_dev,
                              .n = words * 4, .value = value};
         bool queued = false;
-        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+        enum sim_rc rc = sim_hold_queue(s, &t, &queued);
         if (rc != SIM_OK || queued)
             return rc;
     }
     enum sim_rc rc = sim_fill32_run(dev, s, dst, dst_dev, value, words, host_waits);
     if (rc == SIM_OK && s && dst_dev)
-        sim_gate_poke(s);
+        sim_hold_poke(s);
     return rc;
 }
 
@@ -368,7 +368,7 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
 
 void sim_event_destroy(struct sim_event *e)
 {
-    sim_gate_forget(e);
+    sim_hold_forget(e);
     sim_ipc_detach(e);
     pthread_mutex_lock(&lock);
     live_events[e->dev]--;
@@ -378,12 +378,12 @@ void sim_event_destroy(struct sim_event *e)
 
 void sim_event_record(struct sim_event *e, struct sim_stream *s)
 {
-    gate_pass(s);
+    blocking_wait(s);
     uint32_t task = task_begin(s);
     atomic_store_explicit(&e->rec_stream, s->clk.id, memory_order_relaxed);
     atomic_store_explicit(&e->rec_task, task, memory_order_relaxed);
     atomic_store_explicit(&e->rec_thread, atomic_load(&s->last_thread), memory_order_relaxed);
-    sim_gate_record(e, s);
+    sim_hold_record(e, s);
 }
 
 void sim_event_reset(struct sim_event *e)
@@ -395,7 +395,7 @@ void sim_event_wait(struct sim_stream *s, const struct sim_event *e)
 {
     /* Waiting on an event never recorded waits for nothing, as in CANN. */
     task_begin(s);
-    sim_gate_wait_event(s, e);
+    sim_hold_wait_event(s, e);
 }
 
 enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
@@ -408,7 +408,7 @@ enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
         return SIM_ETIMEOUT;
     }
     if (sim_ev_mark(e) == SIM_MARK_PENDING)
-        return sim_gate_event_sync(e, timeout_ms);
+        return sim_hold_event_sync(e, timeout_ms);
     if (!recorded(e, &at))
         return SIM_OK;
     bool late = false;
@@ -469,7 +469,7 @@ void sim_stream_wait_until(struct sim_stream *s, uint64_t t)
 
 void sim_stream_abort(struct sim_stream *s)
 {
-    sim_gate_drop(s);
+    sim_hold_drop(s);
     sim_clock_abort(&s->clk);
 }
 
@@ -523,11 +523,11 @@ bool sim_event_waited(const struct sim_event *e)
  * so a callback never sees bytes of work queued behind it, and a
  * synchronisation of the stream waits for it as the device would. The
  * thread that runs the tasks (runner) is never made to wait for itself.
- * Gates are kept under gate_lock, a leaf lock; the fast path is one atomic
+ * Blocking tasks are counted under blocking_lock, a leaf lock; the fast path is one atomic
  * load per enqueue. */
 
-static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_open = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t blocking_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t blocking_ran = PTHREAD_COND_INITIALIZER;
 static unsigned dev_blocked[SIM_MAX_DEVICES]; /* blocking tasks per device */
 
 /* Runners with blocking tasks pending, per device: a device
@@ -555,20 +555,20 @@ static uint32_t task_begin(struct sim_stream *s)
 
 /* Wait until s holds no blocking host task. false (at once) when the
  * caller is the thread that must run one. */
-static bool gate_pass(struct sim_stream *s)
+static bool blocking_wait(struct sim_stream *s)
 {
-    if (atomic_load_explicit(&s->blocked, memory_order_acquire) == 0)
+    if (atomic_load_explicit(&s->blocking, memory_order_acquire) == 0)
         return true;
     bool ok = true;
-    pthread_mutex_lock(&gate_lock);
-    while (atomic_load(&s->blocked) > 0) {
+    pthread_mutex_lock(&blocking_lock);
+    while (atomic_load(&s->blocking) > 0) {
         if (atomic_load(&s->runner) == self_id()) {
             ok = false;
             break;
         }
-        pthread_cond_wait(&gate_open, &gate_lock);
+        pthread_cond_wait(&blocking_ran, &blocking_lock);
     }
-    pthread_mutex_unlock(&gate_lock);
+    pthread_mutex_unlock(&blocking_lock);
     return ok;
 }
 
@@ -580,23 +580,23 @@ static bool runs_on(int32_t dev, uint64_t me)
     return false;
 }
 
-static bool gate_pass_device(int32_t dev)
+static bool blocking_wait_device(int32_t dev)
 {
     bool ok = true;
-    pthread_mutex_lock(&gate_lock);
+    pthread_mutex_lock(&blocking_lock);
     while (dev_blocked[dev] > 0) {
         if (runs_on(dev, self_id())) {
             ok = false;
             break;
         }
-        pthread_cond_wait(&gate_open, &gate_lock);
+        pthread_cond_wait(&blocking_ran, &blocking_lock);
     }
-    pthread_mutex_unlock(&gate_lock);
+    pthread_mutex_unlock(&blocking_lock);
     return ok;
 }
 
 /* Count one blocking task of runner on dev (+1) or its end (-1).
- * pre: gate_lock held. A runner that finds no free slot is not counted:
+ * pre: blocking_lock held. A runner that finds no free slot is not counted:
  * its device synchronisation then waits like anyone's. */
 static void runner_count(uint64_t runner, int32_t dev, int delta)
 {
@@ -620,12 +620,12 @@ enum sim_rc sim_host_task(struct sim_stream *s, bool blocking, uint64_t runner, 
 {
     task_begin(s);
     if (blocking) {
-        pthread_mutex_lock(&gate_lock);
+        pthread_mutex_lock(&blocking_lock);
         atomic_store(&s->runner, runner);
-        atomic_fetch_add(&s->blocked, 1);
+        atomic_fetch_add(&s->blocking, 1);
         dev_blocked[s->dev]++;
         runner_count(runner, s->dev, 1);
-        pthread_mutex_unlock(&gate_lock);
+        pthread_mutex_unlock(&blocking_lock);
     }
     *ready = sim_clock_record(&s->clk);
     return SIM_OK;
@@ -635,12 +635,12 @@ void sim_host_task_done(struct sim_stream *s, bool blocking)
 {
     if (!blocking)
         return;
-    pthread_mutex_lock(&gate_lock);
-    atomic_fetch_sub(&s->blocked, 1);
+    pthread_mutex_lock(&blocking_lock);
+    atomic_fetch_sub(&s->blocking, 1);
     dev_blocked[s->dev]--;
     runner_count(atomic_load(&s->runner), s->dev, -1);
-    pthread_cond_broadcast(&gate_open);
-    pthread_mutex_unlock(&gate_lock);
+    pthread_cond_broadcast(&blocking_ran);
+    pthread_mutex_unlock(&blocking_lock);
 }
 
 void sim_stream_ids(struct sim_stream *s, int32_t *dev, uint32_t *id)
@@ -691,15 +691,15 @@ void sim_stream_kernel(struct sim_stream *s, uint64_t ps, const char *name, uint
 enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_builtin *b)
 {
     (void)dev;
-    gate_pass(s); /* a blocking host task ahead of it runs first */
+    blocking_wait(s); /* a blocking host task ahead of it runs first */
     struct sim_task t = {.kind = SIM_T_BUILTIN, .obj = (void *)b};
     bool queued = false;
-    enum sim_rc rc = sim_gate_queue(s, &t, &queued);
+    enum sim_rc rc = sim_hold_queue(s, &t, &queued);
     if (rc != SIM_OK || queued)
         return rc;
     rc = sim_builtin_run(s, b);
     if (rc == SIM_OK)
-        sim_gate_poke(s);
+        sim_hold_poke(s);
     return rc;
 }
 

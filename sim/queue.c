@@ -1,5 +1,5 @@
 /*
- * notify.c - waits that hold a stream: notifies, value waits, and events
+ * queue.c - waits that hold a stream: notifies, value waits, and events
  * whose record is itself held (sim.h describes the model).
  *
  * A held stream has one record here: what it waits for and the work queued
@@ -7,7 +7,7 @@
  * write, an event record reached by another stream) releases the stream at
  * the simulated time it happens and replays its queue until the queue is
  * empty or another wait holds the stream again. Everything here runs under
- * one mutex (the gate lock); the clock's and the devices' locks are taken
+ * one mutex (the hold lock); the clock's and the devices' locks are taken
  * inside it, never the other way round. The fast path of a copy on a stream
  * that is not held only looks the stream up.
  */
@@ -19,13 +19,13 @@
 #include <time.h>
 #include <unistd.h>
 #include "base/mem.h"
-#include "gate.h"
+#include "queue.h"
 
-enum gate { G_NONE, G_NOTIFY, G_EVENT, G_VALUE, G_DEAD };
+enum hold_on { H_NONE, H_NOTIFY, H_EVENT, H_VALUE, H_ORPHAN };
 
 struct held {
     struct sim_stream *s;
-    enum gate gate;
+    enum hold_on on; /* what holds the stream (H_NONE: its queue is replaying) */
     const void *obj;   /* the notify or event waited for */
     const void *addr;  /* a value wait's address, value and condition */
     uint64_t value;
@@ -45,13 +45,13 @@ struct sim_notify {
 static pthread_mutex_t glock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a stream was released */
 static struct held *helds;
-static unsigned value_waits; /* helds with G_VALUE */
+static unsigned value_waits; /* held streams waiting for a value */
 static _Atomic unsigned nheld; /* fast path: nothing is held */
 static _Atomic uint32_t grace_ms = 60000;
 static uint32_t next_notify_id[SIM_MAX_DEVICES];
 static unsigned live_notifies[SIM_MAX_DEVICES];
 
-void sim_gate_configure(uint32_t ms)
+void sim_hold_configure(uint32_t ms)
 {
     atomic_store(&grace_ms, ms);
 }
@@ -83,12 +83,12 @@ static struct held *hold(struct sim_stream *s)
     return h;
 }
 
-static void set_gate(struct held *h, enum gate g)
+static void set_hold(struct held *h, enum hold_on g)
 {
-    if (h->gate == G_VALUE)
+    if (h->on == H_VALUE)
         value_waits--;
-    h->gate = g;
-    if (g == G_VALUE)
+    h->on = g;
+    if (g == H_VALUE)
         value_waits++;
 }
 
@@ -111,7 +111,7 @@ static void unhold(struct held *h)
             *p = h->next;
             break;
         }
-    set_gate(h, G_NONE);
+    set_hold(h, H_NONE);
     while (h->head) {
         struct sim_task *t = h->head;
         h->head = t->next;
@@ -192,7 +192,7 @@ static bool run(struct sim_stream *s, struct sim_task *t, bool replay)
         if (m == SIM_MARK_PENDING) {
             if (!(h = hold(s)))
                 return false; /* no memory to hold: do not wait */
-            set_gate(h, G_EVENT);
+            set_hold(h, H_EVENT);
             h->obj = e;
             h->deadline = SIM_PS_FOREVER;
             return true;
@@ -207,7 +207,7 @@ static bool run(struct sim_stream *s, struct sim_task *t, bool replay)
         n->set = true;
         n->at = at;
         for (h = helds; h; h = h->next)
-            if (h->gate == G_NOTIFY && h->obj == n) {
+            if (h->on == H_NOTIFY && h->obj == n) {
                 n->set = false;
                 release(h, at);
                 break;
@@ -224,7 +224,7 @@ static bool run(struct sim_stream *s, struct sim_task *t, bool replay)
         sim_ps from = replay ? sim_clock_release(&s->clk, 0) : sim_clock_record(&s->clk);
         if (!(h = hold(s)))
             return false;
-        set_gate(h, G_NOTIFY);
+        set_hold(h, H_NOTIFY);
         h->obj = n;
         h->deadline = t->value ? from + t->value * 1000000000000ull : SIM_PS_FOREVER;
         return true;
@@ -244,7 +244,7 @@ static bool run(struct sim_stream *s, struct sim_task *t, bool replay)
             return false;
         if (!(h = hold(s)))
             return false;
-        set_gate(h, G_VALUE);
+        set_hold(h, H_VALUE);
         h->addr = t->src;
         h->value = t->value;
         h->flag = t->flag;
@@ -265,7 +265,7 @@ static bool run(struct sim_stream *s, struct sim_task *t, bool replay)
 static void release(struct held *h, sim_ps t)
 {
     struct sim_stream *s = h->s;
-    set_gate(h, G_NONE);
+    set_hold(h, H_NONE);
     sim_clock_release(&s->clk, t);
     while (h->head) {
         struct sim_task *task = h->head;
@@ -286,7 +286,7 @@ static void wake_event(const struct sim_event *e, sim_ps at)
     for (bool again = true; again;) {
         again = false;
         for (struct held *h = helds; h; h = h->next)
-            if (h->gate == G_EVENT && sim_ev_same(h->obj, e)) {
+            if (h->on == H_EVENT && sim_ev_same(h->obj, e)) {
                 release(h, at);
                 again = true; /* the list may have changed */
                 break;
@@ -299,7 +299,7 @@ static void wake_values(sim_ps at)
     for (bool again = true; again && value_waits;) {
         again = false;
         for (struct held *h = helds; h; h = h->next)
-            if (h->gate == G_VALUE && value_met(h->addr, h->value, h->flag)) {
+            if (h->on == H_VALUE && value_met(h->addr, h->value, h->flag)) {
                 release(h, at);
                 again = true;
                 break;
@@ -353,9 +353,9 @@ static void submit(struct sim_stream *s, struct sim_task *t)
     run(s, t, false);
 }
 
-/* ---- the gate, for stream.c ---- */
+/* ---- holds, for stream.c ---- */
 
-enum sim_rc sim_gate_queue(struct sim_stream *s, const struct sim_task *t, bool *queued)
+enum sim_rc sim_hold_queue(struct sim_stream *s, const struct sim_task *t, bool *queued)
 {
     *queued = false;
     if (atomic_load(&nheld) == 0)
@@ -371,7 +371,7 @@ enum sim_rc sim_gate_queue(struct sim_stream *s, const struct sim_task *t, bool 
     return rc;
 }
 
-void sim_gate_poke(struct sim_stream *s)
+void sim_hold_poke(struct sim_stream *s)
 {
     if (atomic_load(&nheld) == 0)
         return;
@@ -381,7 +381,7 @@ void sim_gate_poke(struct sim_stream *s)
     pthread_mutex_unlock(&glock);
 }
 
-bool sim_gate_held(struct sim_stream *s)
+bool sim_stream_held(struct sim_stream *s)
 {
     if (atomic_load(&nheld) == 0)
         return false;
@@ -391,7 +391,7 @@ bool sim_gate_held(struct sim_stream *s)
     return held;
 }
 
-void sim_gate_record(struct sim_event *e, struct sim_stream *s)
+void sim_hold_record(struct sim_event *e, struct sim_stream *s)
 {
     struct sim_task t = {.kind = SIM_T_RECORD, .obj = e};
     pthread_mutex_lock(&glock);
@@ -399,7 +399,7 @@ void sim_gate_record(struct sim_event *e, struct sim_stream *s)
     pthread_mutex_unlock(&glock);
 }
 
-void sim_gate_wait_event(struct sim_stream *s, const struct sim_event *e)
+void sim_hold_wait_event(struct sim_stream *s, const struct sim_event *e)
 {
     struct sim_task t = {.kind = SIM_T_WAIT_EVENT, .obj = (void *)e};
     pthread_mutex_lock(&glock);
@@ -472,7 +472,7 @@ static enum sim_rc settle(struct held *h, int32_t timeout_ms)
     return SIM_EWAIT;
 }
 
-enum sim_rc sim_gate_sync(struct sim_stream *s, int32_t timeout_ms, bool *held)
+enum sim_rc sim_hold_sync(struct sim_stream *s, int32_t timeout_ms, bool *held)
 {
     *held = false;
     if (atomic_load(&nheld) == 0)
@@ -500,7 +500,7 @@ static bool device_free(const void *arg)
     return true;
 }
 
-enum sim_rc sim_gate_sync_device(int32_t dev)
+enum sim_rc sim_hold_sync_device(int32_t dev)
 {
     if (atomic_load(&nheld) == 0)
         return SIM_OK;
@@ -531,7 +531,7 @@ static bool event_settled(const void *e)
     return sim_ev_mark(e) != SIM_MARK_PENDING;
 }
 
-enum sim_rc sim_gate_event_sync(struct sim_event *e, int32_t timeout_ms)
+enum sim_rc sim_hold_event_sync(struct sim_event *e, int32_t timeout_ms)
 {
     pthread_mutex_lock(&glock);
     grace_wait(event_settled, e);
@@ -563,7 +563,7 @@ enum sim_rc sim_gate_event_sync(struct sim_event *e, int32_t timeout_ms)
     return SIM_OK;
 }
 
-void sim_gate_drop(struct sim_stream *s)
+void sim_hold_drop(struct sim_stream *s)
 {
     if (atomic_load(&nheld) == 0)
         return;
@@ -574,14 +574,14 @@ void sim_gate_drop(struct sim_stream *s)
     pthread_mutex_unlock(&glock);
 }
 
-void sim_gate_forget(const void *obj)
+void sim_hold_forget(const void *obj)
 {
     if (atomic_load(&nheld) == 0)
         return;
     pthread_mutex_lock(&glock);
     for (struct held *h = helds; h; h = h->next) {
-        if ((h->gate == G_NOTIFY || h->gate == G_EVENT) && h->obj == obj) {
-            set_gate(h, G_DEAD); /* nothing can satisfy it any more */
+        if ((h->on == H_NOTIFY || h->on == H_EVENT) && h->obj == obj) {
+            set_hold(h, H_ORPHAN); /* nothing can satisfy it any more */
             h->obj = NULL;
         }
         for (struct sim_task *t = h->head; t; t = t->next)
@@ -617,7 +617,7 @@ enum sim_rc sim_notify_create(int32_t dev, struct sim_notify **out)
 
 void sim_notify_destroy(struct sim_notify *n)
 {
-    sim_gate_forget(n);
+    sim_hold_forget(n);
     pthread_mutex_lock(&glock);
     live_notifies[n->dev]--;
     pthread_mutex_unlock(&glock);

@@ -1,9 +1,9 @@
 /*
- * gate.h - what stream.c and notify.c share: the stream and event objects,
+ * queue.h - what stream.c and queue.c share: the stream and event objects,
  * and the queue of work held behind a wait (sim.h explains the model).
  */
-#ifndef ACLSIM_SIM_GATE_H_
-#define ACLSIM_SIM_GATE_H_
+#ifndef ACLSIM_SIM_QUEUE_H_
+#define ACLSIM_SIM_QUEUE_H_
 
 #include <stdatomic.h>
 #include "clock.h"
@@ -16,7 +16,7 @@ struct sim_stream {
     /* Host tasks (callbacks, stream.c) and device faults. */
     _Atomic uint32_t tasks;       /* tasks enqueued so far: the next task's id */
     _Atomic uint32_t last_thread; /* who enqueued the last one (low 32 bits) */
-    _Atomic unsigned blocked;     /* blocking host tasks not yet run */
+    _Atomic unsigned blocking;    /* blocking host tasks not yet run */
     _Atomic uint64_t runner;      /* the thread that runs them */
 };
 
@@ -102,25 +102,25 @@ struct sim_task {
 
 /* A copy or fill on stream s: SIM_OK with *queued when s is held (the task
  * was queued), SIM_OK without it when the caller runs it now, SIM_EHOSTMEM. */
-enum sim_rc sim_gate_queue(struct sim_stream *s, const struct sim_task *t, bool *queued);
+enum sim_rc sim_hold_queue(struct sim_stream *s, const struct sim_task *t, bool *queued);
 /* After work ran on s: release the value waits it may satisfy. */
-void sim_gate_poke(struct sim_stream *s);
+void sim_hold_poke(struct sim_stream *s);
 /* Synchronise a held stream: *held false when s is not held (the caller
  * does the ordinary synchronisation). */
-enum sim_rc sim_gate_sync(struct sim_stream *s, int32_t timeout_ms, bool *held);
+enum sim_rc sim_hold_sync(struct sim_stream *s, int32_t timeout_ms, bool *held);
 /* Settle every held stream of dev (ordinary synchronisation follows). */
-enum sim_rc sim_gate_sync_device(int32_t dev);
+enum sim_rc sim_hold_sync_device(int32_t dev);
 /* An event whose record is held: wait for it as for its stream. */
-enum sim_rc sim_gate_event_sync(struct sim_event *e, int32_t timeout_ms);
-/* Event record and wait, through the gate. */
-void sim_gate_record(struct sim_event *e, struct sim_stream *s);
-void sim_gate_wait_event(struct sim_stream *s, const struct sim_event *e);
+enum sim_rc sim_hold_event_sync(struct sim_event *e, int32_t timeout_ms);
+/* Event record and wait, on a stream that may be held. */
+void sim_hold_record(struct sim_event *e, struct sim_stream *s);
+void sim_hold_wait_event(struct sim_stream *s, const struct sim_event *e);
 /* s is being destroyed or aborted: drop what it holds. */
-void sim_gate_drop(struct sim_stream *s);
+void sim_hold_drop(struct sim_stream *s);
 /* An event or notify is being destroyed: forget it in every queue. */
-void sim_gate_forget(const void *obj);
+void sim_hold_forget(const void *obj);
 
-/* stream.c: run a copy or fill now (the gate's replay calls these). */
+/* stream.c: run a copy or fill now (a held stream replays through these). */
 enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                          const void *src, bool src_dev, size_t n, unsigned flags);
 enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
@@ -131,7 +131,7 @@ enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool ds
 /* builtin.c: do b's work on the device bytes (no time taken); *bytes is
  * how many bytes the work moved, for its timing. */
 enum sim_rc sim_builtin_compute(const struct sim_builtin *b, uint64_t *bytes);
-/* stream.c: run a built-in task now (the gate's replay calls this). */
+/* stream.c: run a built-in task now (a held stream replays through this). */
 enum sim_rc sim_builtin_run(struct sim_stream *s, const struct sim_builtin *b);
 
-#endif /* ACLSIM_SIM_GATE_H_ */
+#endif /* ACLSIM_SIM_QUEUE_H_ */
