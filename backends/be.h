@@ -68,10 +68,10 @@ enum {
     BE_PTR_DEVICE = 1,      /* inside a live device block */
     BE_PTR_HOST_PINNED = 2, /* inside a live aclrtMallocHost block */
     BE_PTR_DEVICE_FREE = 3, /* device address space, but no live block there */
-    /* ---- host and managed memory (fam-memcopy) ---- */
+    /* ---- host and managed memory ---- */
     BE_PTR_HOST_REGISTERED = 4, /* inside host memory registered with aclrtHostRegister(V2) */
     BE_PTR_MANAGED = 5,         /* inside managed memory (aclrtMemAllocManaged) */
-    /* ---- virtual memory (mem-vmm) ---- */
+    /* ---- virtual memory ---- */
     BE_PTR_VA_UNMAPPED = 6 /* a reserved virtual range with nothing (accessible) mapped
                               there (aclrtReserveMemAddress without aclrtMapMem) */
 };
@@ -83,7 +83,7 @@ enum { BE_COPY_WAIT = 1, BE_COPY_PAGEABLE = 2 };
 enum { BE_ID_LOGIC_TO_PHY, BE_ID_PHY_TO_LOGIC, BE_ID_USER_TO_LOGIC, BE_ID_LOGIC_TO_USER };
 enum { BE_CLOCK_HOST = 0, BE_CLOCK_DEVICE = 1, BE_CLOCK_STREAM = 2 };
 
-/* ---- streams, events, notifies, peers (fam-stream) ---- */
+/* ---- streams, events, notifies, peers ---- */
 enum {
     BE_SP_ID, BE_SP_PRIORITY, BE_SP_FLAGS, BE_SP_FAILURE_MODE, BE_SP_OVERFLOW, BE_SP_TAG,
     BE_SP_CACHE_OP
@@ -92,7 +92,7 @@ enum { BE_AVAIL_STREAM, BE_AVAIL_EVENT };
 enum { BE_EV_ID, BE_EV_TIMESTAMP, BE_EV_WAITED };
 enum { BE_DP_SAT_MODE, BE_DP_OP_WAIT_TIMEOUT, BE_DP_OP_EXEC_TIMEOUT_MS };
 
-/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+/* ---- resource limits, built-in tasks, IPC events ---- */
 enum {
     BE_RL_DEV_GET, BE_RL_DEV_SET, BE_RL_DEV_RESET, BE_RL_STREAM_GET, BE_RL_STREAM_SET,
     BE_RL_STREAM_RESET, BE_RL_THREAD_USE, BE_RL_THREAD_UNUSE, BE_RL_THREAD_GET
@@ -259,7 +259,7 @@ struct be_ops {
      * there are (0: the backend keeps no such figures). */
     size_t (*mem_usage)(int32_t dev, struct be_usage *out, size_t max);
 
-    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    /* ---- streams, events, notifies, peers ---- */
     /* Read (set 0) or change (set 1) a stream's property BE_SP_* in *val. */
     aclError (*stream_prop)(void *stream, int prop, int set, uint64_t *val);
     /* Drop the stream's work that has not started (abort, stop, forced
@@ -333,7 +333,7 @@ struct be_ops {
      * to the real runtime's own aclop* calls instead (API_FORWARD). */
     aclError (*op_run)(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end);
 
-    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    /* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
     /* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart, on
      * a stream of device dev or synchronously (stream NULL); flags as
      * memcpy's (BE_COPY_*). One operation of width * height bytes.
@@ -389,7 +389,7 @@ struct be_ops {
      * the SoC does not record them. */
     aclError (*uce_info)(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *n);
 
-    /* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+    /* ---- virtual memory and stream-ordered pools ----
      * pre: the ACL layer's own checks passed (pointers not NULL, sizes not
      * 0, reserved arguments as CANN requires). Calls with `why` set it to a
      * static sentence saying what the device refused, or leave it NULL
@@ -428,7 +428,7 @@ struct be_ops {
     aclError (*pool_free)(void *ptr, void *stream, const char **why);
     aclError (*pool_trim)(void *pool, size_t keep, const char **why);
 
-    /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+    /* ---- resource limits, built-in tasks, IPC events ---- */
     /* Core limits (type: ACL_RT_DEV_RES_CUBE_CORE or _VECTOR_CORE) of an
      * open device (BE_RL_DEV_*), of a stream (BE_RL_STREAM_*; a stream
      * without a limit of its own answers its device's), and of the calling
@@ -517,7 +517,7 @@ struct be_tools {
      * *out, else 0. */
     int (*pending_find)(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
                         struct be_pending *out);
-    /* ---- virtual memory and stream-ordered pools (mem-vmm) ----
+    /* ---- virtual memory and stream-ordered pools ----
      * Call fn for each live reservation (aux: bytes mapped in it), physical
      * handle the program holds (aux: its mappings) and memory pool (size:
      * reserved bytes, aux: used bytes) of an open device, for leak
@@ -567,7 +567,7 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(event_elapsed) BE_REQUIRE(mem_alloc) BE_REQUIRE(mem_free)
     BE_REQUIRE(host_alloc) BE_REQUIRE(host_free) BE_REQUIRE(lookup) BE_REQUIRE(memcpy)
     BE_REQUIRE(memset) BE_REQUIRE(mem_info) BE_REQUIRE(mem_usage)
-    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    /* ---- streams, events, notifies, peers ---- */
     BE_REQUIRE(stream_prop) BE_REQUIRE(stream_abort) BE_REQUIRE(avail)
     BE_REQUIRE(event_info) BE_REQUIRE(dev_prop) BE_REQUIRE(notify_create)
     BE_REQUIRE(notify_destroy) BE_REQUIRE(notify_record) BE_REQUIRE(notify_wait)
@@ -578,20 +578,20 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(device_bus_id) BE_REQUIRE(device_id_map) BE_REQUIRE(device_utilization)
     BE_REQUIRE(device_status) BE_REQUIRE(cann_attrs) BE_REQUIRE(arch_compatible)
     BE_REQUIRE(op_run)
-    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    /* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
     BE_REQUIRE(memcpy2d) BE_REQUIRE(memset_d32) BE_REQUIRE(host_register)
     BE_REQUIRE(host_unregister) BE_REQUIRE(host_dev_ptr) BE_REQUIRE(host_map_caps)
     BE_REQUIRE(managed_alloc) BE_REQUIRE(managed_advise) BE_REQUIRE(managed_attrs)
     BE_REQUIRE(managed_prefetch) BE_REQUIRE(cache_op) BE_REQUIRE(mem_type_check)
     BE_REQUIRE(uce_info)
-    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    /* ---- virtual memory and stream-ordered pools ---- */
     BE_REQUIRE(vmm_granularity) BE_REQUIRE(vmm_reserve) BE_REQUIRE(vmm_release)
     BE_REQUIRE(vmm_phys_alloc) BE_REQUIRE(vmm_phys_free) BE_REQUIRE(vmm_map)
     BE_REQUIRE(vmm_unmap) BE_REQUIRE(vmm_retain) BE_REQUIRE(vmm_props)
     BE_REQUIRE(vmm_set_access) BE_REQUIRE(vmm_get_access) BE_REQUIRE(mem_range)
     BE_REQUIRE(pool_create) BE_REQUIRE(pool_destroy) BE_REQUIRE(pool_attr)
     BE_REQUIRE(pool_malloc) BE_REQUIRE(pool_free) BE_REQUIRE(pool_trim)
-    /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+    /* ---- resource limits, built-in tasks, IPC events ---- */
     BE_REQUIRE(res_limit) BE_REQUIRE(device_task) BE_REQUIRE(event_ipc)
 #undef BE_REQUIRE
     return NULL;

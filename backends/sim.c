@@ -72,7 +72,7 @@ static aclError device_count(uint32_t *count)
     return ACL_SUCCESS;
 }
 
-static void res_forget(int32_t dev); /* resource limits (examples) */
+static void res_forget(int32_t dev); /* resource limits */
 
 static aclError device_open(int32_t dev)
 {
@@ -392,7 +392,7 @@ static void describe(char *buf, size_t len)
              p->name, sim_device_count(), (unsigned long long)(sim_device_capacity(0) >> 20));
 }
 
-/* ---- streams, events, notifies, peers (fam-stream) ---- */
+/* ---- streams, events, notifies, peers ---- */
 
 static aclError stream_prop(void *stream, int prop, int set, uint64_t *val)
 {
@@ -611,7 +611,7 @@ static aclError device_info(int32_t dev, aclrtDevAttr attr, int64_t *value)
         break;
     case ACL_DEV_ATTR_HD_CONNECT_TYPE:
         /* Atlas A3 reaches the host over the HCCS plane, the others over
-         * PCIe (fact sheet 5; sim/profile.c). */
+         * PCIe (sim/profile.c). */
         *value = strncmp(p->name, "Ascend910_93", 12) == 0 ? ACL_HOST_DEVICE_CONNECT_TYPE_HCCS
                                                             : ACL_HOST_DEVICE_CONNECT_TYPE_PCIE;
         break;
@@ -853,7 +853,7 @@ static int pending_find(const void *p, size_t n, const void *stream, uint64_t fr
     return 1;
 }
 
-/* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+/* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
 
 static unsigned copy_flags(int how)
 {
@@ -1043,7 +1043,7 @@ static aclError uce_info(int32_t dev, aclrtMemUceInfo *out, size_t max, size_t *
     return ACL_SUCCESS;
 }
 
-/* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+/* ---- virtual memory and stream-ordered pools ---- */
 
 /* The simulator's page kind for a physical memory attribute. */
 static enum sim_page vmm_page(aclrtMemAttr a)
@@ -1302,7 +1302,7 @@ static size_t vmm_live(int32_t dev, void (*fn)(int, void *, uint64_t, uint64_t, 
     return sim_vmm_live(dev, fn, user) + sim_pool_live(dev, fn, user);
 }
 
-/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+/* ---- resource limits, built-in tasks, IPC events ---- */
 
 /* Core limits, as CANN's runtime keeps them: a device's starts at its core
  * count (ai_core_cnt for cube cores, vector_core_cnt for vector cores,
@@ -1551,7 +1551,7 @@ static const struct be_tools tools = {
     .task_fault = task_fault,
     .pending_add = pending_add,
     .pending_find = pending_find,
-    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_live = vmm_live,
 };
 
@@ -1587,7 +1587,7 @@ static const struct be_ops ops = {
     .memset = mem_set,
     .mem_info = mem_info,
     .mem_usage = mem_usage,
-    /* ---- streams, events, notifies, peers (fam-stream) ---- */
+    /* ---- streams, events, notifies, peers ---- */
     .stream_prop = stream_prop,
     .stream_abort = stream_abort,
     .avail = avail,
@@ -1617,7 +1617,7 @@ static const struct be_ops ops = {
     .device_status = device_status,
     .cann_attrs = cann_attrs,
     .arch_compatible = arch_compatible,
-    /* ---- 2-D copies, 32-bit fills, host and managed memory (fam-memcopy) ---- */
+    /* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
     .memcpy2d = mem_copy2d,
     .memset_d32 = mem_set_d32,
     .host_register = host_register,
@@ -1631,7 +1631,7 @@ static const struct be_ops ops = {
     .cache_op = cache_op,
     .mem_type_check = mem_type_check,
     .uce_info = uce_info,
-    /* ---- virtual memory and stream-ordered pools (mem-vmm) ---- */
+    /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_granularity = vmm_granularity,
     .vmm_reserve = vmm_reserve,
     .vmm_release = vmm_release,
@@ -1650,7 +1650,7 @@ static const struct be_ops ops = {
     .pool_malloc = pool_malloc,
     .pool_free = pool_free,
     .pool_trim = pool_trim,
-    /* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+    /* ---- resource limits, built-in tasks, IPC events ---- */
     .res_limit = res_limit,
     .device_task = device_task,
     .event_ipc = event_ipc,

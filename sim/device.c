@@ -53,7 +53,7 @@ static enum sim_rc configure_locked(const char **why)
         *why = opt_invalid(OPT_HBM_BYTES, want);
         return SIM_EINVAL;
     }
-    /* ---- the server (fam-memcopy) ---- */
+    /* ---- the server ---- */
     const char *server = opt_str(OPT_SERVER);
     const struct sim_server *srv = sim_server_find(server);
     uint32_t count = (uint32_t)opt_uint(OPT_DEVICE_COUNT);
