@@ -187,6 +187,17 @@ void sim_stacks_forget(struct sim_stacks *t, uint64_t off);
  * none (t may be NULL). pre: d->lock held. */
 int sim_stacks_find(const struct sim_stacks *t, uint64_t off, void *const **frames);
 
+/* ---- pending.c: pending uses of a queued operator's blocks ---- */
+
+/* [p, p+n) will be used by an operator queued on `stream` from `from` on:
+ * the record of those bytes and that stream stays pending (until
+ * SIM_PS_PENDING) until sim_pending_ran. */
+void sim_pending_hold(const void *p, size_t n, const void *stream, uint64_t from);
+/* The queued operator that used [p, p+n) on `stream` has run during
+ * [start, end), or will never run (both the host's now): that use of the
+ * record ends at end. */
+void sim_pending_ran(const void *p, size_t n, const void *stream, uint64_t start, uint64_t end);
+
 /* ---- vmm.c: virtual memory ---- */
 
 /* Bytes of address space a device of `capacity` bytes needs: the heap,

@@ -34,6 +34,10 @@ enum sim_rc {
     SIM_EWAIT = -9         /* a stream held by a wait that nothing satisfied */
 };
 
+/* A simulated time (ps) not known yet: a pending use that lasts until the
+ * queued work it belongs to has run (sim_pending_add). */
+#define SIM_PS_PENDING UINT64_MAX
+
 /* ---- profile.c: SoC profiles ---- */
 
 struct sim_profile {
@@ -507,7 +511,12 @@ void sim_stream_kernel(struct sim_stream *s, uint64_t ps, const char *name, uint
  * `until` the host clock has passed are dropped, as they can no longer
  * conflict with anything (every later operation starts after the host
  * enqueued it). A record of the same bytes and stream as an existing one
- * extends it. Thread-safe. */
+ * extends it. The blocks of an operator queued behind a wait are recorded
+ * by the simulator itself, from its enqueue until SIM_PS_PENDING
+ * (internal.h: sim_pending_hold): such a record stays until the operator
+ * has run, then ends with it. An add whose `from` is SIM_PS_PENDING (the
+ * interval of such an operator) only names the pending record of those
+ * bytes and that stream with `tag`. Thread-safe. */
 struct sim_pending {
     const void *start;
     size_t size;
