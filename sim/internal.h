@@ -187,6 +187,12 @@ void sim_stacks_forget(struct sim_stacks *t, uint64_t off);
  * none (t may be NULL). pre: d->lock held. */
 int sim_stacks_find(const struct sim_stacks *t, uint64_t off, void *const **frames);
 
+/* ---- copy.c: device memory the host view reaches ---- */
+
+/* Whether [p, p+n) is live device memory now: inside one live block, or in
+ * a run of accessible mappings (n 0: p itself). */
+bool sim_mem_holds(const void *p, uint64_t n);
+
 /* ---- pending.c: pending uses of a queued operator's blocks ---- */
 
 /* [p, p+n) will be used by an operator queued on `stream` from `from` on:
