@@ -733,14 +733,19 @@ static aclError arch_compatible(const char *soc, int32_t *ok)
 
 /* ---- errors, callbacks and host functions ---- */
 
-static aclError host_task(void *s, int blocking, uint64_t runner, uint64_t *ready)
+_Static_assert(BE_PS_PENDING == SIM_PS_PENDING, "one value for a time not known yet");
+
+static aclError host_task(void *s, int blocking, uint64_t runner,
+                          void (*ready_fn)(void *arg, uint64_t ready), void *arg, uint64_t *ready,
+                          uint64_t *task)
 {
-    return code(sim_host_task(s, blocking != 0, runner, ready), ACL_ERROR_RT_INTERNAL_ERROR);
+    return code(sim_host_task(s, blocking != 0, runner, ready_fn, arg, ready, task),
+                ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
-static void host_task_done(void *s, int blocking)
+static void host_task_done(void *s, uint64_t task, int blocking)
 {
-    sim_host_task_done(s, blocking != 0);
+    sim_host_task_done(s, task, blocking != 0);
 }
 
 static void host_wait(uint64_t t, uint64_t limit, int *late)

@@ -1,7 +1,8 @@
 /*
  * builtin.c - the work of built-in device tasks on device bytes (sim.h):
  * SDMA reductions, the DSA's random numbers, the overflow status words.
- * stream.c queues and times them; this file only computes.
+ * stream.c puts them in their stream's queue and task.c runs and times
+ * them when the stream reaches them; this file only computes.
  *
  * Reductions: dst = dst op src element by element (CANN's reduce is an SDMA
  * copy with an inline operation, aclrtReduceAsync's count in bytes; a

@@ -4,7 +4,7 @@
  * GiB at a time), piece by contiguous piece; host memory is used as is.
  * A copy has memmove's meaning even across pieces: when the destination
  * overlaps the source from above, the pieces go from the end backwards.
- * The caller (stream.c) has checked the ranges and takes the time; for
+ * The caller (task.c) has checked the ranges and takes the time; for
  * work that waited in a stream's queue, sim_mem_holds says whether its
  * device memory is still live.
  */

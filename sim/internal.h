@@ -1,9 +1,10 @@
 /*
- * internal.h - what the simulator's own files share about devices, and
- * nothing outside sim/ may use: the state of one device and what each file
- * offers the others, grouped by file. sim.h stays the layer's interface;
- * heap.h, vaspace.h, clock.h, trace.h, lock.h and track.h are the parts
- * devices are built from.
+ * internal.h - what the simulator's own files share about devices and
+ * device memory, and nothing outside sim/ may use: the state of one device
+ * and what each file offers the others, grouped by file. sim.h stays the
+ * layer's interface; queue.h is what the stream files share; heap.h,
+ * vaspace.h, clock.h, trace.h, lock.h and track.h are the parts devices
+ * are built from.
  */
 #ifndef ACLSIM_SIM_INTERNAL_H_
 #define ACLSIM_SIM_INTERNAL_H_
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/hash.h"
+#include "clock.h"
 #include "lock.h"
 #include "sim.h"
 
@@ -68,6 +70,9 @@ struct sim_dev {
     struct sim_vmm *vmm; /* &vmm_state while open, else NULL */
     struct sim_vmm vmm_state;
     _Atomic uint64_t span; /* bytes of address space: heap, handles, reservations */
+    /* The hidden stream synchronous copies and fills take (task.c), bound
+     * to the device's timeline when it opens. */
+    struct sim_clock_stream sync_clk;
 };
 
 /* Every device, open or not, and how many the configuration has
