@@ -87,6 +87,9 @@ enum { BE_COPY_WAIT = 1, BE_COPY_PAGEABLE = 2 };
 /* How be_ops.device_id_map translates a device id. */
 enum { BE_ID_LOGIC_TO_PHY, BE_ID_PHY_TO_LOGIC, BE_ID_USER_TO_LOGIC, BE_ID_LOGIC_TO_USER };
 enum { BE_CLOCK_HOST = 0, BE_CLOCK_DEVICE = 1, BE_CLOCK_STREAM = 2 };
+/* A simulated time (ps) not known yet: a task queued behind a wait that
+ * holds its stream runs when the wait is released (op_run, host_task). */
+#define BE_PS_PENDING UINT64_MAX
 
 /* ---- streams, events, notifies, peers ---- */
 enum {
@@ -338,9 +341,14 @@ struct be_ops {
      * SoC the backend knows. pre: soc is a non-empty string. */
     aclError (*arch_compatible)(const char *soc, int32_t *ok);
     /* ---- operators ---- */
-    /* Run a built-in operator on a stream of an open device: the results on
-     * the device bytes, the time on the stream; *start and *end receive its
-     * simulated interval in ps (0 without a timing model). pre: op
+    /* Run a built-in operator on a stream of an open device, in its turn:
+     * the results on the device bytes when the stream reaches it, the time
+     * on the stream; *start and *end receive its simulated interval in ps
+     * (0 without a timing model). When a wait holds the stream
+     * (notify_wait, value_wait) the operator is queued, with its own copy of
+     * op and of its host-memory inputs, and runs when the wait is released:
+     * *start and *end are BE_PS_PENDING then, and its workspace and tiling
+     * blocks read as pending (pending_find) until it has run. pre: op
      * validated. A backend over a real runtime answers
      * ACL_ERROR_RT_FEATURE_NOT_SUPPORT: there the operator families forward
      * to the real runtime's own aclop* calls instead (API_FORWARD). */
@@ -499,14 +507,24 @@ struct be_tools {
     /* ---- errors, callbacks and host functions ---- */
     /* A host task on a stream (a callback of aclrtLaunchCallback or
      * aclrtLaunchHostFunc, which the ACL layer runs itself): ready, in
-     * simulated time, once the stream's work so far is done (*ready, ps).
-     * A blocking one holds the stream until host_task_done: its later
-     * copies, fills and records, and its synchronisation, wait (in real
-     * time) until the host has run it, except in thread `runner` (a
-     * pthread_t value), which runs it. Absent: the ACL layer cannot run
-     * callbacks (they are forwarded to a real runtime, or not supported). */
-    aclError (*host_task)(void *stream, int blocking, uint64_t runner, uint64_t *ready);
-    void (*host_task_done)(void *stream, int blocking);
+     * simulated time, once the stream reaches it, its work before the task
+     * done. On a stream no wait holds that is now: *ready (ps), *task 0. On
+     * a held one the task waits its turn in the stream's queue: *ready is
+     * BE_PS_PENDING, *task names it, and ready_fn(arg, ready) is called once
+     * the wait is released and the stream reaches it, from the thread that
+     * released it and inside the backend (ready_fn must not call the
+     * backend). A blocking one blocks the stream from when the stream reaches
+     * it until host_task_done: its later tasks and its synchronisation wait
+     * (in real time) until the host has run it, except in thread `runner` (a
+     * pthread_t value), which runs it. host_task_done is called once per
+     * task, when it ran or was dropped; one still queued is taken out of the
+     * queue then (its ready_fn is never called). Absent: the ACL layer
+     * cannot run callbacks (they are forwarded to a real runtime, or not
+     * supported). */
+    aclError (*host_task)(void *stream, int blocking, uint64_t runner,
+                          void (*ready_fn)(void *arg, uint64_t ready), void *arg,
+                          uint64_t *ready, uint64_t *task);
+    void (*host_task_done)(void *stream, uint64_t task, int blocking);
     /* The host waits (simulated time) until t, but at most limit ps
      * (UINT64_MAX: no limit); *late says whether the limit ran out first. */
     void (*host_wait)(uint64_t t, uint64_t limit, int *late);

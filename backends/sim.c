@@ -88,7 +88,7 @@ static aclError init(const char **why)
 {
     if (sim_configure(why) != SIM_OK)
         return ACL_ERROR_INVALID_PARAM;
-    sim_gate_configure((uint32_t)opt_uint(OPT_WAIT_GRACE_MS));
+    sim_hold_configure((uint32_t)opt_uint(OPT_WAIT_GRACE_MS));
     const char *trace = opt_str(OPT_TRACE);
     if (trace && !sim_trace_enabled() && sim_trace_open(trace) != SIM_OK) {
         *why = opt_invalid(OPT_TRACE, "the file cannot be created");
@@ -767,14 +767,19 @@ static aclError arch_compatible(const char *soc, int32_t *ok)
 
 /* ---- errors, callbacks and host functions ---- */
 
-static aclError host_task(void *s, int blocking, uint64_t runner, uint64_t *ready)
+_Static_assert(BE_PS_PENDING == SIM_PS_PENDING, "one value for a time not known yet");
+
+static aclError host_task(void *s, int blocking, uint64_t runner,
+                          void (*ready_fn)(void *arg, uint64_t ready), void *arg, uint64_t *ready,
+                          uint64_t *task)
 {
-    return rc_to_acl(sim_host_task(s, blocking != 0, runner, ready), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_host_task(s, blocking != 0, runner, ready_fn, arg, ready, task),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
-static void host_task_done(void *s, int blocking)
+static void host_task_done(void *s, uint64_t task, int blocking)
 {
-    sim_host_task_done(s, blocking != 0);
+    sim_host_task_done(s, task, blocking != 0);
 }
 
 static void host_wait(uint64_t t, uint64_t limit, int *late)

@@ -1,7 +1,8 @@
 /*
  * builtin.c - the work of built-in device tasks on device bytes (sim.h):
  * SDMA reductions, the DSA's random numbers, the overflow status words.
- * stream.c queues and times them; this file only computes.
+ * stream.c puts them in their stream's queue and task.c runs and times
+ * them when the stream reaches them; this file only computes.
  *
  * Reductions: dst = dst op src element by element (CANN's reduce is an SDMA
  * copy with an inline operation, aclrtReduceAsync's count in bytes; a
@@ -32,7 +33,7 @@
 #include <math.h>
 #include <string.h>
 #include "base/mem.h"
-#include "gate.h"
+#include "queue.h"
 
 #define CHUNK 65536u
 
@@ -351,6 +352,57 @@ static uint64_t mulhi64(uint64_t a, uint64_t b)
     return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
 }
 
+/* A random task's parameters as numbers: the float bounds, mean and
+ * stddev, or ratio (fa, fb), or the lowest integer and the range above it. */
+struct rand_nums {
+    float fa, fb;
+    int64_t ia;
+    uint64_t range;
+};
+
+static struct rand_nums rand_nums(const struct sim_builtin *b, uint64_t r1, uint64_t r2)
+{
+    struct rand_nums k = {0, 0, 0, 0};
+    if (is_float(b->type)) {
+        k.fa = param_f(r1, b->type);
+        k.fb = param_f(r2, b->type);
+    } else {
+        unsigned char x[8], y[8];
+        memcpy(x, &r1, 8);
+        memcpy(y, &r2, 8);
+        k.ia = get_i(x, b->type);
+        int64_t ib = get_i(y, b->type);
+        bool wide_unsigned = b->type == SIM_EL_U64;
+        bool above = wide_unsigned ? (uint64_t)ib > (uint64_t)k.ia : ib > k.ia;
+        k.range = above ? (uint64_t)ib - (uint64_t)k.ia : 0;
+    }
+    return k;
+}
+
+/* One element of a uniform or normal distribution, es bytes at p. */
+static void draw(const struct sim_builtin *b, const struct rand_nums *k, struct gen *g,
+                 unsigned char *p, size_t es)
+{
+    if (b->dist == SIM_RAND_UNIFORM && is_float(b->type)) {
+        put_f(p, b->type, k->fa + unit24(g) * (k->fb - k->fa));
+    } else if (b->dist == SIM_RAND_UNIFORM) {
+        uint64_t off;
+        if (es == 8) {
+            uint64_t w = next_word(g);
+            w |= (uint64_t)next_word(g) << 32;
+            off = mulhi64(w, k->range);
+        } else {
+            off = ((uint64_t)next_word(g) * k->range) >> 32;
+        }
+        put_i(p, b->type, (uint64_t)k->ia + off);
+    } else {
+        double z = std_normal(g);
+        while (b->dist == SIM_RAND_TRUNC_NORMAL && fabs(z) > 2.0)
+            z = std_normal(g);
+        put_f(p, b->type, (float)((double)k->fa + (double)k->fb * z));
+    }
+}
+
 static enum sim_rc random_numbers(const struct sim_builtin *b, uint64_t *bytes)
 {
     size_t es = elem_size(b->type);
@@ -373,52 +425,18 @@ static enum sim_rc random_numbers(const struct sim_builtin *b, uint64_t *bytes)
     unsigned char *buf = rc == SIM_OK ? base_calloc(1, CHUNK) : NULL;
     if (rc == SIM_OK && !buf)
         rc = SIM_EHOSTMEM;
-    /* The parameters as numbers. */
-    float fa = 0, fb = 0;
-    int64_t ia = 0;
-    uint64_t range = 0;
-    if (is_float(b->type)) {
-        fa = param_f(r1, b->type);
-        fb = param_f(r2, b->type);
-    } else {
-        unsigned char x[8], y[8];
-        memcpy(x, &r1, 8);
-        memcpy(y, &r2, 8);
-        ia = get_i(x, b->type);
-        int64_t ib = get_i(y, b->type);
-        bool wide_unsigned = b->type == SIM_EL_U64;
-        bool above = wide_unsigned ? (uint64_t)ib > (uint64_t)ia : ib > ia;
-        range = above ? (uint64_t)ib - (uint64_t)ia : 0;
-    }
+    struct rand_nums k = rand_nums(b, r1, r2);
     uint64_t done = 0; /* bytes written */
     size_t fill = 0;   /* bytes in buf */
     for (uint64_t i = 0; rc == SIM_OK && i < num;) {
         if (b->dist == SIM_RAND_DROPOUT) {
-            if (unit24(&g) >= fa)
+            if (unit24(&g) >= k.fa)
                 buf[fill] |= (unsigned char)(1u << (i % 8));
             i++;
             if (i % 8 == 0 || i == num)
                 fill++;
         } else {
-            unsigned char *p = buf + fill;
-            if (b->dist == SIM_RAND_UNIFORM && is_float(b->type)) {
-                put_f(p, b->type, fa + unit24(&g) * (fb - fa));
-            } else if (b->dist == SIM_RAND_UNIFORM) {
-                uint64_t off;
-                if (es == 8) {
-                    uint64_t w = next_word(&g);
-                    w |= (uint64_t)next_word(&g) << 32;
-                    off = mulhi64(w, range);
-                } else {
-                    off = ((uint64_t)next_word(&g) * range) >> 32;
-                }
-                put_i(p, b->type, (uint64_t)ia + off);
-            } else {
-                double z = std_normal(&g);
-                while (b->dist == SIM_RAND_TRUNC_NORMAL && fabs(z) > 2.0)
-                    z = std_normal(&g);
-                put_f(p, b->type, (float)((double)fa + (double)fb * z));
-            }
+            draw(b, &k, &g, buf + fill, es);
             fill += es;
             i++;
         }

@@ -479,7 +479,7 @@ void sim_clock_reset(void)
     pthread_mutex_unlock(&lock);
 }
 
-/* ---- gates (notify.c): streams held by a wait, and aborted streams ---- */
+/* ---- streams held by a wait (queue.c), and aborted streams ---- */
 
 sim_ps sim_clock_release(struct sim_clock_stream *s, sim_ps t)
 {

@@ -4,7 +4,9 @@
  * GiB at a time), piece by contiguous piece; host memory is used as is.
  * A copy has memmove's meaning even across pieces: when the destination
  * overlaps the source from above, the pieces go from the end backwards.
- * The caller (stream.c) has checked the ranges and takes the time.
+ * The caller (task.c) has checked the ranges and takes the time; for
+ * work that waited in a stream's queue, sim_mem_holds says whether its
+ * device memory is still live.
  */
 #include <string.h>
 #include "fault/fault.h"
@@ -137,4 +139,13 @@ enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
 enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words)
 {
     return fill(dst, dst_dev, value, 4, words * 4);
+}
+
+bool sim_mem_holds(const void *p, uint64_t n)
+{
+    struct sim_block b;
+    if (!sim_mem_lookup(p, &b) && sim_vmm_lookup(p, &b) != SIM_VMM_MAPPED)
+        return false;
+    uint64_t off = (uint64_t)((const char *)p - (const char *)b.start);
+    return off <= b.usable && n <= b.usable - off;
 }

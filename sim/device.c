@@ -1,6 +1,6 @@
 /*
  * device.c - opening and closing a simulated device: its address space from
- * vaspace.c, its heap from heap.c, its timeline from stream.c, its virtual
+ * vaspace.c, its heap from heap.c, its timeline from clock.c, its virtual
  * memory from vmm.c, its allocation stacks from stacks.c, its core limits
  * forgotten (limits.c); at close, its pools (pool.c) and the blocks whose
  * free failed (blocks.c) go too. The configuration and the device table it fills
@@ -34,6 +34,30 @@ __attribute__((destructor)) static void devices_unload(void)
     }
 }
 
+/* Open device id's timeline: its links and copy engines from the profile
+ * (clock.c), and the hidden stream its synchronous work takes. */
+static enum sim_rc timeline_open(int32_t id)
+{
+    const struct sim_profile *p = sim_device_profile(id);
+    const struct sim_server *srv = sim_device_server();
+    struct sim_clock_params cp = {
+        .host_gbps = p->host_gbps,
+        .hbm_gbps = p->hbm_gbps,
+        .latency_us = p->host_latency_us,
+        .host_call_us = SIM_CLOCK_DEFAULT_HOST_CALL_US,
+        .host_query_us = SIM_CLOCK_DEFAULT_HOST_QUERY_US,
+        .copy_engines = p->copy_engines,
+        .memcpy_gbps = p->stage_gbps,
+        .stage_bytes = p->stage_bytes,
+        .peer_gbps = srv ? srv->link_gbps : 0,
+        .peer_latency_us = srv ? srv->link_latency_us : 0,
+    };
+    enum sim_rc rc = sim_clock_device_open(id, &cp);
+    if (rc == SIM_OK && (rc = sim_clock_stream_init(id, &sim_dev_get(id)->sync_clk)) != SIM_OK)
+        sim_clock_device_close(id);
+    return rc;
+}
+
 enum sim_rc sim_device_open(int32_t id)
 {
     sim_core_limit_reset(id); /* a device opens with its cores unlimited, as CANN's */
@@ -57,7 +81,7 @@ enum sim_rc sim_device_open(int32_t id)
         if (!vs)
             return SIM_EHOSTMEM;
     }
-    if (sim_timeline_open(id) != SIM_OK) {
+    if (timeline_open(id) != SIM_OK) {
         if (vs != d->vs)
             sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
@@ -67,14 +91,14 @@ enum sim_rc sim_device_open(int32_t id)
      * out what the driver's reserve, at the top of the range, leaves. */
     struct sim_heap *h = sim_heap_create(0, cap - sim_reserve_bytes(p, cap));
     if (!h) {
-        sim_timeline_close(id);
+        sim_clock_device_close(id);
         if (vs != d->vs)
             sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
     }
     if (sim_vmm_open(d, cap) != SIM_OK) {
         sim_heap_destroy(h);
-        sim_timeline_close(id);
+        sim_clock_device_close(id);
         if (vs != d->vs)
             sim_vaspace_destroy(vs);
         return SIM_EHOSTMEM;
@@ -130,7 +154,7 @@ void sim_device_close(int32_t id)
         sim_heap_destroy(d->heap);
         /* The range stays reserved, its pages given back (see the top). */
         sim_vaspace_discard(d->vs, d->base, d->capacity);
-        sim_timeline_close(id);
+        sim_clock_device_close(id);
         sim_stacks_destroy(d->stacks);
         d->stacks = NULL;
         d->heap = NULL;

@@ -1,9 +1,10 @@
 /*
- * internal.h - what the simulator's own files share about devices, and
- * nothing outside sim/ may use: the state of one device and what each file
- * offers the others, grouped by file. sim.h stays the layer's interface;
- * heap.h, vaspace.h, clock.h, trace.h, lock.h and track.h are the parts
- * devices are built from.
+ * internal.h - what the simulator's own files share about devices and
+ * device memory, and nothing outside sim/ may use: the state of one device
+ * and what each file offers the others, grouped by file. sim.h stays the
+ * layer's interface; queue.h is what the stream files share; heap.h,
+ * vaspace.h, clock.h, trace.h, lock.h and track.h are the parts devices
+ * are built from.
  */
 #ifndef ACLSIM_SIM_INTERNAL_H_
 #define ACLSIM_SIM_INTERNAL_H_
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/hash.h"
+#include "clock.h"
 #include "lock.h"
 #include "sim.h"
 
@@ -68,6 +70,9 @@ struct sim_dev {
     struct sim_vmm *vmm; /* &vmm_state while open, else NULL */
     struct sim_vmm vmm_state;
     _Atomic uint64_t span; /* bytes of address space: heap, handles, reservations */
+    /* The hidden stream synchronous copies and fills take (task.c), bound
+     * to the device's timeline when it opens. */
+    struct sim_clock_stream sync_clk;
 };
 
 /* Every device, open or not, and how many the configuration has
@@ -200,6 +205,23 @@ void sim_stacks_forget(struct sim_stacks *t, uint64_t off);
 /* The number of frames recorded for the block at off, and *frames; 0 when
  * none (t may be NULL). pre: d->lock held. */
 int sim_stacks_find(const struct sim_stacks *t, uint64_t off, void *const **frames);
+
+/* ---- copy.c: device memory the host view reaches ---- */
+
+/* Whether [p, p+n) is live device memory now: inside one live block, or in
+ * a run of accessible mappings (n 0: p itself). */
+bool sim_mem_holds(const void *p, uint64_t n);
+
+/* ---- pending.c: pending uses of a queued operator's blocks ---- */
+
+/* [p, p+n) will be used by an operator queued on `stream` from `from` on:
+ * the record of those bytes and that stream stays pending (until
+ * SIM_PS_PENDING) until sim_pending_ran. */
+void sim_pending_hold(const void *p, size_t n, const void *stream, uint64_t from);
+/* The queued operator that used [p, p+n) on `stream` has run during
+ * [start, end), or will never run (both the host's now): that use of the
+ * record ends at end. */
+void sim_pending_ran(const void *p, size_t n, const void *stream, uint64_t start, uint64_t end);
 
 /* ---- vmm.c: virtual memory ---- */
 

@@ -1,8 +1,9 @@
 /*
- * ipc.c - events shared between processes (ACL_EVENT_IPC; sim.h describes
- * the model).
+ * ipc.c - the state events share between processes (ACL_EVENT_IPC; sim.h
+ * describes the model). stream.c makes and destroys the events, this file
+ * only keeps what they share: it calls nothing of the stream files.
  *
- * The state of an IPC event (the word an event's record sets, gate.h) lives
+ * The state of an IPC event (the word an event's record sets, queue.h) lives
  * in a page of POSIX shared memory, "/aclsim-ev-<pid>-<n>", with the id of
  * the process that set it last: a time is only meaningful in the timeline
  * of the process that wrote it. Each process maps a page once (a registry
@@ -20,13 +21,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/mem.h"
-#include "gate.h"
+#include "queue.h"
 
 #define PAGE_MAGIC UINT64_C(0x31766576434c4341) /* "ACLCvev1" */
 
 struct ipc_page {
     uint64_t magic;
-    _Atomic sim_ps mark;     /* the event's state (gate.h) */
+    _Atomic sim_ps mark;     /* the event's state (queue.h) */
     _Atomic int32_t writer;  /* the process whose timeline mark belongs to */
     int32_t creator;
 };
@@ -177,23 +178,16 @@ static struct sim_ipc *find_or_map(const char *name, enum sim_rc *rc)
     return m;
 }
 
-enum sim_rc sim_event_import(int32_t dev, const char *name, struct sim_event **out)
+enum sim_rc sim_ipc_attach_name(struct sim_event *e, const char *name)
 {
     pthread_mutex_lock(&lock);
     enum sim_rc rc = SIM_OK;
     struct sim_ipc *m = find_or_map(name, &rc);
-    struct sim_event *e = NULL;
     if (m) {
-        rc = sim_event_create(dev, 0, &e);
-        if (rc == SIM_OK) {
-            m->refs++;
-            e->flags = SIM_EVENT_IPC;
-            e->ipc = m;
-            e->mark = &m->page->mark;
-            *out = e;
-        } else if (m->refs == 0) {
-            unregister(m);
-        }
+        m->refs++;
+        e->ipc = m;
+        e->mark = &m->page->mark;
+        rc = SIM_OK;
     }
     pthread_mutex_unlock(&lock);
     return rc;

@@ -1,22 +1,27 @@
 /*
- * ops.c - the built-in operators: real results on the device bytes, and
- * roofline time (roofline.c) on the stream.
+ * ops.c - the work of the built-in operators: real results on the device
+ * bytes, and their roofline time (roofline.c). stream.c puts an operator
+ * in its stream's queue and task.c runs it when the stream reaches it
+ * (sim_op_run in sim.h); this file only computes.
  *
  * A kernel reads its inputs through the host view of device memory into
  * host scratch (sim_mem_copy), computes in double precision (int64 for
  * integer results that must stay exact), rounds to the output type (fp16
  * and bf16 round to nearest even, float to int truncates toward zero and
- * saturates) and writes the output back, all at enqueue time, as every
- * simulated operation moves its bytes at once. Operators that the ACL
+ * saturates) and writes the output back, all when the operator runs, as
+ * every simulated task moves its bytes when it runs. Operators that the ACL
  * layer gives allocator memory really use it: each writes its tiling record
  * into its tiling block, and MatMul/GEMM and ReduceSum keep their fp32
  * accumulators in their workspace. The ACL layer has validated shapes,
- * types and buffers (oplib.c); nothing here checks them again.
+ * types and buffers (oplib.c); nothing here checks them again, except
+ * that the device memory of an operator that waited in a queue is still
+ * live (sim_op_live).
  */
 #include <math.h>
 #include <string.h>
 #include "base/mem.h"
-#include "sim.h"
+#include "internal.h"
+#include "queue.h"
 
 /* ---- Element types ---- */
 
@@ -274,27 +279,32 @@ static double binary(enum sim_opkind k, double a, double b, bool ints)
 
 static void k_elementwise(const struct sim_op *op, void *const *in, void *out)
 {
+    /* The loops read op's fields through locals: stores to `out` could
+     * alias them for all the compiler knows. */
     const struct sim_tensor *o = &op->out;
+    const enum sim_opkind kind = op->kind;
+    const enum sim_dtype odt = o->dt, adt = op->in[0].dt;
     size_t n = elems(o);
     if (op->n_in == 1) {
         for (size_t i = 0; i < n; i++)
-            store(out, o->dt, i, unary(op->kind, load(in[0], op->in[0].dt, i)));
+            store(out, odt, i, unary(kind, load(in[0], adt, i)));
         return;
     }
-    bool ints = !is_float(o->dt);
+    bool ints = !is_float(odt);
     const struct sim_tensor *a = &op->in[0], *b = &op->in[1];
+    const enum sim_dtype bdt = b->dt;
     if (elems(a) == n && elems(b) == n) {
         for (size_t i = 0; i < n; i++)
-            store(out, o->dt, i, binary(op->kind, load(in[0], a->dt, i), load(in[1], b->dt, i), ints));
+            store(out, odt, i, binary(kind, load(in[0], adt, i), load(in[1], bdt, i), ints));
         return;
     }
     int64_t sa[SIM_OP_MAX_DIMS], sb[SIM_OP_MAX_DIMS];
     bcast_strides(a, o->dims, o->ndims, sa);
     bcast_strides(b, o->dims, o->ndims, sb);
     for (size_t i = 0; i < n; i++) {
-        double x = load(in[0], a->dt, offset_of(i, o->dims, o->ndims, sa));
-        double y = load(in[1], b->dt, offset_of(i, o->dims, o->ndims, sb));
-        store(out, o->dt, i, binary(op->kind, x, y, ints));
+        double x = load(in[0], adt, offset_of(i, o->dims, o->ndims, sa));
+        double y = load(in[1], bdt, offset_of(i, o->dims, o->ndims, sb));
+        store(out, odt, i, binary(kind, x, y, ints));
     }
 }
 
@@ -428,8 +438,10 @@ struct tiling {
     uint64_t dims[2];
 };
 
-enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *op,
-                       uint64_t *start, uint64_t *end)
+/* Compute op's results into host scratch and write them to the device:
+ * its output, its tiling record and, for operators that accumulate, its
+ * workspace. */
+static enum sim_rc compute(const struct sim_op *op)
 {
     void *in[SIM_OP_MAX_IN] = {NULL}, *out = NULL;
     float *acc = NULL;
@@ -478,18 +490,68 @@ enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *o
         if (rc == SIM_OK && ob)
             rc = sim_mem_copy((void *)op->out.data, true, out, false, ob);
     }
-    if (rc == SIM_OK) {
-        double flops, bytes;
-        bool cube;
-        cost(op, &flops, &bytes, &cube);
-        const struct sim_profile *p = sim_device_profile(dev);
-        enum sim_dtype dt = op->kind == SIM_OP_CAST ? op->out.dt : op->in[0].dt;
-        sim_stream_kernel(s, sim_roofline_ps(p, cube, dt, flops, bytes),
-                          op->name, start, end);
-    }
     for (int i = 0; i < op->n_in; i++)
         base_free(in[i]);
     base_free(out);
     base_free(acc);
     return rc;
+}
+
+enum sim_rc sim_op_compute(int32_t dev, const struct sim_op *op, uint64_t *ps)
+{
+    enum sim_rc rc = compute(op);
+    if (rc != SIM_OK)
+        return rc;
+    double flops, bytes;
+    bool cube;
+    cost(op, &flops, &bytes, &cube);
+    const struct sim_profile *p = sim_device_profile(dev);
+    enum sim_dtype dt = op->kind == SIM_OP_CAST ? op->out.dt : op->in[0].dt;
+    *ps = sim_roofline_ps(p, cube, dt, flops, bytes);
+    return SIM_OK;
+}
+
+/* ---- Operators that wait in a stream's queue ---- */
+
+struct sim_op *sim_op_copy(const struct sim_op *op)
+{
+    size_t name = op->name ? strlen(op->name) + 1 : 0, total = sizeof *op + name;
+    for (int i = 0; i < op->n_in; i++)
+        if (!op->in[i].dev)
+            total += bytes_of(&op->in[i]);
+    struct sim_op *c = base_malloc(total);
+    if (!c)
+        return NULL;
+    *c = *op;
+    char *at = (char *)(c + 1);
+    if (op->name) {
+        memcpy(at, op->name, name);
+        c->name = at;
+        at += name;
+    }
+    /* Host inputs are taken now, as the host source of a queued copy is. */
+    for (int i = 0; i < op->n_in; i++)
+        if (!op->in[i].dev) {
+            size_t n = bytes_of(&op->in[i]);
+            if (n)
+                memcpy(at, op->in[i].data, n);
+            c->in[i].data = at;
+            at += n;
+        }
+    return c;
+}
+
+/* Whether [p, p+n) is live device memory (nothing to check when n is 0). */
+static bool holds(const void *p, size_t n)
+{
+    return n == 0 || sim_mem_holds(p, n);
+}
+
+bool sim_op_live(const struct sim_op *op)
+{
+    for (int i = 0; i < op->n_in; i++)
+        if (op->in[i].dev && !holds(op->in[i].data, bytes_of(&op->in[i])))
+            return false;
+    return holds(op->out.data, bytes_of(&op->out)) && (!op->ws || holds(op->ws, op->ws_bytes)) &&
+           (!op->tiling || holds(op->tiling, op->tiling_bytes));
 }

@@ -8,12 +8,14 @@
  * whose blocks (blocks.c, with allocation stacks from stacks.c) follow
  * CANN's rounding and page policies (policy.c); virtual memory (vmm.c) and
  * stream-ordered pools (pool.c); page-locked, registered and managed host
- * memory (host.c); streams, copies, fills (copy.c) and events on a
- * simulated clock (stream.c over clock.c, traced by trace.c); built-in
- * operators timed by a roofline (ops.c, roofline.c); core limits and
- * device settings (limits.c). Files share internals
- * through the folder-private internal.h. It knows nothing of the ACL
- * layer: calls return enum sim_rc and the backend maps codes to aclError.
+ * memory (host.c); streams, copies, fills (copy.c), events, built-in tasks
+ * (builtin.c), operators timed by a roofline (ops.c, roofline.c) and host
+ * tasks on a simulated clock (stream.c, queue.c and task.c over clock.c,
+ * traced by trace.c): every task waits its turn in its stream's one queue;
+ * core limits and device settings (limits.c). Files share internals
+ * through the folder-private internal.h and, for streams, queue.h. It
+ * knows nothing of the ACL layer: calls return enum sim_rc and the backend
+ * maps codes to aclError.
  * All calls are thread-safe.
  */
 #ifndef ACLSIM_SIM_SIM_H_
@@ -38,6 +40,12 @@ enum sim_rc {
     SIM_EORDER = -8,       /* two events in the wrong order */
     SIM_EWAIT = -9         /* a stream held by a wait that nothing satisfied */
 };
+
+/* A simulated time (ps) not known yet: work queued behind a wait that holds
+ * its stream runs when the wait is released. sim_op_run gives it as an
+ * operator's interval, sim_host_task as a host task's ready time, and a
+ * pending use lasts until it (sim_pending_add). */
+#define SIM_PS_PENDING UINT64_MAX
 
 /* ---- profile.c: SoC profiles ---- */
 
@@ -260,10 +268,6 @@ enum sim_rc sim_managed_query(const void *ptr, uint64_t size, struct sim_uvm_adv
 
 /* ---- stream.c: streams, copies and fills on them, events ---- */
 
-/* Open / close a device's timeline (device.c calls these). */
-enum sim_rc sim_timeline_open(int32_t dev);
-void sim_timeline_close(int32_t dev);
-
 struct sim_stream;
 /* SIM_ENOMEM when the device already has the profile's maximum of streams
  * (the default stream counts). pre: dev open. */
@@ -288,20 +292,23 @@ enum { SIM_COPY_WAIT = 1, SIM_COPY_PAGEABLE = 2 };
 
 /* Copy or fill n bytes (either side may be host memory: *_dev false) on
  * stream s, or synchronously on device dev when s is NULL. The bytes move
- * now; the time is taken on the device's timeline (a copy between two
- * devices' memory on the fabric link between them); with SIM_COPY_WAIT (or
- * no stream) the host waits for the end. pre: ranges checked by the caller. */
+ * when the task runs: now, or, on a held stream, when the wait is released
+ * (a host source is copied at once, as the runtime stages pageable memory);
+ * the time is taken on the device's timeline (a copy between two devices'
+ * memory on the fabric link between them); with SIM_COPY_WAIT (or no
+ * stream) the host waits for the end of a copy that runs now. SIM_EHOSTMEM
+ * when a held stream cannot queue it. pre: ranges checked by the caller. */
 enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                      const void *src, bool src_dev, size_t n, unsigned flags);
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits);
 
-/* ---- copies, fills and host memory ---- */
+/* ---- 2-D copies, 32-bit fills, managed memory ---- */
 
-/* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart; the
- * bytes move now, row by row, and it takes the time of one copy of
- * width * height bytes (a held stream queues it row by row). Otherwise as
- * sim_copy. pre: every row checked by the caller. */
+/* A 2-D copy: height rows of width bytes, rows dpitch / spitch apart,
+ * moved row by row, in the time of one copy of width * height bytes (one
+ * task, on a held stream too). Otherwise as sim_copy. pre: every row
+ * checked by the caller. */
 enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpitch, bool dst_dev,
                        const void *src, size_t spitch, bool src_dev, size_t width,
                        size_t height, unsigned flags);
@@ -311,7 +318,8 @@ enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpit
 enum sim_rc sim_fill32(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                        uint32_t value, size_t words, bool host_waits);
 /* Managed pages of `bytes` migrate to a device (or to the host) on stream
- * s: timed as a copy over the host link in that direction. */
+ * s: timed as a copy over the host link in that direction, when s reaches
+ * it. */
 void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device);
 /* Write the pattern through the host view (copy.c). */
 enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words);
@@ -339,15 +347,17 @@ bool sim_event_done(const struct sim_event *e);
  * b completed before a. */
 enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event *b, float *ms);
 
-/* ---- stream.c and notify.c: stream properties, waits that hold a stream ----
+/* ---- stream.c and queue.c: stream properties, waits that hold a stream ----
  *
  * A stream can be held by a wait the device cannot satisfy yet: a notify
  * not recorded yet, a value not written yet, an event whose record is
- * itself queued behind such a wait. Work enqueued on a held stream is kept
- * (host-memory sources are copied at once, as the runtime stages pageable
- * memory) and runs, in order, when the wait is satisfied, at the simulated
- * time that satisfies it. A host synchronisation on a held stream first
- * waits (real time, at most the grace set by sim_gate_configure) for
+ * itself queued behind such a wait. Every task enqueued on a held stream
+ * (copies, fills, records and waits, built-in tasks, operators, host
+ * tasks) waits in its queue (host-memory sources and inputs are copied at
+ * once, as the runtime stages pageable memory) and runs, in order, when the
+ * wait is satisfied, at the simulated time that satisfies it, on the bytes
+ * device memory holds then. A host synchronisation on a held stream first
+ * waits (real time, at most the grace set by sim_hold_configure) for
  * another host thread to satisfy it; then a wait with a timeout fails the
  * stream at its deadline (SIM_EWAIT, queued work dropped), a bounded
  * synchronisation times out (SIM_ETIMEOUT) and an unbounded one on an
@@ -386,9 +396,7 @@ bool sim_event_waited(const struct sim_event *e);
 
 /* How long a synchronisation on a held stream waits for another host
  * thread, in real milliseconds. */
-void sim_gate_configure(uint32_t grace_ms);
-/* Whether s is held by a wait now. */
-bool sim_gate_held(struct sim_stream *s);
+void sim_hold_configure(uint32_t grace_ms);
 
 /* Notifies: a record sets the notify when the stream reaches it; a wait
  * holds its stream until the notify is set, then resets it (one waiter per
@@ -411,18 +419,30 @@ void sim_value_wait(struct sim_stream *s, const void *addr, uint64_t value, uint
 
 /* ---- stream.c: host tasks (callbacks) and device faults ---- */
 
+/* Told the ready time (ps) of a host task that was queued behind a wait. */
+typedef void (*sim_ready_fn)(void *arg, uint64_t ready);
+
 /* Put a host task (a callback of aclrtLaunchCallback or aclrtLaunchHostFunc)
- * on stream s: the host pays one enqueue, and the task is ready when s's
- * work so far is done, at *ready (ps), which becomes s's tail. A blocking
- * task holds s until sim_host_task_done: s's later copies, fills and
- * records, and its synchronisation, wait (in real time) until the task has
- * run, as the device waits for the host's answer. Thread `runner` (a
- * pthread_t value) runs the task and never waits for it: its copies go on,
- * and synchronising s there fails with SIM_ETIMEOUT instead of waiting for
- * itself. */
-enum sim_rc sim_host_task(struct sim_stream *s, bool blocking, uint64_t runner, uint64_t *ready);
-/* A host task of s ran (or was dropped): a blocking one releases s. */
-void sim_host_task_done(struct sim_stream *s, bool blocking);
+ * on stream s: the host pays one enqueue, and the task is ready when s
+ * reaches it, its work before the task done: that time becomes s's tail.
+ * When s is not held that is now: *ready receives it and *ticket 0. When a
+ * wait holds s the task waits its turn in s's queue: *ready receives
+ * SIM_PS_PENDING, *ticket names the task, and fn(arg, ready) is called once
+ * the wait is released and s reaches it (from the thread that released it,
+ * inside the simulator: fn must not call it). A blocking task blocks s
+ * from when s reaches it until sim_host_task_done: s's later tasks and its
+ * synchronisation wait (in real time) until the task has run, as the device
+ * waits for the host's answer. Thread `runner` (a pthread_t value) runs the
+ * task and never waits for it: its tasks go on (behind the blocking one
+ * when s's queue reached it), and synchronising s there fails with
+ * SIM_ETIMEOUT instead of waiting for itself. SIM_EHOSTMEM when a held
+ * stream cannot queue it. */
+enum sim_rc sim_host_task(struct sim_stream *s, bool blocking, uint64_t runner, sim_ready_fn fn,
+                          void *arg, uint64_t *ready, uint64_t *ticket);
+/* The host task `ticket` (sim_host_task's) of s ran, or was dropped before
+ * it ran: a blocking one s had reached releases s; one still queued is
+ * taken out of s's queue (its fn is never called). Exactly once per task. */
+void sim_host_task_done(struct sim_stream *s, uint64_t ticket, bool blocking);
 /* s's device and its per-device stream number. */
 void sim_stream_ids(struct sim_stream *s, int32_t *dev, uint32_t *id);
 
@@ -450,8 +470,8 @@ void sim_fault_handler(sim_fault_fn fn);
  * to enqueue because the device would have failed it). */
 void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind);
 
-/* ---- ops.c, roofline.c, pending.c: built-in operators and the facts of
- * pending work (the allocator sanitizer's) ---- */
+/* ---- stream.c, ops.c, roofline.c, pending.c: built-in operators and the
+ * facts of pending work (the allocator sanitizer's) ---- */
 
 /* Element types of the built-in operators. */
 enum sim_dtype {
@@ -500,12 +520,18 @@ struct sim_op {
     size_t tiling_bytes;
 };
 
-/* Run op on stream s of device dev: the results are computed on the
- * device bytes now (like every simulated operation, so a correctly
- * ordered program reads right data) and the operator takes its roofline
- * time on the stream; *start and *end receive its simulated interval.
- * SIM_EHOSTMEM when host scratch memory runs out, SIM_EIO on an injected
- * copy-engine fault (nothing written then).
+/* Run op on stream s of device dev, in its turn: the results are computed
+ * on the device bytes when s reaches it (like every simulated task, so a
+ * correctly ordered program reads right data) and the operator takes its
+ * roofline time on the stream. When s is not held that is now: *start and
+ * *end receive its simulated interval; SIM_EHOSTMEM when host scratch
+ * memory runs out, SIM_EIO on an injected copy-engine fault (nothing
+ * written then). When a wait holds s the operator is queued (with a copy of
+ * op and of its host-memory inputs, so the caller may reuse them) and runs
+ * when the wait is released: *start and *end receive SIM_PS_PENDING, its
+ * workspace and tiling block stay pending until it has run (the pending
+ * record takes its real end then), and a failure then is a device fault
+ * (sim_fault_handler); SIM_EHOSTMEM when it cannot be queued.
  * pre: op validated: shapes consistent, data inside live blocks. */
 enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *op,
                        uint64_t *start, uint64_t *end);
@@ -525,17 +551,17 @@ double sim_roofline_flops_per_s(const struct sim_profile *p, bool cube, enum sim
 uint64_t sim_roofline_ps(const struct sim_profile *p, bool cube, enum sim_dtype dt, double flops,
                          double bytes);
 
-/* Enqueue a kernel of `ps` on stream s (the host pays its enqueue cost):
- * it starts when the stream and the host reach it. */
-void sim_stream_kernel(struct sim_stream *s, uint64_t ps, const char *name, uint64_t *start,
-                       uint64_t *end);
-
 /* Pending uses of device bytes: [p, p+n) in use by work of `stream` from
  * simulated time `from` until `until` (tag: the caller's). Records whose
  * `until` the host clock has passed are dropped, as they can no longer
  * conflict with anything (every later operation starts after the host
  * enqueued it). A record of the same bytes and stream as an existing one
- * extends it. Thread-safe. */
+ * extends it. The blocks of an operator queued behind a wait are recorded
+ * by sim_op_run itself, from its enqueue until SIM_PS_PENDING: such a
+ * record stays until the operator has run, then ends with it. An add whose
+ * `from` is SIM_PS_PENDING (the interval sim_op_run gave such an operator)
+ * only names the pending record of those bytes and that stream with `tag`.
+ * Thread-safe. */
 struct sim_pending {
     const void *start;
     size_t size;
@@ -659,7 +685,8 @@ void sim_pool_note_forget(const void *event);
 size_t sim_pool_live(int32_t dev, sim_vmm_live_fn fn, void *user);
 /* Forget every pool of a closing device. */
 void sim_pool_close(int32_t dev);
-/* The device of a stream; make s wait until simulated time t. */
+/* The device of a stream; make s wait until simulated time t (in its turn,
+ * as every task of s). */
 int32_t sim_stream_device(struct sim_stream *s);
 void sim_stream_wait_until(struct sim_stream *s, uint64_t t);
 
@@ -773,7 +800,7 @@ bool sim_reduce_supported(int32_t dev, enum sim_elem e);
 bool sim_device_task_update(int32_t dev);
 bool sim_device_records_uce(int32_t dev);
 
-/* ---- ipc.c: events shared between processes ----
+/* ---- ipc.c and stream.c: events shared between processes ----
  *
  * An event created with SIM_EVENT_IPC keeps its state in a POSIX shared
  * memory object named after the creating process and a counter; its name
@@ -785,11 +812,12 @@ bool sim_device_records_uce(int32_t dev);
  * the state lives on while any process still has an event on it. */
 #define SIM_IPC_NAME_MAX 48
 
-/* The name of an IPC event's shared state: SIM_EINVAL for another event. */
+/* The name of an IPC event's shared state: SIM_EINVAL for another event
+ * (ipc.c). */
 enum sim_rc sim_event_export(const struct sim_event *e, char name[SIM_IPC_NAME_MAX]);
 /* An event of device dev on the state named `name`: SIM_EINVAL when no
  * IPC event of that name lives, SIM_ENOMEM at the device's event limit,
- * SIM_EHOSTMEM when host memory or the mapping cannot be had. */
+ * SIM_EHOSTMEM when host memory or the mapping cannot be had (stream.c). */
 enum sim_rc sim_event_import(int32_t dev, const char *name, struct sim_event **out);
 
 #endif /* ACLSIM_SIM_SIM_H_ */

@@ -1,18 +1,21 @@
 /*
- * stream.c - simulated streams, copies and fills on them, and events.
+ * stream.c - simulated streams, the tasks a program puts on them, and
+ * events.
  *
- * A stream is an in-order queue on its device's timeline (clock.c): every
- * operation moves its bytes at once (so data is right for any correctly
- * synchronised program) and takes simulated time on the device's links
- * and copy engines. Synchronous copies and fills run on a hidden per-device
- * stream and make the host wait; asynchronous ones from pageable host
- * memory do too, as on the real runtime. An event is the simulated time at
- * which the work it captured completes. The profile caps streams and
- * events per device as the device does. Host tasks (callbacks) are ready
- * when their stream reaches them; a blocking one holds its stream until
- * the host has run it. Work that fails on the device (a copy engine error,
- * a hang, a refused task) is reported to one fault handler, as the device
- * raises an exception (the section at the end).
+ * A stream is an in-order queue on its device's timeline (clock.c). Every
+ * task enqueued on it (copies, fills, 2-D copies, 32-bit fills, managed
+ * migrations, event records and waits, built-in tasks, operators, host
+ * tasks; notify and value waits and writes go straight to queue.c) waits
+ * its turn: on a stream nothing holds its turn is now, and it runs through
+ * task.c at once, its bytes moved and its simulated time taken (so data is
+ * right for any correctly synchronised program); on a stream a wait holds
+ * it joins the stream's queue (queue.c) and runs when the wait is released.
+ * Either way a blocking host task ahead of it on the stream runs first
+ * (task.c). Synchronous copies and fills run on a hidden per-device stream
+ * and make the host wait; asynchronous ones from pageable host memory do
+ * too, as on the real runtime. An event is the simulated time at which the
+ * work it captured completes; an IPC event's state is shared through
+ * ipc.c. The profile caps streams and events per device as the device does.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,8 +23,8 @@
 #include "base/mem.h"
 #include "clock.h"
 #include "fault/fault.h"
-#include "gate.h"
 #include "internal.h"
+#include "queue.h"
 #include "sim.h"
 
 static bool recorded(const struct sim_event *e, sim_ps *at)
@@ -31,44 +34,16 @@ static bool recorded(const struct sim_event *e, sim_ps *at)
     return m != 0;
 }
 
-/* Host tasks and device faults (the section at the end). */
-static uint32_t task_begin(struct sim_stream *s);
-static bool gate_pass(struct sim_stream *s);
-static bool gate_pass_device(int32_t dev);
-static void raise_fault(enum sim_fault_kind kind, int32_t dev, uint32_t stream_id,
-                        uint32_t task_id, uint32_t thread);
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned live_streams[SIM_MAX_DEVICES], live_events[SIM_MAX_DEVICES];
 static uint32_t next_event_id[SIM_MAX_DEVICES];
-static struct sim_clock_stream sync_clk[SIM_MAX_DEVICES]; /* synchronous work */
 
-enum sim_rc sim_timeline_open(int32_t dev)
+static uint32_t self_thread(void)
 {
-    const struct sim_profile *p = sim_device_profile(dev);
-    const struct sim_server *srv = sim_device_server();
-    struct sim_clock_params cp = {
-        .host_gbps = p->host_gbps,
-        .hbm_gbps = p->hbm_gbps,
-        .latency_us = p->host_latency_us,
-        .host_call_us = SIM_CLOCK_DEFAULT_HOST_CALL_US,
-        .host_query_us = SIM_CLOCK_DEFAULT_HOST_QUERY_US,
-        .copy_engines = p->copy_engines,
-        .memcpy_gbps = p->stage_gbps,
-        .stage_bytes = p->stage_bytes,
-        .peer_gbps = srv ? srv->link_gbps : 0,
-        .peer_latency_us = srv ? srv->link_latency_us : 0,
-    };
-    enum sim_rc rc = sim_clock_device_open(dev, &cp);
-    if (rc == SIM_OK)
-        rc = sim_clock_stream_init(dev, &sync_clk[dev]);
-    return rc;
+    return (uint32_t)(uint64_t)pthread_self();
 }
 
-void sim_timeline_close(int32_t dev)
-{
-    sim_clock_device_close(dev);
-}
+/* ---- Streams ---- */
 
 /* Give back a stream slot taken by sim_stream_create. */
 static void stream_release(int32_t dev)
@@ -105,10 +80,9 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
     return SIM_OK;
 }
 
-
 void sim_stream_destroy(struct sim_stream *s)
 {
-    sim_gate_drop(s); /* what a wait still held is dropped */
+    sim_queue_drop(s); /* what a wait still held is dropped */
     sim_clock_sync_stream(&s->clk); /* outstanding work first */
     stream_release(s->dev);
     base_free(s);
@@ -118,13 +92,14 @@ enum sim_rc sim_stream_sync(struct sim_stream *s, int32_t timeout_ms)
 {
     if (FLT_HIT(SIM_STREAM_HANG)) {
         uint32_t n = atomic_load(&s->tasks);
-        raise_fault(SIM_FAULT_HANG, s->dev, s->clk.id, n ? n - 1 : 0, atomic_load(&s->last_thread));
+        sim_task_fault(SIM_FAULT_HANG, s->dev, s->clk.id, n ? n - 1 : 0,
+                       atomic_load(&s->last_thread));
         return SIM_ETIMEOUT;
     }
-    if (!gate_pass(s))
+    if (!sim_blocking_wait(s))
         return SIM_ETIMEOUT;
     bool held = false;
-    enum sim_rc rc = sim_gate_sync(s, timeout_ms, &held);
+    enum sim_rc rc = sim_queue_sync(s, timeout_ms, &held);
     if (held)
         return rc;
     bool late = false;
@@ -140,7 +115,7 @@ uint64_t sim_stream_now(struct sim_stream *s)
 
 bool sim_stream_done(struct sim_stream *s)
 {
-    if (sim_gate_held(s) || atomic_load(&s->blocked) != 0) {
+    if (sim_stream_queueing(s) || atomic_load(&s->blocking) != 0) {
         sim_clock_done(SIM_PS_FOREVER); /* the host still pays the query */
         return false;
     }
@@ -151,213 +126,195 @@ enum sim_rc sim_device_sync(int32_t dev)
 {
     if (FLT_HIT(SIM_STREAM_HANG))
         return SIM_ETIMEOUT;
-    if (!gate_pass_device(dev))
+    if (!sim_blocking_wait_device(dev))
         return SIM_ETIMEOUT;
-    enum sim_rc rc = sim_gate_sync_device(dev);
+    enum sim_rc rc = sim_queue_sync_device(dev);
     if (rc != SIM_OK)
         return rc;
     sim_clock_sync_device(dev);
     return SIM_OK;
 }
 
-/* ---- Copies and fills ---- */
-
-static enum sim_link link_of(bool dst_dev, bool src_dev)
+void sim_stream_abort(struct sim_stream *s)
 {
-    if (dst_dev)
-        return src_dev ? SIM_LINK_HBM : SIM_LINK_H2D;
-    return src_dev ? SIM_LINK_D2H : SIM_LINK_HOST;
+    sim_queue_drop(s);
+    sim_clock_abort(&s->clk);
+}
+
+/* ---- Tasks: each waits its turn ----
+ *
+ * The turn of a task on stream s: once a blocking host task ahead of it has
+ * run (sim_blocking_wait), now when nothing holds s, else in s's queue. The
+ * fast path is two atomic loads of s, then the task itself. */
+
+/* Whether t must join s's queue (then it is submitted there: *rc). */
+static bool queued(struct sim_stream *s, const struct sim_task *t, enum sim_rc *rc)
+{
+    sim_blocking_wait(s);
+    if (!sim_stream_queueing(s))
+        return false;
+    *rc = sim_queue_submit(s, t);
+    return true;
 }
 
 enum sim_rc sim_copy(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                      const void *src, bool src_dev, size_t n, unsigned flags)
 {
-    if (s)
-        gate_pass(s); /* a blocking host task ahead of it runs first */
-    if (s) {
-        struct sim_task t = {.kind = SIM_T_COPY, .dst = dst, .src = src, .dst_dev = dst_dev,
-                             .src_dev = src_dev, .n = n};
-        bool queued = false;
-        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
-        if (rc != SIM_OK || queued)
-            return rc;
-    }
-    enum sim_rc rc = sim_copy_run(dev, s, dst, dst_dev, src, src_dev, n, flags);
-    if (rc == SIM_OK && s && dst_dev)
-        sim_gate_poke(s);
-    return rc;
-}
-
-/* The device whose memory holds addr, or -1. */
-static int32_t owner(const void *addr)
-{
-    struct sim_dev *d = sim_dev_of((uintptr_t)addr);
-    return d ? sim_dev_id(d) : -1;
-}
-
-/* Take the time of a copy whose bytes already moved: its link, staged when
- * a host side is pageable, over the fabric between two devices. */
-static void time_copy(struct sim_clock_stream *clk, void *dst, bool dst_dev, const void *src,
-                      bool src_dev, uint64_t n, unsigned flags)
-{
-    bool wait = (flags & SIM_COPY_WAIT) != 0;
-    enum sim_link link = link_of(dst_dev, src_dev);
-    if (link == SIM_LINK_HBM) {
-        int32_t from = owner(src), to = owner(dst);
-        if (from >= 0 && to >= 0 && from != to) {
-            sim_clock_copy_peer(clk, from, to, n, wait, NULL, NULL);
-            return;
-        }
-    }
-    if ((link == SIM_LINK_H2D || link == SIM_LINK_D2H) && (flags & SIM_COPY_PAGEABLE))
-        sim_clock_copy_staged(clk, link, n, NULL, NULL);
-    else
-        sim_clock_copy(clk, link, n, wait, NULL, NULL);
-}
-
-enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                         const void *src, bool src_dev, size_t n, unsigned flags)
-{
-    uint32_t task = s ? task_begin(s) : 0;
-    enum sim_rc rc = sim_mem_copy(dst, dst_dev, src, src_dev, n);
-    if (rc == SIM_EIO && s)
-        raise_fault(SIM_FAULT_COPY, s->dev, s->clk.id, task, atomic_load(&s->last_thread));
-    if (rc != SIM_OK)
+    enum sim_rc rc = SIM_OK;
+    struct sim_task t = {.kind = SIM_T_COPY, .dst = dst, .src = src, .dst_dev = dst_dev,
+                         .src_dev = src_dev, .n = n, .flag = flags};
+    if (s && queued(s, &t, &rc))
         return rc;
-    struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
-    time_copy(clk, dst, dst_dev, src, src_dev, n, s ? flags : flags | SIM_COPY_WAIT);
-    return SIM_OK;
+    rc = sim_copy_run(dev, s, dst, dst_dev, src, src_dev, n, flags);
+    if (rc == SIM_OK && s && dst_dev)
+        sim_queue_written(s);
+    return rc;
 }
 
 enum sim_rc sim_fill(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                      size_t n, bool host_waits)
 {
-    if (s)
-        gate_pass(s); /* a blocking host task ahead of it runs first */
-    if (s) {
-        struct sim_task t = {.kind = SIM_T_FILL, .dst = dst, .dst_dev = dst_dev, .n = n,
-                             .fill = value};
-        bool queued = false;
-        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
-        if (rc != SIM_OK || queued)
-            return rc;
-    }
-    enum sim_rc rc = sim_fill_run(dev, s, dst, dst_dev, value, n, host_waits);
+    enum sim_rc rc = SIM_OK;
+    struct sim_task t = {.kind = SIM_T_FILL, .dst = dst, .dst_dev = dst_dev, .n = n,
+                         .fill = value, .flag = host_waits};
+    if (s && queued(s, &t, &rc))
+        return rc;
+    rc = sim_fill_run(dev, s, dst, dst_dev, value, n, host_waits);
     if (rc == SIM_OK && s && dst_dev)
-        sim_gate_poke(s);
+        sim_queue_written(s);
     return rc;
 }
-
-enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
-                         size_t n, bool host_waits)
-{
-    uint32_t task = s ? task_begin(s) : 0;
-    enum sim_rc rc = sim_mem_fill(dst, dst_dev, value, n);
-    if (rc == SIM_EIO && s)
-        raise_fault(SIM_FAULT_COPY, s->dev, s->clk.id, task, atomic_load(&s->last_thread));
-    if (rc != SIM_OK)
-        return rc;
-    struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
-    if (dst_dev)
-        sim_clock_fill(clk, n, host_waits || !s, NULL, NULL);
-    else
-        sim_clock_copy(clk, SIM_LINK_HOST, n, true, "memset host", NULL);
-    return SIM_OK;
-}
-
-/* ---- copies, fills and host memory (fam-memcopy) ---- */
 
 enum sim_rc sim_copy2d(int32_t dev, struct sim_stream *s, void *dst, size_t dpitch, bool dst_dev,
                        const void *src, size_t spitch, bool src_dev, size_t width,
                        size_t height, unsigned flags)
 {
-    if (s && sim_gate_held(s)) {
-        /* Held: each row is queued as a copy of its own. */
-        for (size_t r = 0; r < height; r++) {
-            enum sim_rc rc = sim_copy(dev, s, (char *)dst + r * dpitch, dst_dev,
-                                      (const char *)src + r * spitch, src_dev, width, flags);
-            if (rc != SIM_OK)
-                return rc;
-        }
-        return SIM_OK;
-    }
-    for (size_t r = 0; r < height; r++) {
-        enum sim_rc rc = sim_mem_copy((char *)dst + r * dpitch, dst_dev,
-                                      (const char *)src + r * spitch, src_dev, width);
-        if (rc != SIM_OK)
-            return rc;
-    }
-    struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
-    time_copy(clk, dst, dst_dev, src, src_dev, (uint64_t)width * height,
-              s ? flags : flags | SIM_COPY_WAIT);
-    if (s && dst_dev)
-        sim_gate_poke(s);
-    return SIM_OK;
+    enum sim_rc rc = SIM_OK;
+    struct sim_task t = {.kind = SIM_T_COPY2D, .dst = dst, .dpitch = dpitch, .src = src,
+                         .spitch = spitch, .dst_dev = dst_dev, .src_dev = src_dev, .n = width,
+                         .rows = height, .flag = flags};
+    if (s && queued(s, &t, &rc))
+        return rc;
+    rc = sim_copy2d_run(dev, s, dst, dpitch, dst_dev, src, spitch, src_dev, width, height, flags);
+    if (rc == SIM_OK && s && dst_dev)
+        sim_queue_written(s);
+    return rc;
 }
 
 enum sim_rc sim_fill32(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                        uint32_t value, size_t words, bool host_waits)
 {
-    if (s && dst_dev) {
-        struct sim_task t = {.kind = SIM_T_FILL32, .dst = dst, .dst_dev = dst_dev,
-                             .n = words * 4, .value = value};
-        bool queued = false;
-        enum sim_rc rc = sim_gate_queue(s, &t, &queued);
-        if (rc != SIM_OK || queued)
-            return rc;
-    }
-    enum sim_rc rc = sim_fill32_run(dev, s, dst, dst_dev, value, words, host_waits);
-    if (rc == SIM_OK && s && dst_dev)
-        sim_gate_poke(s);
-    return rc;
-}
-
-enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
-                           uint32_t value, size_t words, bool host_waits)
-{
-    enum sim_rc rc = sim_mem_fill32(dst, dst_dev, value, words);
-    if (rc != SIM_OK)
+    enum sim_rc rc = SIM_OK;
+    struct sim_task t = {.kind = SIM_T_FILL32, .dst = dst, .dst_dev = dst_dev, .n = words * 4,
+                         .value = value, .flag = host_waits};
+    /* The host fills acl host memory itself, at once. */
+    if (s && dst_dev && queued(s, &t, &rc))
         return rc;
-    struct sim_clock_stream *clk = s ? &s->clk : &sync_clk[dev];
-    if (dst_dev)
-        sim_clock_fill(clk, (uint64_t)words * 4, host_waits || !s, "memset D32", NULL);
-    else /* the runtime fills host memory itself, at once */
-        sim_clock_copy(clk, SIM_LINK_HOST, (uint64_t)words * 4, true, "memset D32 host", NULL);
-    return SIM_OK;
+    rc = sim_fill32_run(dev, s, dst, dst_dev, value, words, host_waits);
+    if (rc == SIM_OK && s && dst_dev)
+        sim_queue_written(s);
+    return rc;
 }
 
 void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device)
 {
-    sim_clock_copy(&s->clk, to_device ? SIM_LINK_H2D : SIM_LINK_D2H, bytes, false,
-                   "managed prefetch", NULL);
+    enum sim_rc rc = SIM_OK;
+    struct sim_task t = {.kind = SIM_T_MIGRATE, .n = bytes, .flag = to_device};
+    if (!queued(s, &t, &rc))
+        sim_clock_copy(&s->clk, to_device ? SIM_LINK_H2D : SIM_LINK_D2H, bytes, false,
+                       "managed prefetch", NULL);
+}
+
+enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_builtin *b)
+{
+    (void)dev;
+    enum sim_rc rc = SIM_OK;
+    struct sim_task t = {.kind = SIM_T_BUILTIN, .obj = (void *)b};
+    if (queued(s, &t, &rc))
+        return rc;
+    rc = sim_builtin_run(s, b);
+    if (rc == SIM_OK)
+        sim_queue_written(s);
+    return rc;
+}
+
+enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *op,
+                       uint64_t *start, uint64_t *end)
+{
+    sim_blocking_wait(s);
+    if (sim_stream_queueing(s))
+        return sim_queue_op(dev, s, op, start, end);
+    enum sim_rc rc = sim_op_exec(dev, s, op, start, end);
+    if (rc == SIM_OK)
+        sim_queue_written(s);
+    return rc;
+}
+
+/* ---- Host tasks (callbacks) and device faults ---- */
+
+enum sim_rc sim_host_task(struct sim_stream *s, bool blocking, uint64_t runner, sim_ready_fn fn,
+                          void *arg, uint64_t *ready, uint64_t *ticket)
+{
+    sim_task_begin(s);
+    *ticket = 0;
+    if (sim_stream_queueing(s))
+        return sim_queue_host_task(s, blocking, runner, fn, arg, ready, ticket);
+    *ready = sim_host_run(s, blocking, runner, false);
+    return SIM_OK;
+}
+
+void sim_host_task_done(struct sim_stream *s, uint64_t ticket, bool blocking)
+{
+    if (ticket ? sim_queue_host_done(s, ticket) : blocking)
+        sim_blocking_done(s);
+}
+
+void sim_stream_ids(struct sim_stream *s, int32_t *dev, uint32_t *id)
+{
+    *dev = s->dev;
+    *id = s->clk.id;
+}
+
+void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind)
+{
+    uint32_t task = sim_task_begin(s);
+    sim_task_fault(kind, s->dev, s->clk.id, task, self_thread());
 }
 
 /* ---- Events ---- */
 
-enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out)
+/* A new event of dev: a slot of the device's, and its IPC state (a new one
+ * for SIM_EVENT_IPC, the one named `name` for an import). The name is
+ * checked before the slot, as CANN's runtime opens the handle first. */
+static enum sim_rc event_new(int32_t dev, uint32_t flags, const char *name,
+                             struct sim_event **out)
 {
     const struct sim_profile *p = sim_device_profile(dev);
     struct sim_event *e = base_calloc(1, sizeof *e);
     if (!e)
         return SIM_EHOSTMEM;
+    e->dev = dev;
+    e->flags = flags;
+    e->mark = &e->own;
+    enum sim_rc rc = name ? sim_ipc_attach_name(e, name) : SIM_OK;
+    if (rc != SIM_OK) {
+        base_free(e);
+        return rc;
+    }
     pthread_mutex_lock(&lock);
     bool full = live_events[dev] >= p->max_events;
     if (!full)
         live_events[dev]++;
     pthread_mutex_unlock(&lock);
-    if (full) {
+    if (full || (!name && (flags & SIM_EVENT_IPC) && sim_ipc_attach_new(e) != SIM_OK)) {
+        if (!full) {
+            pthread_mutex_lock(&lock);
+            live_events[dev]--;
+            pthread_mutex_unlock(&lock);
+        }
+        sim_ipc_detach(e);
         base_free(e);
-        return SIM_ENOMEM;
-    }
-    e->dev = dev;
-    e->flags = flags;
-    e->mark = &e->own;
-    if ((flags & SIM_EVENT_IPC) && sim_ipc_attach_new(e) != SIM_OK) {
-        pthread_mutex_lock(&lock);
-        live_events[dev]--;
-        pthread_mutex_unlock(&lock);
-        base_free(e);
-        return SIM_EHOSTMEM;
+        return full ? SIM_ENOMEM : SIM_EHOSTMEM;
     }
     pthread_mutex_lock(&lock);
     e->id = next_event_id[dev]++;
@@ -366,9 +323,19 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
     return SIM_OK;
 }
 
+enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out)
+{
+    return event_new(dev, flags, NULL, out);
+}
+
+enum sim_rc sim_event_import(int32_t dev, const char *name, struct sim_event **out)
+{
+    return event_new(dev, SIM_EVENT_IPC, name, out);
+}
+
 void sim_event_destroy(struct sim_event *e)
 {
-    sim_gate_forget(e);
+    sim_queue_forget(e);
     sim_ipc_detach(e);
     pthread_mutex_lock(&lock);
     live_events[e->dev]--;
@@ -378,12 +345,12 @@ void sim_event_destroy(struct sim_event *e)
 
 void sim_event_record(struct sim_event *e, struct sim_stream *s)
 {
-    gate_pass(s);
-    uint32_t task = task_begin(s);
+    sim_blocking_wait(s);
+    uint32_t task = sim_task_begin(s);
     atomic_store_explicit(&e->rec_stream, s->clk.id, memory_order_relaxed);
     atomic_store_explicit(&e->rec_task, task, memory_order_relaxed);
     atomic_store_explicit(&e->rec_thread, atomic_load(&s->last_thread), memory_order_relaxed);
-    sim_gate_record(e, s);
+    sim_queue_record(e, s);
 }
 
 void sim_event_reset(struct sim_event *e)
@@ -394,8 +361,8 @@ void sim_event_reset(struct sim_event *e)
 void sim_event_wait(struct sim_stream *s, const struct sim_event *e)
 {
     /* Waiting on an event never recorded waits for nothing, as in CANN. */
-    task_begin(s);
-    sim_gate_wait_event(s, e);
+    sim_task_begin(s);
+    sim_queue_wait_event(s, e);
 }
 
 enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
@@ -403,12 +370,12 @@ enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
     sim_ps at;
     if (FLT_HIT(SIM_EVENT_HANG)) {
         if (recorded(e, &at))
-            raise_fault(SIM_FAULT_HANG, e->dev, atomic_load(&e->rec_stream),
-                        atomic_load(&e->rec_task), atomic_load(&e->rec_thread));
+            sim_task_fault(SIM_FAULT_HANG, e->dev, atomic_load(&e->rec_stream),
+                           atomic_load(&e->rec_task), atomic_load(&e->rec_thread));
         return SIM_ETIMEOUT;
     }
     if (sim_ev_mark(e) == SIM_MARK_PENDING)
-        return sim_gate_event_sync(e, timeout_ms);
+        return sim_queue_event_sync(e, timeout_ms);
     if (!recorded(e, &at))
         return SIM_OK;
     bool late = false;
@@ -437,7 +404,6 @@ enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event 
     return SIM_OK;
 }
 
-
 /* ---- Properties, ids, counts ---- */
 
 uint64_t sim_stream_prop(struct sim_stream *s, enum sim_stream_prop p)
@@ -453,24 +419,6 @@ void sim_stream_set_prop(struct sim_stream *s, enum sim_stream_prop p, uint64_t 
 uint32_t sim_stream_id(struct sim_stream *s)
 {
     return s->clk.id;
-}
-
-/* ---- for stream-ordered pools (pool.c) ---- */
-
-int32_t sim_stream_device(struct sim_stream *s)
-{
-    return s->clk.device;
-}
-
-void sim_stream_wait_until(struct sim_stream *s, uint64_t t)
-{
-    sim_clock_wait(&s->clk, t);
-}
-
-void sim_stream_abort(struct sim_stream *s)
-{
-    sim_gate_drop(s);
-    sim_clock_abort(&s->clk);
 }
 
 uint32_t sim_stream_avail(int32_t dev)
@@ -513,219 +461,18 @@ bool sim_event_waited(const struct sim_event *e)
     return recorded(e, &at) && sim_clock_done(at);
 }
 
-/* ---- Host tasks (callbacks) and device faults ----
- *
- * A host task is a callback the host runs when its stream reaches it: in
- * simulated time it is a record (ready when the stream's work so far is
- * done). A blocking one also holds the stream in real time, because the
- * simulator moves bytes when work is enqueued: the stream's later copies,
- * fills and records wait at enqueue until the host has run the callback,
- * so a callback never sees bytes of work queued behind it, and a
- * synchronisation of the stream waits for it as the device would. The
- * thread that runs the tasks (runner) is never made to wait for itself.
- * Gates are kept under gate_lock, a leaf lock; the fast path is one atomic
- * load per enqueue. */
+/* ---- For stream-ordered pools (pool.c) ---- */
 
-static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_open = PTHREAD_COND_INITIALIZER;
-static unsigned dev_blocked[SIM_MAX_DEVICES]; /* blocking tasks per device */
-
-/* Runners with blocking tasks pending, per device: a device
- * synchronisation in a runner's own thread would wait for itself. */
-#define MAX_RUNNERS 64
-static struct {
-    uint64_t runner;
-    int32_t dev;
-    unsigned n;
-} runners[MAX_RUNNERS];
-
-static sim_fault_fn _Atomic fault_fn;
-
-static uint64_t self_id(void)
+int32_t sim_stream_device(struct sim_stream *s)
 {
-    return (uint64_t)pthread_self();
+    return s->clk.device;
 }
 
-/* Count a task of s; returns its id. */
-static uint32_t task_begin(struct sim_stream *s)
+void sim_stream_wait_until(struct sim_stream *s, uint64_t t)
 {
-    atomic_store_explicit(&s->last_thread, (uint32_t)self_id(), memory_order_relaxed);
-    return atomic_fetch_add_explicit(&s->tasks, 1, memory_order_relaxed);
-}
-
-/* Wait until s holds no blocking host task. false (at once) when the
- * caller is the thread that must run one. */
-static bool gate_pass(struct sim_stream *s)
-{
-    if (atomic_load_explicit(&s->blocked, memory_order_acquire) == 0)
-        return true;
-    bool ok = true;
-    pthread_mutex_lock(&gate_lock);
-    while (atomic_load(&s->blocked) > 0) {
-        if (atomic_load(&s->runner) == self_id()) {
-            ok = false;
-            break;
-        }
-        pthread_cond_wait(&gate_open, &gate_lock);
-    }
-    pthread_mutex_unlock(&gate_lock);
-    return ok;
-}
-
-static bool runs_on(int32_t dev, uint64_t me)
-{
-    for (unsigned i = 0; i < MAX_RUNNERS; i++)
-        if (runners[i].n > 0 && runners[i].dev == dev && runners[i].runner == me)
-            return true;
-    return false;
-}
-
-static bool gate_pass_device(int32_t dev)
-{
-    bool ok = true;
-    pthread_mutex_lock(&gate_lock);
-    while (dev_blocked[dev] > 0) {
-        if (runs_on(dev, self_id())) {
-            ok = false;
-            break;
-        }
-        pthread_cond_wait(&gate_open, &gate_lock);
-    }
-    pthread_mutex_unlock(&gate_lock);
-    return ok;
-}
-
-/* Count one blocking task of runner on dev (+1) or its end (-1).
- * pre: gate_lock held. A runner that finds no free slot is not counted:
- * its device synchronisation then waits like anyone's. */
-static void runner_count(uint64_t runner, int32_t dev, int delta)
-{
-    for (unsigned i = 0; i < MAX_RUNNERS; i++)
-        if (runners[i].n > 0 && runners[i].runner == runner && runners[i].dev == dev) {
-            runners[i].n += (unsigned)delta;
-            return;
-        }
-    if (delta < 0)
-        return;
-    for (unsigned i = 0; i < MAX_RUNNERS; i++)
-        if (runners[i].n == 0) {
-            runners[i].runner = runner;
-            runners[i].dev = dev;
-            runners[i].n = 1;
-            return;
-        }
-}
-
-enum sim_rc sim_host_task(struct sim_stream *s, bool blocking, uint64_t runner, uint64_t *ready)
-{
-    task_begin(s);
-    if (blocking) {
-        pthread_mutex_lock(&gate_lock);
-        atomic_store(&s->runner, runner);
-        atomic_fetch_add(&s->blocked, 1);
-        dev_blocked[s->dev]++;
-        runner_count(runner, s->dev, 1);
-        pthread_mutex_unlock(&gate_lock);
-    }
-    *ready = sim_clock_record(&s->clk);
-    return SIM_OK;
-}
-
-void sim_host_task_done(struct sim_stream *s, bool blocking)
-{
-    if (!blocking)
-        return;
-    pthread_mutex_lock(&gate_lock);
-    atomic_fetch_sub(&s->blocked, 1);
-    dev_blocked[s->dev]--;
-    runner_count(atomic_load(&s->runner), s->dev, -1);
-    pthread_cond_broadcast(&gate_open);
-    pthread_mutex_unlock(&gate_lock);
-}
-
-void sim_stream_ids(struct sim_stream *s, int32_t *dev, uint32_t *id)
-{
-    *dev = s->dev;
-    *id = s->clk.id;
-}
-
-void sim_fault_handler(sim_fault_fn fn)
-{
-    atomic_store(&fault_fn, fn);
-}
-
-static void raise_fault(enum sim_fault_kind kind, int32_t dev, uint32_t stream_id,
-                        uint32_t task_id, uint32_t thread)
-{
-    sim_fault_fn fn = atomic_load(&fault_fn);
-    if (!fn)
-        return;
-    struct sim_fault f = {kind, dev, stream_id, task_id, thread};
-    fn(&f);
-}
-
-void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind)
-{
-    uint32_t task = task_begin(s);
-    raise_fault(kind, s->dev, s->clk.id, task, (uint32_t)self_id());
-}
-
-/* ---- Kernels ---- */
-
-void sim_stream_kernel(struct sim_stream *s, uint64_t ps, const char *name, uint64_t *start,
-                       uint64_t *end)
-{
-    sim_ps b = 0;
-    *end = sim_clock_kernel(&s->clk, ps, name, &b);
-    *start = b;
-}
-
-/* ---- Built-in tasks (examples) ----
- *
- * Reductions and the status copies are SDMA work: timed as a copy of their
- * bytes through HBM. A reset of the status words is a fill of the
- * context's 512-byte overflow area (OVERFLOW_ADDR_MAX_SIZE in CANN's
- * runtime). The DSA's random numbers are timed as a fill of the results
- * (an assumption: no figure for the DSA is published). */
-
-enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_builtin *b)
-{
-    (void)dev;
-    gate_pass(s); /* a blocking host task ahead of it runs first */
-    struct sim_task t = {.kind = SIM_T_BUILTIN, .obj = (void *)b};
-    bool queued = false;
-    enum sim_rc rc = sim_gate_queue(s, &t, &queued);
-    if (rc != SIM_OK || queued)
-        return rc;
-    rc = sim_builtin_run(s, b);
-    if (rc == SIM_OK)
-        sim_gate_poke(s);
-    return rc;
-}
-
-enum sim_rc sim_builtin_run(struct sim_stream *s, const struct sim_builtin *b)
-{
-    uint32_t task = task_begin(s);
-    uint64_t bytes = 0;
-    enum sim_rc rc = sim_builtin_compute(b, &bytes);
-    if (rc == SIM_EIO || rc == SIM_EINVAL)
-        raise_fault(rc == SIM_EIO ? SIM_FAULT_COPY : SIM_FAULT_MEMORY, s->dev, s->clk.id, task,
-                    atomic_load(&s->last_thread));
-    if (rc != SIM_OK)
-        return rc;
-    switch (b->kind) {
-    case SIM_BI_REDUCE:
-        sim_clock_copy(&s->clk, SIM_LINK_HBM, bytes, false, "reduce", NULL);
-        break;
-    case SIM_BI_STATUS:
-        sim_clock_copy(&s->clk, SIM_LINK_HBM, bytes, false, "overflow status", NULL);
-        break;
-    case SIM_BI_STATUS_RESET:
-        sim_clock_fill(&s->clk, 512, false, "overflow reset", NULL);
-        break;
-    default:
-        sim_clock_fill(&s->clk, bytes, false, "random numbers", NULL);
-        break;
-    }
-    return SIM_OK;
+    /* No wait for a blocking host task here: pool.c calls this under its
+     * lock, which the host task's own pool calls may need. */
+    struct sim_task task = {.kind = SIM_T_WAIT_UNTIL, .value = t};
+    if (!sim_stream_queueing(s) || sim_queue_submit(s, &task) != SIM_OK)
+        sim_clock_wait(&s->clk, t);
 }

@@ -150,6 +150,16 @@ static double us(uint64_t ps)
     return (double)ps / 1e6;
 }
 
+/* "<t> us", or, for an operator queued behind a wait (BE_PS_PENDING), when
+ * it will have run. */
+static const char *until_us(uint64_t ps, char buf[48])
+{
+    if (ps == BE_PS_PENDING)
+        return "it has run (it is queued behind a wait that holds its stream)";
+    snprintf(buf, 48, "%.3f us", us(ps));
+    return buf;
+}
+
 /* ---- Reports ---- */
 
 static void print_stack(const char *what, void *const *frames, int n)
@@ -355,6 +365,7 @@ static void cross_stream(const struct api_check_op *op, const void *p, size_t n,
                          const char *what)
 {
     struct be_pending r;
+    char t[48];
     if (!API_TOOL(pending_find)(p, n, op->stream, op->start, op->end, &r))
         return;
     pthread_mutex_lock(&lock);
@@ -362,10 +373,10 @@ static void cross_stream(const struct api_check_op *op, const void *p, size_t n,
     const struct op_info *e = op_of(r.tag);
     line(true, "allocator check (cross-stream-reuse): operator %s (#%llu) on stream %p uses %s "
          "[%p, %p) during %.3f-%.3f us, but operator %s (#%llu) on stream %p still uses the "
-         "block [%p, %p) until %.3f us", op->type, (unsigned long long)op->seq, op->stream, what,
+         "block [%p, %p) until %s", op->type, (unsigned long long)op->seq, op->stream, what,
          p, (const void *)((const char *)p + n), us(op->start), us(op->end), e ? e->type : "?",
          (unsigned long long)r.tag, r.stream, r.start,
-         (const void *)((const char *)r.start + r.size), us(r.until));
+         (const void *)((const char *)r.start + r.size), until_us(r.until, t));
     line(false, "the executor frees a block right after the launch; its bytes stay in use by that "
          "stream until the operator completes. Reuse them on another stream only after an event "
          "recorded on the first stream (aclrtRecordEvent + aclrtStreamWaitEvent) or a "
@@ -387,7 +398,10 @@ void api_check_launched(struct api_check_op *op, const void *const *addr, const 
         o->start = op->start;
         o->end = op->end;
     }
-    if (op->obj) {
+    /* An operator queued behind a wait has no interval until it runs
+     * (BE_PS_PENDING): the simulator keeps its blocks pending until it has
+     * run, and the checks of its own interval pass it by. */
+    if (op->obj && op->end != BE_PS_PENDING) {
         shared_allocator(op);
         note_last(&by_stream, &n_by_stream, &cap_by_stream, op->stream, op->end, op->seq);
         note_last(&by_desc, &n_by_desc, &cap_by_desc, op->desc, op->end, op->seq);
@@ -443,6 +457,7 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
     if (to <= from)
         to = from + 1;
     struct be_pending r;
+    char t[48];
     if (!API_TOOL(pending_find)(p, n, stream, from, to, &r))
         return;
     pthread_mutex_lock(&lock);
@@ -455,10 +470,10 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
     else
         snprintf(who, sizeof who, "from the host");
     line(true, "allocator check (%s): %s %s touches [%p, %p) at %.3f us, but operator %s (#%llu) "
-         "on stream %p still uses the block [%p, %p) until %.3f us", kind_names[k], call, who, p,
+         "on stream %p still uses the block [%p, %p) until %s", kind_names[k], call, who, p,
          (const void *)((const char *)p + n), us(from), e ? e->type : "?",
          (unsigned long long)r.tag, r.stream, r.start,
-         (const void *)((const char *)r.start + r.size), us(r.until));
+         (const void *)((const char *)r.start + r.size), until_us(r.until, t));
     if (stream)
         line(false, "order the copy after the operator with an event recorded on the "
              "operator's stream (aclrtStreamWaitEvent), or synchronise first");
@@ -485,16 +500,17 @@ static __attribute__((noinline)) void check_free(const void *p)
      * allocator returning the block in S's order. */
     const void *exempt = tls_in_free ? tls_free_stream : NULL;
     struct be_pending r;
+    char t[48];
     if (!API_TOOL(pending_find)(p, in.size, exempt, now, now + 1, &r))
         return;
     pthread_mutex_lock(&lock);
     count(K_FREE_PENDING);
     const struct op_info *e = op_of(r.tag);
     line(true, "allocator check (free-while-pending): aclrtFree(%p) frees [%p, %p) at %.3f us, "
-         "but operator %s (#%llu) on stream %p still uses [%p, %p) until %.3f us", p, p,
+         "but operator %s (#%llu) on stream %p still uses [%p, %p) until %s", p, p,
          (const void *)((const char *)p + in.size), us(now), e ? e->type : "?",
          (unsigned long long)r.tag, r.stream, r.start,
-         (const void *)((const char *)r.start + r.size), us(r.until));
+         (const void *)((const char *)r.start + r.size), until_us(r.until, t));
     line(false, "aclrtFree does not wait for the device: synchronise the stream (CANN: "
          "\"synchronise before returning allocator memory to the OS\") or use "
          "aclrtFreeWithDevSync");

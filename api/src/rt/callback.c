@@ -7,26 +7,28 @@
  * pthread_t value aclrtProcessReport compares with pthread_self(), as
  * CANN's runtime does. aclrtLaunchCallback puts a host task on a subscribed
  * stream (backends/be.h, host_task): in simulated time it is ready when the
- * stream's earlier work is done; the callback itself runs only on the
- * subscribed thread, inside its aclrtProcessReport, which first moves the
- * simulated host clock to the task's ready time (so the earlier work reads
- * as complete inside the callback), then runs it, then every other
- * callback of its queue that is ready by then. A blocking callback
- * (ACL_CALLBACK_BLOCK) holds its stream until it has run: the stream's
+ * stream's earlier work is done (behind a wait that holds the stream, once
+ * the wait is released: the backend tells when); the callback itself runs
+ * only on the subscribed thread, inside its aclrtProcessReport, which first
+ * moves the simulated host clock to the task's ready time (so the earlier
+ * work reads as complete inside the callback), then runs it, then every
+ * other callback of its queue that is ready by then. A blocking callback
+ * (ACL_CALLBACK_BLOCK) blocks its stream until it has run: the stream's
  * later copies, fills and records wait for it when enqueued, and its
  * synchronisation waits for it, except in the subscribed thread itself
  * (which would wait for itself: there the synchronisation fails with
  * ACL_ERROR_RT_STREAM_SYNC_TIMEOUT and copies go on). A non-blocking one
- * holds nothing. Callbacks on different streams of one thread run in the
+ * blocks nothing. Callbacks on different streams of one thread run in the
  * order they are ready in simulated time; on one stream, in launch order.
  *
- * aclrtProcessReport's timeout: while nothing is queued for the thread it
- * waits in real time, up to timeout ms, for another thread to launch a
- * callback (a wait for the program, not for the device; the simulated clock
- * does not move). A queued callback that is ready later than timeout ms of
- * simulated time after the host's clock times out in simulated time: the
- * host clock advances by the timeout and the callback stays queued. Both
- * give ACL_ERROR_RT_REPORT_TIMEOUT with no message, as CANN does.
+ * aclrtProcessReport's timeout: while nothing is queued for the thread but
+ * callbacks whose stream is held, it waits in real time, up to timeout ms,
+ * for another thread to launch a callback or release a stream (a wait for
+ * the program, not for the device; the simulated clock does not move). A
+ * queued callback that is ready later than timeout ms of simulated time
+ * after the host's clock times out in simulated time: the host clock
+ * advances by the timeout and the callback stays queued. Both give
+ * ACL_ERROR_RT_REPORT_TIMEOUT with no message, as CANN does.
  *
  * aclrtLaunchHostFunc subscribes the stream to a thread of aclsim's own,
  * one per context (created at the context's first host function, ended
@@ -62,7 +64,9 @@ struct report {
     void (*fn)(void *);
     void *user;
     bool blocking;
-    uint64_t ready; /* simulated time (ps) at which the stream reaches it */
+    uint64_t ready; /* simulated time (ps) at which the stream reaches it (BE_PS_PENDING: not
+                       known yet, the stream is held) */
+    uint64_t task;  /* the backend's name for the host task */
 };
 
 /* A thread that runs callbacks: a user's (subscribed by thread id) or a
@@ -197,7 +201,7 @@ static void release(struct report *dropped)
     while (dropped) {
         struct report *x = dropped;
         dropped = x->next;
-        API_TOOL(host_task_done)(x->stream, x->blocking);
+        API_TOOL(host_task_done)(x->stream, x->task, x->blocking);
         base_free(x);
     }
 }
@@ -205,12 +209,14 @@ static void release(struct report *dropped)
 /* ---- Running callbacks ---- */
 
 /* The queued callback of r that is ready first (ties: the earliest
- * queued), unlinked; with `by` != UINT64_MAX only one ready by then. */
+ * queued), unlinked; with `by` != UINT64_MAX only one ready by then. One
+ * whose ready time is not known yet is never taken. */
 static struct report *pop_first(struct runner *r, uint64_t by)
 {
     struct report **best = NULL;
     for (struct report **p = &r->head; *p; p = &(*p)->next)
-        if ((*p)->ready <= by && (!best || (*p)->ready < (*best)->ready))
+        if ((*p)->ready != BE_PS_PENDING && (*p)->ready <= by &&
+            (!best || (*p)->ready < (*best)->ready))
             best = p;
     if (!best)
         return NULL;
@@ -227,16 +233,25 @@ static void run_one(struct runner *r, struct report *x)
     r->current = x->stream;
     pthread_mutex_unlock(&lock);
     x->fn(x->user);
-    API_TOOL(host_task_done)(x->stream, x->blocking);
+    API_TOOL(host_task_done)(x->stream, x->task, x->blocking);
     pthread_mutex_lock(&lock);
     r->current = NULL;
     pthread_cond_broadcast(&idle);
     base_free(x);
 }
 
+/* Whether r's queue holds a callback whose ready time is known. */
+static bool timed(const struct runner *r)
+{
+    for (const struct report *x = r->head; x; x = x->next)
+        if (x->ready != BE_PS_PENDING)
+            return true;
+    return false;
+}
+
 /* Run r's first callback, waiting in simulated time at most timeout ms
  * (< 0: no limit) for its stream to reach it, then every other callback
- * ready by then. pre: lock held, r's queue not empty. */
+ * ready by then. pre: lock held, timed(r). */
 static aclError process(struct runner *r, int32_t timeout)
 {
     struct report *x = pop_first(r, UINT64_MAX);
@@ -395,6 +410,19 @@ void api_cb_stream_gone(void *stream)
 
 /* ---- Launching ---- */
 
+/* The backend's word that the host task of x, queued behind a wait, is
+ * ready at `ready` (called inside the backend: no backend call here). */
+static void on_ready(void *arg, uint64_t ready)
+{
+    struct report *x = arg;
+    pthread_mutex_lock(&lock);
+    x->ready = ready;
+    struct sub *s = *find_sub(x->stream);
+    if (s)
+        pthread_cond_broadcast(&s->runner->arrived);
+    pthread_mutex_unlock(&lock);
+}
+
 /* Queue a callback for the stream's runner: its host task first (no lock
  * held), then the report; a stream unsubscribed meanwhile drops it. */
 static aclError launch(const char *fn, void *stream, void (*cb)(void *), void *user,
@@ -403,14 +431,17 @@ static aclError launch(const char *fn, void *stream, void (*cb)(void *), void *u
     struct report *x = base_malloc(sizeof *x);
     if (!x)
         return api_err_runtime(fn, ACL_ERROR_BAD_ALLOC);
-    uint64_t ready = 0;
-    aclError rc = API_TOOL(host_task)(stream, blocking, runner, &ready);
+    *x = (struct report){NULL, stream, cb, user, blocking, BE_PS_PENDING, 0};
+    uint64_t ready = 0, task = 0;
+    aclError rc = API_TOOL(host_task)(stream, blocking, runner, on_ready, x, &ready, &task);
     if (rc != ACL_SUCCESS) {
         base_free(x);
         return api_err_runtime(fn, rc);
     }
-    *x = (struct report){NULL, stream, cb, user, blocking, ready};
     pthread_mutex_lock(&lock);
+    x->task = task;
+    if (ready != BE_PS_PENDING)
+        x->ready = ready;
     struct sub *s = *find_sub(stream);
     if (s) {
         struct report **p = &s->runner->head;
@@ -545,12 +576,12 @@ aclError api_impl_aclrtProcessReport(int32_t timeout)
         return ACL_ERROR_RT_THREAD_SUBSCRIBE;
     }
     r->waiters++;
-    while (!r->head && rc == ACL_SUCCESS) {
+    while (!timed(r) && rc == ACL_SUCCESS) {
         if (r->streams == 0)
             rc = ACL_ERROR_RT_THREAD_SUBSCRIBE;
         else if (timeout < 0)
             pthread_cond_wait(&r->arrived, &lock);
-        else if (pthread_cond_timedwait(&r->arrived, &lock, &deadline) == ETIMEDOUT && !r->head)
+        else if (pthread_cond_timedwait(&r->arrived, &lock, &deadline) == ETIMEDOUT && !timed(r))
             rc = ACL_ERROR_RT_REPORT_TIMEOUT;
     }
     if (rc == ACL_SUCCESS)
@@ -569,7 +600,7 @@ static void *host_thread(void *arg)
     struct runner *r = arg;
     pthread_mutex_lock(&lock);
     while (!r->stop) {
-        if (r->head)
+        if (timed(r))
             process(r, -1);
         else
             pthread_cond_wait(&r->arrived, &lock);

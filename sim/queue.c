@@ -1,0 +1,798 @@
+/*
+ * queue.c - the queue of a held stream: the waits that hold a stream
+ * (notify waits, value waits, waits on events whose record is itself
+ * queued), the tasks queued behind them and their replay; notifies and
+ * value writes (sim.h describes the model, queue.h the files around it).
+ *
+ * A stream is held from a wait the device cannot satisfy yet until its
+ * queue is empty again; every task enqueued meanwhile, of any kind, joins
+ * the queue. Whatever satisfies a wait (a notify record, a value write, an
+ * event record reached by another stream) releases the stream at the
+ * simulated time it happens, and its queue is replayed task by task
+ * through task.c, as the device reaches each one, until it is empty or
+ * another wait holds the stream again: copies, fills, built-in tasks and
+ * operators work on the bytes device memory holds then. A host task the
+ * replay reaches becomes ready then, and its callback (sim_ready_fn) is
+ * told; a blocking one makes the rest of the queue wait until the host has
+ * run it (sim_queue_host_done), as a blocking host task makes later work
+ * wait on a stream that is not held (task.c).
+ *
+ * Everything here runs under one mutex, the queue lock; the clock's, the
+ * devices', the pending table's and the blocking-task lock are taken inside
+ * it, never the other way round, and so are the host tasks' ready
+ * callbacks. Device faults of replayed tasks are raised once it is
+ * released. The fast path of a task on a stream without a queue reads one
+ * flag of the stream (sim_stream_queueing), and a write to device memory
+ * one counter (sim_queue_written).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "base/mem.h"
+#include "internal.h"
+#include "queue.h"
+
+struct sim_notify {
+    int32_t dev;
+    uint32_t id;
+    bool set;  /* recorded and not yet consumed by a wait */
+    sim_ps at; /* when the record completed */
+};
+
+/* A host task queued behind a wait, from sim_queue_host_task until the
+ * host says it ran or dropped it (sim_queue_host_done), which may be after
+ * its queue went. */
+enum host_state {
+    HOST_QUEUED,   /* in its stream's queue (task) */
+    HOST_BLOCKING, /* reached, blocking: counts in its stream's blocking tasks */
+    HOST_READY,    /* reached, not blocking */
+    HOST_DROPPED   /* its queue was dropped before reaching it */
+};
+struct host_task {
+    enum host_state state;
+    struct sim_task *task; /* while HOST_QUEUED */
+    bool blocking;
+    uint64_t runner;
+    sim_ready_fn fn;
+    void *arg;
+};
+
+static pthread_mutex_t qlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a stream was released */
+static struct sim_stream *queues;    /* the streams with a queue */
+static _Atomic unsigned nqueues;     /* how many queues: the fast path of device-wide calls */
+static unsigned value_waits;         /* queues behind a value wait */
+static _Atomic unsigned any_values;  /* value_waits, for the fast path */
+static _Atomic uint32_t grace_ms = 60000;
+static uint32_t next_notify_id[SIM_MAX_DEVICES];
+static unsigned live_notifies[SIM_MAX_DEVICES];
+
+/* The queue lock; faults raised inside it wait until it is released. */
+static void lock(void)
+{
+    pthread_mutex_lock(&qlock);
+    sim_task_faults_defer();
+}
+
+static void unlock(void)
+{
+    pthread_mutex_unlock(&qlock);
+    sim_task_faults_raise();
+}
+
+void sim_hold_configure(uint32_t ms)
+{
+    atomic_store(&grace_ms, ms);
+}
+
+/* ---- Queues (lock held) ---- */
+
+static void set_behind(struct sim_stream *s, enum sim_queue_behind what)
+{
+    struct sim_queue *q = &s->q;
+    if (q->behind == SIM_BEHIND_VALUE)
+        value_waits--;
+    q->behind = what;
+    if (what == SIM_BEHIND_VALUE)
+        value_waits++;
+    atomic_store_explicit(&any_values, value_waits, memory_order_relaxed);
+}
+
+/* s gets a queue (empty so far), unless it has one. */
+static void start_queue(struct sim_stream *s)
+{
+    if (s->queueing)
+        return;
+    struct sim_queue *q = &s->q;
+    *q = (struct sim_queue){.behind = SIM_BEHIND_NOTHING, .deadline = SIM_PS_FOREVER,
+                            .next = queues};
+    q->tail = &q->head;
+    queues = s;
+    atomic_fetch_add(&nqueues, 1);
+    atomic_store_explicit(&s->queueing, true, memory_order_release);
+}
+
+/* s's queue waits behind `what` (a wait that holds s, until it is
+ * satisfied, or a blocking host task, until the host has run it). */
+static void queue_behind(struct sim_stream *s, enum sim_queue_behind what, const void *obj,
+                         sim_ps deadline)
+{
+    start_queue(s);
+    set_behind(s, what);
+    s->q.obj = obj;
+    s->q.deadline = deadline;
+}
+
+/* Free a task, queued or run. A record that never ran leaves its event
+ * never recorded; an operator that never ran lets its blocks go; a host
+ * task that was never reached is dropped (its record stays for the host). */
+static void free_task(struct sim_stream *s, struct sim_task *t)
+{
+    if (t->kind == SIM_T_RECORD) {
+        sim_ps pending = SIM_MARK_PENDING;
+        atomic_compare_exchange_strong(((struct sim_event *)t->obj)->mark, &pending, 0);
+    } else if (t->kind == SIM_T_OP) {
+        sim_task_drop_op(s, t->obj);
+    } else if (t->kind == SIM_T_HOST) {
+        struct host_task *h = t->obj;
+        h->state = HOST_DROPPED;
+        h->task = NULL;
+    }
+    base_free(t->staging);
+    base_free(t);
+}
+
+/* s's queue (what is left of it) goes: tasks enqueued on s run at once
+ * again. */
+static void end_queue(struct sim_stream *s)
+{
+    for (struct sim_stream **p = &queues; *p; p = &(*p)->q.next)
+        if (*p == s) {
+            *p = s->q.next;
+            break;
+        }
+    set_behind(s, SIM_BEHIND_NOTHING);
+    while (s->q.head) {
+        struct sim_task *t = s->q.head;
+        s->q.head = t->next;
+        free_task(s, t);
+    }
+    s->q.tail = &s->q.head;
+    atomic_store_explicit(&s->queueing, false, memory_order_release);
+    atomic_fetch_sub(&nqueues, 1);
+    pthread_cond_broadcast(&changed);
+}
+
+static bool value_met(const void *addr, uint64_t want, uint32_t flag)
+{
+    uint64_t v;
+    if (!sim_mem_holds(addr, 8) || sim_mem_copy(&v, false, addr, true, 8) != SIM_OK)
+        return false;
+    switch (flag) {
+    case SIM_WAIT_GEQ:
+        return (int64_t)(v - want) >= 0;
+    case SIM_WAIT_EQ:
+        return v == want;
+    case SIM_WAIT_AND:
+        return (v & want) != 0;
+    default:
+        return ~(v | want) != 0;
+    }
+}
+
+static void release(struct sim_stream *s, sim_ps t);
+
+static void wake_event(const struct sim_event *e, sim_ps at)
+{
+    for (bool again = true; again;) {
+        again = false;
+        for (struct sim_stream *s = queues; s; s = s->q.next)
+            if (s->q.behind == SIM_BEHIND_EVENT && sim_ev_same(s->q.obj, e)) {
+                release(s, at);
+                again = true; /* the list may have changed */
+                break;
+            }
+    }
+}
+
+static void wake_values(sim_ps at)
+{
+    for (bool again = true; again && value_waits;) {
+        again = false;
+        for (struct sim_stream *s = queues; s; s = s->q.next)
+            if (s->q.behind == SIM_BEHIND_VALUE && value_met(s->q.addr, s->q.value, s->q.flag)) {
+                release(s, at);
+                again = true;
+                break;
+            }
+    }
+}
+
+/* ---- Running one task (lock held) ----
+ *
+ * `device`: the device reaches the task in a replayed queue, so the host
+ * pays nothing for it; otherwise it is being enqueued on a stream nothing
+ * holds, and the host pays its call. Each returns whether a wait (or a
+ * blocking host task) holds s again. */
+
+/* When the task completes on s: where s is, or, when enqueued, after the
+ * host's call. */
+static sim_ps reach(struct sim_stream *s, bool device)
+{
+    return device ? sim_clock_release(&s->clk, 0) : sim_clock_record(&s->clk);
+}
+
+static bool run_record(struct sim_stream *s, struct sim_event *e, bool device)
+{
+    sim_ps at = reach(s, device);
+    sim_ev_set(e, at + 1);
+    wake_event(e, at);
+    return false;
+}
+
+static bool run_wait_event(struct sim_stream *s, const struct sim_event *e, bool device)
+{
+    sim_ps m = sim_ev_mark(e);
+    if (m == SIM_MARK_PENDING) {
+        queue_behind(s, SIM_BEHIND_EVENT, e, SIM_PS_FOREVER);
+        return true;
+    }
+    if (m)
+        device ? sim_clock_release(&s->clk, m - 1) : sim_clock_wait(&s->clk, m - 1);
+    return false;
+}
+
+static bool run_notify_record(struct sim_stream *s, struct sim_notify *n, bool device)
+{
+    sim_ps at = reach(s, device);
+    n->set = true;
+    n->at = at;
+    for (struct sim_stream *w = queues; w; w = w->q.next)
+        if (w->q.behind == SIM_BEHIND_NOTIFY && w->q.obj == n) {
+            n->set = false;
+            release(w, at);
+            break;
+        }
+    return false;
+}
+
+static bool run_notify_wait(struct sim_stream *s, struct sim_notify *n, uint64_t timeout_s,
+                            bool device)
+{
+    if (n->set) {
+        n->set = false;
+        device ? sim_clock_release(&s->clk, n->at) : sim_clock_wait(&s->clk, n->at);
+        return false;
+    }
+    sim_ps from = reach(s, device);
+    sim_ps deadline = timeout_s ? from + timeout_s * 1000000000000ull : SIM_PS_FOREVER;
+    queue_behind(s, SIM_BEHIND_NOTIFY, n, deadline);
+    return true;
+}
+
+static bool run_value_write(struct sim_stream *s, void *addr, uint64_t value, bool device)
+{
+    sim_ps at = reach(s, device);
+    if (sim_mem_holds(addr, 8))
+        sim_mem_copy(addr, true, &value, false, 8);
+    if (value_waits)
+        wake_values(at);
+    return false;
+}
+
+static bool run_value_wait(struct sim_stream *s, const struct sim_task *t, bool device)
+{
+    if (!device)
+        sim_clock_record(&s->clk); /* the host enqueues it */
+    if (value_met(t->src, t->value, t->flag))
+        return false;
+    queue_behind(s, SIM_BEHIND_VALUE, NULL, SIM_PS_FOREVER);
+    s->q.addr = t->src;
+    s->q.value = t->value;
+    s->q.flag = t->flag;
+    return true;
+}
+
+/* A queued host task reached: it is ready now; a blocking one holds the
+ * rest of the queue until the host has run it. */
+static bool run_host(struct sim_stream *s, struct host_task *h)
+{
+    sim_ps ready = sim_host_run(s, h->blocking, h->runner, true);
+    h->task = NULL;
+    h->state = h->blocking ? HOST_BLOCKING : HOST_READY;
+    h->fn(h->arg, ready);
+    if (!h->blocking)
+        return false;
+    queue_behind(s, SIM_BEHIND_HOST_TASK, h, SIM_PS_FOREVER);
+    return true;
+}
+
+static bool run(struct sim_stream *s, struct sim_task *t, bool device)
+{
+    switch (t->kind) {
+    case SIM_T_NOP:
+        return false;
+    case SIM_T_RECORD:
+        return run_record(s, t->obj, device);
+    case SIM_T_WAIT_EVENT:
+        return run_wait_event(s, t->obj, device);
+    case SIM_T_NOTIFY_RECORD:
+        return run_notify_record(s, t->obj, device);
+    case SIM_T_NOTIFY_WAIT:
+        return run_notify_wait(s, t->obj, t->value, device);
+    case SIM_T_VALUE_WRITE:
+        return run_value_write(s, t->dst, t->value, device);
+    case SIM_T_VALUE_WAIT:
+        return run_value_wait(s, t, device);
+    case SIM_T_HOST:
+        return run_host(s, t->obj);
+    default:
+        if (sim_task_run(s, t, device) && value_waits)
+            wake_values(sim_clock_stream_now(&s->clk));
+        return false;
+    }
+}
+
+/* What holds s is satisfied at t: replay its queue until it is empty (s is
+ * free again) or a wait holds s again. */
+static void release(struct sim_stream *s, sim_ps t)
+{
+    struct sim_queue *q = &s->q;
+    set_behind(s, SIM_BEHIND_NOTHING);
+    q->obj = NULL;
+    sim_clock_release(&s->clk, t);
+    while (q->head) {
+        struct sim_task *task = q->head;
+        q->head = task->next;
+        if (!q->head)
+            q->tail = &q->head;
+        bool again = run(s, task, true);
+        task->kind = SIM_T_NOP; /* it ran: none of free_task's undoing */
+        free_task(s, task);
+        if (again)
+            return; /* the rest stays queued */
+    }
+    end_queue(s);
+}
+
+/* ---- Queueing (lock held) ---- */
+
+/* The memory a queued copy of t owns: the bytes of a host source, the
+ * caller's description of a built-in task or an operator. NULL with
+ * *staging NULL when it needs none. */
+static enum sim_rc stage(struct sim_task *q, const struct sim_task *t)
+{
+    q->staging = NULL;
+    if ((t->kind == SIM_T_COPY || t->kind == SIM_T_COPY2D) && !t->src_dev && t->n > 0) {
+        /* The runtime stages host sources when the copy is enqueued; 2-D
+         * rows are staged packed (spitch = width). */
+        size_t rows = t->kind == SIM_T_COPY2D ? t->rows : 1;
+        if (!(q->staging = base_malloc(t->n * rows)))
+            return SIM_EHOSTMEM;
+        for (size_t r = 0; r < rows; r++)
+            memcpy((char *)q->staging + r * t->n, (const char *)t->src + r * t->spitch, t->n);
+        q->spitch = t->n;
+    } else if (t->kind == SIM_T_BUILTIN) {
+        if (!(q->staging = base_malloc(sizeof(struct sim_builtin))))
+            return SIM_EHOSTMEM;
+        memcpy(q->staging, t->obj, sizeof(struct sim_builtin));
+        q->obj = q->staging;
+    } else if (t->kind == SIM_T_OP) {
+        if (!(q->staging = sim_op_copy(t->obj)))
+            return SIM_EHOSTMEM;
+        q->obj = q->staging;
+    }
+    return SIM_OK;
+}
+
+/* Queue a copy of t behind what holds s. */
+static enum sim_rc enqueue(struct sim_stream *s, const struct sim_task *t, struct sim_task **out)
+{
+    struct sim_task *q = base_malloc(sizeof *q);
+    if (!q)
+        return SIM_EHOSTMEM;
+    *q = *t;
+    q->next = NULL;
+    if (stage(q, t) != SIM_OK) {
+        base_free(q);
+        return SIM_EHOSTMEM;
+    }
+    if (t->kind == SIM_T_COPY || t->kind == SIM_T_COPY2D)
+        q->flag = 0; /* the host went on: it waits for no queued copy */
+    if (t->kind == SIM_T_RECORD)
+        sim_ev_set(t->obj, SIM_MARK_PENDING);
+    if (t->kind == SIM_T_OP)
+        sim_task_queued_op(s, q->obj);
+    *s->q.tail = q;
+    s->q.tail = &q->next;
+    if (out)
+        *out = q;
+    return SIM_OK;
+}
+
+/* Enqueue t on s: behind what holds s, or now. A record or wait that
+ * cannot be queued for want of host memory runs now, out of order, rather
+ * than not at all. */
+static void submit_control(struct sim_stream *s, struct sim_task *t)
+{
+    if (s->queueing && enqueue(s, t, NULL) == SIM_OK)
+        return;
+    run(s, t, false);
+}
+
+/* ---- For stream.c ---- */
+
+enum sim_rc sim_queue_submit(struct sim_stream *s, const struct sim_task *t)
+{
+    lock();
+    enum sim_rc rc = SIM_OK;
+    if (s->queueing) {
+        rc = enqueue(s, t, NULL);
+    } else { /* released since the caller looked */
+        struct sim_task now = *t;
+        now.staging = NULL;
+        run(s, &now, false);
+    }
+    unlock();
+    return rc;
+}
+
+enum sim_rc sim_queue_op(int32_t dev, struct sim_stream *s, const struct sim_op *op,
+                         uint64_t *start, uint64_t *end)
+{
+    struct sim_task t = {.kind = SIM_T_OP, .dev = dev, .obj = (void *)op};
+    lock();
+    enum sim_rc rc;
+    if (s->queueing) {
+        rc = enqueue(s, &t, NULL);
+        *start = *end = SIM_PS_PENDING;
+    } else {
+        rc = sim_op_exec(dev, s, op, start, end);
+        if (rc == SIM_OK && value_waits)
+            wake_values(sim_clock_stream_now(&s->clk));
+    }
+    unlock();
+    return rc;
+}
+
+void sim_queue_written(struct sim_stream *s)
+{
+    if (atomic_load_explicit(&any_values, memory_order_relaxed) == 0)
+        return;
+    lock();
+    if (value_waits)
+        wake_values(sim_clock_stream_now(&s->clk));
+    unlock();
+}
+
+void sim_queue_record(struct sim_event *e, struct sim_stream *s)
+{
+    struct sim_task t = {.kind = SIM_T_RECORD, .obj = e};
+    lock();
+    submit_control(s, &t);
+    unlock();
+}
+
+void sim_queue_wait_event(struct sim_stream *s, const struct sim_event *e)
+{
+    struct sim_task t = {.kind = SIM_T_WAIT_EVENT, .obj = (void *)e};
+    lock();
+    submit_control(s, &t);
+    unlock();
+}
+
+/* ---- Host tasks ---- */
+
+enum sim_rc sim_queue_host_task(struct sim_stream *s, bool blocking, uint64_t runner,
+                                sim_ready_fn fn, void *arg, uint64_t *ready, uint64_t *ticket)
+{
+    lock();
+    enum sim_rc rc = SIM_OK;
+    *ticket = 0;
+    if (!s->queueing) {
+        *ready = sim_host_run(s, blocking, runner, false);
+        unlock();
+        return SIM_OK;
+    }
+    struct host_task *h = base_malloc(sizeof *h);
+    struct sim_task t = {.kind = SIM_T_HOST, .obj = h}, *q = NULL;
+    if (!h || (rc = enqueue(s, &t, &q)) != SIM_OK) {
+        base_free(h);
+        unlock();
+        return SIM_EHOSTMEM;
+    }
+    *h = (struct host_task){HOST_QUEUED, q, blocking, runner, fn, arg};
+    *ready = SIM_PS_PENDING;
+    *ticket = (uint64_t)(uintptr_t)h;
+    unlock();
+    return rc;
+}
+
+bool sim_queue_host_done(struct sim_stream *s, uint64_t ticket)
+{
+    struct host_task *h = (struct host_task *)(uintptr_t)ticket;
+    lock();
+    bool counted = h->state == HOST_BLOCKING;
+    if (h->state == HOST_QUEUED) {
+        h->task->kind = SIM_T_NOP; /* never reached: it stays in the queue as nothing */
+        h->task->obj = NULL;
+    } else if (counted && s->queueing && s->q.behind == SIM_BEHIND_HOST_TASK && s->q.obj == h) {
+        release(s, sim_clock_host()); /* the host answered: the device goes on */
+    }
+    base_free(h);
+    unlock();
+    return counted;
+}
+
+/* ---- Synchronisation with streams that have a queue ---- */
+
+/* Whether the calling thread is the process's only one (Linux's count of
+ * its threads): then nobody else can release a held stream. false when the
+ * count cannot be read. */
+static bool only_thread(void)
+{
+    char buf[4096];
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    const char *t = strstr(buf, "\nThreads:");
+    return t && strtol(t + 9, NULL, 10) == 1;
+}
+
+/* Wait, in real time and at most the grace, until done(arg) is true; not
+ * at all in a process of one thread. pre: lock held. */
+static void grace_wait(bool (*done)(const void *arg), const void *arg)
+{
+    if (!done(arg) && only_thread())
+        return;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    uint32_t ms = atomic_load(&grace_ms);
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    while (!done(arg))
+        if (pthread_cond_timedwait(&changed, &qlock, &until) == ETIMEDOUT)
+            break;
+}
+
+static bool no_queue(const void *s)
+{
+    return !((const struct sim_stream *)s)->queueing;
+}
+
+/* Settle s, which nothing released within the grace: its wait times out
+ * (the stream fails at the deadline, its queue dropped), or the host's
+ * limit runs out, or, with neither, SIM_EWAIT and s stays as it is. pre:
+ * lock held. */
+static enum sim_rc settle(struct sim_stream *s, int32_t timeout_ms)
+{
+    sim_ps limit = timeout_ms < 0 ? SIM_PS_FOREVER : (sim_ps)timeout_ms * 1000000000u;
+    sim_ps now = sim_clock_host(), deadline = s->q.deadline;
+    bool in_time = limit == SIM_PS_FOREVER || (now + limit > now && deadline <= now + limit);
+    if (deadline != SIM_PS_FOREVER && in_time) {
+        sim_clock_host_wait(deadline, SIM_PS_FOREVER, NULL);
+        sim_clock_release(&s->clk, deadline);
+        end_queue(s);
+        return SIM_EWAIT;
+    }
+    if (limit != SIM_PS_FOREVER) {
+        bool late = false;
+        sim_clock_host_wait(SIM_PS_FOREVER, limit, &late);
+        return SIM_ETIMEOUT;
+    }
+    return SIM_EWAIT;
+}
+
+enum sim_rc sim_queue_sync(struct sim_stream *s, int32_t timeout_ms, bool *held)
+{
+    *held = false;
+    if (!sim_stream_queueing(s))
+        return SIM_OK;
+    lock();
+    enum sim_rc rc = SIM_OK;
+    if (s->queueing) {
+        grace_wait(no_queue, s);
+        if (s->queueing) {
+            *held = true;
+            rc = settle(s, timeout_ms);
+        }
+    }
+    unlock();
+    return rc;
+}
+
+static bool device_free(const void *arg)
+{
+    int32_t dev = *(const int32_t *)arg;
+    for (struct sim_stream *s = queues; s; s = s->q.next)
+        if (s->dev == dev)
+            return false;
+    return true;
+}
+
+enum sim_rc sim_queue_sync_device(int32_t dev)
+{
+    if (atomic_load(&nqueues) == 0)
+        return SIM_OK;
+    lock();
+    enum sim_rc rc = SIM_OK;
+    if (!device_free(&dev)) {
+        grace_wait(device_free, &dev);
+        /* A stream whose wait times out fails (its queue goes); the first
+         * that cannot be settled fails the synchronisation. */
+        for (;;) {
+            struct sim_stream *s = queues;
+            while (s && s->dev != dev)
+                s = s->q.next;
+            if (!s)
+                break;
+            rc = SIM_EWAIT;
+            if (s->q.deadline == SIM_PS_FOREVER)
+                break;
+            settle(s, -1);
+        }
+    }
+    unlock();
+    return rc;
+}
+
+static bool event_settled(const void *e)
+{
+    return sim_ev_mark(e) != SIM_MARK_PENDING;
+}
+
+/* The stream whose queue holds a record of e, or NULL. pre: lock held. */
+static struct sim_stream *recording(const struct sim_event *e)
+{
+    for (struct sim_stream *s = queues; s; s = s->q.next)
+        for (struct sim_task *t = s->q.head; t; t = t->next)
+            if (t->kind == SIM_T_RECORD && sim_ev_same(t->obj, e))
+                return s;
+    return NULL;
+}
+
+enum sim_rc sim_queue_event_sync(struct sim_event *e, int32_t timeout_ms)
+{
+    lock();
+    grace_wait(event_settled, e);
+    enum sim_rc rc = SIM_OK;
+    if (!event_settled(e)) {
+        /* The stream whose queue holds the record settles for it. */
+        struct sim_stream *s = recording(e);
+        rc = s ? settle(s, timeout_ms) : SIM_EWAIT;
+        if (rc == SIM_EWAIT && timeout_ms >= 0 && !event_settled(e))
+            rc = SIM_ETIMEOUT;
+    }
+    unlock();
+    if (rc != SIM_OK)
+        return rc;
+    sim_ps m = sim_ev_mark(e);
+    if (m) {
+        bool late = false;
+        sim_ps limit = timeout_ms < 0 ? SIM_PS_FOREVER : (sim_ps)timeout_ms * 1000000000u;
+        sim_clock_host_wait(m - 1, limit, &late);
+        return late ? SIM_ETIMEOUT : SIM_OK;
+    }
+    return SIM_OK;
+}
+
+void sim_queue_drop(struct sim_stream *s)
+{
+    if (!sim_stream_queueing(s))
+        return;
+    lock();
+    if (s->queueing)
+        end_queue(s);
+    unlock();
+}
+
+void sim_queue_forget(const void *obj)
+{
+    if (atomic_load(&nqueues) == 0)
+        return;
+    lock();
+    for (struct sim_stream *s = queues; s; s = s->q.next) {
+        enum sim_queue_behind b = s->q.behind;
+        if ((b == SIM_BEHIND_NOTIFY || b == SIM_BEHIND_EVENT) && s->q.obj == obj) {
+            set_behind(s, SIM_BEHIND_ORPHAN); /* nothing can satisfy it any more */
+            s->q.obj = NULL;
+        }
+        for (struct sim_task *t = s->q.head; t; t = t->next)
+            if (t->obj == obj && (t->kind == SIM_T_RECORD || t->kind == SIM_T_WAIT_EVENT ||
+                                  t->kind == SIM_T_NOTIFY_RECORD || t->kind == SIM_T_NOTIFY_WAIT))
+                t->kind = SIM_T_NOP;
+    }
+    unlock();
+}
+
+/* ---- Notifies ---- */
+
+enum sim_rc sim_notify_create(int32_t dev, struct sim_notify **out)
+{
+    const struct sim_profile *p = sim_device_profile(dev);
+    struct sim_notify *n = base_calloc(1, sizeof *n);
+    if (!n)
+        return SIM_EHOSTMEM;
+    lock();
+    bool full = live_notifies[dev] >= p->max_events;
+    if (!full) {
+        live_notifies[dev]++;
+        n->id = next_notify_id[dev]++;
+    }
+    unlock();
+    if (full) {
+        base_free(n);
+        return SIM_ENOMEM;
+    }
+    n->dev = dev;
+    *out = n;
+    return SIM_OK;
+}
+
+void sim_notify_destroy(struct sim_notify *n)
+{
+    sim_queue_forget(n);
+    lock();
+    live_notifies[n->dev]--;
+    unlock();
+    base_free(n);
+}
+
+void sim_notify_record(struct sim_notify *n, struct sim_stream *s)
+{
+    struct sim_task t = {.kind = SIM_T_NOTIFY_RECORD, .obj = n};
+    lock();
+    submit_control(s, &t);
+    unlock();
+}
+
+void sim_notify_wait(struct sim_notify *n, struct sim_stream *s, uint32_t timeout_s)
+{
+    struct sim_task t = {.kind = SIM_T_NOTIFY_WAIT, .obj = n, .value = timeout_s};
+    lock();
+    submit_control(s, &t);
+    unlock();
+}
+
+void sim_notify_reset(struct sim_notify *n)
+{
+    lock();
+    n->set = false;
+    unlock();
+}
+
+uint32_t sim_notify_id(const struct sim_notify *n)
+{
+    return n->id;
+}
+
+/* ---- Value writes and waits ---- */
+
+void sim_value_write(struct sim_stream *s, void *addr, uint64_t value)
+{
+    struct sim_task t = {.kind = SIM_T_VALUE_WRITE, .dst = addr, .value = value};
+    lock();
+    submit_control(s, &t);
+    unlock();
+}
+
+void sim_value_wait(struct sim_stream *s, const void *addr, uint64_t value, uint32_t flag)
+{
+    struct sim_task t = {.kind = SIM_T_VALUE_WAIT, .src = addr, .value = value, .flag = flag};
+    lock();
+    submit_control(s, &t);
+    unlock();
+}

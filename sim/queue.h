@@ -1,0 +1,276 @@
+/*
+ * queue.h - what the simulator's stream files share: the stream, event and
+ * task objects, and what each of those files offers the others (sim.h
+ * explains the model).
+ *
+ * Every task a program puts on a stream goes through stream.c. When the
+ * stream is not held it runs at once, through task.c ("run one task now");
+ * when a wait holds the stream, queue.c keeps it in the stream's queue and
+ * replays it, through task.c again, when the wait is satisfied. The calls
+ * point one way: stream.c -> queue.c -> task.c, stream.c -> task.c; ipc.c
+ * keeps the state IPC events share and calls none of them. builtin.c and
+ * ops.c compute the work of built-in tasks and operators for task.c.
+ */
+#ifndef ACLSIM_SIM_QUEUE_H_
+#define ACLSIM_SIM_QUEUE_H_
+
+#include <stdatomic.h>
+#include "clock.h"
+#include "sim.h"
+
+struct sim_task;
+
+/* What a stream's queue waits behind (queue.c). */
+enum sim_queue_behind {
+    SIM_BEHIND_NOTHING,  /* nothing: no queue, or the queue is being replayed */
+    SIM_BEHIND_NOTIFY,   /* a notify wait holds the stream (obj: the notify) */
+    SIM_BEHIND_EVENT,    /* an event wait whose record is itself queued (obj: the event) */
+    SIM_BEHIND_VALUE,    /* a value wait (addr, value, flag) */
+    SIM_BEHIND_ORPHAN,   /* a wait on a notify or event destroyed since: nothing satisfies it */
+    SIM_BEHIND_HOST_TASK /* no wait: the replay reached a blocking host task (obj: its
+                            record), and the rest waits until the host has run it */
+};
+
+/* A stream's queue: the tasks enqueued while a wait holds the stream, in
+ * order, and what the queue waits behind. Every field is queue.c's, under
+ * its lock. */
+struct sim_queue {
+    enum sim_queue_behind behind;
+    const void *obj;
+    const void *addr;
+    uint64_t value;
+    uint32_t flag;
+    sim_ps deadline;          /* when the wait times out (SIM_PS_FOREVER: never) */
+    struct sim_task *head, **tail;
+    struct sim_stream *next;  /* the next stream with a queue */
+};
+
+struct sim_stream {
+    int32_t dev;
+    struct sim_clock_stream clk;
+    _Atomic uint64_t prop[SIM_SP_COUNT];
+    /* Task ids and device faults (task.c). */
+    _Atomic uint32_t tasks;       /* tasks enqueued so far: the next task's id */
+    _Atomic uint32_t last_thread; /* who enqueued the last one (low 32 bits) */
+    /* Blocking host tasks (task.c). */
+    _Atomic unsigned blocking;    /* blocking host tasks not yet run */
+    _Atomic uint64_t runner;      /* the thread that runs them */
+    /* Whether tasks enqueued on the stream join its queue (queue.c): from
+     * a wait that holds it until its queue is empty again (the queue may
+     * meanwhile wait behind a blocking host task it reached). Set and
+     * cleared under queue.c's lock; read without it by the fast path. */
+    _Atomic bool queueing;
+    struct sim_queue q;
+};
+
+/* An event's state is one atomic word, so a record on one thread and
+ * queries, waits and syncs on others see it whole: 0 when never recorded
+ * (or reset), SIM_MARK_PENDING while its record is held behind a wait,
+ * else the completion time of the captured work plus one. */
+#define SIM_MARK_PENDING UINT64_MAX
+struct sim_ipc;
+struct sim_event {
+    int32_t dev;
+    uint32_t flags;
+    uint32_t id;
+    _Atomic sim_ps own;    /* the state of an event of this process only */
+    _Atomic sim_ps *mark;  /* &own, or the state an IPC event shares (ipc.c) */
+    struct sim_ipc *ipc;   /* NULL unless ACL_EVENT_IPC */
+    /* The record that set mark: its stream, task and thread (device faults). */
+    _Atomic uint32_t rec_stream, rec_task, rec_thread;
+};
+
+/* ---- ipc.c: the state of events shared between processes ---- */
+
+/* Whether the state of an IPC event was last set by this process (then it
+ * is a time of this process's timeline); note that it is. */
+bool sim_ipc_mine(const struct sim_ipc *ipc);
+void sim_ipc_note_writer(struct sim_ipc *ipc);
+/* Give e, being created, a new shared state (an event of SIM_EVENT_IPC), or
+ * the live one named `name` (an import: SIM_EINVAL when none lives);
+ * SIM_EHOSTMEM when host memory or the mapping cannot be had. */
+enum sim_rc sim_ipc_attach_new(struct sim_event *e);
+enum sim_rc sim_ipc_attach_name(struct sim_event *e, const char *name);
+/* e is being destroyed: it lets go of its shared state. */
+void sim_ipc_detach(struct sim_event *e);
+
+/* The event's state as this process sees it. Another process's record of
+ * an IPC event is a time of that process's own timeline, which this one
+ * cannot compare: it counts as complete from the start (time 0), even a
+ * record still held behind a wait there. */
+static inline sim_ps sim_ev_mark(const struct sim_event *e)
+{
+    sim_ps m = atomic_load_explicit(e->mark, memory_order_acquire);
+    if (e->ipc && m != 0 && !sim_ipc_mine(e->ipc))
+        return 1;
+    return m;
+}
+
+static inline void sim_ev_set(struct sim_event *e, sim_ps v)
+{
+    if (e->ipc)
+        sim_ipc_note_writer(e->ipc);
+    atomic_store_explicit(e->mark, v, memory_order_release);
+}
+
+/* Whether a and b are one event's state (an IPC event and its imports). */
+static inline bool sim_ev_same(const struct sim_event *a, const struct sim_event *b)
+{
+    return a->mark == b->mark;
+}
+
+/* ---- Tasks ---- */
+
+/* One operation enqueued on a stream. */
+enum sim_task_kind {
+    SIM_T_NOP,
+    SIM_T_COPY,          /* dst, src, n; staging: a copy of a host source */
+    SIM_T_COPY2D,        /* dst, dpitch, src, spitch, n (width), rows; staging as COPY */
+    SIM_T_FILL,          /* dst, n, fill */
+    SIM_T_FILL32,        /* dst, n bytes, value: the 32-bit pattern */
+    SIM_T_MIGRATE,       /* n bytes of managed pages, to the device when flag */
+    SIM_T_WAIT_UNTIL,    /* value: the stream waits until that simulated time */
+    SIM_T_RECORD,        /* obj: event */
+    SIM_T_WAIT_EVENT,    /* obj: event */
+    SIM_T_NOTIFY_RECORD, /* obj: notify */
+    SIM_T_NOTIFY_WAIT,   /* obj: notify; value: timeout in s */
+    SIM_T_VALUE_WRITE,   /* dst, value */
+    SIM_T_VALUE_WAIT,    /* src, value, flag */
+    SIM_T_BUILTIN,       /* obj: the task's own copy of a struct sim_builtin */
+    SIM_T_OP,            /* obj: the task's own copy of a struct sim_op (host inputs
+                            staged with it) */
+    SIM_T_HOST           /* obj: its host task record (queue.c) */
+};
+struct sim_task {
+    enum sim_task_kind kind;
+    int32_t dev;   /* OP: the device whose profile times it */
+    void *dst;
+    const void *src;
+    bool dst_dev, src_dev;
+    size_t n;
+    size_t dpitch, spitch, rows;
+    int fill;
+    void *obj;
+    uint64_t value;
+    uint32_t flag; /* COPY, COPY2D: SIM_COPY_* flags; FILL, FILL32: the host waits */
+    void *staging; /* memory the queued task owns */
+    struct sim_task *next;
+};
+
+/* ---- queue.c: the queue of a held stream ---- */
+
+/* Whether tasks enqueued on s now join its queue (the fast path: one
+ * atomic load). */
+static inline bool sim_stream_queueing(struct sim_stream *s)
+{
+    return atomic_load_explicit(&s->queueing, memory_order_acquire);
+}
+
+/* Put t on s, which is queueing: in its queue (a copy of t, host sources
+ * and the caller's descriptions copied with it), or, when s's queue has
+ * emptied since, run it now. SIM_EHOSTMEM when a copy cannot be had
+ * (nothing done). */
+enum sim_rc sim_queue_submit(struct sim_stream *s, const struct sim_task *t);
+/* An operator on s, which is queueing: queued (a copy of op, its blocks
+ * pending until it has run), *start and *end SIM_PS_PENDING; or, when s's
+ * queue has emptied since, run now. */
+enum sim_rc sim_queue_op(int32_t dev, struct sim_stream *s, const struct sim_op *op,
+                         uint64_t *start, uint64_t *end);
+/* Record or wait for an event on s: always through the queue, as they may
+ * hold or release streams. */
+void sim_queue_record(struct sim_event *e, struct sim_stream *s);
+void sim_queue_wait_event(struct sim_stream *s, const struct sim_event *e);
+/* After device memory was written by work of s that ran outside the
+ * queue: release the value waits it may satisfy. */
+void sim_queue_written(struct sim_stream *s);
+/* A host task on s, which is queueing: it is queued (*ticket names it),
+ * and fn(arg, ready) is called once the replay reaches it (under the queue
+ * lock: fn must not call the simulator). *ready is SIM_PS_PENDING then;
+ * when s's queue has emptied since, it runs now: *ready its time, *ticket
+ * 0. */
+enum sim_rc sim_queue_host_task(struct sim_stream *s, bool blocking, uint64_t runner,
+                                sim_ready_fn fn, void *arg, uint64_t *ready, uint64_t *ticket);
+/* The host ran (or dropped) the queued host task `ticket` of s: a task
+ * still queued is taken out; a blocking one the replay reached lets the
+ * rest of the queue go on. Returns whether it was such a one (it counts in
+ * s->blocking, which the caller takes back). */
+bool sim_queue_host_done(struct sim_stream *s, uint64_t ticket);
+/* Synchronise a stream with a queue: *held false when s has none (the
+ * caller does the ordinary synchronisation). */
+enum sim_rc sim_queue_sync(struct sim_stream *s, int32_t timeout_ms, bool *held);
+/* Settle every stream of dev with a queue (ordinary synchronisation
+ * follows). */
+enum sim_rc sim_queue_sync_device(int32_t dev);
+/* An event whose record is queued: wait for it as for its stream. */
+enum sim_rc sim_queue_event_sync(struct sim_event *e, int32_t timeout_ms);
+/* s is being destroyed or aborted: drop its queue. */
+void sim_queue_drop(struct sim_stream *s);
+/* An event or notify is being destroyed: forget it in every queue. */
+void sim_queue_forget(const void *obj);
+
+/* ---- task.c: run one task now ---- */
+
+/* Count a task of s; returns its id. */
+uint32_t sim_task_begin(struct sim_stream *s);
+/* Tell the fault handler of a failed task. */
+void sim_task_fault(enum sim_fault_kind kind, int32_t dev, uint32_t stream_id, uint32_t task_id,
+                    uint32_t thread);
+/* Between these two calls (nested, per thread) faults wait, and are raised
+ * by the outermost sim_task_faults_raise: the queue lock is held there. */
+void sim_task_faults_defer(void);
+void sim_task_faults_raise(void);
+
+/* Run a copy, fill, 2-D copy or 32-bit fill now, on stream s or (s NULL)
+ * synchronously on device dev. pre: ranges checked by the caller. */
+enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                         const void *src, bool src_dev, size_t n, unsigned flags);
+enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
+                         size_t n, bool host_waits);
+enum sim_rc sim_copy2d_run(int32_t dev, struct sim_stream *s, void *dst, size_t dpitch,
+                           bool dst_dev, const void *src, size_t spitch, bool src_dev,
+                           size_t width, size_t height, unsigned flags);
+enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                           uint32_t value, size_t words, bool host_waits);
+/* Run a built-in task, an operator now on s (*start, *end: its interval). */
+enum sim_rc sim_builtin_run(struct sim_stream *s, const struct sim_builtin *b);
+enum sim_rc sim_op_exec(int32_t dev, struct sim_stream *s, const struct sim_op *op,
+                        uint64_t *start, uint64_t *end);
+/* Run a queued task of a data kind (copies, fills, migrations, waits until
+ * a time, built-in tasks, operators) now, on s: memory freed since it was
+ * enqueued is left alone; `device`: the device reached it in s's queue.
+ * Returns whether it may have written device memory. */
+bool sim_task_run(struct sim_stream *s, const struct sim_task *t, bool device);
+/* An operator was queued on s: its workspace and tiling block are pending
+ * (pending.c) until it has run; one that will never run lets them go. */
+void sim_task_queued_op(struct sim_stream *s, const struct sim_op *op);
+void sim_task_drop_op(struct sim_stream *s, const struct sim_op *op);
+
+/* Run a host task now: ready when s's work so far is done (the returned
+ * time, s's new tail; `device` true: the device reached it in s's queue,
+ * the host pays nothing). A blocking one blocks s until sim_blocking_done:
+ * s's later work, and its synchronisation, wait in real time for it
+ * (sim_blocking_wait), except in thread `runner`, which runs it. */
+sim_ps sim_host_run(struct sim_stream *s, bool blocking, uint64_t runner, bool device);
+/* Wait (real time) until s, or every stream of dev, has no blocking host
+ * task left: false at once when the caller is the thread that must run
+ * one. */
+bool sim_blocking_wait(struct sim_stream *s);
+bool sim_blocking_wait_device(int32_t dev);
+/* A blocking host task of s ran (or was dropped). */
+void sim_blocking_done(struct sim_stream *s);
+
+/* ---- builtin.c, ops.c: the work of a task on the device bytes ---- */
+
+/* Do b's work (no time taken); *bytes is how many bytes it moved, for its
+ * timing. */
+enum sim_rc sim_builtin_compute(const struct sim_builtin *b, uint64_t *bytes);
+/* Compute op's results into its output, workspace and tiling block (no
+ * time taken); *ps is how long its kernel takes on device dev (roofline). */
+enum sim_rc sim_op_compute(int32_t dev, const struct sim_op *op, uint64_t *ps);
+/* A copy of op that owns its name and its host-memory inputs (one block,
+ * base_free frees it), or NULL when host memory runs out. */
+struct sim_op *sim_op_copy(const struct sim_op *op);
+/* Whether every device range op touches is still live memory. */
+bool sim_op_live(const struct sim_op *op);
+
+#endif /* ACLSIM_SIM_QUEUE_H_ */

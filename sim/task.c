@@ -1,0 +1,460 @@
+/*
+ * task.c - run one task of a stream now: copies, fills, 2-D copies, 32-bit
+ * fills, managed-memory migrations, built-in tasks, operators and host
+ * tasks, each moving its bytes at once and taking its simulated time on
+ * the device's links, copy engines or cores (clock.c); and what running a
+ * task means for its stream besides: its task id, the device faults it
+ * raises, and, for a blocking host task, that the stream's later work
+ * waits for the host.
+ *
+ * stream.c runs a task here when its stream is not held; queue.c replays
+ * queued tasks here when the wait that held them is released
+ * (sim_task_run). A queued task runs on the device memory of that moment:
+ * memory freed since it was enqueued is left alone (a built-in task or an
+ * operator that would touch it raises a memory fault instead, as the
+ * device would). Synchronous copies and fills (no stream) take their
+ * device's hidden stream and make the host wait.
+ *
+ * Device faults go to one handler (sim_fault_handler). A thread inside the
+ * queue lock (queue.c) defers the faults its replayed tasks raise until it
+ * has released the lock, so the handler never runs under a simulator lock.
+ *
+ * Blocking host tasks. A host task is a callback the host runs when its
+ * stream reaches it: in simulated time it is a record (ready when the
+ * stream's work so far is done). A blocking one also blocks the stream in
+ * real time, because the simulator moves bytes when work runs: the
+ * stream's later copies, fills, records, built-in tasks and operators wait
+ * at enqueue until the host has run the callback, so a callback never sees
+ * bytes of work queued behind it, and a synchronisation of the stream
+ * waits for it as the device would. The thread that runs the tasks
+ * (runner) is never made to wait for itself. They are counted under
+ * blocking_lock, a leaf lock; the fast path is one atomic load per enqueue.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include "clock.h"
+#include "internal.h"
+#include "queue.h"
+
+/* ---- Task ids and device faults ---- */
+
+static sim_fault_fn _Atomic fault_fn;
+
+/* Faults raised inside the queue lock, raised when it is released. */
+#define DEFERRED_MAX 16
+static _Thread_local struct {
+    unsigned depth, n;
+    struct sim_fault f[DEFERRED_MAX];
+} deferred;
+
+static uint64_t self_id(void)
+{
+    return (uint64_t)pthread_self();
+}
+
+uint32_t sim_task_begin(struct sim_stream *s)
+{
+    atomic_store_explicit(&s->last_thread, (uint32_t)self_id(), memory_order_relaxed);
+    return atomic_fetch_add_explicit(&s->tasks, 1, memory_order_relaxed);
+}
+
+void sim_fault_handler(sim_fault_fn fn)
+{
+    atomic_store(&fault_fn, fn);
+}
+
+void sim_task_fault(enum sim_fault_kind kind, int32_t dev, uint32_t stream_id, uint32_t task_id,
+                    uint32_t thread)
+{
+    sim_fault_fn fn = atomic_load(&fault_fn);
+    if (!fn)
+        return;
+    struct sim_fault f = {kind, dev, stream_id, task_id, thread};
+    if (deferred.depth == 0)
+        fn(&f);
+    else if (deferred.n < DEFERRED_MAX)
+        deferred.f[deferred.n++] = f; /* past the most: the device reports the first ones */
+}
+
+void sim_task_faults_defer(void)
+{
+    deferred.depth++;
+}
+
+void sim_task_faults_raise(void)
+{
+    if (--deferred.depth != 0)
+        return;
+    sim_fault_fn fn = atomic_load(&fault_fn);
+    unsigned n = deferred.n;
+    deferred.n = 0;
+    for (unsigned i = 0; fn && i < n; i++)
+        fn(&deferred.f[i]);
+}
+
+/* A fault of the task of s being run now (its id: the last one counted). */
+static void fault_now(struct sim_stream *s, enum sim_fault_kind kind, uint32_t task)
+{
+    sim_task_fault(kind, s->dev, s->clk.id, task, atomic_load(&s->last_thread));
+}
+
+/* ---- Copies and fills ---- */
+
+static struct sim_clock_stream *clock_of(int32_t dev, struct sim_stream *s)
+{
+    return s ? &s->clk : &sim_dev_get(dev)->sync_clk;
+}
+
+static enum sim_link link_of(bool dst_dev, bool src_dev)
+{
+    if (dst_dev)
+        return src_dev ? SIM_LINK_HBM : SIM_LINK_H2D;
+    return src_dev ? SIM_LINK_D2H : SIM_LINK_HOST;
+}
+
+/* The device whose memory holds addr, or -1. */
+static int32_t owner(const void *addr)
+{
+    struct sim_dev *d = sim_dev_of((uintptr_t)addr);
+    return d ? sim_dev_id(d) : -1;
+}
+
+/* Take the time of a copy whose bytes already moved: its link, staged when
+ * a host side is pageable, over the fabric between two devices. */
+static void time_copy(struct sim_clock_stream *clk, void *dst, bool dst_dev, const void *src,
+                      bool src_dev, uint64_t n, unsigned flags)
+{
+    bool wait = (flags & SIM_COPY_WAIT) != 0;
+    enum sim_link link = link_of(dst_dev, src_dev);
+    if (link == SIM_LINK_HBM) {
+        int32_t from = owner(src), to = owner(dst);
+        if (from >= 0 && to >= 0 && from != to) {
+            sim_clock_copy_peer(clk, from, to, n, wait, NULL, NULL);
+            return;
+        }
+    }
+    if ((link == SIM_LINK_H2D || link == SIM_LINK_D2H) && (flags & SIM_COPY_PAGEABLE))
+        sim_clock_copy_staged(clk, link, n, NULL, NULL);
+    else
+        sim_clock_copy(clk, link, n, wait, NULL, NULL);
+}
+
+enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                         const void *src, bool src_dev, size_t n, unsigned flags)
+{
+    uint32_t task = s ? sim_task_begin(s) : 0;
+    enum sim_rc rc = sim_mem_copy(dst, dst_dev, src, src_dev, n);
+    if (rc == SIM_EIO && s)
+        fault_now(s, SIM_FAULT_COPY, task);
+    if (rc != SIM_OK)
+        return rc;
+    time_copy(clock_of(dev, s), dst, dst_dev, src, src_dev, n, s ? flags : flags | SIM_COPY_WAIT);
+    return SIM_OK;
+}
+
+enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
+                         size_t n, bool host_waits)
+{
+    uint32_t task = s ? sim_task_begin(s) : 0;
+    enum sim_rc rc = sim_mem_fill(dst, dst_dev, value, n);
+    if (rc == SIM_EIO && s)
+        fault_now(s, SIM_FAULT_COPY, task);
+    if (rc != SIM_OK)
+        return rc;
+    struct sim_clock_stream *clk = clock_of(dev, s);
+    if (dst_dev)
+        sim_clock_fill(clk, n, host_waits || !s, NULL, NULL);
+    else
+        sim_clock_copy(clk, SIM_LINK_HOST, n, true, "memset host", NULL);
+    return SIM_OK;
+}
+
+enum sim_rc sim_copy2d_run(int32_t dev, struct sim_stream *s, void *dst, size_t dpitch,
+                           bool dst_dev, const void *src, size_t spitch, bool src_dev,
+                           size_t width, size_t height, unsigned flags)
+{
+    for (size_t r = 0; r < height; r++) {
+        enum sim_rc rc = sim_mem_copy((char *)dst + r * dpitch, dst_dev,
+                                      (const char *)src + r * spitch, src_dev, width);
+        if (rc != SIM_OK)
+            return rc;
+    }
+    time_copy(clock_of(dev, s), dst, dst_dev, src, src_dev, (uint64_t)width * height,
+              s ? flags : flags | SIM_COPY_WAIT);
+    return SIM_OK;
+}
+
+enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
+                           uint32_t value, size_t words, bool host_waits)
+{
+    enum sim_rc rc = sim_mem_fill32(dst, dst_dev, value, words);
+    if (rc != SIM_OK)
+        return rc;
+    struct sim_clock_stream *clk = clock_of(dev, s);
+    if (dst_dev)
+        sim_clock_fill(clk, (uint64_t)words * 4, host_waits || !s, "memset D32", NULL);
+    else /* the runtime fills host memory itself, at once */
+        sim_clock_copy(clk, SIM_LINK_HOST, (uint64_t)words * 4, true, "memset D32 host", NULL);
+    return SIM_OK;
+}
+
+/* ---- Built-in tasks ----
+ *
+ * Reductions and the status copies are SDMA work: timed as a copy of their
+ * bytes through HBM. A reset of the status words is a fill of the
+ * context's 512-byte overflow area (OVERFLOW_ADDR_MAX_SIZE in CANN's
+ * runtime). The DSA's random numbers are timed as a fill of the results
+ * (an assumption: no figure for the DSA is published). */
+
+enum sim_rc sim_builtin_run(struct sim_stream *s, const struct sim_builtin *b)
+{
+    uint32_t task = sim_task_begin(s);
+    uint64_t bytes = 0;
+    enum sim_rc rc = sim_builtin_compute(b, &bytes);
+    if (rc == SIM_EIO || rc == SIM_EINVAL)
+        fault_now(s, rc == SIM_EIO ? SIM_FAULT_COPY : SIM_FAULT_MEMORY, task);
+    if (rc != SIM_OK)
+        return rc;
+    switch (b->kind) {
+    case SIM_BI_REDUCE:
+        sim_clock_copy(&s->clk, SIM_LINK_HBM, bytes, false, "reduce", NULL);
+        break;
+    case SIM_BI_STATUS:
+        sim_clock_copy(&s->clk, SIM_LINK_HBM, bytes, false, "overflow status", NULL);
+        break;
+    case SIM_BI_STATUS_RESET:
+        sim_clock_fill(&s->clk, 512, false, "overflow reset", NULL);
+        break;
+    default:
+        sim_clock_fill(&s->clk, bytes, false, "random numbers", NULL);
+        break;
+    }
+    return SIM_OK;
+}
+
+/* ---- Operators ---- */
+
+enum sim_rc sim_op_exec(int32_t dev, struct sim_stream *s, const struct sim_op *op,
+                        uint64_t *start, uint64_t *end)
+{
+    uint64_t ps = 0;
+    enum sim_rc rc = sim_op_compute(dev, op, &ps);
+    if (rc != SIM_OK)
+        return rc;
+    sim_ps b = 0;
+    *end = sim_clock_kernel(&s->clk, ps, op->name, &b);
+    *start = b;
+    return SIM_OK;
+}
+
+/* The blocks the executor gave op (its workspace and tiling record): the
+ * bytes the allocator sanitizer keeps pending for it. */
+static void op_blocks(const struct sim_op *op, const void *p[2], size_t n[2])
+{
+    p[0] = op->ws;
+    n[0] = op->ws ? op->ws_bytes : 0;
+    p[1] = op->tiling;
+    n[1] = op->tiling ? op->tiling_bytes : 0;
+}
+
+void sim_task_queued_op(struct sim_stream *s, const struct sim_op *op)
+{
+    const void *p[2];
+    size_t n[2];
+    op_blocks(op, p, n);
+    sim_ps now = sim_clock_host();
+    for (int i = 0; i < 2; i++)
+        if (n[i])
+            sim_pending_hold(p[i], n[i], s, now);
+}
+
+/* A queued operator ran during [start, end), or never will (both the
+ * host's now): its blocks' pending uses end then. */
+static void op_settled(struct sim_stream *s, const struct sim_op *op, sim_ps start, sim_ps end)
+{
+    const void *p[2];
+    size_t n[2];
+    op_blocks(op, p, n);
+    for (int i = 0; i < 2; i++)
+        if (n[i])
+            sim_pending_ran(p[i], n[i], s, start, end);
+}
+
+void sim_task_drop_op(struct sim_stream *s, const struct sim_op *op)
+{
+    sim_ps now = sim_clock_host();
+    op_settled(s, op, now, now);
+}
+
+/* Run a queued operator: on the device bytes of now, unless some of the
+ * memory it touches was freed since it was enqueued. */
+static void run_op(struct sim_stream *s, const struct sim_task *t)
+{
+    const struct sim_op *op = t->obj;
+    uint32_t task = atomic_load_explicit(&s->tasks, memory_order_relaxed);
+    uint64_t start = 0, end = 0;
+    enum sim_rc rc = sim_op_live(op) ? sim_op_exec(t->dev, s, op, &start, &end) : SIM_EINVAL;
+    if (rc == SIM_OK) {
+        op_settled(s, op, start, end);
+        return;
+    }
+    if (rc == SIM_EIO || rc == SIM_EINVAL)
+        fault_now(s, rc == SIM_EIO ? SIM_FAULT_COPY : SIM_FAULT_MEMORY, task);
+    sim_task_drop_op(s, op);
+}
+
+/* ---- Queued tasks ---- */
+
+/* Whether [p, p+n) of one side of a queued task is still there: host
+ * memory is the program's (or the task's own staging); device memory must
+ * still be live. */
+static bool side_live(const void *p, bool dev, size_t n)
+{
+    return !dev || sim_mem_holds(p, n);
+}
+
+/* Bytes from the first row's start to the last row's end. */
+static size_t span2d(size_t pitch, size_t width, size_t rows)
+{
+    return rows ? (rows - 1) * pitch + width : 0;
+}
+
+bool sim_task_run(struct sim_stream *s, const struct sim_task *t, bool device)
+{
+    const void *src = t->staging ? t->staging : t->src;
+    switch (t->kind) {
+    case SIM_T_COPY:
+        if (side_live(t->dst, t->dst_dev, t->n) && side_live(src, t->src_dev, t->n))
+            sim_copy_run(s->dev, s, t->dst, t->dst_dev, src, t->src_dev, t->n, t->flag);
+        return t->dst_dev;
+    case SIM_T_COPY2D:
+        if (side_live(t->dst, t->dst_dev, span2d(t->dpitch, t->n, t->rows)) &&
+            side_live(src, t->src_dev, span2d(t->spitch, t->n, t->rows)))
+            sim_copy2d_run(s->dev, s, t->dst, t->dpitch, t->dst_dev, src, t->spitch,
+                           t->src_dev, t->n, t->rows, t->flag);
+        return t->dst_dev;
+    case SIM_T_FILL:
+        if (side_live(t->dst, t->dst_dev, t->n))
+            sim_fill_run(s->dev, s, t->dst, t->dst_dev, t->fill, t->n, t->flag != 0);
+        return t->dst_dev;
+    case SIM_T_FILL32:
+        if (side_live(t->dst, t->dst_dev, t->n))
+            sim_fill32_run(s->dev, s, t->dst, t->dst_dev, (uint32_t)t->value, t->n / 4,
+                           t->flag != 0);
+        return t->dst_dev;
+    case SIM_T_MIGRATE:
+        sim_clock_copy(&s->clk, t->flag ? SIM_LINK_H2D : SIM_LINK_D2H, t->n, false,
+                       "managed prefetch", NULL);
+        return false;
+    case SIM_T_WAIT_UNTIL:
+        device ? sim_clock_release(&s->clk, t->value) : sim_clock_wait(&s->clk, t->value);
+        return false;
+    case SIM_T_BUILTIN:
+        sim_builtin_run(s, t->obj);
+        return true;
+    case SIM_T_OP:
+        run_op(s, t);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* ---- Blocking host tasks ---- */
+
+static pthread_mutex_t blocking_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t blocking_ran = PTHREAD_COND_INITIALIZER;
+static unsigned dev_blocking[SIM_MAX_DEVICES]; /* blocking tasks per device */
+
+/* Runners with blocking tasks pending, per device: a device
+ * synchronisation in a runner's own thread would wait for itself. */
+#define MAX_RUNNERS 64
+static struct {
+    uint64_t runner;
+    int32_t dev;
+    unsigned n;
+} runners[MAX_RUNNERS];
+
+bool sim_blocking_wait(struct sim_stream *s)
+{
+    if (atomic_load_explicit(&s->blocking, memory_order_acquire) == 0)
+        return true;
+    bool ok = true;
+    pthread_mutex_lock(&blocking_lock);
+    while (atomic_load(&s->blocking) > 0) {
+        if (atomic_load(&s->runner) == self_id()) {
+            ok = false;
+            break;
+        }
+        pthread_cond_wait(&blocking_ran, &blocking_lock);
+    }
+    pthread_mutex_unlock(&blocking_lock);
+    return ok;
+}
+
+static bool runs_on(int32_t dev, uint64_t me)
+{
+    for (unsigned i = 0; i < MAX_RUNNERS; i++)
+        if (runners[i].n > 0 && runners[i].dev == dev && runners[i].runner == me)
+            return true;
+    return false;
+}
+
+bool sim_blocking_wait_device(int32_t dev)
+{
+    bool ok = true;
+    pthread_mutex_lock(&blocking_lock);
+    while (dev_blocking[dev] > 0) {
+        if (runs_on(dev, self_id())) {
+            ok = false;
+            break;
+        }
+        pthread_cond_wait(&blocking_ran, &blocking_lock);
+    }
+    pthread_mutex_unlock(&blocking_lock);
+    return ok;
+}
+
+/* Count one blocking task of runner on dev (+1) or its end (-1).
+ * pre: blocking_lock held. A runner that finds no free slot is not
+ * counted: its device synchronisation then waits like anyone's. */
+static void runner_count(uint64_t runner, int32_t dev, int delta)
+{
+    for (unsigned i = 0; i < MAX_RUNNERS; i++)
+        if (runners[i].n > 0 && runners[i].runner == runner && runners[i].dev == dev) {
+            runners[i].n += (unsigned)delta;
+            return;
+        }
+    if (delta < 0)
+        return;
+    for (unsigned i = 0; i < MAX_RUNNERS; i++)
+        if (runners[i].n == 0) {
+            runners[i].runner = runner;
+            runners[i].dev = dev;
+            runners[i].n = 1;
+            return;
+        }
+}
+
+sim_ps sim_host_run(struct sim_stream *s, bool blocking, uint64_t runner, bool device)
+{
+    if (blocking) {
+        pthread_mutex_lock(&blocking_lock);
+        atomic_store(&s->runner, runner);
+        atomic_fetch_add(&s->blocking, 1);
+        dev_blocking[s->dev]++;
+        runner_count(runner, s->dev, 1);
+        pthread_mutex_unlock(&blocking_lock);
+    }
+    return device ? sim_clock_release(&s->clk, 0) : sim_clock_record(&s->clk);
+}
+
+void sim_blocking_done(struct sim_stream *s)
+{
+    pthread_mutex_lock(&blocking_lock);
+    atomic_fetch_sub(&s->blocking, 1);
+    dev_blocking[s->dev]--;
+    runner_count(atomic_load(&s->runner), s->dev, -1);
+    pthread_cond_broadcast(&blocking_ran);
+    pthread_mutex_unlock(&blocking_lock);
+}
