@@ -100,13 +100,13 @@ enum { BE_AVAIL_STREAM, BE_AVAIL_EVENT };
 enum { BE_EV_ID, BE_EV_TIMESTAMP, BE_EV_WAITED };
 enum { BE_DP_SAT_MODE, BE_DP_OP_WAIT_TIMEOUT, BE_DP_OP_EXEC_TIMEOUT_MS };
 
-/* ---- resource limits, built-in tasks, IPC events ---- */
+/* ---- resource limits, device tasks, IPC events ---- */
 enum {
     BE_RL_DEV_GET, BE_RL_DEV_SET, BE_RL_DEV_RESET, BE_RL_STREAM_GET, BE_RL_STREAM_SET,
     BE_RL_STREAM_RESET, BE_RL_THREAD_USE, BE_RL_THREAD_UNUSE, BE_RL_THREAD_GET
 };
 enum { BE_TASK_REDUCE, BE_TASK_RANDOM, BE_TASK_OVERFLOW_GET, BE_TASK_OVERFLOW_RESET };
-/* A built-in task, as the user gave it (be_ops.device_task). */
+/* A device task, as the user gave it (be_ops.device_task). */
 struct be_task {
     int kind;
     /* REDUCE: dst = dst <kind> src over count bytes of elements of type. */
@@ -139,7 +139,7 @@ struct be_fault {
 /* ---- operators ---- */
 
 /* A built-in operator, validated by the ACL layer (api/src/op/library.c), as a
- * backend runs it (sim/ops.c computes it). Its kinds and limits are the
+ * backend runs it (sim/kernels.c computes it). Its kinds and limits are the
  * shared vocabulary of api/abi/opkinds.def. */
 enum be_op_kind {
 #define OPKIND(id, what) BE_OP_##id,
@@ -449,7 +449,7 @@ struct be_ops {
     aclError (*pool_free)(void *ptr, void *stream, const char **why);
     aclError (*pool_trim)(void *pool, size_t keep, const char **why);
 
-    /* ---- resource limits, built-in tasks, IPC events ---- */
+    /* ---- resource limits, device tasks, IPC events ---- */
     /* Core limits (type: ACL_RT_DEV_RES_CUBE_CORE or _VECTOR_CORE) of an
      * open device (BE_RL_DEV_*), of a stream (BE_RL_STREAM_*; a stream
      * without a limit of its own answers its device's), and of the calling
@@ -460,7 +460,7 @@ struct be_ops {
      * pre: type valid; a SET's value at most the device's core count;
      * dev open; stream live (or NULL where said). */
     aclError (*res_limit)(int op, int32_t dev, void *stream, int type, uint32_t *val);
-    /* A built-in device task (BE_TASK_*) on a stream: results on the
+    /* A device task (BE_TASK_*) on a stream: results on the
      * device bytes, time on the stream. ACL_ERROR_RT_FEATURE_NOT_SUPPORT
      * when the SoC lacks it. pre: checked by the ACL layer (struct be_task). */
     aclError (*device_task)(void *stream, const struct be_task *t);
@@ -622,7 +622,7 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(vmm_set_access) BE_REQUIRE(vmm_get_access) BE_REQUIRE(mem_range)
     BE_REQUIRE(pool_create) BE_REQUIRE(pool_destroy) BE_REQUIRE(pool_attr)
     BE_REQUIRE(pool_malloc) BE_REQUIRE(pool_free) BE_REQUIRE(pool_trim)
-    /* ---- resource limits, built-in tasks, IPC events ---- */
+    /* ---- resource limits, device tasks, IPC events ---- */
     BE_REQUIRE(res_limit) BE_REQUIRE(device_task) BE_REQUIRE(event_ipc)
 #undef BE_REQUIRE
     return NULL;

@@ -1362,7 +1362,7 @@ static size_t vmm_live(int32_t dev, void (*fn)(int, void *, uint64_t, uint64_t, 
     return sim_vmm_live(dev, each_vmm_live, &c) + sim_pool_live(dev, each_vmm_live, &c);
 }
 
-/* ---- resource limits, built-in tasks, IPC events ---- */
+/* ---- resource limits, device tasks, IPC events ---- */
 
 /* The simulator's kind of core for an aclrtDevResLimitType. */
 static enum sim_core core_of(int type)
@@ -1471,7 +1471,7 @@ static bool reduce_supported(int32_t dev, aclrtReduceKind kind, enum sim_elem e)
 
 static aclError device_task(void *stream, const struct be_task *t)
 {
-    struct sim_builtin b = {.kind = SIM_BI_STATUS_RESET};
+    struct sim_devtask b = {.kind = SIM_DEVTASK_STATUS_RESET};
     int32_t dev;
     uint32_t id;
     sim_stream_ids(stream, &dev, &id);
@@ -1479,7 +1479,7 @@ static aclError device_task(void *stream, const struct be_task *t)
     case BE_TASK_REDUCE:
         if (!elem_of(t->type, &b.type) || !reduce_supported(dev, t->reduce, b.type))
             return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-        b.kind = SIM_BI_REDUCE;
+        b.kind = SIM_DEVTASK_REDUCE;
         b.dst = t->dst;
         b.src = t->src;
         b.n = t->count;
@@ -1492,7 +1492,7 @@ static aclError device_task(void *stream, const struct be_task *t)
         const aclrtRandomNumFuncParaInfo *pi = &ti->randomNumFuncParaInfo;
         if (!elem_of(ti->dataType, &b.type))
             return ACL_ERROR_RT_PARAM_INVALID;
-        b.kind = SIM_BI_RANDOM;
+        b.kind = SIM_DEVTASK_RANDOM;
         b.dist = (enum sim_rand_dist)pi->funcType;
         b.dst = ti->randomResultAddr;
         b.counter = ti->randomCounterAddr;
@@ -1513,14 +1513,14 @@ static aclError device_task(void *stream, const struct be_task *t)
         break;
     }
     case BE_TASK_OVERFLOW_GET:
-        b.kind = SIM_BI_STATUS;
+        b.kind = SIM_DEVTASK_STATUS;
         b.dst = t->dst;
         b.n = t->size;
         break;
     default:
         break;
     }
-    return rc_to_acl(sim_builtin(dev, stream, &b), ACL_ERROR_RT_INTERNAL_ERROR);
+    return rc_to_acl(sim_devtask(dev, stream, &b), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 /* An IPC event handle: a tag, then the name of the event's shared state
@@ -1682,7 +1682,7 @@ static const struct be_ops ops = {
     .pool_malloc = pool_malloc,
     .pool_free = pool_free,
     .pool_trim = pool_trim,
-    /* ---- resource limits, built-in tasks, IPC events ---- */
+    /* ---- resource limits, device tasks, IPC events ---- */
     .res_limit = res_limit,
     .device_task = device_task,
     .event_ipc = event_ipc,

@@ -509,7 +509,7 @@ sim_ps sim_clock_abort(struct sim_clock_stream *s)
     return tail;
 }
 
-/* ---- kernels (built-in operators, ops.c) ---- */
+/* ---- kernels (built-in operators, kernels.c) ---- */
 
 sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char *name,
                         sim_ps *start)

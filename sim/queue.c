@@ -10,7 +10,7 @@
  * event record reached by another stream) releases the stream at the
  * simulated time it happens, and its queue is replayed task by task
  * through task.c, as the device reaches each one, until it is empty or
- * another wait holds the stream again: copies, fills, built-in tasks and
+ * another wait holds the stream again: copies, fills, device tasks and
  * operators work on the bytes device memory holds then. A host task the
  * replay reaches becomes ready then, and its callback (sim_ready_fn) is
  * told; a blocking one makes the rest of the queue wait until the host has
@@ -362,7 +362,7 @@ static void release(struct sim_stream *s, sim_ps t)
 /* ---- Queueing (lock held) ---- */
 
 /* The memory a queued copy of t owns: the bytes of a host source, the
- * caller's description of a built-in task or an operator. NULL with
+ * caller's description of a device task or an operator. NULL with
  * *staging NULL when it needs none. */
 static enum sim_rc stage(struct sim_task *q, const struct sim_task *t)
 {
@@ -376,10 +376,10 @@ static enum sim_rc stage(struct sim_task *q, const struct sim_task *t)
         for (size_t r = 0; r < rows; r++)
             memcpy((char *)q->staging + r * t->n, (const char *)t->src + r * t->spitch, t->n);
         q->spitch = t->n;
-    } else if (t->kind == SIM_T_BUILTIN) {
-        if (!(q->staging = base_malloc(sizeof(struct sim_builtin))))
+    } else if (t->kind == SIM_T_DEVTASK) {
+        if (!(q->staging = base_malloc(sizeof(struct sim_devtask))))
             return SIM_EHOSTMEM;
-        memcpy(q->staging, t->obj, sizeof(struct sim_builtin));
+        memcpy(q->staging, t->obj, sizeof(struct sim_devtask));
         q->obj = q->staging;
     } else if (t->kind == SIM_T_OP) {
         if (!(q->staging = sim_op_copy(t->obj)))

@@ -8,8 +8,8 @@
  * when a wait holds the stream, queue.c keeps it in the stream's queue and
  * replays it, through task.c again, when the wait is satisfied. The calls
  * point one way: stream.c -> queue.c -> task.c, stream.c -> task.c; ipc.c
- * keeps the state IPC events share and calls none of them. builtin.c and
- * ops.c compute the work of built-in tasks and operators for task.c.
+ * keeps the state IPC events share and calls none of them. devtask.c and
+ * kernels.c compute the work of device tasks and operators for task.c.
  */
 #ifndef ACLSIM_SIM_QUEUE_H_
 #define ACLSIM_SIM_QUEUE_H_
@@ -136,7 +136,7 @@ enum sim_task_kind {
     SIM_T_NOTIFY_WAIT,   /* obj: notify; value: timeout in s */
     SIM_T_VALUE_WRITE,   /* dst, value */
     SIM_T_VALUE_WAIT,    /* src, value, flag */
-    SIM_T_BUILTIN,       /* obj: the task's own copy of a struct sim_builtin */
+    SIM_T_DEVTASK,       /* obj: the task's own copy of a struct sim_devtask */
     SIM_T_OP,            /* obj: the task's own copy of a struct sim_op (host inputs
                             staged with it) */
     SIM_T_HOST           /* obj: its host task record (queue.c) */
@@ -231,12 +231,12 @@ enum sim_rc sim_copy2d_run(int32_t dev, struct sim_stream *s, void *dst, size_t 
                            size_t width, size_t height, unsigned flags);
 enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                            uint32_t value, size_t words, bool host_waits);
-/* Run a built-in task, an operator now on s (*start, *end: its interval). */
-enum sim_rc sim_builtin_run(struct sim_stream *s, const struct sim_builtin *b);
+/* Run a device task, an operator now on s (*start, *end: its interval). */
+enum sim_rc sim_devtask_run(struct sim_stream *s, const struct sim_devtask *b);
 enum sim_rc sim_op_exec(int32_t dev, struct sim_stream *s, const struct sim_op *op,
                         uint64_t *start, uint64_t *end);
 /* Run a queued task of a data kind (copies, fills, migrations, waits until
- * a time, built-in tasks, operators) now, on s: memory freed since it was
+ * a time, device tasks, operators) now, on s: memory freed since it was
  * enqueued is left alone; `device`: the device reached it in s's queue.
  * Returns whether it may have written device memory. */
 bool sim_task_run(struct sim_stream *s, const struct sim_task *t, bool device);
@@ -259,11 +259,11 @@ bool sim_blocking_wait_device(int32_t dev);
 /* A blocking host task of s ran (or was dropped). */
 void sim_blocking_done(struct sim_stream *s);
 
-/* ---- builtin.c, ops.c: the work of a task on the device bytes ---- */
+/* ---- devtask.c, kernels.c: the work of a task on the device bytes ---- */
 
 /* Do b's work (no time taken); *bytes is how many bytes it moved, for its
  * timing. */
-enum sim_rc sim_builtin_compute(const struct sim_builtin *b, uint64_t *bytes);
+enum sim_rc sim_devtask_compute(const struct sim_devtask *b, uint64_t *bytes);
 /* Compute op's results into its output, workspace and tiling block (no
  * time taken); *ps is how long its kernel takes on device dev (roofline). */
 enum sim_rc sim_op_compute(int32_t dev, const struct sim_op *op, uint64_t *ps);

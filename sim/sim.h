@@ -8,8 +8,8 @@
  * whose blocks (blocks.c, with allocation stacks from stacks.c) follow
  * CANN's rounding and page policies (policy.c); virtual memory (vmm.c) and
  * stream-ordered pools (pool.c); page-locked, registered and managed host
- * memory (host.c); streams, copies, fills (copy.c), events, built-in tasks
- * (builtin.c), operators timed by a roofline (ops.c, roofline.c) and host
+ * memory (host.c); streams, copies, fills (copy.c), events, device tasks
+ * (devtask.c), operators timed by a roofline (kernels.c, roofline.c) and host
  * tasks on a simulated clock (stream.c, queue.c and task.c over clock.c,
  * traced by trace.c): every task waits its turn in its stream's one queue;
  * core limits and device settings (limits.c). Files share internals
@@ -352,7 +352,7 @@ enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event 
  * A stream can be held by a wait the device cannot satisfy yet: a notify
  * not recorded yet, a value not written yet, an event whose record is
  * itself queued behind such a wait. Every task enqueued on a held stream
- * (copies, fills, records and waits, built-in tasks, operators, host
+ * (copies, fills, records and waits, device tasks, operators, host
  * tasks) waits in its queue (host-memory sources and inputs are copied at
  * once, as the runtime stages pageable memory) and runs, in order, when the
  * wait is satisfied, at the simulated time that satisfies it, on the bytes
@@ -470,7 +470,7 @@ void sim_fault_handler(sim_fault_fn fn);
  * to enqueue because the device would have failed it). */
 void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind);
 
-/* ---- stream.c, ops.c, roofline.c, pending.c: built-in operators and the
+/* ---- stream.c, kernels.c, roofline.c, pending.c: built-in operators and the
  * facts of pending work (the allocator sanitizer's) ---- */
 
 /* Element types of the built-in operators. */
@@ -690,7 +690,7 @@ void sim_pool_close(int32_t dev);
 int32_t sim_stream_device(struct sim_stream *s);
 void sim_stream_wait_until(struct sim_stream *s, uint64_t t);
 
-/* ---- builtin.c: built-in device tasks ----
+/* ---- devtask.c: device tasks ----
  *
  * Tasks the device runs without a kernel: SDMA reductions (dst = dst op
  * src, element by element), the DSA's random numbers (Philox4x32-10), and
@@ -699,7 +699,9 @@ void sim_stream_wait_until(struct sim_stream *s, uint64_t t);
  * runs (at once, or when a wait holding its stream is satisfied) and takes
  * simulated time on its stream. */
 
-enum sim_builtin_kind { SIM_BI_REDUCE, SIM_BI_RANDOM, SIM_BI_STATUS, SIM_BI_STATUS_RESET };
+enum sim_devtask_kind {
+    SIM_DEVTASK_REDUCE, SIM_DEVTASK_RANDOM, SIM_DEVTASK_STATUS, SIM_DEVTASK_STATUS_RESET
+};
 enum sim_reduce_op { SIM_RED_SUM, SIM_RED_MAX, SIM_RED_MIN };
 enum sim_elem { SIM_EL_F32, SIM_EL_F16, SIM_EL_BF16, SIM_EL_I8, SIM_EL_I16, SIM_EL_I32,
                 SIM_EL_U32, SIM_EL_I64, SIM_EL_U64 };
@@ -713,8 +715,8 @@ struct sim_rand_param {
     uint64_t raw;
 };
 
-struct sim_builtin {
-    enum sim_builtin_kind kind;
+struct sim_devtask {
+    enum sim_devtask_kind kind;
     /* REDUCE: n bytes of elements at dst and src; STATUS: n bytes at dst;
      * RANDOM: the results at dst. */
     void *dst;
@@ -733,7 +735,7 @@ struct sim_builtin {
 /* Run b on stream s of device dev (pre: device ranges checked by the
  * caller). SIM_EHOSTMEM when scratch memory runs out, SIM_EIO on an
  * injected copy-engine fault (reductions and status copies are SDMA work). */
-enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_builtin *b);
+enum sim_rc sim_devtask(int32_t dev, struct sim_stream *s, const struct sim_devtask *b);
 
 /* Philox4x32-10 (Salmon et al., SC'11): the four words for counter ctr
  * under key (exposed for its known-answer test). */
@@ -791,7 +793,7 @@ enum sim_simt {
 };
 int64_t sim_simt_limit(int32_t dev, enum sim_simt what);
 /* Whether the SDMA of device dev's SoC reduces elements of type e (an
- * SIM_BI_REDUCE task); false when the SoC has no platform facts. */
+ * SIM_DEVTASK_REDUCE task); false when the SoC has no platform facts. */
 bool sim_reduce_supported(int32_t dev, enum sim_elem e);
 /* Whether device dev's runtime updates tasks' tiling keys on the device
  * (ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV), and whether it records

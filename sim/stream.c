@@ -4,7 +4,7 @@
  *
  * A stream is an in-order queue on its device's timeline (clock.c). Every
  * task enqueued on it (copies, fills, 2-D copies, 32-bit fills, managed
- * migrations, event records and waits, built-in tasks, operators, host
+ * migrations, event records and waits, device tasks, operators, host
  * tasks; notify and value waits and writes go straight to queue.c) waits
  * its turn: on a stream nothing holds its turn is now, and it runs through
  * task.c at once, its bytes moved and its simulated time taken (so data is
@@ -225,14 +225,14 @@ void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device)
                        "managed prefetch", NULL);
 }
 
-enum sim_rc sim_builtin(int32_t dev, struct sim_stream *s, const struct sim_builtin *b)
+enum sim_rc sim_devtask(int32_t dev, struct sim_stream *s, const struct sim_devtask *b)
 {
     (void)dev;
     enum sim_rc rc = SIM_OK;
-    struct sim_task t = {.kind = SIM_T_BUILTIN, .obj = (void *)b};
+    struct sim_task t = {.kind = SIM_T_DEVTASK, .obj = (void *)b};
     if (queued(s, &t, &rc))
         return rc;
-    rc = sim_builtin_run(s, b);
+    rc = sim_devtask_run(s, b);
     if (rc == SIM_OK)
         sim_queue_written(s);
     return rc;

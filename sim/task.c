@@ -1,6 +1,6 @@
 /*
  * task.c - run one task of a stream now: copies, fills, 2-D copies, 32-bit
- * fills, managed-memory migrations, built-in tasks, operators and host
+ * fills, managed-memory migrations, device tasks, operators and host
  * tasks, each moving its bytes at once and taking its simulated time on
  * the device's links, copy engines or cores (clock.c); and what running a
  * task means for its stream besides: its task id, the device faults it
@@ -10,7 +10,7 @@
  * stream.c runs a task here when its stream is not held; queue.c replays
  * queued tasks here when the wait that held them is released
  * (sim_task_run). A queued task runs on the device memory of that moment:
- * memory freed since it was enqueued is left alone (a built-in task or an
+ * memory freed since it was enqueued is left alone (a device task or an
  * operator that would touch it raises a memory fault instead, as the
  * device would). Synchronous copies and fills (no stream) take their
  * device's hidden stream and make the host wait.
@@ -23,7 +23,7 @@
  * stream reaches it: in simulated time it is a record (ready when the
  * stream's work so far is done). A blocking one also blocks the stream in
  * real time, because the simulator moves bytes when work runs: the
- * stream's later copies, fills, records, built-in tasks and operators wait
+ * stream's later copies, fills, records, device tasks and operators wait
  * at enqueue until the host has run the callback, so a callback never sees
  * bytes of work queued behind it, and a synchronisation of the stream
  * waits for it as the device would. The thread that runs the tasks
@@ -198,7 +198,7 @@ enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool ds
     return SIM_OK;
 }
 
-/* ---- Built-in tasks ----
+/* ---- Device tasks ----
  *
  * Reductions and the status copies are SDMA work: timed as a copy of their
  * bytes through HBM. A reset of the status words is a fill of the
@@ -206,23 +206,23 @@ enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool ds
  * runtime). The DSA's random numbers are timed as a fill of the results
  * (an assumption: no figure for the DSA is published). */
 
-enum sim_rc sim_builtin_run(struct sim_stream *s, const struct sim_builtin *b)
+enum sim_rc sim_devtask_run(struct sim_stream *s, const struct sim_devtask *b)
 {
     uint32_t task = sim_task_begin(s);
     uint64_t bytes = 0;
-    enum sim_rc rc = sim_builtin_compute(b, &bytes);
+    enum sim_rc rc = sim_devtask_compute(b, &bytes);
     if (rc == SIM_EIO || rc == SIM_EINVAL)
         fault_now(s, rc == SIM_EIO ? SIM_FAULT_COPY : SIM_FAULT_MEMORY, task);
     if (rc != SIM_OK)
         return rc;
     switch (b->kind) {
-    case SIM_BI_REDUCE:
+    case SIM_DEVTASK_REDUCE:
         sim_clock_copy(&s->clk, SIM_LINK_HBM, bytes, false, "reduce", NULL);
         break;
-    case SIM_BI_STATUS:
+    case SIM_DEVTASK_STATUS:
         sim_clock_copy(&s->clk, SIM_LINK_HBM, bytes, false, "overflow status", NULL);
         break;
-    case SIM_BI_STATUS_RESET:
+    case SIM_DEVTASK_STATUS_RESET:
         sim_clock_fill(&s->clk, 512, false, "overflow reset", NULL);
         break;
     default:
@@ -349,8 +349,8 @@ bool sim_task_run(struct sim_stream *s, const struct sim_task *t, bool device)
     case SIM_T_WAIT_UNTIL:
         device ? sim_clock_release(&s->clk, t->value) : sim_clock_wait(&s->clk, t->value);
         return false;
-    case SIM_T_BUILTIN:
-        sim_builtin_run(s, t->obj);
+    case SIM_T_DEVTASK:
+        sim_devtask_run(s, t->obj);
         return true;
     case SIM_T_OP:
         run_op(s, t);

@@ -1,7 +1,7 @@
 /*
  * test_held.c - work behind a wait that holds a stream waits its turn, of
  * every kind: operators (aclopExecuteV2), callbacks (aclrtLaunchCallback,
- * aclrtLaunchHostFunc) and built-in tasks behind a notify wait
+ * aclrtLaunchHostFunc) and device tasks behind a notify wait
  * (aclrtWaitAndResetNotify) or a value wait (aclrtValueWait) run when the
  * wait is released, on the device bytes of that moment, and the allocator
  * sanitizer keeps a held operator's blocks pending until it has run.
@@ -283,9 +283,9 @@ static void test_host_func_behind_notify_wait_runs_after_the_release(void **stat
     assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
-/* ---- Built-in tasks ---- */
+/* ---- Device tasks ---- */
 
-static void test_builtin_task_behind_notify_wait_reads_input_written_before_the_record(void **state)
+static void test_device_task_behind_notify_wait_reads_input_written_before_the_record(void **state)
 {
     (void)state;
     aclrtNotify n;
@@ -498,7 +498,7 @@ int main(void)
         T(test_held_operators_run_in_order_with_host_inputs_taken_at_enqueue),
         T(test_callback_behind_notify_wait_runs_after_the_release),
         T(test_host_func_behind_notify_wait_runs_after_the_release),
-        T(test_builtin_task_behind_notify_wait_reads_input_written_before_the_record),
+        T(test_device_task_behind_notify_wait_reads_input_written_before_the_record),
         T(test_held_operator_blocks_pend_until_it_has_run),
         T(test_held_operator_block_reused_by_another_stream_is_reported),
         T(test_unregister_after_held_operator_ran_is_clean),

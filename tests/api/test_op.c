@@ -490,7 +490,7 @@ static void test_alloc_null_fails_the_execute_no_fallback(void **state)
     aclrtDestroyStream(s);
 }
 
-static void test_builtin_allocator_kept_for_life_late_registration_ignored(void **state)
+static void test_fallback_allocator_kept_for_life_late_registration_ignored(void **state)
 {
     (void)state;
     size_t f0, f, tot;
@@ -687,7 +687,7 @@ int main(void)
         cmocka_unit_test_setup(test_reduce_sum_axes_keep_dims_and_transpose, fresh),
         cmocka_unit_test_setup(test_activations, fresh),
         cmocka_unit_test_setup(test_alloc_null_fails_the_execute_no_fallback, fresh),
-        cmocka_unit_test_setup(test_builtin_allocator_kept_for_life_late_registration_ignored, fresh),
+        cmocka_unit_test_setup(test_fallback_allocator_kept_for_life_late_registration_ignored, fresh),
         cmocka_unit_test_setup(test_operator_takes_roofline_time_on_its_stream, fresh),
         cmocka_unit_test_setup(test_hgemm_and_s8gemm_through_gemm, fresh),
         cmocka_unit_test_setup(test_handles_for_s8gemv_and_cast, fresh),

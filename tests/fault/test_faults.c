@@ -677,7 +677,7 @@ static aclError pool_scenario(int at_create)
 static aclError scenario_ACL_RT_POOL(void) { return pool_scenario(1); }
 static aclError scenario_SIM_POOL_GROW(void) { return pool_scenario(0); }
 
-/* ---- resource limits, built-in tasks, IPC events (examples) ---- */
+/* ---- resource limits, device tasks, IPC events ---- */
 
 static aclError scenario_ACL_RT_RES_LIMIT(void)
 {

@@ -13,7 +13,7 @@
  * checks the device would make: every device range a task touches must be
  * live memory of the stream's device (refused with EE1003, and a device
  * memory exception when it is freed memory or runs past its block, as for
- * copies). What the simulator computes is described in sim/builtin.c.
+ * copies). What the simulator computes is described in sim/devtask.c.
  */
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * and plain copies and fills (memory.c), 2-D, batch and 32-bit copies and
  * fills (memcopy.c), registered, managed and configured memory
  * (hostmem.c), virtual memory (vmm.c), stream-ordered pools (pool.c),
- * cache maintenance (cache.c) and built-in device tasks (devtask.c).
+ * cache maintenance (cache.c) and device tasks (devtask.c).
  *
  * mem/ includes diag/, rt/ (streams, contexts, peers) and alloc/ (the
  * sanitizer it reports host accesses and frees to); never op/.

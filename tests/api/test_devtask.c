@@ -1,5 +1,5 @@
 /*
- * test_builtin.c - built-in device tasks: aclrtReduceAsync,
+ * test_devtask.c - device tasks: aclrtReduceAsync,
  * aclrtRandomNumAsync and the overflow-status calls. CANN's checks, codes
  * and texts first (aclrt_impl/memory.cpp, kernel.cpp, device.cpp; the
  * runtime's api_error.cc, random_num_task.cc, memory_stars.cc), then the

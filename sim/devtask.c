@@ -1,5 +1,5 @@
 /*
- * builtin.c - the work of built-in device tasks on device bytes (sim.h):
+ * devtask.c - the work of device tasks on device bytes (sim.h):
  * SDMA reductions, the DSA's random numbers, the overflow status words.
  * stream.c puts them in their stream's queue and task.c runs and times
  * them when the stream reaches them; this file only computes.
@@ -237,7 +237,7 @@ static void combine(unsigned char *d, const unsigned char *s, enum sim_elem t,
     put_i(d, t, r);
 }
 
-static enum sim_rc reduce(const struct sim_builtin *b)
+static enum sim_rc reduce(const struct sim_devtask *b)
 {
     if (!live(b->dst, b->n) || !live(b->src, b->n))
         return SIM_EINVAL;
@@ -360,7 +360,7 @@ struct rand_nums {
     uint64_t range;
 };
 
-static struct rand_nums rand_nums(const struct sim_builtin *b, uint64_t r1, uint64_t r2)
+static struct rand_nums rand_nums(const struct sim_devtask *b, uint64_t r1, uint64_t r2)
 {
     struct rand_nums k = {0, 0, 0, 0};
     if (is_float(b->type)) {
@@ -380,7 +380,7 @@ static struct rand_nums rand_nums(const struct sim_builtin *b, uint64_t r1, uint
 }
 
 /* One element of a uniform or normal distribution, es bytes at p. */
-static void draw(const struct sim_builtin *b, const struct rand_nums *k, struct gen *g,
+static void draw(const struct sim_devtask *b, const struct rand_nums *k, struct gen *g,
                  unsigned char *p, size_t es)
 {
     if (b->dist == SIM_RAND_UNIFORM && is_float(b->type)) {
@@ -403,7 +403,7 @@ static void draw(const struct sim_builtin *b, const struct rand_nums *k, struct 
     }
 }
 
-static enum sim_rc random_numbers(const struct sim_builtin *b, uint64_t *bytes)
+static enum sim_rc random_numbers(const struct sim_devtask *b, uint64_t *bytes)
 {
     size_t es = elem_size(b->type);
     uint64_t seed, num, r1, r2 = 0;
@@ -455,16 +455,16 @@ static enum sim_rc random_numbers(const struct sim_builtin *b, uint64_t *bytes)
     return rc;
 }
 
-enum sim_rc sim_builtin_compute(const struct sim_builtin *b, uint64_t *bytes)
+enum sim_rc sim_devtask_compute(const struct sim_devtask *b, uint64_t *bytes)
 {
     *bytes = b->n;
     switch (b->kind) {
-    case SIM_BI_REDUCE:
+    case SIM_DEVTASK_REDUCE:
         return reduce(b);
-    case SIM_BI_STATUS:
+    case SIM_DEVTASK_STATUS:
         /* Nothing overflowed: the status words are clean. */
         return live(b->dst, b->n) ? sim_mem_fill(b->dst, true, 0, b->n) : SIM_EINVAL;
-    case SIM_BI_STATUS_RESET:
+    case SIM_DEVTASK_STATUS_RESET:
         return SIM_OK;
     default:
         return random_numbers(b, bytes);

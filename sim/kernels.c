@@ -1,5 +1,5 @@
 /*
- * ops.c - the work of the built-in operators: real results on the device
+ * kernels.c - the work of the built-in operators: real results on the device
  * bytes, and their roofline time (roofline.c). stream.c puts an operator
  * in its stream's queue and task.c runs it when the stream reaches it
  * (sim_op_run in sim.h); this file only computes.
