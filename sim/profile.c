@@ -9,7 +9,7 @@
  * reports of Huawei Connect 2025, D = CANN documentation (hicann/runtime
  * docs/zh/api_ref), E = measurements published in public issues (named
  * where used). Where no source gives a number the value is labelled an
- * assumption; reference/fidelity-and-needs.md (section A) weighs them all.
+ * assumption.
  */
 #include <string.h>
 #include "sim.h"

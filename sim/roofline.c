@@ -23,8 +23,8 @@
  *   V  vector: vec_calc_size=128 (A) read as 128 fp16 (64 fp32) lanes per
  *      cycle per vector core, one multiply-add (2 flops) each: the lane
  *      reading is an assumption, the counts and clock are A.
- *   M  Huawei msmodeling (fidelity-and-needs.md, table A, "Kernel launch"):
- *      a static device cost of 5 us per matmul and 2 us per vector op,
+ *   M  Huawei msmodeling (github.com/Ascend/msmodeling, its device model's
+ *      kernel launch): a static device cost of 5 us per matmul and 2 us per vector op,
  *      marked TODO there: treat as calibratable.
  *   S  assumption: fp32 on the cube runs at a quarter of fp16 (HF32 is
  *      not modelled); int32 elementwise at the fp32 vector rate.

@@ -2,7 +2,7 @@
  * test_adversarial_exhaustion.c - running out (issue 11): device memory
  * until ACL_ERROR_RT_MEMORY_ALLOCATION (207001) and back, streams and
  * events to their per-device limits (1984 with the default stream, 65536:
- * fact sheet 3.3) and back, and the library's own host memory failing
+ * hicann/runtime docs/zh/api_ref, 06_stream_management.md) and back, and the library's own host memory failing
  * under every call that needs it (the lib/host/malloc fault point): each
  * failure is CANN's code and message, leaves nothing half-built, and the
  * next call works.
@@ -118,7 +118,7 @@ static void test_device_memory_until_207001_then_recovery(void **state)
 }
 
 /* Huge-page requests when no 2 MB page is left: HUGE_ONLY fails, HUGE_FIRST
- * falls back to normal pages (fact sheet 3.1); 1 GB pages never fit. */
+ * falls back to normal pages (hicann/runtime docs/zh/api_ref, aclrtMalloc); 1 GB pages never fit. */
 static void test_huge_pages_exhausted(void **state)
 {
     (void)state;

@@ -3,7 +3,7 @@
  * aclInit and after aclFinalize, use after destroy, destroys in the wrong
  * order (a device reset with live contexts, streams and events; aclFinalize
  * with everything live), and init/finalize cycles that must leave nothing
- * behind. Codes are CANN's (fact sheet 3.4; the runtime sources cited per
+ * behind. Codes are CANN's (hicann/runtime src/acl/aclrt_impl/acl.cpp, device.cpp; the runtime sources cited per
  * case); the memcheck gate runs this suite, so nothing may leak either.
  */
 #include <stdint.h>
@@ -224,7 +224,7 @@ static void test_reset_of_a_device_not_set_is_507007(void **state)
 /* ---- Destroys in the wrong order ---- */
 
 /* aclrtResetDevice at reference 0 releases the default context and, with
- * it, its streams (fact sheet 3.4); a context the program made keeps the
+ * it, its streams (hicann/runtime src/acl/aclrt_impl/device.cpp); a context the program made keeps the
  * device open, with its own streams, the events and the memory. */
 static void test_reset_device_with_a_live_user_context(void **state)
 {
@@ -445,7 +445,8 @@ static void test_init_finalize_cycles_lose_nothing(void **state)
             RECLAIMED(blocks[i]);
     }
     /* Every slot came back: the full per-device limit is there to take
-     * (1984 streams with the default one, fact sheet 3.3). */
+     * (1984 streams with the default one: hicann/runtime docs/zh/api_ref,
+     * 06_stream_management.md). */
     assert_int_equal(aclInit(NULL), ACL_SUCCESS);
     assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
     static aclrtStream many[1983];
@@ -458,8 +459,8 @@ static void test_init_finalize_cycles_lose_nothing(void **state)
 }
 
 /* The same runtime calls from a thread that never set a device: no
- * context, whatever other threads did (the current context is per thread,
- * fact sheet 3.3). */
+ * context, whatever other threads did (the current context is per thread:
+ * hicann/runtime docs/zh/api_ref, aclrtSetCurrentContext). */
 #include <pthread.h>
 static void *no_context_thread(void *arg)
 {

@@ -1,6 +1,6 @@
 /*
  * test_memory.c - device and host memory, copies and fills: CANN's check
- * order, codes and messages (fact sheet 3.1, 3.2), data that really moves,
+ * order, codes and messages (hicann/runtime src/acl/aclrt_impl/memory.cpp), data that really moves,
  * accounting that really changes, and the misuse aclsim catches.
  */
 #include <stdlib.h>

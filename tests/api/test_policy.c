@@ -1,6 +1,7 @@
 /*
  * test_policy.c - CANN's size rounding and page policies per SoC profile
- * (fact sheet 3.1, 5), seen through aclrtGetMemInfo and
+ * (hicann/runtime src/acl/aclrt_impl/memory.cpp; the SoC figures as sim/profile.c
+ * sources them), seen through aclrtGetMemInfo and
  * aclrtPointerGetAttributes, plus aclrtGetMemUsageInfo.
  *
  * Each case opens the simulator with its own profile and a small HBM; one

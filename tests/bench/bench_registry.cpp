@@ -2,7 +2,7 @@
  * bench_registry.cpp - aclrtAllocatorGetByStream against a replica of
  * CANN's registry, in one process.
  *
- * The replica is CANN's mechanism (fact sheet 1.3): a std::map keyed by
+ * The replica is CANN's mechanism (hicann/runtime src/acl/aclrt_impl/allocator.cpp): a std::map keyed by
  * stream pointer under one global std::mutex, taken for every lookup. Both
  * hold 1000 registered streams and are probed in the same pseudo-random
  * order. Prints "name value" lines:

@@ -17,7 +17,8 @@
  * 64-byte granules) and a shadow of their bytes (with which bytes are
  * defined); pinned host blocks; descs and the stream -> snapshot registry;
  * armed fault points. For each call it derives the code CANN's check order
- * gives (fact sheet 3.1-3.4, the README's "What behaves like CANN"), or
+ * gives (hicann/runtime src/acl/aclrt_impl/memory.cpp, stream.cpp,
+ * device.cpp, acl.cpp; the README's "What behaves like CANN"), or
  * the set of codes when the answer depends on simulated time or on the
  * library's own host memory failing (lib/host/malloc: then a failed call
  * must leave everything as it was).
@@ -1221,7 +1222,7 @@ struct candidate {
     uint64_t foot, align, page;
 };
 
-/* The placements aclrtMalloc tries, in order (fact sheet 3.1). */
+/* The placements aclrtMalloc tries, in order (hicann/runtime docs/zh/api_ref, aclrtMalloc). */
 static int candidates(uint64_t size, int policy, bool no_pad, struct candidate *c)
 {
     uint64_t usable = ALIGN_UP(size, 32);
