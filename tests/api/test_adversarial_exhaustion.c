@@ -2,8 +2,9 @@
  * test_adversarial_exhaustion.c - running out (issue 11): device memory
  * until ACL_ERROR_RT_MEMORY_ALLOCATION (207001) and back, streams and
  * events to their per-device limits (1984 with the default stream, 65536:
- * hicann/runtime docs/zh/api_ref, 06_stream_management.md) and back, and the library's own host memory failing
- * under every call that needs it (the lib/host/malloc fault point): each
+ * hicann/runtime docs/zh/api_ref, 06_stream_management.md and
+ * 07_event_management.md) and back, and the library's own host memory
+ * failing under every call that needs it (the lib/host/malloc fault point): each
  * failure is CANN's code and message, leaves nothing half-built, and the
  * next call works.
  */
