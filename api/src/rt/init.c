@@ -317,7 +317,7 @@ aclError api_impl_aclInit(const char *configPath)
     }
     if (rc == ACL_SUCCESS)
         rc = be_get()->init(&why);
-    bool by_callback = false; /* a module's init callback failed (init.c) */
+    bool by_callback = false; /* a module's init callback failed (init_callbacks) */
     if (rc == ACL_SUCCESS && (rc = init_callbacks(configPath)) != ACL_SUCCESS) {
         be_get()->fini();
         by_callback = true;
@@ -358,7 +358,7 @@ static aclError finalize(int all, uint64_t *left)
         return ACL_SUCCESS;
     }
     /* The real end: the finalize callbacks first; when one fails the
-     * runtime stays initialised (init.c). */
+     * runtime stays initialised. */
     init_busy = true;
     pthread_mutex_unlock(&life_lock);
     aclError rc = fini_callbacks(where);
