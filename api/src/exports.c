@@ -88,8 +88,8 @@ static void not_simulated(enum api_call id)
     API_EXPORT ret name params                                                           \
     {                                                                                    \
         ret r_ = api_impl_##name args;                                                   \
-        if (DIFF_ON && r_ != ACL_SUCCESS && API_REAL(name))                                  \
-            api_diff_verdict(#name, r_, API_REAL(name) args);                                \
+        if (DIFF_ON && r_ != ACL_SUCCESS && API_REAL(name))                              \
+            api_diff_verdict(#name, r_, API_REAL(name) args);                            \
         NOTE(r_);                                                                        \
         return r_;                                                                       \
     }
@@ -123,21 +123,21 @@ static void not_simulated(enum api_call id)
     API_EXPORT ret name params                                                           \
     {                                                                                    \
         ret r_ = fail;                                                                   \
-        if (API_REAL(name))                                                                  \
-            r_ = API_REAL(name) args;                                                        \
+        if (API_REAL(name))                                                              \
+            r_ = API_REAL(name) args;                                                    \
         else                                                                             \
-            not_simulated(API_CALL_##name);                                          \
+            not_simulated(API_CALL_##name);                                              \
         NOTE(r_);                                                                        \
         return r_;                                                                       \
     }
 #define API_DEFINE_NOSIMV(ret, name, params, args, fail)                                 \
     API_EXPORT void name params                                                          \
     {                                                                                    \
-        if (API_REAL(name)) {                                                                \
-            API_REAL(name) args;                                                             \
+        if (API_REAL(name)) {                                                            \
+            API_REAL(name) args;                                                         \
             return;                                                                      \
         }                                                                                \
-        not_simulated(API_CALL_##name);                                              \
+        not_simulated(API_CALL_##name);                                                  \
     }
 #define API_DEFINE_OWN(ret, name, params, args, fail)
 

@@ -150,9 +150,9 @@ aclError api_impl_aclopCompile(const char *opType, int numInputs,
         in[i] = &none;
     struct api_op_plan plan;
     char why[320];
-    const struct api_op_args a = {opType, numInputs > BE_OP_MAX_IN + 1 ? BE_OP_MAX_IN + 1 : numInputs,
-                                  inputDesc, in, numOutputs > 2 ? 2 : numOutputs, outputDesc, out,
-                                  attr};
+    int n_in = numInputs > BE_OP_MAX_IN + 1 ? BE_OP_MAX_IN + 1 : numInputs;
+    const struct api_op_args a = {opType, n_in, inputDesc, in, numOutputs > 2 ? 2 : numOutputs,
+                                  outputDesc, out, attr};
     enum api_op_mismatch m = api_op_plan(&a, true, &plan, why, sizeof why);
     if (m == API_OPM_OK)
         return ACL_SUCCESS;

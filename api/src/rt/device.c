@@ -3,20 +3,19 @@
  * families of api/abi/calls.def), the current-context cache, and the
  * device-wide settings (saturation mode, op timeouts).
  *
- * A device is opened by its first aclrtSetDevice (or a context created on it) with a
- * default ("primary") context holding a default stream; aclrtSetDevice is
- * reference counted, aclrtResetDevice drops the primary context at zero and
- * closes the device once no context is left, aclrtResetDeviceForce and
- * aclFinalize close it whatever is left. Each thread has a current context.
+ * A device is opened by its first aclrtSetDevice (or a context created on
+ * it) with a default ("primary") context holding a default stream;
+ * aclrtSetDevice is reference counted, aclrtResetDevice drops the primary
+ * context at zero and closes the device once no context is left,
+ * aclrtResetDeviceForce and aclFinalize close it whatever is left. Each thread has a current context.
  * Handles given to the user are the backend's, untouched.
  *
  * Locking follows backends/be.h: one mutex (api_lock) guards this
  * bookkeeping and is never held across a backend call. A device that is
  * being opened or closed, or is getting its primary context, is BUSY: the
  * thread doing it works without the lock, and other threads that need that
- * device wait on a condition variable. Context
- * structs are not freed before the library unloads (a retired one goes to
- * a graveyard), so the memory calls can read the current context's device
+ * device wait on a condition variable. Context structs are not freed
+ * before the library unloads (a retired one goes to a graveyard), so the memory calls can read the current context's device
  * from a per-thread cache without the lock, even while another thread
  * destroys that context: the cache carries an epoch that every context
  * destruction bumps.
@@ -29,7 +28,6 @@
 #include "base/mem.h"
 #include "base/options.h"
 #include "backends/be.h"
-
 
 enum dev_state { DEV_CLOSED, DEV_OPEN, DEV_BUSY };
 
@@ -99,7 +97,8 @@ static aclError ctx_new(int32_t dev, bool primary, struct api_ctx **out)
     aclError rc = be->ctx_create(dev, &c->be_ctx);
     if (rc == ACL_SUCCESS) {
         rc = be->stream_create(c->be_ctx, 0, 0, &c->deflt);
-        if (rc == ACL_SUCCESS && api_obj_add(c->be_ctx, API_OBJ_CONTEXT, dev, c, api_release_ctx) != 0) {
+        if (rc == ACL_SUCCESS &&
+            api_obj_add(c->be_ctx, API_OBJ_CONTEXT, dev, c, api_release_ctx) != 0) {
             be->stream_destroy(c->deflt);
             rc = ACL_ERROR_BAD_ALLOC;
         } else if (rc == ACL_SUCCESS && api_obj_add(c->deflt, API_OBJ_DSTREAM, dev, c, NULL) != 0) {
