@@ -119,7 +119,8 @@ static void test_device_memory_until_207001_then_recovery(void **state)
 }
 
 /* Huge-page requests when no 2 MB page is left: HUGE_ONLY fails, HUGE_FIRST
- * falls back to normal pages (hicann/runtime docs/zh/api_ref, aclrtMalloc); 1 GB pages never fit. */
+ * falls back to normal pages (hicann/runtime docs/zh/api_ref, aclrtMalloc); 1
+ * GB pages never fit. */
 static void test_huge_pages_exhausted(void **state)
 {
     (void)state;

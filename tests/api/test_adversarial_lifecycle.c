@@ -3,7 +3,8 @@
  * aclInit and after aclFinalize, use after destroy, destroys in the wrong
  * order (a device reset with live contexts, streams and events; aclFinalize
  * with everything live), and init/finalize cycles that must leave nothing
- * behind. Codes are CANN's (hicann/runtime src/acl/aclrt_impl/acl.cpp, device.cpp; the runtime sources cited per
+ * behind. Codes are CANN's (hicann/runtime src/acl/aclrt_impl/acl.cpp,
+ * device.cpp; the runtime sources cited per
  * case); the memcheck gate runs this suite, so nothing may leak either.
  */
 #include <stdint.h>
@@ -224,7 +225,8 @@ static void test_reset_of_a_device_not_set_is_507007(void **state)
 /* ---- Destroys in the wrong order ---- */
 
 /* aclrtResetDevice at reference 0 releases the default context and, with
- * it, its streams (hicann/runtime src/acl/aclrt_impl/device.cpp); a context the program made keeps the
+ * it, its streams (hicann/runtime src/acl/aclrt_impl/device.cpp); a context
+ * the program made keeps the
  * device open, with its own streams, the events and the memory. */
 static void test_reset_device_with_a_live_user_context(void **state)
 {

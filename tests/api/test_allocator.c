@@ -1,6 +1,7 @@
 /*
  * test_allocator.c - the custom-allocator API pinned row by row against
- * CANN's behaviour (hicann/runtime src/acl/aclrt_impl/allocator.cpp), messages included; hostile desc
+ * CANN's behaviour (hicann/runtime src/acl/aclrt_impl/allocator.cpp), messages
+ * included; hostile desc
  * handles (aclsim rejects what CANN would crash on or write through); and
  * multi-threaded cases: register/lookup/unregister, and descs destroyed
  * while other threads set and register them.

@@ -1,6 +1,7 @@
 /*
  * test_runtime.c - init reference counts, devices, contexts and streams of
- * the ACL layer, with CANN's codes (hicann/runtime src/acl/aclrt_impl/stream.cpp, device.cpp, acl.cpp).
+ * the ACL layer, with CANN's codes (hicann/runtime
+ * src/acl/aclrt_impl/stream.cpp, device.cpp, acl.cpp).
  */
 #include <stdlib.h>
 #include "testutil.h"

@@ -2,8 +2,9 @@
  * bench_registry.cpp - aclrtAllocatorGetByStream against a replica of
  * CANN's registry, in one process.
  *
- * The replica is CANN's mechanism (hicann/runtime src/acl/aclrt_impl/allocator.cpp): a std::map keyed by
- * stream pointer under one global std::mutex, taken for every lookup. Both
+ * The replica is CANN's mechanism (hicann/runtime
+ * src/acl/aclrt_impl/allocator.cpp): a std::map keyed by stream pointer
+ * under one global std::mutex, taken for every lookup. Both
  * hold 1000 registered streams and are probed in the same pseudo-random
  * order. Prints "name value" lines:
  *   registry_speedup_1t  replica ns per lookup / aclsim ns per lookup
