@@ -1,10 +1,12 @@
 /*
- * errmsg.c - aclGetRecentErrMsg: CANN's per-thread error-message queue.
+ * errmsg.c - aclGetRecentErrMsg (the ERRMSG family): CANN's per-thread
+ * error-message queue, the helpers every family reports through (the
+ * api_err_* texts), and what a fired fault point reports (api_fault).
  *
  * Every failing call queues one or more messages for the calling thread.
  * aclGetRecentErrMsg formats them as CANN does (hicann/runtime
- * src/dfx/error_manager/error_manager.cc): the first
- * as "[PID: <pid>] <YYYY-MM-DD-HH:MM:SS.mmm.uuu> <title>(<code>): <text>"
+ * src/dfx/error_manager/error_manager.cc): the first as
+ * "[PID: <pid>] <YYYY-MM-DD-HH:MM:SS.mmm.uuu> <title>(<code>): <text>"
  * followed by its 8-space-indented "Possible Cause:" / "Solution:" lines,
  * then, when more are queued, "TraceBack (most recent call last):" and each
  * further text indented by 8 spaces. Reading clears the queue; an empty
