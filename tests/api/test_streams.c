@@ -2,7 +2,7 @@
  * test_streams.c - the stream, event, notify and peer families beyond
  * create/destroy/sync: ids, priorities, flags, attributes, configs, abort,
  * the default stream as a handle, event ids and timestamps, notifies and
- * value waits on simulated timelines, peer access (fam-stream).
+ * value waits on simulated timelines, peer access.
  */
 #include <stdlib.h>
 #include "testutil.h"

@@ -122,7 +122,7 @@ int main(void)
     CHECK(aclrtSynchronizeDevice());
 
     /* 2-D and batch copies, a 32-bit fill, registered, managed and
-     * flushed memory (fam-memcopy). */
+     * flushed memory. */
     CHECK(aclrtMemcpy2d(d2, 64, pinned, 32, 32, 8, ACL_MEMCPY_HOST_TO_DEVICE));
     CHECK(aclrtMemcpy2dAsync(d1, 64, d2, 64, 32, 8, ACL_MEMCPY_DEVICE_TO_DEVICE, s1));
     CHECK(aclrtMemsetD32Async((unsigned char *)d1 + 4096, 64, 0x01020304u, 16, s1));

@@ -549,7 +549,7 @@ static aclError scenario_ACL_RT_QUERY_EVENT(void)
     return rc;
 }
 
-/* ---- streams, events, notifies, peers (fam-stream) ---- */
+/* ---- streams, events, notifies, peers ---- */
 
 static aclError scenario_ACL_RT_STREAM_ATTR(void)
 {
@@ -894,7 +894,7 @@ static aclError op_scenario(void)
 static aclError scenario_ACL_OP_ALLOC(void) { return op_scenario(); }
 static aclError scenario_ACL_OP_GET_ADDR(void) { return op_scenario(); }
 
-/* ---- 2-D, batch and descriptor copies (fam-memcopy) ---- */
+/* ---- 2-D, batch and descriptor copies ---- */
 
 static aclError scenario_ACL_RT_MEMCPY2D(void)
 {
@@ -933,7 +933,7 @@ static aclError scenario_ACL_RT_MEMSET_D32(void)
     return rc;
 }
 
-/* ---- registered, managed and configured memory; cache maintenance (fam-memcopy) ---- */
+/* ---- registered, managed and configured memory; cache maintenance ---- */
 
 static aclError scenario_ACL_RT_MALLOC_CFG(void)
 {
