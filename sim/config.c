@@ -27,6 +27,7 @@ static struct {
     _Atomic bool configured; /* read without the lock on hot paths */
     /* Written by configure (no device open), read without the lock. */
     _Atomic(const struct sim_profile *) profile;
+    _Atomic(const struct sim_soc *) soc; /* the profile's platform facts, looked up once */
     _Atomic uint64_t hbm_override;
     _Atomic(const struct sim_server *) server; /* ACLSIM_SERVER, NULL for none */
     unsigned open_count;
@@ -110,6 +111,7 @@ static enum sim_rc configure_locked(const char **why)
     if (rc != SIM_OK)
         return rc;
     sim.profile = p;
+    sim.soc = sim_soc_find(p->name);
     sim.hbm_override = hbm;
     sim.server = srv;
     sim_devs.count = count;
@@ -138,6 +140,7 @@ static void ensure_configured(void)
         const char *why;
         if (configure_locked(&why) != SIM_OK) {
             sim.profile = sim_profile_find("Ascend910B1");
+            sim.soc = sim_soc_find("Ascend910B1");
             sim.hbm_override = 0;
             sim.server = NULL;
             sim_devs.count = 1;
@@ -180,7 +183,9 @@ const struct sim_profile *sim_device_profile(int32_t dev)
 
 const struct sim_soc *sim_device_soc(int32_t dev)
 {
-    return sim_soc_find(sim_device_profile(dev)->name);
+    (void)dev; /* as the profile, one for every device */
+    ensure_configured();
+    return sim.soc;
 }
 
 const struct sim_server *sim_device_server(void)

@@ -507,7 +507,7 @@ enum sim_rc sim_op_compute(int32_t dev, const struct sim_op *op, uint64_t *ps)
     cost(op, &flops, &bytes, &cube);
     const struct sim_profile *p = sim_device_profile(dev);
     enum sim_dtype dt = op->kind == SIM_OP_CAST ? op->out.dt : op->in[0].dt;
-    *ps = sim_roofline_ps(p, cube, dt, flops, bytes);
+    *ps = sim_roofline_ps(p, sim_device_soc(dev), cube, dt, flops, bytes);
     return SIM_OK;
 }
 

@@ -2,7 +2,8 @@
  * roofline.c - how long a built-in operator takes on a device: a roofline
  * of cube (matrix) and vector throughput per data type against HBM
  * bandwidth, plus a fixed cost per kernel, all from the device's own
- * profile (profile.c) and its SoC's platform facts (sim_soc_find). There is
+ * profile (profile.c) and its SoC's platform facts (sim_soc_find, which
+ * the caller passes: config.c looks them up once per configuration). There is
  * no table of its own: a profile is timed by its own cores and clocks, and
  * one whose SoC has no such facts times nothing (sim_roofline_known).
  *
@@ -39,11 +40,10 @@
 #define CUBE_MACS 4096.0                          /* 16 x 16 x 16 (A) */
 #define VEC_F16_LANES 128.0                       /* V */
 
-/* fp16 flop/s of one unit of p: 0 when its SoC has no platform facts, no
- * cores of the unit, or p no clock for it. */
-static double f16_flops(const struct sim_profile *p, bool cube)
+/* fp16 flop/s of one unit of p with its SoC's facts s: 0 when there are
+ * none (s NULL), no cores of the unit, or p has no clock for it. */
+static double f16_flops(const struct sim_profile *p, const struct sim_soc *s, bool cube)
 {
-    const struct sim_soc *s = sim_soc_find(p->name);
     if (!s)
         return 0;
     if (cube)
@@ -53,12 +53,14 @@ static double f16_flops(const struct sim_profile *p, bool cube)
 
 bool sim_roofline_known(const struct sim_profile *p)
 {
-    return f16_flops(p, true) > 0 && f16_flops(p, false) > 0;
+    const struct sim_soc *s = sim_soc_find(p->name);
+    return f16_flops(p, s, true) > 0 && f16_flops(p, s, false) > 0;
 }
 
-double sim_roofline_flops_per_s(const struct sim_profile *p, bool cube, enum sim_dtype dt)
+double sim_roofline_flops_per_s(const struct sim_profile *p, const struct sim_soc *s, bool cube,
+                                enum sim_dtype dt)
 {
-    double f16 = f16_flops(p, cube);
+    double f16 = f16_flops(p, s, cube);
     if (cube) {
         switch (dt) {
         case SIM_DT_I8:
@@ -81,14 +83,14 @@ double sim_roofline_flops_per_s(const struct sim_profile *p, bool cube, enum sim
     }
 }
 
-uint64_t sim_roofline_ps(const struct sim_profile *p, bool cube, enum sim_dtype dt, double flops,
-                         double bytes)
+uint64_t sim_roofline_ps(const struct sim_profile *p, const struct sim_soc *s, bool cube,
+                         enum sim_dtype dt, double flops, double bytes)
 {
-    double rate = sim_roofline_flops_per_s(p, cube, dt);
+    double rate = sim_roofline_flops_per_s(p, s, cube, dt);
     if (!(rate > 0))
         return UINT64_MAX; /* no such unit: sim_configure admits no such profile */
     double compute = flops / rate;
     double memory = bytes / (p->hbm_gbps * 1e9);
-    double s = compute > memory ? compute : memory;
-    return (cube ? LAUNCH_CUBE_PS : LAUNCH_VECTOR_PS) + (uint64_t)(s * 1e12 + 0.5);
+    double secs = compute > memory ? compute : memory;
+    return (cube ? LAUNCH_CUBE_PS : LAUNCH_VECTOR_PS) + (uint64_t)(secs * 1e12 + 0.5);
 }

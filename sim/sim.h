@@ -537,9 +537,10 @@ enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *o
                        uint64_t *start, uint64_t *end);
 
 /* Roofline figures (roofline.c, sources there), from profile p's own
- * clocks and HBM and the core counts of its SoC (sim_soc_find).
+ * clocks and HBM and the core counts of its SoC, s (sim_soc_find(p->name):
+ * for a device, sim_device_soc, looked up once per configuration).
  * sim_roofline_flops_per_s: flop/s of the cube (matrix) or vector unit for a
- * data type; 0 when the SoC has no platform facts, no cores of that unit or
+ * data type; 0 when the SoC has no platform facts (s NULL), no cores of that unit or
  * no clock for it: such a profile times no kernel, and sim_configure
  * refuses it (sim_roofline_known says which profiles can).
  * sim_roofline_ps: the duration in ps of a kernel on that unit doing
@@ -547,9 +548,10 @@ enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *o
  * pre: sim_roofline_known(p) (UINT64_MAX, a kernel that never ends, else). */
 #define SIM_ROOF_PS_PER_US UINT64_C(1000000)
 bool sim_roofline_known(const struct sim_profile *p);
-double sim_roofline_flops_per_s(const struct sim_profile *p, bool cube, enum sim_dtype dt);
-uint64_t sim_roofline_ps(const struct sim_profile *p, bool cube, enum sim_dtype dt, double flops,
-                         double bytes);
+double sim_roofline_flops_per_s(const struct sim_profile *p, const struct sim_soc *s, bool cube,
+                                enum sim_dtype dt);
+uint64_t sim_roofline_ps(const struct sim_profile *p, const struct sim_soc *s, bool cube,
+                         enum sim_dtype dt, double flops, double bytes);
 
 /* Pending uses of device bytes: [p, p+n) in use by work of `stream` from
  * simulated time `from` until `until` (tag: the caller's). Records whose

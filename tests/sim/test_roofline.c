@@ -92,14 +92,15 @@ static const struct row *row_of(const char *name)
 static uint64_t matmul_ps(const struct sim_profile *p, enum sim_dtype dt, double size, double m,
                           double n, double k)
 {
-    return sim_roofline_ps(p, true, dt, 2 * m * n * k, (m * k + k * n + m * n) * size);
+    return sim_roofline_ps(p, sim_soc_find(p->name), true, dt, 2 * m * n * k,
+                           (m * k + k * n + m * n) * size);
 }
 
 /* An elementwise binary operator over `elems` fp16 elements: one flop per
  * element on the vector unit; two inputs and the output through HBM. */
 static uint64_t add_f16_ps(const struct sim_profile *p, double elems)
 {
-    return sim_roofline_ps(p, false, SIM_DT_F16, elems, 3 * 2 * elems);
+    return sim_roofline_ps(p, sim_soc_find(p->name), false, SIM_DT_F16, elems, 3 * 2 * elems);
 }
 
 /* Whether `what` on soc takes want ps, give or take 1; says so when not. */
@@ -151,8 +152,9 @@ static void test_each_profile_has_its_platform_files_figures(void **state)
 /* Whether profile p gives the row's figures; says which it misses. */
 static bool times_as_its_row(const struct sim_profile *p, const struct row *r)
 {
-    double cube = sim_roofline_flops_per_s(p, true, SIM_DT_F16);
-    double vector = sim_roofline_flops_per_s(p, false, SIM_DT_F16);
+    const struct sim_soc *s = sim_soc_find(p->name);
+    double cube = sim_roofline_flops_per_s(p, s, true, SIM_DT_F16);
+    double vector = sim_roofline_flops_per_s(p, s, false, SIM_DT_F16);
     bool ok = cube == r->cube_f16 && vector == r->vector_f16;
     if (!ok)
         print_error("%s: cube %.0f and vector %.0f fp16 flop/s, want %.0f and %.0f\n", p->name,
@@ -193,8 +195,9 @@ static void test_profile_without_platform_facts_borrows_none(void **state)
     assert_non_null(sim_soc_find(coreless.name));
     const struct sim_profile *fake[2] = {&unknown, &coreless};
     for (int i = 0; i < 2; i++) {
-        assert_true(sim_roofline_flops_per_s(fake[i], true, SIM_DT_F16) == 0);
-        assert_true(sim_roofline_flops_per_s(fake[i], false, SIM_DT_F16) == 0);
+        const struct sim_soc *s = sim_soc_find(fake[i]->name);
+        assert_true(sim_roofline_flops_per_s(fake[i], s, true, SIM_DT_F16) == 0);
+        assert_true(sim_roofline_flops_per_s(fake[i], s, false, SIM_DT_F16) == 0);
         assert_false(sim_roofline_known(fake[i]));
         assert_true(matmul_ps(fake[i], SIM_DT_F16, 2, 2048, 2048, 2048) == UINT64_MAX);
     }
