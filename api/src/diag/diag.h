@@ -147,7 +147,7 @@ extern int api_diff_on;
 #define API_FORWARD_FN_(name)                                                            \
     _Pragma("GCC diagnostic push")                                                       \
     _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"")                      \
-    __typeof__(&name) real_ = (__typeof__(&name))api_real(API_CALL_##name);             \
+    __typeof__(&name) real_ = API_REAL(name);                                            \
     _Pragma("GCC diagnostic pop")
 #define API_FORWARD(name, args)                                                          \
     do {                                                                                 \

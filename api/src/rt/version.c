@@ -58,6 +58,7 @@ const char *api_impl_aclrtGetSocName(void)
  * real runtime is loaded, else "not installed". */
 static aclError other_cann_version(aclCANNPackageName name, aclCANNPackageVersion *version)
 {
+    /* Spelled out: naming the deprecated declaration would warn. */
     aclError (*real)(aclCANNPackageName, aclCANNPackageVersion *) =
         (__typeof__(real))api_real(API_CALL_aclsysGetCANNVersion);
     return real ? real(name, version) : ACL_ERROR_INVALID_FILE;
@@ -105,7 +106,7 @@ aclError api_impl_aclsysGetVersionStr(char *pkgName, char *versionStr)
     if (!pkgName)
         return api_err_null(fn, "pkgName");
     if (strcmp(pkgName, runtime_pkg) != 0) {
-        aclError (*real)(char *, char *) = (__typeof__(real))api_real(API_CALL_aclsysGetVersionStr);
+        __typeof__(&aclsysGetVersionStr) real = API_REAL(aclsysGetVersionStr);
         return real ? real(pkgName, versionStr) : ACL_ERROR_INVALID_FILE;
     }
     /* CANN copies into ACL_PKG_VERSION_MAX_SIZE bytes */
@@ -122,8 +123,7 @@ aclError api_impl_aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
     if (!pkgName)
         return api_err_null(fn, "pkgName");
     if (strcmp(pkgName, runtime_pkg) != 0) {
-        aclError (*real)(char *, int32_t *) =
-            (__typeof__(real))api_real(API_CALL_aclsysGetVersionNum);
+        __typeof__(&aclsysGetVersionNum) real = API_REAL(aclsysGetVersionNum);
         return real ? real(pkgName, versionNum) : ACL_ERROR_INVALID_FILE;
     }
     /* CANN's weights: major 10^7, minor 10^5, patch 10^3 (a pre-release
