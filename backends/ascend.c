@@ -906,6 +906,35 @@ static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHa
     return keep(RCALL(aclrtIpcGetEventHandle, *event, handle));
 }
 
+/* Captured work: the real runtime captures, joins streams through their
+ * event waits and replays by itself. */
+static aclError graph_begin(void *s, int mode)
+{
+    return keep(RCALL(aclmdlRICaptureBegin, s, (aclmdlRICaptureMode)mode));
+}
+
+static aclError graph_join(void *origin, void *s)
+{
+    (void)origin;
+    (void)s;
+    return ACL_SUCCESS;
+}
+
+static aclError graph_end(void *origin, void **graph)
+{
+    return keep(RCALL(aclmdlRICaptureEnd, origin, (aclmdlRI *)graph));
+}
+
+static aclError graph_launch(void *g, void *s)
+{
+    return keep(RCALL(aclmdlRIExecuteAsync, g, s));
+}
+
+static void graph_destroy(void *g)
+{
+    keep(RCALL(aclmdlRIDestroy, g));
+}
+
 static const struct be_bridge bridge = {
     .real = real,
     .take_message = take_message,
@@ -1104,6 +1133,12 @@ static const struct be_ops ops = {
     .res_limit = res_limit,
     .device_task = device_task,
     .event_ipc = event_ipc,
+    /* ---- captured work ---- */
+    .graph_begin = graph_begin,
+    .graph_join = graph_join,
+    .graph_end = graph_end,
+    .graph_launch = graph_launch,
+    .graph_destroy = graph_destroy,
 };
 
 const struct be_ops *be_get(void)

@@ -470,6 +470,22 @@ struct be_ops {
      * ACL_ERROR_RT_PARAM_INVALID. */
     aclError (*event_ipc)(int import, int32_t dev, void **event, aclrtIpcEventHandle *handle);
 
+    /* ---- captured work (graphs) ----
+     * From graph_begin (mode: an aclmdlRICaptureMode) until graph_end, the
+     * work put on stream, and on the streams graph_join adds to its
+     * capture, is recorded, not run; graph_end hands back the graph (the
+     * backend's handle), and each graph_launch runs its work on a stream
+     * after that stream's work so far. pre: the ACL layer checked every
+     * rule of capture (which calls a capturing stream takes, who ends it);
+     * the streams are live and not capturing at begin and join. A launch
+     * whose graph needs streams the device no longer has fails with
+     * ACL_ERROR_RT_NO_STREAM_RESOURCE. */
+    aclError (*graph_begin)(void *stream, int mode);
+    aclError (*graph_join)(void *origin, void *stream);
+    aclError (*graph_end)(void *origin, void **graph);
+    aclError (*graph_launch)(void *graph, void *stream);
+    void (*graph_destroy)(void *graph);
+
     /* Optional parts: NULL when the backend has none. */
     const struct be_tools *tools;
     const struct be_bridge *bridge;
@@ -624,6 +640,9 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(pool_malloc) BE_REQUIRE(pool_free) BE_REQUIRE(pool_trim)
     /* ---- resource limits, device tasks, IPC events ---- */
     BE_REQUIRE(res_limit) BE_REQUIRE(device_task) BE_REQUIRE(event_ipc)
+    /* ---- captured work ---- */
+    BE_REQUIRE(graph_begin) BE_REQUIRE(graph_join) BE_REQUIRE(graph_end)
+    BE_REQUIRE(graph_launch) BE_REQUIRE(graph_destroy)
 #undef BE_REQUIRE
     return NULL;
 }

@@ -221,6 +221,39 @@ static aclError event_wait(void *s, void *e)
     return ACL_SUCCESS;
 }
 
+/* ---- Captured work: sim/graph.c ---- */
+
+static aclError graph_begin(void *s, int mode)
+{
+    (void)mode; /* which calls a capture takes is the ACL layer's rule */
+    struct sim_graph *g;
+    return rc_to_acl(sim_graph_begin(s, &g), ACL_ERROR_BAD_ALLOC);
+}
+
+static aclError graph_join(void *origin, void *s)
+{
+    return rc_to_acl(sim_graph_join(sim_stream_graph(origin), s),
+                     ACL_ERROR_RT_NO_STREAM_RESOURCE);
+}
+
+static aclError graph_end(void *origin, void **graph)
+{
+    struct sim_graph *g = sim_stream_graph(origin);
+    sim_graph_end(g);
+    *graph = g;
+    return ACL_SUCCESS;
+}
+
+static aclError graph_launch(void *g, void *s)
+{
+    return rc_to_acl(sim_graph_launch(g, s), ACL_ERROR_RT_NO_STREAM_RESOURCE);
+}
+
+static void graph_destroy(void *g)
+{
+    sim_graph_destroy(g);
+}
+
 static aclError event_sync(void *e, int32_t timeout_ms)
 {
     enum sim_rc rc = sim_event_sync(e, timeout_ms);
@@ -1686,6 +1719,11 @@ static const struct be_ops ops = {
     .res_limit = res_limit,
     .device_task = device_task,
     .event_ipc = event_ipc,
+    .graph_begin = graph_begin,
+    .graph_join = graph_join,
+    .graph_end = graph_end,
+    .graph_launch = graph_launch,
+    .graph_destroy = graph_destroy,
 };
 
 const struct be_ops *be_get(void)

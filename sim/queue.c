@@ -361,34 +361,6 @@ static void release(struct sim_stream *s, sim_ps t)
 
 /* ---- Queueing (lock held) ---- */
 
-/* The memory a queued copy of t owns: the bytes of a host source, the
- * caller's description of a device task or an operator. NULL with
- * *staging NULL when it needs none. */
-static enum sim_rc stage(struct sim_task *q, const struct sim_task *t)
-{
-    q->staging = NULL;
-    if ((t->kind == SIM_T_COPY || t->kind == SIM_T_COPY2D) && !t->src_dev && t->n > 0) {
-        /* The runtime stages host sources when the copy is enqueued; 2-D
-         * rows are staged packed (spitch = width). */
-        size_t rows = t->kind == SIM_T_COPY2D ? t->rows : 1;
-        if (!(q->staging = base_malloc(t->n * rows)))
-            return SIM_EHOSTMEM;
-        for (size_t r = 0; r < rows; r++)
-            memcpy((char *)q->staging + r * t->n, (const char *)t->src + r * t->spitch, t->n);
-        q->spitch = t->n;
-    } else if (t->kind == SIM_T_DEVTASK) {
-        if (!(q->staging = base_malloc(sizeof(struct sim_devtask))))
-            return SIM_EHOSTMEM;
-        memcpy(q->staging, t->obj, sizeof(struct sim_devtask));
-        q->obj = q->staging;
-    } else if (t->kind == SIM_T_OP) {
-        if (!(q->staging = sim_op_copy(t->obj)))
-            return SIM_EHOSTMEM;
-        q->obj = q->staging;
-    }
-    return SIM_OK;
-}
-
 /* Queue a copy of t behind what holds s. */
 static enum sim_rc enqueue(struct sim_stream *s, const struct sim_task *t, struct sim_task **out)
 {
@@ -397,7 +369,7 @@ static enum sim_rc enqueue(struct sim_stream *s, const struct sim_task *t, struc
         return SIM_EHOSTMEM;
     *q = *t;
     q->next = NULL;
-    if (stage(q, t) != SIM_OK) {
+    if (sim_task_own(q, t, true) != SIM_OK) {
         base_free(q);
         return SIM_EHOSTMEM;
     }
@@ -745,6 +717,7 @@ enum sim_rc sim_notify_create(int32_t dev, struct sim_notify **out)
 void sim_notify_destroy(struct sim_notify *n)
 {
     sim_queue_forget(n);
+    sim_record_forget(n);
     lock();
     live_notifies[n->dev]--;
     unlock();
@@ -754,6 +727,10 @@ void sim_notify_destroy(struct sim_notify *n)
 void sim_notify_record(struct sim_notify *n, struct sim_stream *s)
 {
     struct sim_task t = {.kind = SIM_T_NOTIFY_RECORD, .obj = n};
+    if (sim_stream_recording(s)) {
+        sim_record_task(s, &t);
+        return;
+    }
     lock();
     submit_control(s, &t);
     unlock();
@@ -762,6 +739,10 @@ void sim_notify_record(struct sim_notify *n, struct sim_stream *s)
 void sim_notify_wait(struct sim_notify *n, struct sim_stream *s, uint32_t timeout_s)
 {
     struct sim_task t = {.kind = SIM_T_NOTIFY_WAIT, .obj = n, .value = timeout_s};
+    if (sim_stream_recording(s)) {
+        sim_record_task(s, &t);
+        return;
+    }
     lock();
     submit_control(s, &t);
     unlock();
@@ -784,6 +765,10 @@ uint32_t sim_notify_id(const struct sim_notify *n)
 void sim_value_write(struct sim_stream *s, void *addr, uint64_t value)
 {
     struct sim_task t = {.kind = SIM_T_VALUE_WRITE, .dst = addr, .value = value};
+    if (sim_stream_recording(s)) {
+        sim_record_task(s, &t);
+        return;
+    }
     lock();
     submit_control(s, &t);
     unlock();
@@ -792,6 +777,10 @@ void sim_value_write(struct sim_stream *s, void *addr, uint64_t value)
 void sim_value_wait(struct sim_stream *s, const void *addr, uint64_t value, uint32_t flag)
 {
     struct sim_task t = {.kind = SIM_T_VALUE_WAIT, .src = addr, .value = value, .flag = flag};
+    if (sim_stream_recording(s)) {
+        sim_record_task(s, &t);
+        return;
+    }
     lock();
     submit_control(s, &t);
     unlock();

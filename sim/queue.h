@@ -6,14 +6,17 @@
  * Every task a program puts on a stream goes through stream.c. When the
  * stream is not held it runs at once, through task.c ("run one task now");
  * when a wait holds the stream, queue.c keeps it in the stream's queue and
- * replays it, through task.c again, when the wait is satisfied. The calls
- * point one way: stream.c -> queue.c -> task.c, stream.c -> task.c; ipc.c
+ * replays it, through task.c again, when the wait is satisfied. While a
+ * stream captures, record.c keeps its tasks instead, and graph.c submits
+ * them again through stream.c at each launch. The calls point one way:
+ * graph.c -> stream.c -> queue.c -> record.c -> task.c, stream.c -> task.c; ipc.c
  * keeps the state IPC events share and calls none of them. devtask.c and
  * kernels.c compute the work of device tasks and operators for task.c.
  */
 #ifndef ACLSIM_SIM_QUEUE_H_
 #define ACLSIM_SIM_QUEUE_H_
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include "clock.h"
 #include "sim.h"
@@ -61,6 +64,11 @@ struct sim_stream {
      * cleared under queue.c's lock; read without it by the fast path. */
     _Atomic bool queueing;
     struct sim_queue q;
+    /* While the stream captures (record.c): the record its tasks go to
+     * instead of running, and its lane there. Set and cleared by graph.c;
+     * the fast path is one atomic load. */
+    struct sim_record *_Atomic rec;
+    unsigned lane;
 };
 
 /* An event's state is one atomic word, so a record on one thread and
@@ -154,6 +162,7 @@ struct sim_task {
     uint64_t value;
     uint32_t flag; /* COPY, COPY2D: SIM_COPY_* flags; FILL, FILL32: the host waits */
     void *staging; /* memory the queued task owns */
+    unsigned lane; /* a recorded task: the lane of the stream that captured it */
     struct sim_task *next;
 };
 
@@ -207,6 +216,40 @@ enum sim_rc sim_queue_event_sync(struct sim_event *e, int32_t timeout_ms);
 void sim_queue_drop(struct sim_stream *s);
 /* An event or notify is being destroyed: forget it in every queue. */
 void sim_queue_forget(const void *obj);
+
+/* ---- record.c: the tasks capturing streams record ---- */
+
+/* The tasks a capture recorded, in the order they were enqueued on its
+ * streams (graph.c owns one per graph). */
+struct sim_record {
+    pthread_mutex_t lock;
+    struct sim_task *head, **tail;
+    unsigned n;
+    struct sim_record *next; /* the next live record (record.c's list) */
+};
+
+/* Whether s captures: its tasks are recorded, not run. */
+static inline bool sim_stream_recording(struct sim_stream *s)
+{
+    return atomic_load_explicit(&s->rec, memory_order_acquire) != NULL;
+}
+/* Record a copy of t as the next task of s's lane: the copy owns the
+ * descriptions of a device task or an operator, not host sources (a
+ * replay reads host memory when it runs). SIM_EHOSTMEM: nothing recorded. */
+enum sim_rc sim_record_task(struct sim_stream *s, const struct sim_task *t);
+/* An empty record, listed among the live ones; and its end (every task and
+ * what it owns freed). */
+void sim_record_init(struct sim_record *r);
+void sim_record_fini(struct sim_record *r);
+/* An event or notify is being destroyed: the records of every live
+ * capture forget it (its records and waits become no-ops). */
+void sim_record_forget(const void *obj);
+
+/* ---- stream.c, for graph.c ---- */
+
+/* Submit recorded task t again on s, as if the program enqueued it now;
+ * data work leaves alone memory freed since it was recorded. */
+enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t);
 
 /* ---- task.c: run one task now ---- */
 
@@ -267,6 +310,11 @@ enum sim_rc sim_devtask_compute(const struct sim_devtask *b, uint64_t *bytes);
 /* Compute op's results into its output, workspace and tiling block (no
  * time taken); *ps is how long its kernel takes on device dev (roofline). */
 enum sim_rc sim_op_compute(int32_t dev, const struct sim_op *op, uint64_t *ps);
+/* The memory a kept copy q of t owns (q->staging, freed with base_free):
+ * the caller's description of a device task or an operator, and, when
+ * host_sources, the bytes of a host source (2-D rows packed). SIM_EHOSTMEM
+ * when it cannot be had (q->staging NULL). */
+enum sim_rc sim_task_own(struct sim_task *q, const struct sim_task *t, bool host_sources);
 /* A copy of op that owns its name and its host-memory inputs (one block,
  * base_free frees it), or NULL when host memory runs out. */
 struct sim_op *sim_op_copy(const struct sim_op *op);

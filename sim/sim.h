@@ -401,6 +401,31 @@ void sim_hold_configure(uint32_t grace_ms);
 /* Notifies: a record sets the notify when the stream reaches it; a wait
  * holds its stream until the notify is set, then resets it (one waiter per
  * record). timeout_s 0: no limit. */
+/* ---- Captured work (graph.c) ----
+ *
+ * A graph is the work a stream captured: from sim_graph_begin until
+ * sim_graph_end the tasks enqueued on the stream, and on the streams that
+ * joined its capture (sim_graph_join), are recorded instead of run; each
+ * sim_graph_launch submits them again, in their order, the first stream's
+ * on the launch stream and each joined stream's on a stream the graph
+ * keeps for it, with the timing rules of any work. */
+struct sim_graph;
+/* s starts capturing into a new graph. SIM_EHOSTMEM: nothing changed. */
+enum sim_rc sim_graph_begin(struct sim_stream *s, struct sim_graph **out);
+/* s (not capturing) joins g's capture. SIM_ENOMEM: g has its most streams. */
+enum sim_rc sim_graph_join(struct sim_graph *g, struct sim_stream *s);
+/* The graph s captures into, or NULL. */
+struct sim_graph *sim_stream_graph(struct sim_stream *s);
+/* Every stream of g stops capturing. */
+void sim_graph_end(struct sim_graph *g);
+/* Run g's work on s (after s's work so far). SIM_ENOMEM: a stream for a
+ * joined lane could not be had (nothing submitted). */
+enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s);
+/* How many tasks g recorded. */
+unsigned sim_graph_tasks(struct sim_graph *g);
+/* Free g (its streams wait for their work first). pre: g ended. */
+void sim_graph_destroy(struct sim_graph *g);
+
 struct sim_notify;
 enum sim_rc sim_notify_create(int32_t dev, struct sim_notify **out);
 void sim_notify_destroy(struct sim_notify *n);

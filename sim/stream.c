@@ -147,9 +147,14 @@ void sim_stream_abort(struct sim_stream *s)
  * run (sim_blocking_wait), now when nothing holds s, else in s's queue. The
  * fast path is two atomic loads of s, then the task itself. */
 
-/* Whether t must join s's queue (then it is submitted there: *rc). */
+/* Whether t must join s's queue, or s captures and records it (then it
+ * is submitted there: *rc). */
 static bool queued(struct sim_stream *s, const struct sim_task *t, enum sim_rc *rc)
 {
+    if (sim_stream_recording(s)) {
+        *rc = sim_record_task(s, t);
+        return true;
+    }
     sim_blocking_wait(s);
     if (!sim_stream_queueing(s))
         return false;
@@ -207,8 +212,8 @@ enum sim_rc sim_fill32(int32_t dev, struct sim_stream *s, void *dst, bool dst_de
     enum sim_rc rc = SIM_OK;
     struct sim_task t = {.kind = SIM_T_FILL32, .dst = dst, .dst_dev = dst_dev, .n = words * 4,
                          .value = value, .flag = host_waits};
-    /* The host fills acl host memory itself, at once. */
-    if (s && dst_dev && queued(s, &t, &rc))
+    /* The host fills acl host memory itself, at once (unless captured). */
+    if (s && (dst_dev || sim_stream_recording(s)) && queued(s, &t, &rc))
         return rc;
     rc = sim_fill32_run(dev, s, dst, dst_dev, value, words, host_waits);
     if (rc == SIM_OK && s && dst_dev)
@@ -241,6 +246,11 @@ enum sim_rc sim_devtask(int32_t dev, struct sim_stream *s, const struct sim_devt
 enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *op,
                        uint64_t *start, uint64_t *end)
 {
+    if (sim_stream_recording(s)) {
+        *start = *end = SIM_PS_PENDING; /* it runs when the graph is launched */
+        struct sim_task t = {.kind = SIM_T_OP, .dev = dev, .obj = (void *)op};
+        return sim_record_task(s, &t);
+    }
     sim_blocking_wait(s);
     if (sim_stream_queueing(s))
         return sim_queue_op(dev, s, op, start, end);
@@ -255,6 +265,8 @@ enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *o
 enum sim_rc sim_host_task(struct sim_stream *s, bool blocking, uint64_t runner, sim_ready_fn fn,
                           void *arg, uint64_t *ready, uint64_t *ticket)
 {
+    if (sim_stream_recording(s))
+        return SIM_EUNSUPPORTED; /* the ACL layer runs no callbacks in a capture */
     sim_task_begin(s);
     *ticket = 0;
     if (sim_stream_queueing(s))
@@ -336,6 +348,7 @@ enum sim_rc sim_event_import(int32_t dev, const char *name, struct sim_event **o
 void sim_event_destroy(struct sim_event *e)
 {
     sim_queue_forget(e);
+    sim_record_forget(e);
     sim_ipc_detach(e);
     pthread_mutex_lock(&lock);
     live_events[e->dev]--;
@@ -345,6 +358,11 @@ void sim_event_destroy(struct sim_event *e)
 
 void sim_event_record(struct sim_event *e, struct sim_stream *s)
 {
+    if (sim_stream_recording(s)) {
+        struct sim_task t = {.kind = SIM_T_RECORD, .obj = e};
+        sim_record_task(s, &t);
+        return;
+    }
     sim_blocking_wait(s);
     uint32_t task = sim_task_begin(s);
     atomic_store_explicit(&e->rec_stream, s->clk.id, memory_order_relaxed);
@@ -361,6 +379,11 @@ void sim_event_reset(struct sim_event *e)
 void sim_event_wait(struct sim_stream *s, const struct sim_event *e)
 {
     /* Waiting on an event never recorded waits for nothing, as in CANN. */
+    if (sim_stream_recording(s)) {
+        struct sim_task t = {.kind = SIM_T_WAIT_EVENT, .obj = (void *)e};
+        sim_record_task(s, &t);
+        return;
+    }
     sim_task_begin(s);
     sim_queue_wait_event(s, e);
 }
@@ -475,4 +498,43 @@ void sim_stream_wait_until(struct sim_stream *s, uint64_t t)
     struct sim_task task = {.kind = SIM_T_WAIT_UNTIL, .value = t};
     if (!sim_stream_queueing(s) || sim_queue_submit(s, &task) != SIM_OK)
         sim_clock_wait(&s->clk, t);
+}
+
+/* ---- Replays of captured work (graph.c) ---- */
+
+enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t)
+{
+    enum sim_rc rc = SIM_OK;
+    switch (t->kind) {
+    case SIM_T_NOP:
+    case SIM_T_HOST:
+        return SIM_OK;
+    case SIM_T_RECORD:
+        sim_event_record(t->obj, s);
+        return SIM_OK;
+    case SIM_T_WAIT_EVENT:
+        sim_event_wait(s, t->obj);
+        return SIM_OK;
+    case SIM_T_NOTIFY_RECORD:
+        sim_notify_record(t->obj, s);
+        return SIM_OK;
+    case SIM_T_NOTIFY_WAIT:
+        sim_notify_wait(t->obj, s, (uint32_t)t->value);
+        return SIM_OK;
+    case SIM_T_VALUE_WRITE:
+        sim_value_write(s, t->dst, t->value);
+        return SIM_OK;
+    case SIM_T_VALUE_WAIT:
+        sim_value_wait(s, t->src, t->value, t->flag);
+        return SIM_OK;
+    default:
+        break;
+    }
+    /* Data work runs as a queued task does: on the memory of its moment,
+     * leaving alone what was freed since it was captured. */
+    if (queued(s, t, &rc))
+        return rc;
+    if (sim_task_run(s, t, false))
+        sim_queue_written(s);
+    return SIM_OK;
 }

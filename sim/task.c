@@ -32,6 +32,8 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
+#include "base/mem.h"
 #include "clock.h"
 #include "internal.h"
 #include "queue.h"
@@ -304,6 +306,32 @@ static void run_op(struct sim_stream *s, const struct sim_task *t)
 }
 
 /* ---- Queued tasks ---- */
+
+enum sim_rc sim_task_own(struct sim_task *q, const struct sim_task *t, bool host_sources)
+{
+    q->staging = NULL;
+    if ((t->kind == SIM_T_COPY || t->kind == SIM_T_COPY2D) && !t->src_dev && t->n > 0 &&
+        host_sources) {
+        /* The runtime stages host sources when the copy is enqueued; 2-D
+         * rows are staged packed (spitch = width). */
+        size_t rows = t->kind == SIM_T_COPY2D ? t->rows : 1;
+        if (!(q->staging = base_malloc(t->n * rows)))
+            return SIM_EHOSTMEM;
+        for (size_t r = 0; r < rows; r++)
+            memcpy((char *)q->staging + r * t->n, (const char *)t->src + r * t->spitch, t->n);
+        q->spitch = t->n;
+    } else if (t->kind == SIM_T_DEVTASK) {
+        if (!(q->staging = base_malloc(sizeof(struct sim_devtask))))
+            return SIM_EHOSTMEM;
+        memcpy(q->staging, t->obj, sizeof(struct sim_devtask));
+        q->obj = q->staging;
+    } else if (t->kind == SIM_T_OP) {
+        if (!(q->staging = sim_op_copy(t->obj)))
+            return SIM_EHOSTMEM;
+        q->obj = q->staging;
+    }
+    return SIM_OK;
+}
 
 /* Whether [p, p+n) of one side of a queued task is still there: host
  * memory is the program's (or the task's own staging); device memory must

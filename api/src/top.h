@@ -11,6 +11,7 @@
 #include "alloc/alloc.h"
 #include "diag/diag.h"
 #include "mem/memory.h"
+#include "capture/capture.h"
 #include "op/op.h"
 #include "rt/rt.h"
 

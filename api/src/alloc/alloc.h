@@ -5,13 +5,14 @@
  * (sanitizer.c, ACLSIM_ALLOC_CHECK) that the memory calls and the executor
  * report their accesses to.
  *
- * alloc/ includes diag/ and nothing else of api/src: the folders above it
- * (mem/, op/) call it, never the reverse.
+ * alloc/ includes diag/ and rt/ (the graphs captures made) and nothing else
+ * of api/src: the folders above it (mem/, op/) call it, never the reverse.
  */
 #ifndef ACLSIM_API_ALLOC_ALLOC_H_
 #define ACLSIM_API_ALLOC_ALLOC_H_
 
 #include "diag/diag.h"
+#include "rt/rt.h"
 
 /* ---- registry.c: stream -> allocator snapshot, lock-free lookups ---- */
 
@@ -104,6 +105,19 @@ bool api_check_block(const struct api_check_op *op, const void *block, const voi
 void api_check_launched(struct api_check_op *op, const void *const *addr, const size_t *bytes,
                         int n_blocks, const void *const *bufs, const size_t *buf_bytes,
                         int n_bufs);
+
+/* The blocks an allocator gave op (on a stream capturing into graph g, or
+ * NULL): a live graph other than g whose captured work uses their bytes
+ * is reported (graph-block-reuse), as the graph would run on bytes now
+ * someone else's. */
+void api_check_graph_blocks(const struct api_check_op *op, const struct api_graph *g,
+                            const void *const *addr, const size_t *bytes, int n);
+/* Before a replay of g: every device byte range its tasks touch must
+ * still be allocated (graph-memory-freed, naming the replay). */
+void api_check_graph_replay(struct api_graph *g);
+/* Before a free of [p, p+n) (`call`: the freeing call): a live graph whose
+ * captured work uses those bytes is reported (graph-memory-freed). */
+void api_check_graph_free(const char *call, const void *p, size_t n);
 
 /* Around the allocator's free callback: an aclrtFree inside it is the
  * allocator returning the block in the stream's order. */

@@ -33,6 +33,9 @@
  *                    aclrtAllocatorUnregister / aclrtAllocatorDestroyDesc
  *                    while operators that used the allocator have not
  *                    completed (CANN: synchronise first)
+ *  graph-memory-freed, graph-block-reuse (graphcheck.c)
+ *                    bytes a live captured graph uses are freed, or handed
+ *                    by an allocator to other work, before aclmdlRIDestroy
  * Each report goes to stderr ("aclsim: allocator check (<kind>): ..."),
  * naming the operator, stream, block, address and byte range, and with
  * ACLSIM_TRACK=1 the stacks that issued the operators involved. Reports
@@ -53,6 +56,7 @@
 #include "base/mem.h"
 #include "base/options.h"
 #include "alloc.h"
+#include "internal.h"
 #include "backends/be.h"
 
 #define CHECK_EXIT 25
@@ -61,12 +65,12 @@
 
 enum kind {
     K_HOST, K_FREED, K_BOUNDS, K_CROSS, K_HOST_REUSE, K_FREE_PENDING, K_SHARED, K_UNREGISTER,
-    K_DESTROY, K_COUNT
+    K_DESTROY, K_GRAPH_FREED, K_GRAPH_REUSE, K_COUNT
 };
 static const char *const kind_names[K_COUNT] = {
     "host-memory", "freed-memory", "out-of-bounds", "cross-stream-reuse", "host-reuse",
     "free-while-pending", "shared-allocator", "unregister-while-pending",
-    "destroy-desc-while-pending"};
+    "destroy-desc-while-pending", "graph-memory-freed", "graph-block-reuse"};
 
 static _Atomic unsigned long counts[K_COUNT];
 static _Atomic uint64_t next_seq;
@@ -162,7 +166,7 @@ static const char *until_us(uint64_t ps, char buf[48])
 
 /* ---- Reports ---- */
 
-static void print_stack(const char *what, void *const *frames, int n)
+void san_stack(const char *what, void *const *frames, int n)
 {
     if (n <= 1)
         return;
@@ -180,7 +184,7 @@ static const struct op_info *op_of(uint64_t seq)
 
 /* One report: a first line and more lines (fmt ends each with nothing;
  * the text is one sentence per call). pre: lock held. */
-__attribute__((format(printf, 2, 3))) static void line(bool first, const char *fmt, ...)
+void san_line(bool first, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -198,20 +202,42 @@ static bool count(enum kind k)
     return true;
 }
 
+void san_lock(void)
+{
+    pthread_mutex_lock(&lock);
+}
+
+void san_unlock(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+
+void san_count_graph(bool freed)
+{
+    count(freed ? K_GRAPH_FREED : K_GRAPH_REUSE);
+}
+
+void san_op_stack(const char *what, uint64_t seq)
+{
+    const struct op_info *o = op_of(seq);
+    if (o)
+        san_stack(what, o->frames, o->nframes);
+}
+
 static void stacks(const struct api_check_op *now, uint64_t earlier)
 {
     if (!opt_bool(OPT_TRACK)) {
-        line(false, "set ACLSIM_TRACK=1 for the stacks that issued the operators");
+        san_line(false, "set ACLSIM_TRACK=1 for the stacks that issued the operators");
         return;
     }
     const struct op_info *o = now ? op_of(now->seq) : NULL;
     if (o)
-        print_stack("this operator was issued at", o->frames, o->nframes);
+        san_stack("this operator was issued at", o->frames, o->nframes);
     const struct op_info *e = earlier ? op_of(earlier) : NULL;
     if (e)
-        print_stack("the earlier operator was issued at", e->frames, e->nframes);
+        san_stack("the earlier operator was issued at", e->frames, e->nframes);
     else if (earlier)
-        line(false, "(the earlier operator's stack is no longer kept)");
+        san_line(false, "(the earlier operator's stack is no longer kept)");
 }
 
 static int caller_frames(void **frames)
@@ -220,12 +246,12 @@ static int caller_frames(void **frames)
 }
 
 /* A stack for a report that is not about an operator (aclrtFree, a copy). */
-static void here(const char *what)
+void san_here(const char *what)
 {
     if (!opt_bool(OPT_TRACK))
         return;
     void *frames[FRAMES];
-    print_stack(what, frames, caller_frames(frames));
+    san_stack(what, frames, caller_frames(frames));
 }
 
 /* ---- Operators ---- */
@@ -265,22 +291,22 @@ bool api_check_block(const struct api_check_op *op, const void *block, const voi
                   : in.kind == BE_PTR_DEVICE_FREE ? K_FREED
                                                   : K_HOST;
     count(k);
-    line(true, "allocator check (%s): operator %s (#%llu) on stream %p: the allocator (obj %p) "
+    san_line(true, "allocator check (%s): operator %s (#%llu) on stream %p: the allocator (obj %p) "
          "gave block %p at address %p for %zu bytes of %s, [%p, %p):", kind_names[k], op->type,
          (unsigned long long)op->seq, op->stream, op->obj, block, addr, bytes, role(workspace),
          addr, (const void *)((const char *)addr + bytes));
     if (k == K_HOST)
-        line(false, "that is host memory%s, not device memory: an operator runs on the device and "
+        san_line(false, "that is host memory%s, not device memory: an operator runs on the device and "
              "can only use memory from aclrtMalloc (the block is left unused)",
              in.kind == BE_PTR_HOST_PINNED ? " (aclrtMallocHost)" : "");
     else if (k == K_FREED)
-        line(false, "that address is in device memory but in no live allocation: it was freed, "
+        san_line(false, "that address is in device memory but in no live allocation: it was freed, "
              "or never allocated (the block is left unused)");
     else
-        line(false, "it lies %zu bytes into an allocation of %zu bytes at %p: the %zu bytes run "
+        san_line(false, "it lies %zu bytes into an allocation of %zu bytes at %p: the %zu bytes run "
              "%zu bytes past its end (the block is left unused)", off, in.size, in.start, bytes,
              bytes - (in.size - off));
-    line(false, "fix: allocFunc must return a block whose getAddrFromBlockFunc address starts at "
+    san_line(false, "fix: allocFunc must return a block whose getAddrFromBlockFunc address starts at "
          "least the asked size of live device memory");
     stacks(op, 0);
     pthread_mutex_unlock(&lock);
@@ -340,13 +366,13 @@ static void shared_allocator(const struct api_check_op *op)
         s->reported = true; /* once per pair of streams */
         count(K_SHARED);
         const struct op_info *e = op_of(s->seq);
-        line(true, "allocator check (shared-allocator): allocator obj %p serves stream %p and "
+        san_line(true, "allocator check (shared-allocator): allocator obj %p serves stream %p and "
              "stream %p, whose work overlaps: operator %s (#%llu) on stream %p runs %.3f-%.3f us "
              "while operator %s (#%llu) on stream %p runs %.3f-%.3f us", op->obj, s->stream,
              op->stream, op->type, (unsigned long long)op->seq, op->stream, us(op->start),
              us(op->end), e ? e->type : "?", (unsigned long long)s->seq, s->stream, us(s->from),
              us(s->until));
-        line(false, "CANN requires that streams sharing one allocator do not run concurrently: "
+        san_line(false, "CANN requires that streams sharing one allocator do not run concurrently: "
              "synchronise the first stream (or wait on an event it recorded) before the second "
              "runs operators, or give each stream its own allocator");
         stacks(op, s->seq);
@@ -371,13 +397,13 @@ static void cross_stream(const struct api_check_op *op, const void *p, size_t n,
     pthread_mutex_lock(&lock);
     count(K_CROSS);
     const struct op_info *e = op_of(r.tag);
-    line(true, "allocator check (cross-stream-reuse): operator %s (#%llu) on stream %p uses %s "
+    san_line(true, "allocator check (cross-stream-reuse): operator %s (#%llu) on stream %p uses %s "
          "[%p, %p) during %.3f-%.3f us, but operator %s (#%llu) on stream %p still uses the "
          "block [%p, %p) until %s", op->type, (unsigned long long)op->seq, op->stream, what,
          p, (const void *)((const char *)p + n), us(op->start), us(op->end), e ? e->type : "?",
          (unsigned long long)r.tag, r.stream, r.start,
          (const void *)((const char *)r.start + r.size), until_us(r.until, t));
-    line(false, "the executor frees a block right after the launch; its bytes stay in use by that "
+    san_line(false, "the executor frees a block right after the launch; its bytes stay in use by that "
          "stream until the operator completes. Reuse them on another stream only after an event "
          "recorded on the first stream (aclrtRecordEvent + aclrtStreamWaitEvent) or a "
          "synchronisation: a caching allocator keeps freed blocks per stream and records events "
@@ -469,20 +495,20 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
         snprintf(who, sizeof who, "on stream %p", stream);
     else
         snprintf(who, sizeof who, "from the host");
-    line(true, "allocator check (%s): %s %s touches [%p, %p) at %.3f us, but operator %s (#%llu) "
+    san_line(true, "allocator check (%s): %s %s touches [%p, %p) at %.3f us, but operator %s (#%llu) "
          "on stream %p still uses the block [%p, %p) until %s", kind_names[k], call, who, p,
          (const void *)((const char *)p + n), us(from), e ? e->type : "?",
          (unsigned long long)r.tag, r.stream, r.start,
          (const void *)((const char *)r.start + r.size), until_us(r.until, t));
     if (stream)
-        line(false, "order the copy after the operator with an event recorded on the "
+        san_line(false, "order the copy after the operator with an event recorded on the "
              "operator's stream (aclrtStreamWaitEvent), or synchronise first");
     else
-        line(false, "the executor freed the block right after the launch, but the operator has "
+        san_line(false, "the executor freed the block right after the launch, but the operator has "
              "not completed: synchronise the operator's stream (or its event) before the host "
              "touches memory the allocator handed out again");
     stacks(NULL, r.tag);
-    here("the access was made at");
+    san_here("the access was made at");
     pthread_mutex_unlock(&lock);
 }
 
@@ -506,16 +532,16 @@ static __attribute__((noinline)) void check_free(const void *p)
     pthread_mutex_lock(&lock);
     count(K_FREE_PENDING);
     const struct op_info *e = op_of(r.tag);
-    line(true, "allocator check (free-while-pending): aclrtFree(%p) frees [%p, %p) at %.3f us, "
+    san_line(true, "allocator check (free-while-pending): aclrtFree(%p) frees [%p, %p) at %.3f us, "
          "but operator %s (#%llu) on stream %p still uses [%p, %p) until %s", p, p,
          (const void *)((const char *)p + in.size), us(now), e ? e->type : "?",
          (unsigned long long)r.tag, r.stream, r.start,
          (const void *)((const char *)r.start + r.size), until_us(r.until, t));
-    line(false, "aclrtFree does not wait for the device: synchronise the stream (CANN: "
+    san_line(false, "aclrtFree does not wait for the device: synchronise the stream (CANN: "
          "\"synchronise before returning allocator memory to the OS\") or use "
          "aclrtFreeWithDevSync");
     stacks(NULL, r.tag);
-    here("aclrtFree was called at");
+    san_here("aclrtFree was called at");
     pthread_mutex_unlock(&lock);
 }
 
@@ -540,14 +566,14 @@ static void going(enum kind k, const char *call, struct last_use *v, size_t n, c
             continue;
         count(k);
         const struct op_info *e = op_of(v[i].seq);
-        line(true, "allocator check (%s): %s(%p) at %.3f us, but operator %s (#%llu) on stream "
+        san_line(true, "allocator check (%s): %s(%p) at %.3f us, but operator %s (#%llu) on stream "
              "%p that used its allocator runs until %.3f us", kind_names[k], call, key, us(now),
              e ? e->type : "?", (unsigned long long)v[i].seq, e ? e->stream : NULL,
              us(v[i].until));
-        line(false, "CANN: do not unregister or destroy an allocator before its streams have "
+        san_line(false, "CANN: do not unregister or destroy an allocator before its streams have "
              "synchronised (aclrtSynchronizeStream first)");
         stacks(NULL, v[i].seq);
-        here("the call was made at");
+        san_here("the call was made at");
         break;
     }
     pthread_mutex_unlock(&lock);

@@ -98,6 +98,16 @@ aclError api_bad_free(const char *func, const void *p, const struct be_ptr_info 
     return ACL_ERROR_RT_MEMORY_FREE;
 }
 
+/* A free of the block at p while graphs live: the sanitizer's check that
+ * none of them uses its bytes (alloc/graphcheck.c). */
+static __attribute__((noinline)) void graph_free_check(const char *fn, const void *p)
+{
+    struct be_ptr_info in;
+    be_get()->lookup(p, &in);
+    if ((in.kind == BE_PTR_DEVICE || in.kind == BE_PTR_HOST_PINNED) && in.start == p)
+        api_check_graph_free(fn, p, in.size ? in.size : 1);
+}
+
 /* Inlined into its caller in another file (link-time optimisation): a
  * level of the aclrtMalloc/aclrtFree pair's path (scons bench). */
 __attribute__((always_inline)) inline aclError
@@ -110,6 +120,8 @@ api_free_device(const char *fn, void *devPtr, bool dev_sync)
     }
     if (!devPtr)
         return api_err_null(fn, "devPtr");
+    if (__builtin_expect(api_graphs_live(), 0))
+        graph_free_check(fn, devPtr);
     struct be_ptr_info in;
     if (dev_sync) {
         be_get()->lookup(devPtr, &in);
@@ -169,6 +181,8 @@ aclError api_free_host(const char *fn, void *hostPtr, bool dev_sync)
     be_get()->lookup(hostPtr, &in);
     if (in.kind != BE_PTR_HOST_PINNED || in.start != hostPtr)
         return api_bad_free(fn, hostPtr, &in, BE_PTR_HOST_PINNED);
+    if (api_graphs_live())
+        graph_free_check(fn, hostPtr);
     if (dev_sync) {
         /* The implicit device synchronisation: the current device's work
          * (which may still read the memory) completes first. */
@@ -335,6 +349,15 @@ bool api_pageable(bool dev_side, const struct be_ptr_info *in, const void *p, si
     return in->kind == BE_PTR_UNKNOWN;
 }
 
+aclError api_capture_pageable(const char *what, bool captured, const struct api_ctx *c)
+{
+    if (!captured)
+        return api_cap_check_unsafe(what, c, true);
+    api_report(API_MSG_EE1016, "Asynchronous copy task failed. Reason: The pageable memory copy "
+               "task does not support graph capture.");
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
 /* The checks and the work of a copy whose stream (NULL: synchronous) is
  * held by the caller. */
 static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c, void *stream,
@@ -365,6 +388,12 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
      * the call returns (CANN's aclrtMemcpyAsync documentation, hicann/runtime
      * docs/zh/api_ref); page-locked memory is truly async. */
     bool pageable = api_pageable(dst_dev, &di, dst, count) || api_pageable(src_dev, &si, src, count);
+    bool captured = stream && api_cap_graph_of(stream);
+    if (pageable && async) {
+        aclError crc = api_capture_pageable(what, captured, c);
+        if (crc != ACL_SUCCESS)
+            return crc;
+    }
     int how = (!async || pageable ? BE_COPY_WAIT : 0) | (pageable ? BE_COPY_PAGEABLE : 0);
     /* Managed memory is host memory to the simulator's engines. */
     aclrtMemcpyKind real = kind_of(dst_dev && api_in_device_memory(&di),
@@ -372,6 +401,12 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
     uint64_t mark = api_check_mark(stream);
     aclError rc = api_engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count, real,
                                                          how));
+    if (captured) { /* it runs when the graph does */
+        struct api_cap_range r[2] = {{dst, count}, {src, count}};
+        if (rc == ACL_SUCCESS)
+            api_cap_note(stream, ACL_MODEL_RI_TASK_DEFAULT, fn, r, 2);
+        return rc;
+    }
     if (rc == ACL_SUCCESS && dst_dev) /* the allocator sanitizer: pending operator work */
         api_check_access(fn, dst, count, stream, mark);
     if (rc == ACL_SUCCESS && src_dev)
@@ -446,6 +481,7 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
     bool device = in.kind != BE_PTR_HOST_PINNED && in.kind != BE_PTR_HOST_REGISTERED &&
                   in.kind != BE_PTR_MANAGED;
     uint64_t mark = api_check_mark(ref.stream);
+    bool captured = async && api_cap_graph_of(ref.stream);
     if (!api_side_ok(what, "devPtr", devPtr, count, device, true, &in)) {
         if (async && touches_dead(devPtr, count, device, &in))
             api_exception_task(ref.stream);
@@ -453,7 +489,10 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
     } else
         rc = api_engine_failed(fn, be_get()->memset(c->device, ref.stream, devPtr, device,
                                                 (int)(value & 0xff), count, !async));
-    if (rc == ACL_SUCCESS && device) /* the allocator sanitizer: pending operator work */
+    if (captured && rc == ACL_SUCCESS) {
+        struct api_cap_range r = {devPtr, count};
+        api_cap_note(ref.stream, ACL_MODEL_RI_TASK_DEFAULT, fn, &r, 1);
+    } else if (rc == ACL_SUCCESS && device) /* the allocator sanitizer: pending operator work */
         api_check_access(fn, devPtr, count, ref.stream, mark);
     api_work_put(&ref);
     return rc;

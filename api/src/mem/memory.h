@@ -37,6 +37,11 @@ bool api_in_device_memory(const struct be_ptr_info *in);
 /* Whether a side of a copy is host memory the runtime stages: pageable,
  * or running past a registration. */
 bool api_pageable(bool dev_side, const struct be_ptr_info *in, const void *p, size_t n);
+/* An asynchronous copy `what` through pageable host memory, on a stream
+ * of context c (captured: a capturing one): refused on a capturing stream
+ * (107000), and turned synchronous, under the capture modes, elsewhere
+ * (107041); ACL_SUCCESS otherwise. With CANN's messages (api_error.cc). */
+aclError api_capture_pageable(const char *what, bool captured, const struct api_ctx *c);
 /* The messages of a failed allocation of `what` ("device", "host") memory
  * (rc != ACL_SUCCESS: EL0004 for 207001); returns rc. */
 aclError api_no_memory(aclError rc, const char *what, size_t size);

@@ -389,6 +389,20 @@ static aclError launch(void *stream, const struct api_op_plan *plan, struct api_
             used[nu] = x->addrs[i];
             used_bytes[nu++] = x->sizes[i];
         }
+    /* Blocks a live graph still uses must not serve other work; a captured
+     * operator keeps its bytes for its graph's life (rt/capture.c). */
+    struct api_graph *g = api_cap_graph_of(stream);
+    api_check_graph_blocks(chk, g, used, used_bytes, nu);
+    if (g) {
+        struct api_cap_range r[API_CAP_RANGES];
+        int n = 0;
+        for (int i = 0; i < nb && n < API_CAP_RANGES; i++)
+            r[n++] = (struct api_cap_range){bufs[i], buf_bytes[i]};
+        for (int i = 0; i < nu && n < API_CAP_RANGES; i++)
+            r[n++] = (struct api_cap_range){used[i], used_bytes[i]};
+        api_cap_note(stream, ACL_MODEL_RI_TASK_KERNEL, op->type, r, n);
+        return ACL_SUCCESS;
+    }
     api_check_launched(chk, used, used_bytes, nu, bufs, buf_bytes, nb);
     return ACL_SUCCESS;
 }

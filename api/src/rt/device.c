@@ -551,7 +551,10 @@ aclError api_impl_aclrtSynchronizeDevice(void)
     aclError rc = api_stream_get(fn, NULL, &ctx);
     if (rc != ACL_SUCCESS)
         return rc;
-    rc = api_sync_failed(fn, be_get()->device_sync(ctx.ctx->device));
+    /* context.cc: a device with a capturing stream is not synchronised. */
+    rc = api_cap_check_device("Synchronizing a device", ctx.ctx->device);
+    if (rc == ACL_SUCCESS)
+        rc = api_sync_failed(fn, be_get()->device_sync(ctx.ctx->device));
     api_stream_put(&ctx);
     return rc;
 }

@@ -134,14 +134,69 @@ static aclError on_stream(const char *fn, aclrtEvent event, aclrtStream stream,
     return rc;
 }
 
+/* A wait and a record, as a capture sees them (rt/capture.c): a wait on
+ * an event recorded in a capture pulls its stream in. */
+static aclError wait_as(void *event, void *stream, bool external)
+{
+    struct api_ctx *ctx = NULL;
+    bool deflt = api_cap_any() && api_current_ctx("aclrtStreamWaitEvent", &ctx) == ACL_SUCCESS &&
+                 ctx->deflt == stream;
+    aclError rc = api_cap_wait("Triggering event waiting", stream, event, external, deflt);
+    return rc == ACL_SUCCESS ? be_get()->event_wait(stream, event) : rc;
+}
+
 static aclError wait_op(void *event, void *stream)
 {
-    return be_get()->event_wait(stream, event);
+    return wait_as(event, stream, false);
+}
+
+static aclError wait_external(void *event, void *stream)
+{
+    return wait_as(event, stream, true);
+}
+
+static aclError record_as(void *event, void *stream, bool external)
+{
+    aclError rc = api_cap_record("Recording an event", event, stream, external);
+    return rc == ACL_SUCCESS ? be_get()->event_record(event, stream) : rc;
+}
+
+static aclError record_op(void *event, void *stream)
+{
+    return record_as(event, stream, false);
+}
+
+static aclError record_external(void *event, void *stream)
+{
+    return record_as(event, stream, true);
 }
 
 aclError api_impl_aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
-    return on_stream("aclrtRecordEvent", event, stream, be_get()->event_record);
+    return on_stream("aclrtRecordEvent", event, stream, record_op);
+}
+
+aclError api_impl_aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
+{
+    static const char fn[] = "aclrtRecordEventWithFlag";
+    if (flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL) {
+        char v[16];
+        snprintf(v, sizeof v, "%u", flag);
+        return api_err_value(fn, v, "flag",
+                             "ACL_EVENT_RECORD_DEFAULT or ACL_EVENT_RECORD_EXTERNAL");
+    }
+    return on_stream(fn, event, stream, flag ? record_external : record_op);
+}
+
+/* An event a capture under way recorded is not synchronised, queried or
+ * timed (api_error.cc, "Event synchronization" and the rest). */
+static aclError captured(const char *desc, const void *event)
+{
+    if (!api_cap_any())
+        return ACL_SUCCESS;
+    uint64_t id = 0;
+    be_get()->event_info((void *)event, BE_EV_ID, &id);
+    return api_cap_check_event(desc, event, (uint32_t)id);
 }
 
 static aclError reset_op(void *event, void *stream)
@@ -169,6 +224,11 @@ aclError api_impl_aclrtSynchronizeEvent(aclrtEvent event)
     aclError rc = get_event(fn, "event", event, &e);
     if (rc != ACL_SUCCESS)
         return rc;
+    rc = captured("Event synchronization", event);
+    if (rc != ACL_SUCCESS) {
+        api_obj_put(e);
+        return rc;
+    }
     rc = be_get()->event_sync(event, -1);
     api_obj_put(e);
     if (rc != ACL_SUCCESS)
@@ -197,6 +257,14 @@ aclError api_impl_aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtE
         api_obj_put(a);
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     }
+    rc = captured("Getting the elapsed time", startEvent);
+    if (rc == ACL_SUCCESS)
+        rc = captured("Getting the elapsed time", endEvent);
+    if (rc != ACL_SUCCESS) {
+        api_obj_put(b);
+        api_obj_put(a);
+        return rc;
+    }
     rc = be_get()->event_elapsed(startEvent, endEvent, ms);
     api_obj_put(b);
     api_obj_put(a);
@@ -221,7 +289,9 @@ static aclError query(const char *fn, aclrtEvent event, void *status, int *done)
     aclError rc = get_event(fn, "event", event, &e);
     if (rc != ACL_SUCCESS)
         return rc;
-    rc = be_get()->event_query(event, done);
+    rc = captured("Event query", event);
+    if (rc == ACL_SUCCESS)
+        rc = be_get()->event_query(event, done);
     api_obj_put(e);
     return rc;
 }
@@ -326,8 +396,12 @@ aclError api_impl_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t tim
     aclError rc = get_event(fn, "event", event, &e);
     if (rc != ACL_SUCCESS)
         return rc;
-    rc = be_get()->event_sync(event, timeout);
+    rc = captured("Event synchronization", event);
+    if (rc == ACL_SUCCESS)
+        rc = be_get()->event_sync(event, timeout);
     api_obj_put(e);
+    if (rc == ACL_ERROR_RT_EVENT_CAPTURED)
+        return rc;
     if (rc == ACL_ERROR_RT_EVENT_SYNC_TIMEOUT)
         api_report(API_MSG_EH9999, "%s failed: the event did not complete within %d ms.", fn,
                    (int)timeout);
@@ -353,11 +427,21 @@ aclError api_impl_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent ev
         return api_err_value(fn, v, "timeout", "0 when flag is ACL_EVENT_WAIT_EXTERNAL");
     }
     if (flag == ACL_EVENT_WAIT_EXTERNAL) {
-        /* An external wait belongs to stream capture, which aclsim does not
-         * simulate: no stream is ever being captured. */
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the stream is not "
-                   "in the capture stage.", fn);
-        return ACL_ERROR_RT_STREAM_NOT_CAPTURED;
+        /* api_impl.cc StreamWaitEvent: an external wait belongs to a
+         * capture. */
+        struct api_stream_ref s;
+        aclError rc = api_stream_get(fn, stream, &s);
+        if (rc != ACL_SUCCESS)
+            return rc;
+        bool capturing = api_cap_graph_of(s.stream) != NULL;
+        uint32_t id = api_cap_stream_id(s.stream);
+        api_stream_put(&s);
+        if (!capturing) {
+            api_report(API_MSG_EE1016, "Triggering event waiting failed. Reason: Stream %u is not "
+                       "in the capture stage.", id);
+            return ACL_ERROR_RT_STREAM_NOT_CAPTURED;
+        }
+        return on_stream(fn, event, stream, wait_external);
     }
     return on_stream(fn, event, stream, wait_op);
 }

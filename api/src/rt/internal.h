@@ -30,13 +30,6 @@ uint32_t api_op_wait_timeout(int32_t dev);
 /* CANN's RT_STREAM_LEAST_PRIORITY; 0 is the greatest. */
 #define API_LEAST_PRIORITY 7
 
-/* The runtime's EE1003 for an invalid argument: "<func> failed: <what>,
- * value <value> of parameter <param> is invalid; expected <expected>.";
- * returns ACL_ERROR_RT_PARAM_INVALID. */
-aclError api_rt_bad_value(const char *func, const char *what, const char *value,
-                          const char *param, const char *expected);
-/* The message of a failed stream or device synchronisation; returns rc. */
-aclError api_sync_failed(const char *func, aclError rc);
 /* The stream or event slots (BE_AVAIL_*) left on the current device. */
 aclError api_avail_num(const char *fn, int what, uint32_t *count);
 

@@ -153,6 +153,15 @@ aclError api_work_get(const char *func, bool async, aclrtStream stream,
                       struct api_stream_ref *ref, struct api_ctx **ctx);
 void api_work_put(struct api_stream_ref *ref);
 
+/* The message of a failed stream or device synchronisation; returns rc. */
+aclError api_sync_failed(const char *func, aclError rc);
+
+/* The runtime's EE1003 for an invalid argument: "<func> failed: <what>,
+ * value <value> of parameter <param> is invalid; expected <expected>.";
+ * returns ACL_ERROR_RT_PARAM_INVALID. */
+aclError api_rt_bad_value(const char *func, const char *what, const char *value,
+                          const char *param, const char *expected);
+
 /* ---- peer.c ---- */
 
 /* A copy between device memory of src_dev and dst_dev issued on device dev
@@ -178,5 +187,130 @@ void api_state_stream(void *stream, aclrtStreamState state);
 /* aclFinalize closes what the program left open without telling the state
  * callbacks (CANN leaves devices open until the process exits). */
 void api_state_mute(bool on);
+
+/* ---- capture.c: streams that capture, and the graphs they make ---- */
+
+#define API_CAP_LANES 32  /* streams one capture may take in */
+#define API_CAP_RANGES 12 /* byte ranges noted per captured task */
+#define API_CAP_FRAMES 16
+#define API_GRAPH_ENDED 3 /* a graph's status once its capture ended */
+
+struct api_cap_range {
+    const void *p;
+    size_t n;
+};
+struct api_graph;
+/* A task a capture recorded, as the ACL layer saw it (an aclmdlRITask). */
+struct api_cap_task {
+    struct api_graph *graph;
+    aclmdlRITaskType type;
+    char what[32];  /* the call, or the operator's type */
+    void *stream;   /* the stream that captured it (backend handle) */
+    unsigned lane;  /* its index among the capture's streams */
+    uint32_t seq;   /* its index among the graph's tasks */
+    bool disabled;  /* aclmdlRITaskDisable */
+    int n_r;
+    struct api_cap_range r[API_CAP_RANGES]; /* the bytes it reads or writes */
+    int nframes;    /* its stack, with ACLSIM_TRACK=1 */
+    void *frames[API_CAP_FRAMES];
+};
+/* A graph (an aclmdlRI): from aclmdlRICaptureBegin to aclmdlRIDestroy.
+ * Fields above `next` are capture.c's, read under its lock or once the
+ * capture ended; the rest belong to the capture family. */
+struct api_graph {
+    uint32_t id;
+    int32_t device;
+    struct api_ctx *ctx;
+    int mode;        /* aclmdlRICaptureMode */
+    uint64_t thread; /* the thread that began the capture */
+    int status;      /* aclmdlRICaptureStatus, then API_GRAPH_ENDED */
+    void *be_graph;  /* the backend's graph, once ended */
+    unsigned n_lanes;
+    void *lane[API_CAP_LANES]; /* lane 0: the stream that began it */
+    bool rejoined[API_CAP_LANES];
+    struct api_cap_task **tasks;
+    size_t n_tasks, cap_tasks;
+    struct api_graph *next;
+    char *name;
+    struct {
+        aclrtCallback fn;
+        void *data;
+    } cb[8];
+    unsigned n_cb;
+    _Atomic uint64_t launches;
+};
+
+/* Whether any stream of the process captures now, whether any graph lives
+ * (one atomic load each). */
+bool api_cap_any(void);
+bool api_graphs_live(void);
+/* A stream's per-device id, for messages. */
+uint32_t api_cap_stream_id(const void *stream);
+/* Whether stream (backend handle) captures: *status (ACTIVE or
+ * INVALIDATED) and the graph it captures into. */
+bool api_cap_status(const void *stream, int *status, struct api_graph **g);
+struct api_graph *api_cap_graph_of(const void *stream);
+
+/* The refusals, each with CANN's message (desc: the runtime's name for
+ * the operation, "Stream synchronization"...), ACL_SUCCESS when none: a
+ * capturing stream (107027); an event recorded in a capture under way
+ * (107028); a device (dev < 0: any) with a capturing stream (107027); a
+ * synchronous copy or fill the capture modes forbid (107030, or 107041
+ * for an asynchronous pageable copy turned synchronous: converted). */
+aclError api_cap_check_stream(const char *desc, const void *stream);
+aclError api_cap_check_event(const char *desc, const void *event, uint32_t event_id);
+aclError api_cap_check_device(const char *desc, int32_t dev);
+aclError api_cap_check_unsafe(const char *desc, const struct api_ctx *ctx, bool converted);
+/* aclmdlRICaptureThreadExchangeMode: set the thread's mode, return the old. */
+int api_cap_exchange_mode(int mode);
+
+/* Note a task enqueued on stream with the bytes it touches: true when the
+ * stream captures (the task is the capture's), false when it runs. */
+bool api_cap_note(const void *stream, aclmdlRITaskType type, const char *what,
+                  const struct api_cap_range *r, int n);
+/* An event record / wait on stream: noted when the stream captures; a
+ * wait on an event recorded in a capture pulls its stream into that
+ * capture. A wait's refusals: 107031 on the default stream, 107024 for a
+ * record outside the capture (use ACL_EVENT_WAIT_EXTERNAL), with CANN's
+ * message. */
+aclError api_cap_record(const char *desc, void *event, void *stream, bool external);
+aclError api_cap_wait(const char *desc, void *stream, void *event, bool external,
+                      bool default_stream);
+/* An error inside the capture of stream: aclmdlRICaptureEnd will fail. */
+void api_cap_invalidate(const void *stream);
+
+/* Begin a capture on stream (of context ctx) in mode: a new graph, the
+ * backend told. ACL_ERROR_RT_STREAM_CAPTURED when stream captures already. */
+aclError api_cap_begin(void *stream, struct api_ctx *ctx, int mode, struct api_graph **out);
+/* End g's capture (begun on stream): the backend's graph taken, its
+ * streams free. 507903 (invalidated) and 107025 (a joined stream never
+ * rejoined) with CANN's messages; the graph is the caller's either way. */
+aclError api_cap_end(struct api_graph *g, void *stream);
+/* The live graph behind a user handle, or NULL. */
+struct api_graph *api_graph_lookup(const void *handle);
+/* Whether handle is a task of a live graph. */
+bool api_graph_task_live(const void *task);
+/* Call fn for each task of g, in order, under the lock (fn must not call
+ * capture.c). */
+void api_graph_each_task(struct api_graph *g, void (*fn)(const struct api_cap_task *t, void *u),
+                         void *u);
+/* A live graph of device dev (any), or NULL; the newest graph one of
+ * whose streams is `stream`, or NULL. */
+struct api_graph *api_graph_on_device(int32_t dev);
+struct api_graph *api_graph_of_stream(const void *stream);
+/* Forget g and free it (its backend graph is the caller's to destroy). */
+void api_graph_release(struct api_graph *g);
+
+/* A live graph other than `except` whose tasks touch [p, p+n): the first
+ * such task, copied. */
+struct api_graph_use {
+    struct api_graph *graph;
+    uint32_t id;
+    char name[64];
+    struct api_cap_task task;
+    struct api_cap_range range;
+};
+bool api_graph_uses(const void *p, size_t n, const struct api_graph *except,
+                    struct api_graph_use *out);
 
 #endif /* ACLSIM_API_RT_RT_H_ */

@@ -85,8 +85,10 @@ aclError api_work_get(const char *func, bool async, aclrtStream stream,
                       struct api_stream_ref *ref, struct api_ctx **ctx)
 {
     *ref = (struct api_stream_ref){0};
-    if (!async)
-        return api_current_ctx(func, ctx);
+    if (!async) {
+        aclError rc = api_current_ctx(func, ctx);
+        return rc == ACL_SUCCESS ? api_cap_check_unsafe(func, *ctx, false) : rc;
+    }
     aclError rc = api_stream_get(func, stream, ref);
     if (rc == ACL_SUCCESS)
         *ctx = ref->ctx;
@@ -156,6 +158,9 @@ aclError api_impl_aclrtDestroyStream(aclrtStream stream)
     API_FAULT(ACL_RT_DESTROY_STREAM, fn);
     if (!stream)
         return api_err_null(fn, "stream");
+    aclError rc = api_cap_check_stream("Stream destruction", stream);
+    if (rc != ACL_SUCCESS)
+        return rc;
     /* The first destroy withdraws the handle; the backend destroys it once
      * no call uses it (now, usually). */
     if (api_obj_retire(stream, API_OBJ_STREAM) == 0)
@@ -180,7 +185,9 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     aclError rc = api_stream_get(fn, stream, &s);
     if (rc != ACL_SUCCESS)
         return rc;
-    rc = api_sync_failed(fn, be_get()->stream_sync(s.stream, timeout));
+    rc = api_cap_check_stream("Synchronizing a stream", s.stream);
+    if (rc == ACL_SUCCESS)
+        rc = api_sync_failed(fn, be_get()->stream_sync(s.stream, timeout));
     api_stream_put(&s);
     return rc;
 }
@@ -206,7 +213,9 @@ aclError api_impl_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status
     if (rc != ACL_SUCCESS)
         return rc;
     int done = 0;
-    rc = be_get()->stream_query(s.stream, &done);
+    rc = api_cap_check_stream("Stream query", s.stream);
+    if (rc == ACL_SUCCESS)
+        rc = be_get()->stream_query(s.stream, &done);
     api_stream_put(&s);
     if (rc == ACL_SUCCESS)
         *status = done ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;

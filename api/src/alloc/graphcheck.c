@@ -1,0 +1,145 @@
+/*
+ * graphcheck.c - the allocator sanitizer's checks for memory a captured
+ * graph still uses.
+ *
+ * Every byte range a task of a captured graph reads or writes (rt/capture.c
+ * notes them as the tasks are captured: copies, fills, operators with
+ * their tensors and the executor's blocks) is the graph's until
+ * aclmdlRIDestroy: each replay touches it again. CANN's runtime checks
+ * none of this (aclrtFree and the pool calls have no capture check), and
+ * on the device such a mistake is silent corruption. Two reports, in the
+ * sanitizer's format and modes:
+ *  graph-memory-freed  aclrtFree (or a pool's FreeAsync, an unmap, a free
+ *                      of physical memory) of bytes a live graph uses
+ *  graph-block-reuse   an allocator hands an operator a block whose bytes a
+ *                      live graph other than the one being captured uses:
+ *                      the executor freed the captured operator's blocks
+ *                      right after its launch, as CANN's does, and the
+ *                      allocator gave them out again; a graph needs them
+ *                      for its whole life (torch_npu's graph-private pools)
+ * With ACLSIM_TRACK=1 each report shows the stack that captured the task.
+ */
+#include <stdio.h>
+#include "backends/be.h"
+#include "internal.h"
+
+static const char *graph_name(const struct api_graph_use *u, char *buf, size_t len)
+{
+    if (u->name[0])
+        snprintf(buf, len, "graph %u \"%s\"", u->id, u->name);
+    else
+        snprintf(buf, len, "graph %u", u->id);
+    return buf;
+}
+
+/* The lines every graph report ends with (pre: lock held). */
+static void task_lines(const struct api_graph_use *u, const char *name)
+{
+    const struct api_cap_task *t = &u->task;
+    san_line(false, "%s (model runtime instance) uses [%p, %p) in its captured task #%u (%s) on "
+             "stream %u, at every replay", name, u->range.p,
+             (const void *)((const char *)u->range.p + u->range.n), t->seq, t->what,
+             api_cap_stream_id(t->stream));
+    if (t->nframes > 1)
+        san_stack("the task was captured at", (void *const *)t->frames, t->nframes);
+    else
+        san_line(false, "set ACLSIM_TRACK=1 for the stack that captured it");
+}
+
+void api_check_graph_free(const char *call, const void *p, size_t n)
+{
+    struct api_graph_use u;
+    if (api_check_mode() == API_CHECK_OFF || !api_graph_uses(p, n, NULL, &u))
+        return;
+    char name[96];
+    graph_name(&u, name, sizeof name);
+    san_lock();
+    san_count_graph(true);
+    san_line(true, "allocator check (graph-memory-freed): %s(%p) frees [%p, %p), but %s still "
+             "uses those bytes", call, p, p, (const void *)((const char *)p + n), name);
+    task_lines(&u, name);
+    san_line(false, "fix: memory a captured graph uses must stay allocated until aclmdlRIDestroy "
+             "(CANN: resources used by captured tasks must live until the graph is destroyed); "
+             "destroy the graph first, or keep the buffer");
+    san_here("the free was called at");
+    san_unlock();
+}
+
+void api_check_graph_blocks(const struct api_check_op *op, const struct api_graph *g,
+                            const void *const *addr, const size_t *bytes, int n)
+{
+    if (api_check_mode() == API_CHECK_OFF || !op->obj)
+        return;
+    for (int i = 0; i < n; i++) {
+        struct api_graph_use u;
+        if (!api_graph_uses(addr[i], bytes[i], g, &u))
+            continue;
+        char name[96];
+        graph_name(&u, name, sizeof name);
+        san_lock();
+        san_count_graph(false);
+        san_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on stream %u: the "
+                 "allocator (obj %p) gave it [%p, %p), but %s still uses those bytes", op->type,
+                 (unsigned long long)op->seq, api_cap_stream_id(op->stream), op->obj, addr[i],
+                 (const void *)((const char *)addr[i] + bytes[i]), name);
+        task_lines(&u, name);
+        san_line(false, "the executor hands a captured operator's blocks back right after its "
+                 "launch, as CANN's does, but the graph uses them at every replay: allocate "
+                 "them from a pool private to the graph (torch_npu's graph pools), and release "
+                 "that pool only after aclmdlRIDestroy");
+        san_op_stack("this operator was issued at", op->seq);
+        san_unlock();
+    }
+}
+
+/* The first device range of t that is no longer allocated (*r), if any. */
+static bool freed_range(const struct api_cap_task *t, struct api_cap_range *r)
+{
+    for (int i = 0; i < t->n_r; i++) {
+        struct be_ptr_info in;
+        be_get()->lookup(t->r[i].p, &in);
+        if (in.kind == BE_PTR_DEVICE_FREE || in.kind == BE_PTR_VA_UNMAPPED) {
+            *r = t->r[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+struct replay_walk {
+    struct api_graph *g;
+    bool reported;
+};
+
+static void replay_task(const struct api_cap_task *t, void *u)
+{
+    struct replay_walk *w = u;
+    struct api_graph_use use;
+    if (w->reported || !freed_range(t, &use.range))
+        return;
+    w->reported = true;
+    use.graph = w->g;
+    use.id = w->g->id;
+    snprintf(use.name, sizeof use.name, "%s", w->g->name ? w->g->name : "");
+    use.task = *t;
+    char name[96];
+    graph_name(&use, name, sizeof name);
+    san_lock();
+    san_count_graph(true);
+    san_line(true, "allocator check (graph-memory-freed): a replay of %s touches [%p, %p), which "
+             "was freed after the graph was captured (the device would read or write memory "
+             "someone else may own now; aclsim leaves it alone)", name, use.range.p,
+             (const void *)((const char *)use.range.p + use.range.n));
+    task_lines(&use, name);
+    san_line(false, "fix: keep every buffer a captured graph uses allocated until aclmdlRIDestroy");
+    san_here("the replay was launched at");
+    san_unlock();
+}
+
+void api_check_graph_replay(struct api_graph *g)
+{
+    if (api_check_mode() == API_CHECK_OFF)
+        return;
+    struct replay_walk w = {g, false};
+    api_graph_each_task(g, replay_task, &w);
+}

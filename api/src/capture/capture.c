@@ -1,0 +1,153 @@
+/*
+ * capture.c - stream capture (the CAPTURE family): aclmdlRICaptureBegin,
+ * aclmdlRICaptureGetInfo, aclmdlRICaptureEnd and
+ * aclmdlRICaptureThreadExchangeMode, with the ACL layer's checks of
+ * hicann/runtime src/acl/aclrt_impl/model_ri.cpp and the runtime's of
+ * src/runtime/feature/aclgraph/api_error_aclgraph.cc and
+ * context_aclgraph.cc (StreamBeginCapture, StreamEndCapture).
+ *
+ * Between Begin and End the work put on the stream, and on streams that
+ * join through events recorded on it, is recorded by the backend and
+ * noted in rt/capture.c, not run; End hands the graph to the program as
+ * an aclmdlRI, which model.c runs, names and destroys.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include "capture.h"
+#include "backends/be.h"
+
+static const char *mode_text(int m, char buf[32])
+{
+    static const char *const names[] = {"GLOBAL(0)", "THREAD_LOCAL(1)", "RELAXED(2)"};
+    if (m >= 0 && m < 3)
+        return names[m];
+    snprintf(buf, 32, "UNKNOWN(%d)", m);
+    return buf;
+}
+
+aclError api_impl_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
+{
+    static const char fn[] = "aclmdlRICaptureBegin";
+    static const char desc[] = "Starting capturing tasks delivered to a stream";
+    API_FAULT(ACL_MDLRI_CAPTURE_BEGIN, fn);
+    if (!stream)
+        return api_err_null(fn, "stream");
+    char v[32];
+    if ((int)mode < ACL_MODEL_RI_CAPTURE_MODE_GLOBAL || (int)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+        return api_rt_bad_value(fn, desc, mode_text((int)mode, v), "mode", "[0, 3)");
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    int status = 0;
+    struct api_graph *g = NULL;
+    if (api_cap_status(s.stream, &status, &g)) {
+        api_report(API_MSG_EE1016, "Stream begin capture failed. Reason: Stream is already in "
+                   "capture status, device_id=%d, stream_id=%u, status=%s.", s.ctx->device,
+                   api_cap_stream_id(s.stream),
+                   status == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE ? "active" : "invalidated");
+        rc = ACL_ERROR_RT_STREAM_CAPTURED;
+    } else {
+        rc = api_cap_begin(s.stream, s.ctx, (int)mode, &g);
+        if (rc == ACL_ERROR_RT_STREAM_CAPTURED) /* another thread began first */
+            api_report(API_MSG_EE1016, "Stream begin capture failed. Reason: Stream is already in "
+                       "capture status, stream_id=%u.", api_cap_stream_id(s.stream));
+        else
+            rc = api_err_runtime(fn, rc);
+    }
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+                                         aclmdlRI *modelRI)
+{
+    static const char fn[] = "aclmdlRICaptureGetInfo";
+    if (!stream)
+        return api_err_null(fn, "stream");
+    if (!status && !modelRI)
+        return api_err_arg_value("status/modelRI", "nullptr/nullptr",
+                                 "both cannot be nullptr at the same time");
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    int st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    struct api_graph *g = NULL;
+    api_cap_status(s.stream, &st, &g);
+    api_stream_put(&s);
+    if (status)
+        *status = (aclmdlRICaptureStatus)st;
+    if (modelRI)
+        *modelRI = g;
+    return ACL_SUCCESS;
+}
+
+/* End's refusals before the graph is touched: not capturing (107029),
+ * not the stream that began it (107036), the wrong thread (107038). */
+static aclError end_refused(void *stream, struct api_graph **out)
+{
+    int st = 0;
+    struct api_graph *g = NULL;
+    if (!api_cap_status(stream, &st, &g)) {
+        api_report(API_MSG_EE1018, "Stream end capture failed. Reason: The stream (stream_id=%u) "
+                   "is not in capture status, call aclmdlRICaptureBegin to capture the stream "
+                   "first.", api_cap_stream_id(stream));
+        return ACL_ERROR_RT_STREAM_NOT_CAPTURED;
+    }
+    if (g->lane[0] != stream) {
+        api_report(API_MSG_EH9999, "aclmdlRICaptureEnd failed: the capture was not initiated in "
+                   "this stream (stream_id=%u), runtime result = %d.", api_cap_stream_id(stream),
+                   ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED);
+        return ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED;
+    }
+    *out = g;
+    return ACL_SUCCESS;
+}
+
+aclError api_impl_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
+{
+    static const char fn[] = "aclmdlRICaptureEnd";
+    API_FAULT(ACL_MDLRI_CAPTURE_END, fn);
+    if (!stream)
+        return api_err_null(fn, "stream");
+    if (!modelRI)
+        return api_err_null(fn, "modelRI");
+    *modelRI = NULL;
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    struct api_graph *g = NULL;
+    rc = end_refused(s.stream, &g);
+    if (rc == ACL_SUCCESS && g->thread != (uint64_t)pthread_self() &&
+        g->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED) {
+        /* CheckCaptureStreamThreadIsMatch: the capture ends, unmade. */
+        api_cap_end(g, s.stream);
+        api_graph_free(g);
+        api_report(API_MSG_EH9999, "aclmdlRICaptureEnd failed: end capture in the wrong thread, "
+                   "runtime result = %d.", ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD);
+        rc = ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD;
+    } else if (rc == ACL_SUCCESS) {
+        rc = api_cap_end(g, s.stream);
+        if (rc == ACL_SUCCESS)
+            *modelRI = g;
+        else
+            api_graph_free(g); /* CANN's ClearCaptureModel: the model goes */
+    }
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
+{
+    static const char fn[] = "aclmdlRICaptureThreadExchangeMode";
+    if (!mode)
+        return api_err_null(fn, "mode");
+    char v[32];
+    if ((unsigned)*mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+        return api_rt_bad_value(fn, "Switching the capture mode of the current thread",
+                                mode_text((int)*mode, v), "mode", "less than 3");
+    *mode = (aclmdlRICaptureMode)api_cap_exchange_mode((int)*mode);
+    return ACL_SUCCESS;
+}

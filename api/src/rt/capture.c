@@ -1,0 +1,595 @@
+/*
+ * capture.c - which streams capture, under which mode and thread, the
+ * graphs (model runtime instances) their captures make, and the tasks each
+ * capture recorded as the ACL layer saw them.
+ *
+ * The state lives here, in rt/, because the calls below the capture family
+ * consult it: a synchronisation of a capturing stream, its events, its
+ * device (107027, 107028), a synchronous copy under a mode that forbids it
+ * (107030), a record or wait that pulls another stream into a capture.
+ * The calls that enqueue work note each captured task here with the bytes
+ * it touches (api_cap_note), which is what the allocator sanitizer checks
+ * frees and blocks against, and what aclmdlRIGetTasksByStream and
+ * aclmdlRIDebugJsonPrint show. The backend records the work itself
+ * (be_ops.graph_*). Codes and texts are CANN's: hicann/runtime
+ * src/runtime/feature/aclgraph/context_aclgraph.cc (begin, end, modes),
+ * src/runtime/api/impl/api_error.cc and api_impl.cc (the refusals),
+ * src/runtime/core/src/common/errcode_manage.cc (the codes' texts).
+ *
+ * One lock guards everything here; the fast path of every check is one
+ * atomic load (no capture anywhere).
+ */
+#include <execinfo.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include "backends/be.h"
+#include "base/mem.h"
+#include "base/options.h"
+#include "internal.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic unsigned capturing; /* graphs whose capture is under way */
+static struct api_graph *graphs;   /* every live graph */
+static _Atomic unsigned n_graphs;
+static uint32_t next_id;
+
+/* The calling thread's exchanged mode (aclmdlRICaptureThreadExchangeMode):
+ * CANN's InnerThreadLocalContainer::exchangeCaptureMode_, GLOBAL at start. */
+static _Thread_local int exchange_mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
+
+/* Events recorded in a capture under way: which graph, which lane. */
+struct cap_event {
+    const void *event;
+    struct api_graph *g;
+    unsigned lane;
+};
+static struct cap_event *events;
+static size_t n_events, cap_events;
+
+static uint64_t self(void)
+{
+    return (uint64_t)pthread_self();
+}
+
+uint32_t api_cap_stream_id(const void *stream)
+{
+    int32_t dev = 0;
+    uint32_t id = 0;
+    if (API_TOOL(stream_id))
+        API_TOOL(stream_id)((void *)stream, &dev, &id);
+    return id;
+}
+
+bool api_graphs_live(void)
+{
+    return atomic_load_explicit(&n_graphs, memory_order_relaxed) != 0;
+}
+
+bool api_cap_any(void)
+{
+    return atomic_load_explicit(&capturing, memory_order_acquire) != 0;
+}
+
+/* ---- Lookups (lock held) ---- */
+
+static bool under_way(const struct api_graph *g)
+{
+    return g->status == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE ||
+           g->status == ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+}
+
+/* The graph whose capture stream s belongs to (*lane its lane), or NULL. */
+static struct api_graph *capture_of(const void *s, unsigned *lane)
+{
+    for (struct api_graph *g = graphs; g; g = g->next) {
+        if (!under_way(g))
+            continue;
+        for (unsigned i = 0; i < g->n_lanes; i++)
+            if (g->lane[i] == s) {
+                if (lane)
+                    *lane = i;
+                return g;
+            }
+    }
+    return NULL;
+}
+
+static struct cap_event *event_of(const void *e)
+{
+    for (size_t i = 0; i < n_events; i++)
+        if (events[i].event == e)
+            return &events[i];
+    return NULL;
+}
+
+/* A new entry of events[] (NULL when host memory ran out). */
+static struct cap_event *new_event(void)
+{
+    if (n_events == cap_events) {
+        size_t c = cap_events ? cap_events * 2 : 16;
+        struct cap_event *v = base_realloc(events, c * sizeof *v);
+        if (!v)
+            return NULL;
+        events = v;
+        cap_events = c;
+    }
+    return &events[n_events++];
+}
+
+static void forget_events(const struct api_graph *g)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n_events; i++)
+        if (events[i].g != g)
+            events[k++] = events[i];
+    n_events = k;
+}
+
+struct api_graph *api_graph_lookup(const void *handle)
+{
+    pthread_mutex_lock(&lock);
+    struct api_graph *g = graphs;
+    while (g && g != handle)
+        g = g->next;
+    pthread_mutex_unlock(&lock);
+    return g;
+}
+
+bool api_cap_status(const void *stream, int *status, struct api_graph **g)
+{
+    if (!api_cap_any())
+        return false;
+    pthread_mutex_lock(&lock);
+    struct api_graph *c = capture_of(stream, NULL);
+    if (c) {
+        *status = c->status;
+        *g = c;
+    }
+    pthread_mutex_unlock(&lock);
+    return c != NULL;
+}
+
+/* ---- Refusals ---- */
+
+static const char *mode_name(int m)
+{
+    static const char *const names[] = {"GLOBAL", "THREAD_LOCAL", "RELAXED", "MAX"};
+    return m >= 0 && m <= 3 ? names[m] : "MAX";
+}
+
+aclError api_cap_check_stream(const char *desc, const void *stream)
+{
+    if (!api_cap_any())
+        return ACL_SUCCESS;
+    pthread_mutex_lock(&lock);
+    bool captures = capture_of(stream, NULL) != NULL;
+    pthread_mutex_unlock(&lock);
+    if (!captures)
+        return ACL_SUCCESS;
+    api_report(API_MSG_EE1016, "%s failed. Reason: Stream (stream_id=%u) during the capture stage "
+               "is not supported.", desc, api_cap_stream_id(stream));
+    return ACL_ERROR_RT_STREAM_CAPTURED;
+}
+
+aclError api_cap_check_event(const char *desc, const void *event, uint32_t event_id)
+{
+    if (!api_cap_any())
+        return ACL_SUCCESS;
+    pthread_mutex_lock(&lock);
+    bool captured = event_of(event) != NULL;
+    pthread_mutex_unlock(&lock);
+    if (!captured)
+        return ACL_SUCCESS;
+    api_report(API_MSG_EE1016, "%s failed. Reason: Event (event_id=%u) during the capture stage "
+               "is not supported.", desc, event_id);
+    return ACL_ERROR_RT_EVENT_CAPTURED;
+}
+
+aclError api_cap_check_device(const char *desc, int32_t dev)
+{
+    if (!api_cap_any())
+        return ACL_SUCCESS;
+    pthread_mutex_lock(&lock);
+    const void *s = NULL;
+    for (struct api_graph *g = graphs; g && !s; g = g->next)
+        if (under_way(g) && (dev < 0 || g->device == dev))
+            s = g->lane[0];
+    pthread_mutex_unlock(&lock);
+    if (!s)
+        return ACL_SUCCESS;
+    return api_cap_check_stream(desc, s);
+}
+
+/* CANN's Context::IsCaptureModeSupport: the context's mode is the
+ * strictest of its captures under way, the thread's the strictest of those
+ * it began; the thread's exchanged mode decides (lock held). */
+static bool mode_allows(const struct api_ctx *ctx, int *ctx_mode, int *thread_mode)
+{
+    int cm = 3, tm = 3;
+    for (struct api_graph *g = graphs; g; g = g->next) {
+        if (!under_way(g) || (ctx && g->ctx != ctx))
+            continue;
+        if (g->mode < cm)
+            cm = g->mode;
+        if (g->thread == self() && g->mode < tm)
+            tm = g->mode;
+    }
+    *ctx_mode = cm;
+    *thread_mode = tm;
+    if (cm == 3 || exchange_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+        return true;
+    if (exchange_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
+        return !(cm == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ||
+                 tm == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL);
+    return !(tm == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ||
+             tm == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL);
+}
+
+aclError api_cap_check_unsafe(const char *desc, const struct api_ctx *ctx, bool converted)
+{
+    if (!api_cap_any())
+        return ACL_SUCCESS;
+    int cm, tm;
+    pthread_mutex_lock(&lock);
+    bool ok = mode_allows(ctx, &cm, &tm);
+    pthread_mutex_unlock(&lock);
+    if (ok)
+        return ACL_SUCCESS;
+    /* capture_model_utils.cc ReportCaptureModeError; api_error.cc for a
+     * pageable asynchronous copy turned synchronous (107041). */
+    if (converted) {
+        api_report(API_MSG_EE1016, "%s failed. Reason: the operation has been converted to a "
+                   "synchronous operation. operation not permitted when a stream is capturing and "
+                   "the specified capture mode is not relaxed.", desc);
+        return ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC;
+    }
+    unsigned long tid = (unsigned long)self();
+    if (tm == ACL_MODEL_RI_CAPTURE_MODE_RELAXED || tm == 3)
+        api_report(API_MSG_EE1016, "%s failed. Reason: Other threads of the current context are in "
+                   "the capture state. As a result, the current operation cannot be performed on "
+                   "thread %lu. To perform this operation in the current thread, call "
+                   "aclmdlRICaptureThreadExchangeMode to change the capture mode of the current "
+                   "thread. The mode set using the aclmdlRICaptureBegin API is %s, and the capture "
+                   "mode of the current thread is %s.", desc, tid, mode_name(cm), mode_name(tm));
+    else
+        api_report(API_MSG_EE1016, "%s failed. Reason: The current thread %lu is in the capture "
+                   "state and the current operation cannot be performed. Check whether the mode set "
+                   "by the aclmdlRICaptureBegin API supports the current operation. This operation "
+                   "is supported only in the RELAXED mode. The mode set using the "
+                   "aclmdlRICaptureBegin API is %s, and the capture mode of the current thread is "
+                   "%s.", desc, tid, mode_name(cm), mode_name(tm));
+    return ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT;
+}
+
+int api_cap_exchange_mode(int mode)
+{
+    int old = exchange_mode;
+    exchange_mode = mode;
+    return old;
+}
+
+/* ---- Begin, join, end ---- */
+
+aclError api_cap_begin(void *stream, struct api_ctx *ctx, int mode, struct api_graph **out)
+{
+    struct api_graph *g = base_calloc(1, sizeof *g);
+    if (!g)
+        return ACL_ERROR_BAD_ALLOC;
+    pthread_mutex_lock(&lock);
+    if (capture_of(stream, NULL)) {
+        pthread_mutex_unlock(&lock);
+        base_free(g);
+        return ACL_ERROR_RT_STREAM_CAPTURED;
+    }
+    aclError rc = be_get()->graph_begin(stream, mode);
+    if (rc != ACL_SUCCESS) {
+        pthread_mutex_unlock(&lock);
+        base_free(g);
+        return rc;
+    }
+    g->id = next_id++;
+    g->device = ctx->device;
+    g->ctx = ctx;
+    g->mode = mode;
+    g->thread = self();
+    g->status = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+    g->n_lanes = 1;
+    g->lane[0] = stream;
+    g->next = graphs;
+    graphs = g;
+    atomic_fetch_add(&n_graphs, 1);
+    atomic_fetch_add(&capturing, 1);
+    pthread_mutex_unlock(&lock);
+    *out = g;
+    return ACL_SUCCESS;
+}
+
+/* Every joined lane must end with a record the origin stream waited on
+ * (CheckCaptureModelValidity). The first lane that does not, or 0. */
+static unsigned unjoined(const struct api_graph *g)
+{
+    for (unsigned i = 1; i < g->n_lanes; i++)
+        if (!g->rejoined[i])
+            return i;
+    return 0;
+}
+
+aclError api_cap_end(struct api_graph *g, void *stream)
+{
+    pthread_mutex_lock(&lock);
+    unsigned lane = unjoined(g);
+    bool invalid = g->status == ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+    void *handle = NULL;
+    aclError rc = be_get()->graph_end(stream, &handle);
+    g->be_graph = handle;
+    g->status = API_GRAPH_ENDED;
+    forget_events(g);
+    atomic_fetch_sub(&capturing, 1);
+    pthread_mutex_unlock(&lock);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (invalid) {
+        api_report(API_MSG_EE1016, "Stream end capture failed. Reason: The current stream "
+                   "(stream_id=%u, model_id=%u) is invalid because an error occurred during model "
+                   "capture.", api_cap_stream_id(stream), g->id);
+        return ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED;
+    }
+    if (lane) {
+        api_report(API_MSG_EE1017, "Capture model validity check failed. Reason: In the "
+                   "cross-stream capture scenario, the last task on the sub stream (stream_id=%u) "
+                   "lacks the corresponding event wait task: record an event on it and wait for "
+                   "that event on the origin stream (stream_id=%u) before aclmdlRICaptureEnd.",
+                   api_cap_stream_id(g->lane[lane]), api_cap_stream_id(stream));
+        return ACL_ERROR_RT_STREAM_UNJOINED;
+    }
+    return ACL_SUCCESS;
+}
+
+void api_cap_invalidate(const void *stream)
+{
+    if (!api_cap_any())
+        return;
+    pthread_mutex_lock(&lock);
+    struct api_graph *g = capture_of(stream, NULL);
+    if (g)
+        g->status = ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+    pthread_mutex_unlock(&lock);
+}
+
+/* ---- What a capture recorded ---- */
+
+/* A new task on lane `lane` of g (lock held); NULL when host memory ran
+ * out (the capture is invalidated: CANN's SingleStreamTerminateCapture). */
+static struct api_cap_task *new_task(struct api_graph *g, unsigned lane, aclmdlRITaskType type,
+                                     const char *what)
+{
+    if (g->n_tasks == g->cap_tasks) {
+        size_t c = g->cap_tasks ? g->cap_tasks * 2 : 16;
+        struct api_cap_task **v = base_realloc(g->tasks, c * sizeof *v);
+        if (!v) {
+            g->status = ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+            return NULL;
+        }
+        g->tasks = v;
+        g->cap_tasks = c;
+    }
+    struct api_cap_task *t = base_calloc(1, sizeof *t);
+    if (!t) {
+        g->status = ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+        return NULL;
+    }
+    t->graph = g;
+    t->type = type;
+    snprintf(t->what, sizeof t->what, "%s", what);
+    t->stream = g->lane[lane];
+    t->lane = lane;
+    t->seq = (uint32_t)g->n_tasks;
+    if (opt_bool(OPT_TRACK))
+        t->nframes = backtrace(t->frames, API_CAP_FRAMES);
+    g->tasks[g->n_tasks++] = t;
+    g->rejoined[lane] = lane == 0 ? g->rejoined[0] : false; /* a task after the join back */
+    return t;
+}
+
+bool api_cap_note(const void *stream, aclmdlRITaskType type, const char *what,
+                  const struct api_cap_range *r, int n)
+{
+    if (!api_cap_any())
+        return false;
+    pthread_mutex_lock(&lock);
+    unsigned lane;
+    struct api_graph *g = capture_of(stream, &lane);
+    struct api_cap_task *t = g ? new_task(g, lane, type, what) : NULL;
+    for (int i = 0; t && i < n && i < API_CAP_RANGES; i++)
+        if (r[i].p && r[i].n)
+            t->r[t->n_r++] = r[i];
+    pthread_mutex_unlock(&lock);
+    return g != NULL;
+}
+
+aclError api_cap_record(const char *desc, void *event, void *stream, bool external)
+{
+    (void)desc;
+    if (!api_cap_any())
+        return ACL_SUCCESS;
+    pthread_mutex_lock(&lock);
+    unsigned lane;
+    struct api_graph *g = capture_of(stream, &lane);
+    if (g) {
+        new_task(g, lane, ACL_MODEL_RI_TASK_EVENT_RECORD, "aclrtRecordEvent");
+        struct cap_event *c = event_of(event);
+        if (external) {
+            if (c)
+                *c = events[--n_events];
+        } else if (c || (c = new_event()) != NULL) {
+            *c = (struct cap_event){event, g, lane};
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return ACL_SUCCESS;
+}
+
+/* Whether event was recorded (outside any capture under way). */
+static bool recorded_before(void *event)
+{
+    uint64_t v;
+    return be_get()->event_info(event, BE_EV_TIMESTAMP, &v) != ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+}
+
+aclError api_cap_wait(const char *desc, void *stream, void *event, bool external,
+                      bool default_stream)
+{
+    if (!api_cap_any())
+        return ACL_SUCCESS;
+    pthread_mutex_lock(&lock);
+    unsigned lane;
+    struct api_graph *g = capture_of(stream, &lane);
+    struct cap_event *c = event_of(event);
+    aclError rc = ACL_SUCCESS;
+    if (c && !external) {
+        if (default_stream) {
+            rc = ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT;
+        } else if (!g) { /* the stream joins the event's capture */
+            g = c->g;
+            if (g->n_lanes == API_CAP_LANES ||
+                be_get()->graph_join(g->lane[0], stream) != ACL_SUCCESS) {
+                rc = ACL_ERROR_RT_NO_STREAM_RESOURCE;
+            } else {
+                lane = g->n_lanes++;
+                g->lane[lane] = stream;
+            }
+        } else if (g != c->g) {
+            rc = ACL_ERROR_RT_CAPTURE_DEPENDENCY;
+        }
+        if (rc == ACL_SUCCESS) {
+            new_task(g, lane, ACL_MODEL_RI_TASK_EVENT_WAIT, "aclrtStreamWaitEvent");
+            if (lane == 0 && c->lane != 0)
+                g->rejoined[c->lane] = true;
+        }
+    } else if (g && !external && recorded_before(event)) {
+        rc = ACL_ERROR_RT_CAPTURE_DEPENDENCY; /* recorded outside the capture */
+        g->status = ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+    } else if (g) {
+        new_task(g, lane, ACL_MODEL_RI_TASK_EVENT_WAIT, "aclrtStreamWaitEvent");
+    }
+    pthread_mutex_unlock(&lock);
+    if (rc == ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT)
+        api_report(API_MSG_EE1017, "%s failed. Reason: The default stream (stream_id=%u) cannot be "
+                   "used in the ACL Graph.", desc, api_cap_stream_id(stream));
+    else if (rc == ACL_ERROR_RT_CAPTURE_DEPENDENCY)
+        api_report(API_MSG_EE1016, "%s failed. Reason: The event wait task is not supported during "
+                   "model capture because the corresponding event record task is not in the "
+                   "current model. To wait for an event outside the model, see the usage of "
+                   "ACL_EVENT_WAIT_EXTERNAL of the aclrtStreamWaitEventWithFlag API in the API "
+                   "reference.", desc);
+    else if (rc != ACL_SUCCESS)
+        api_report(API_MSG_EE1016, "%s failed. Reason: the capture has no stream left for stream "
+                   "(stream_id=%u) to join it.", desc, api_cap_stream_id(stream));
+    return rc;
+}
+
+/* ---- Graphs once captured ---- */
+
+void api_graph_release(struct api_graph *g)
+{
+    pthread_mutex_lock(&lock);
+    for (struct api_graph **p = &graphs; *p; p = &(*p)->next)
+        if (*p == g) {
+            *p = g->next;
+            atomic_fetch_sub(&n_graphs, 1);
+            break;
+        }
+    if (under_way(g)) {
+        forget_events(g);
+        atomic_fetch_sub(&capturing, 1);
+    }
+    pthread_mutex_unlock(&lock);
+    for (size_t i = 0; i < g->n_tasks; i++)
+        base_free(g->tasks[i]);
+    base_free(g->tasks);
+    base_free(g->name);
+    base_free(g);
+}
+
+bool api_graph_uses(const void *p, size_t n, const struct api_graph *except,
+                    struct api_graph_use *out)
+{
+    if (!api_graphs_live())
+        return false;
+    bool hit = false;
+    pthread_mutex_lock(&lock);
+    for (struct api_graph *g = graphs; g && !hit; g = g->next) {
+        if (g == except)
+            continue;
+        for (size_t i = 0; i < g->n_tasks && !hit; i++) {
+            const struct api_cap_task *t = g->tasks[i];
+            for (int k = 0; k < t->n_r && !hit; k++) {
+                const char *a = t->r[k].p;
+                if ((const char *)p < a + t->r[k].n && a < (const char *)p + n) {
+                    hit = true;
+                    out->graph = g;
+                    out->id = g->id;
+                    snprintf(out->name, sizeof out->name, "%s", g->name ? g->name : "");
+                    out->task = *t;
+                    out->range = t->r[k];
+                }
+            }
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return hit;
+}
+
+struct api_graph *api_cap_graph_of(const void *stream)
+{
+    if (!api_cap_any())
+        return NULL;
+    pthread_mutex_lock(&lock);
+    struct api_graph *g = capture_of(stream, NULL);
+    pthread_mutex_unlock(&lock);
+    return g;
+}
+
+void api_graph_each_task(struct api_graph *g, void (*fn)(const struct api_cap_task *t, void *u),
+                         void *u)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < g->n_tasks; i++)
+        fn(g->tasks[i], u);
+    pthread_mutex_unlock(&lock);
+}
+
+bool api_graph_task_live(const void *task)
+{
+    bool live = false;
+    pthread_mutex_lock(&lock);
+    for (struct api_graph *g = graphs; g && !live; g = g->next)
+        for (size_t i = 0; i < g->n_tasks && !live; i++)
+            live = g->tasks[i] == task;
+    pthread_mutex_unlock(&lock);
+    return live;
+}
+
+struct api_graph *api_graph_on_device(int32_t dev)
+{
+    pthread_mutex_lock(&lock);
+    struct api_graph *g = graphs;
+    while (g && g->device != dev)
+        g = g->next;
+    pthread_mutex_unlock(&lock);
+    return g;
+}
+
+struct api_graph *api_graph_of_stream(const void *stream)
+{
+    pthread_mutex_lock(&lock);
+    struct api_graph *hit = NULL;
+    for (struct api_graph *g = graphs; g && !hit; g = g->next)
+        for (unsigned i = 0; i < g->n_lanes && !hit; i++)
+            if (g->lane[i] == stream)
+                hit = g;
+    pthread_mutex_unlock(&lock);
+    return hit;
+}

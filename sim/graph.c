@@ -1,0 +1,124 @@
+/*
+ * graph.c - graphs: the work streams captured, launched again and again.
+ *
+ * A graph starts with the stream that begins the capture (lane 0); a
+ * stream that waits on an event recorded in the capture joins it (the ACL
+ * layer decides, sim_graph_join) as the next lane. While they capture,
+ * their tasks go to the graph's record (record.c) in enqueue order. A
+ * launch submits the record again through stream.c: lane 0's tasks on the
+ * launch stream, each other lane's on a stream of the graph's own, created
+ * on the first launch (as CANN's runtime runs a model on streams of its
+ * own), so the captured cross-stream records and waits order them as they
+ * did the originals. Launches of one graph are serialised, so two replays
+ * never interleave on the graph's streams; each is ordered on its launch
+ * stream like any other work.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include "base/mem.h"
+#include "queue.h"
+
+#define LANES 32
+
+struct sim_graph {
+    int32_t dev;
+    struct sim_record rec;
+    pthread_mutex_t launch; /* one launch at a time; guards own[] */
+    unsigned n_lanes;
+    struct sim_stream *lane[LANES]; /* the capturing streams, until the end */
+    struct sim_stream *own[LANES];  /* lanes > 0: the graph's streams */
+};
+
+enum sim_rc sim_graph_begin(struct sim_stream *s, struct sim_graph **out)
+{
+    struct sim_graph *g = base_calloc(1, sizeof *g);
+    if (!g)
+        return SIM_EHOSTMEM;
+    g->dev = s->dev;
+    sim_record_init(&g->rec);
+    pthread_mutex_init(&g->launch, NULL);
+    g->n_lanes = 1;
+    g->lane[0] = s;
+    s->lane = 0;
+    atomic_store_explicit(&s->rec, &g->rec, memory_order_release);
+    *out = g;
+    return SIM_OK;
+}
+
+enum sim_rc sim_graph_join(struct sim_graph *g, struct sim_stream *s)
+{
+    pthread_mutex_lock(&g->rec.lock);
+    enum sim_rc rc = SIM_OK;
+    if (g->n_lanes == LANES) {
+        rc = SIM_ENOMEM;
+    } else {
+        s->lane = g->n_lanes;
+        g->lane[g->n_lanes++] = s;
+        atomic_store_explicit(&s->rec, &g->rec, memory_order_release);
+    }
+    pthread_mutex_unlock(&g->rec.lock);
+    return rc;
+}
+
+struct sim_graph *sim_stream_graph(struct sim_stream *s)
+{
+    struct sim_record *r = atomic_load_explicit(&s->rec, memory_order_acquire);
+    return r ? (struct sim_graph *)((char *)r - offsetof(struct sim_graph, rec)) : NULL;
+}
+
+void sim_graph_end(struct sim_graph *g)
+{
+    pthread_mutex_lock(&g->rec.lock);
+    for (unsigned i = 0; i < g->n_lanes; i++)
+        if (g->lane[i]) {
+            atomic_store_explicit(&g->lane[i]->rec, NULL, memory_order_release);
+            g->lane[i] = NULL;
+        }
+    pthread_mutex_unlock(&g->rec.lock);
+}
+
+unsigned sim_graph_tasks(struct sim_graph *g)
+{
+    pthread_mutex_lock(&g->rec.lock);
+    unsigned n = g->rec.n;
+    pthread_mutex_unlock(&g->rec.lock);
+    return n;
+}
+
+/* The graph's own streams for lanes 1.. (launch lock held). */
+static enum sim_rc own_streams(struct sim_graph *g)
+{
+    for (unsigned i = 1; i < g->n_lanes; i++)
+        if (!g->own[i] && sim_stream_create(g->dev, &g->own[i]) != SIM_OK)
+            return SIM_ENOMEM;
+    return SIM_OK;
+}
+
+enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
+{
+    pthread_mutex_lock(&g->launch);
+    enum sim_rc rc = own_streams(g);
+    if (rc == SIM_OK) {
+        /* The record is complete: only sim_record_forget changes it now,
+         * turning tasks into no-ops under its lock. */
+        pthread_mutex_lock(&g->rec.lock);
+        for (const struct sim_task *t = g->rec.head; t; t = t->next) {
+            enum sim_rc r = sim_stream_replay(t->lane ? g->own[t->lane] : s, t);
+            if (r != SIM_OK && rc == SIM_OK)
+                rc = r;
+        }
+        pthread_mutex_unlock(&g->rec.lock);
+    }
+    pthread_mutex_unlock(&g->launch);
+    return rc;
+}
+
+void sim_graph_destroy(struct sim_graph *g)
+{
+    for (unsigned i = 1; i < LANES; i++)
+        if (g->own[i])
+            sim_stream_destroy(g->own[i]);
+    sim_record_fini(&g->rec);
+    pthread_mutex_destroy(&g->launch);
+    base_free(g);
+}
