@@ -986,6 +986,69 @@ static aclError scenario_ACL_RT_CACHE(void)
     return rc;
 }
 
+/* ---- stream capture and model runtime instances ---- */
+
+static aclError scenario_ACL_MDLRI_CAPTURE_BEGIN(void)
+{
+    on();
+    aclError rc = aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+    off();
+    aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+    assert_int_equal(aclmdlRICaptureGetInfo(stream, &st, NULL), ACL_SUCCESS);
+    assert_int_equal(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE); /* it does not capture */
+    return rc;
+}
+
+static aclError scenario_ACL_MDLRI_CAPTURE_END(void)
+{
+    aclmdlRI ri = NULL;
+    assert_int_equal(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    on();
+    aclError rc = aclmdlRICaptureEnd(stream, &ri);
+    off();
+    assert_null(ri);
+    assert_int_equal(aclmdlRICaptureEnd(stream, &ri), ACL_SUCCESS); /* it still captured */
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    return rc;
+}
+
+/* A graph of one fill, for the points below. */
+static aclmdlRI small_graph(void **d)
+{
+    aclmdlRI ri = NULL;
+    assert_int_equal(aclrtMalloc(d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(*d, 4096, 1, 4096, stream), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureEnd(stream, &ri), ACL_SUCCESS);
+    return ri;
+}
+
+static aclError scenario_ACL_MDLRI_EXECUTE(void)
+{
+    void *d;
+    aclmdlRI ri = small_graph(&d);
+    on();
+    aclError rc = aclmdlRIExecuteAsync(ri, stream);
+    off();
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_MDLRI_DESTROY(void)
+{
+    void *d;
+    aclmdlRI ri = small_graph(&d);
+    on();
+    aclError rc = aclmdlRIDestroy(ri);
+    off();
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS); /* it stayed */
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError (*const scenarios[FLT_COUNT])(void) = {
 #define FLT(id, name, code, msg, text, what) scenario_##id,
 #include "fault/points.def"
