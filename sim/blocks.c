@@ -148,6 +148,8 @@ static inline bool free_quick(void *ptr)
     uint64_t off = (uint64_t)(uintptr_t)ptr - d->base;
     bool ok = atomic_load_explicit(&d->plain, memory_order_relaxed) && off < d->span &&
               d->n_abandoned == 0 && sim_heap_push(d->heap, off, NULL);
+    if (ok)
+        sim_dev_freed(d);
     sim_lock_give(&d->lock);
     return ok;
 }
@@ -175,6 +177,8 @@ static __attribute__((noinline)) enum sim_rc mem_free(void *ptr)
         return SIM_EINVAL;
     uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - d->base;
     enum sim_heap_rc rc = sim_heap_free(d->heap, off, &size);
+    if (rc == SIM_HEAP_OK)
+        sim_dev_freed(d);
     if (rc == SIM_HEAP_OK && (size >= (2u << 20) || d->stacks || d->n_abandoned))
         after_free(d, off, size);
     sim_lock_give(&d->lock);
@@ -288,10 +292,19 @@ void sim_mem_abandon(void *ptr)
 void sim_block_release_abandoned(struct sim_dev *d)
 {
     /* As the real device releases all of a device's memory at reset. */
+    sim_dev_freed(d);
     for (size_t i = 0; i < d->n_abandoned; i++)
         if (sim_heap_free(d->heap, d->abandoned[i], NULL) == SIM_HEAP_OK && d->tracked)
             sim_track_free((void *)(uintptr_t)(d->base + d->abandoned[i]));
     base_free(d->abandoned);
     d->abandoned = NULL;
     d->n_abandoned = d->cap_abandoned = 0;
+}
+
+uint64_t sim_mem_frees(void)
+{
+    uint64_t n = 0;
+    for (int32_t i = 0; i < SIM_MAX_DEVICES; i++)
+        n += atomic_load_explicit(&sim_dev_get(i)->frees, memory_order_relaxed);
+    return n;
 }

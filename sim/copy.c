@@ -6,7 +6,9 @@
  * overlaps the source from above, the pieces go from the end backwards.
  * The caller (task.c) has checked the ranges and takes the time; for
  * work that waited in a stream's queue, sim_mem_holds says whether its
- * device memory is still live.
+ * device memory is still live. A graph whose memory is known live keeps
+ * the host views of its ranges (sim_mem_view) and moves bytes through them
+ * directly at each replay.
  */
 #include <string.h>
 #include "fault/fault.h"
@@ -139,6 +141,32 @@ enum sim_rc sim_mem_fill(void *dst, bool dst_dev, int value, size_t n)
 enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words)
 {
     return fill(dst, dst_dev, value, 4, words * 4);
+}
+
+void *sim_mem_view(const void *p, bool dev, uint64_t n)
+{
+    uint64_t a = 0;
+    struct sim_dev *d;
+    enum sim_rc rc = SIM_OK;
+    void *h = host_view((void *)(uintptr_t)p, dev, n, &a, &d, &rc);
+    sim_dev_leave(d);
+    return h && a == n ? h : NULL;
+}
+
+enum sim_rc sim_mem_copy_view(void *dst, const void *src, size_t n)
+{
+    if (FLT_HIT(SIM_COPY_ENGINE))
+        return SIM_EIO;
+    memmove(dst, src, n);
+    return SIM_OK;
+}
+
+enum sim_rc sim_mem_fill_view(void *dst, int value, size_t n)
+{
+    if (FLT_HIT(SIM_COPY_ENGINE))
+        return SIM_EIO;
+    memset(dst, value & 0xff, n);
+    return SIM_OK;
 }
 
 bool sim_mem_holds(const void *p, uint64_t n)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include "base/mem.h"
+#include "internal.h"
 #include "queue.h"
 
 #define LANES 32
@@ -27,6 +28,11 @@ struct sim_graph {
     unsigned n_lanes;
     struct sim_stream *lane[LANES]; /* the capturing streams, until the end */
     struct sim_stream *own[LANES];  /* lanes > 0: the graph's streams */
+    /* Every device range of the record was live when sim_mem_frees said
+     * `frees` (checked: a launch looked), so it still is while it says so:
+     * replays then skip the per-task lookups. Under the launch lock. */
+    bool checked;
+    uint64_t frees;
 };
 
 enum sim_rc sim_graph_begin(struct sim_stream *s, struct sim_graph **out)
@@ -94,6 +100,61 @@ static enum sim_rc own_streams(struct sim_graph *g)
     return SIM_OK;
 }
 
+/* Whether the device memory t touches is live (copies and fills; other
+ * kinds are checked as they run). */
+static bool task_live(const struct sim_task *t)
+{
+    size_t rows = t->kind == SIM_T_COPY2D ? t->rows : 1;
+    size_t dspan = rows ? (rows - 1) * t->dpitch + t->n : 0;
+    size_t sspan = rows ? (rows - 1) * t->spitch + t->n : 0;
+    switch (t->kind) {
+    case SIM_T_COPY:
+    case SIM_T_COPY2D:
+        return (!t->dst_dev || sim_mem_holds(t->dst, t->kind == SIM_T_COPY ? t->n : dspan)) &&
+               (!t->src_dev || sim_mem_holds(t->src, t->kind == SIM_T_COPY ? t->n : sspan));
+    case SIM_T_FILL:
+    case SIM_T_FILL32:
+        return !t->dst_dev || sim_mem_holds(t->dst, t->n);
+    default:
+        return true;
+    }
+}
+
+/* Note the host views of a live copy or fill (none when a range is not
+ * contiguous in them). */
+static void view(struct sim_task *t)
+{
+    t->hdst = NULL;
+    t->hsrc = NULL;
+    if (t->kind != SIM_T_COPY && t->kind != SIM_T_FILL)
+        return;
+    void *d = sim_mem_view(t->dst, t->dst_dev, t->n);
+    const void *src = t->kind == SIM_T_COPY ? sim_mem_view(t->src, t->src_dev, t->n) : NULL;
+    if (d && (src || t->kind == SIM_T_FILL)) {
+        t->hdst = d;
+        t->hsrc = src;
+    }
+}
+
+/* Whether the record's memory is known live now (launch lock held); when
+ * it was checked again, each copy and fill notes its host views. */
+static bool record_live(struct sim_graph *g)
+{
+    uint64_t f = sim_mem_frees();
+    if (g->checked && g->frees == f)
+        return true;
+    for (struct sim_task *t = g->rec.head; t; t = t->next) {
+        t->hdst = NULL;
+        if (!task_live(t))
+            return false;
+    }
+    for (struct sim_task *t = g->rec.head; t; t = t->next)
+        view(t);
+    g->checked = true;
+    g->frees = f;
+    return true;
+}
+
 enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
 {
     pthread_mutex_lock(&g->launch);
@@ -102,8 +163,11 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
         /* The record is complete: only sim_record_forget changes it now,
          * turning tasks into no-ops under its lock. */
         pthread_mutex_lock(&g->rec.lock);
+        bool live = record_live(g);
         for (const struct sim_task *t = g->rec.head; t; t = t->next) {
-            enum sim_rc r = sim_stream_replay(t->lane ? g->own[t->lane] : s, t);
+            bool data = t->kind >= SIM_T_COPY && t->kind <= SIM_T_FILL32;
+            /* not live: every view is dropped, each task checks its own */
+            enum sim_rc r = sim_stream_replay(t->lane ? g->own[t->lane] : s, t, live && data);
             if (r != SIM_OK && rc == SIM_OK)
                 rc = r;
         }

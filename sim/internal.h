@@ -63,6 +63,10 @@ struct sim_dev {
     _Atomic bool plain;
     _Atomic bool view_whole; /* the device view is reserved in full (vaspace.h) */
     _Atomic unsigned padding; /* the profile's aclrtMalloc padding */
+    /* Frees and unmaps so far (written under the lock, read without it):
+     * a graph whose ranges were all live at a count still finds them so
+     * while the count is unchanged (graph.c). */
+    _Atomic uint64_t frees;
     struct sim_vaspace *vs;
     struct sim_heap *heap;
     _Atomic uint64_t base, capacity; /* read without the lock by sim_dev_of */
@@ -119,6 +123,13 @@ static inline bool sim_dev_holds(struct sim_dev *d, uintptr_t addr)
 }
 
 /* The open device whose address range holds addr, or NULL. */
+/* Count a free or unmap on d. pre: d->lock held. */
+static inline void sim_dev_freed(struct sim_dev *d)
+{
+    atomic_store_explicit(&d->frees, atomic_load_explicit(&d->frees, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
 static inline struct sim_dev *sim_dev_of(uintptr_t addr)
 {
     uint32_t n = atomic_load_explicit(&sim_devs.count, memory_order_relaxed);
@@ -211,6 +222,15 @@ int sim_stacks_find(const struct sim_stacks *t, uint64_t off, void *const **fram
 /* Whether [p, p+n) is live device memory now: inside one live block, or in
  * a run of accessible mappings (n 0: p itself). */
 bool sim_mem_holds(const void *p, uint64_t n);
+/* The host view of the n bytes at p (device memory when dev) if they are
+ * contiguous there, else NULL; and a copy or fill through such views (the
+ * copy engine's fault point still fires). pre: [p, p+n) live. */
+void *sim_mem_view(const void *p, bool dev, uint64_t n);
+enum sim_rc sim_mem_copy_view(void *dst, const void *src, size_t n);
+enum sim_rc sim_mem_fill_view(void *dst, int value, size_t n);
+/* Frees and unmaps of device memory so far, on every device (blocks.c):
+ * memory live at one count is live while the count stays. */
+uint64_t sim_mem_frees(void);
 
 /* ---- pending.c: pending uses of a queued operator's blocks ---- */
 

@@ -163,6 +163,8 @@ struct sim_task {
     uint32_t flag; /* COPY, COPY2D: SIM_COPY_* flags; FILL, FILL32: the host waits */
     void *staging; /* memory the queued task owns */
     unsigned lane; /* a recorded task: the lane of the stream that captured it */
+    void *hdst;       /* a recorded copy or fill whose memory graph.c found live: */
+    const void *hsrc; /* the host views of its ranges (NULL: none) */
     struct sim_task *next;
 };
 
@@ -248,8 +250,9 @@ void sim_record_forget(const void *obj);
 /* ---- stream.c, for graph.c ---- */
 
 /* Submit recorded task t again on s, as if the program enqueued it now;
- * data work leaves alone memory freed since it was recorded. */
-enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t);
+ * data work leaves alone memory freed since it was recorded, unless `live`
+ * says the caller found all of it live. */
+enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t, bool live);
 
 /* ---- task.c: run one task now ---- */
 
@@ -283,6 +286,9 @@ enum sim_rc sim_op_exec(int32_t dev, struct sim_stream *s, const struct sim_op *
  * enqueued is left alone; `device`: the device reached it in s's queue.
  * Returns whether it may have written device memory. */
 bool sim_task_run(struct sim_stream *s, const struct sim_task *t, bool device);
+/* A replayed task whose device memory graph.c found live: run now on s,
+ * its ranges not looked up again (an operator's still are). */
+bool sim_task_run_live(struct sim_stream *s, const struct sim_task *t);
 /* An operator was queued on s: its workspace and tiling block are pending
  * (pending.c) until it has run; one that will never run lets them go. */
 void sim_task_queued_op(struct sim_stream *s, const struct sim_op *op);

@@ -502,7 +502,7 @@ void sim_stream_wait_until(struct sim_stream *s, uint64_t t)
 
 /* ---- Replays of captured work (graph.c) ---- */
 
-enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t)
+enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t, bool live)
 {
     enum sim_rc rc = SIM_OK;
     switch (t->kind) {
@@ -534,7 +534,7 @@ enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t)
      * leaving alone what was freed since it was captured. */
     if (queued(s, t, &rc))
         return rc;
-    if (sim_task_run(s, t, false))
+    if (live ? sim_task_run_live(s, t) : sim_task_run(s, t, false))
         sim_queue_written(s);
     return SIM_OK;
 }

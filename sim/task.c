@@ -347,26 +347,51 @@ static size_t span2d(size_t pitch, size_t width, size_t rows)
     return rows ? (rows - 1) * pitch + width : 0;
 }
 
-bool sim_task_run(struct sim_stream *s, const struct sim_task *t, bool device)
+/* A replayed copy or fill through the host views graph.c found, timed as
+ * sim_copy_run and sim_fill_run time theirs. */
+static void run_viewed(struct sim_stream *s, const struct sim_task *t)
 {
+    uint32_t task = sim_task_begin(s);
+    enum sim_rc rc = t->kind == SIM_T_COPY ? sim_mem_copy_view(t->hdst, t->hsrc, t->n)
+                                           : sim_mem_fill_view(t->hdst, t->fill, t->n);
+    if (rc != SIM_OK) {
+        fault_now(s, SIM_FAULT_COPY, task);
+        return;
+    }
+    if (t->kind == SIM_T_COPY)
+        time_copy(&s->clk, t->dst, t->dst_dev, t->src, t->src_dev, t->n, t->flag);
+    else if (t->dst_dev)
+        sim_clock_fill(&s->clk, t->n, t->flag != 0, NULL, NULL);
+    else
+        sim_clock_copy(&s->clk, SIM_LINK_HOST, t->n, true, "memset host", NULL);
+}
+
+/* sim_task_run; `check` false: its device memory is known live. */
+static bool run_task(struct sim_stream *s, const struct sim_task *t, bool device, bool check)
+{
+    if (!check && t->hdst && (t->kind == SIM_T_COPY || t->kind == SIM_T_FILL)) {
+        run_viewed(s, t);
+        return t->dst_dev;
+    }
     const void *src = t->staging ? t->staging : t->src;
+#define LIVE(p, dev, n) (!check || side_live((p), (dev), (n)))
     switch (t->kind) {
     case SIM_T_COPY:
-        if (side_live(t->dst, t->dst_dev, t->n) && side_live(src, t->src_dev, t->n))
+        if (LIVE(t->dst, t->dst_dev, t->n) && LIVE(src, t->src_dev, t->n))
             sim_copy_run(s->dev, s, t->dst, t->dst_dev, src, t->src_dev, t->n, t->flag);
         return t->dst_dev;
     case SIM_T_COPY2D:
-        if (side_live(t->dst, t->dst_dev, span2d(t->dpitch, t->n, t->rows)) &&
-            side_live(src, t->src_dev, span2d(t->spitch, t->n, t->rows)))
+        if (LIVE(t->dst, t->dst_dev, span2d(t->dpitch, t->n, t->rows)) &&
+            LIVE(src, t->src_dev, span2d(t->spitch, t->n, t->rows)))
             sim_copy2d_run(s->dev, s, t->dst, t->dpitch, t->dst_dev, src, t->spitch,
                            t->src_dev, t->n, t->rows, t->flag);
         return t->dst_dev;
     case SIM_T_FILL:
-        if (side_live(t->dst, t->dst_dev, t->n))
+        if (LIVE(t->dst, t->dst_dev, t->n))
             sim_fill_run(s->dev, s, t->dst, t->dst_dev, t->fill, t->n, t->flag != 0);
         return t->dst_dev;
     case SIM_T_FILL32:
-        if (side_live(t->dst, t->dst_dev, t->n))
+        if (LIVE(t->dst, t->dst_dev, t->n))
             sim_fill32_run(s->dev, s, t->dst, t->dst_dev, (uint32_t)t->value, t->n / 4,
                            t->flag != 0);
         return t->dst_dev;
@@ -386,6 +411,17 @@ bool sim_task_run(struct sim_stream *s, const struct sim_task *t, bool device)
     default:
         return false;
     }
+#undef LIVE
+}
+
+bool sim_task_run(struct sim_stream *s, const struct sim_task *t, bool device)
+{
+    return run_task(s, t, device, true);
+}
+
+bool sim_task_run_live(struct sim_stream *s, const struct sim_task *t)
+{
+    return run_task(s, t, false, false);
 }
 
 /* ---- Blocking host tasks ---- */

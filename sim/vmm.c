@@ -150,6 +150,7 @@ static void phys_release(struct sim_dev *d, struct phys *p)
     base_map_remove(&v->phys, p->off + 1, NULL);
     fallocate(v->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)p->off, (off_t)p->bytes);
     sim_heap_free(d->heap, p->off, NULL);
+    sim_dev_freed(d);
     v->physical -= p->bytes;
     base_free(p);
 }
@@ -619,6 +620,7 @@ enum sim_rc sim_vmm_unmap(void *va, const char **why)
     struct sim_dev *d = map_lock_of(va, &r, &m, why);
     if (!d)
         return SIM_EINVAL;
+    sim_dev_freed(d);
     view_restore(d, m->off, m->size);
     uint64_t end = (m->off - r->off + m->size) >> SLOT_SHIFT;
     for (uint64_t k = (m->off - r->off) >> SLOT_SHIFT; k < end; k++)
