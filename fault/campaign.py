@@ -31,8 +31,15 @@ report also records the slice, the whole campaign's case count and a digest
 of its case list; --merge checks them (every slice once, same campaign, no
 case twice) and writes the report one run would have written.
 
+Distinct paths: --distinct-paths takes, of each point's hits, only those
+whose call path (a hash of the stack that reached the point, recorded by
+the counting run) no earlier hit of that point took: hit 7 of a point
+reached from the same line as hit 3 fails the same way, so the campaign
+keeps one case per place a fault can strike and skips the repeats.
+
 usage: campaign.py [--out DIR] [--timeout S] [--jobs N] [--no-valgrind]
-                   [--suppressions FILE] [--shard K/N] PROGRAM [PROGRAM...]
+                   [--distinct-paths] [--suppressions FILE] [--shard K/N]
+                   PROGRAM [PROGRAM...]
        campaign.py --merge SHARD.json [SHARD.json...] [--out DIR]
 PROGRAM may carry arguments: 'prog --flag'.
 """
@@ -67,12 +74,19 @@ def parse_shard(text):
     return int(m.group(1)), int(m.group(2))
 
 
-def read_counts(path):
+def read_counts(path, paths=None):
+    """{point: hits} from an ACLSIM_FAULT_COUNT file; with a dict `paths`,
+    also {point: [path hash of hit 1, of hit 2, ...]} into it."""
     counts = {}
     try:
         with open(path) as f:
             for line in f:
-                name, n = line.split()
+                words = line.split()
+                if words and words[0] == 'path':
+                    if paths is not None and len(words) >= 2:
+                        paths[words[1]] = words[2:]
+                    continue
+                name, n = words
                 counts[name] = int(n)
     except (OSError, ValueError):
         pass
@@ -135,8 +149,11 @@ def count_hits(program, opts, tmp):
     clean = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            timeout=opts.timeout, stdin=subprocess.DEVNULL)
     seconds = time.monotonic() - t0
-    hits = read_counts(counts)
+    paths = {}
+    hits = read_counts(counts, paths)
     os.unlink(counts)
+    if opts.distinct_paths:
+        hits = {p: firsts(paths.get(p, []), h) for p, h in hits.items()}
     if clean.returncode != 0:
         sys.stdout.write(clean.stdout.decode(errors='replace'))
         raise SystemExit('campaign: %s fails without any fault (exit %d)'
@@ -147,12 +164,30 @@ def count_hits(program, opts, tmp):
     return argv, hits, seconds
 
 
+def firsts(path_hashes, hits):
+    """The hits (1-based) worth a case when one per distinct call path is
+    enough: each hit whose path no earlier hit of the point took (all of
+    them when the paths are not known)."""
+    if len(path_hashes) != hits:
+        return list(range(1, hits + 1))
+    seen, keep = set(), []
+    for n, h in enumerate(path_hashes, 1):
+        if h not in seen:
+            seen.add(h)
+            keep.append(n)
+    return keep
+
+
 def plan(hits_by_program):
     """Every case of the campaign as (program position, point, n, mode), in
-    report order: programs as given, points by name, n rising, once first."""
+    report order: programs as given, points by name, n rising, once first.
+    A point's hits are a count (every n up to it) or a list of the n's to
+    take (--distinct-paths)."""
+    def ns(h):
+        return h if isinstance(h, list) else range(1, h + 1)
     return [(i, p, n, mode) for i, hits in enumerate(hits_by_program)
             for p, h in sorted(hits.items()) if h
-            for n in range(1, h + 1) for mode in MODES]
+            for n in ns(h) for mode in MODES]
 
 
 def digest(keys):
@@ -319,6 +354,8 @@ def main(argv=None):
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
     ap.add_argument('--no-valgrind', dest='valgrind', action='store_false')
     ap.add_argument('--suppressions')
+    ap.add_argument('--distinct-paths', action='store_true',
+                    help='one case per distinct call path of each point, not per hit')
     ap.add_argument('--shard', type=shard_arg, help='K/N: run only the K-th of N slices')
     ap.add_argument('--merge', nargs='+', metavar='SHARD.json',
                     help='merge shard reports into <out>/report.json instead of running')

@@ -15,6 +15,7 @@
 #include <fiu.h>
 #include <fiu-control.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -53,6 +54,37 @@ static struct rule *rules;
 static _Atomic unsigned long hits[FLT_COUNT];
 static _Thread_local int fired; /* point + 1, 0 for none */
 static char *count_path;
+
+/* In a counting run (ACLSIM_FAULT_COUNT), the call path of every hit: a
+ * hash of the stack that reached it, in hit order, so that a campaign can
+ * take one case per distinct path (campaign.py --distinct-paths). */
+#define PATH_FRAMES 12
+static struct {
+    uint32_t *h;
+    size_t n, cap;
+} paths[FLT_COUNT];
+
+/* Note the path of the current hit of p. pre: lock held, counting. */
+static void note_path(enum flt_point p)
+{
+    void *frames[PATH_FRAMES];
+    int n = backtrace(frames, PATH_FRAMES);
+    uint32_t h = 2166136261u;
+    for (int i = 2; i < n; i++) { /* past note_path and flt_fire */
+        uintptr_t a = (uintptr_t)frames[i];
+        for (unsigned b = 0; b < sizeof a; b++)
+            h = (h ^ (uint32_t)((a >> (8 * b)) & 0xff)) * 16777619u;
+    }
+    if (paths[p].n == paths[p].cap) {
+        size_t c = paths[p].cap ? paths[p].cap * 2 : 16;
+        uint32_t *v = realloc(paths[p].h, c * sizeof *v); /* not base_malloc: its hook is us */
+        if (!v)
+            return;
+        paths[p].h = v;
+        paths[p].cap = c;
+    }
+    paths[p].h[paths[p].n++] = h;
+}
 
 const char *flt_name(enum flt_point p)
 {
@@ -122,6 +154,8 @@ int flt_fire(enum flt_point p)
     int fail = 0;
     unsigned long delay_ms = 0;
     pthread_mutex_lock(&lock);
+    if (count_path)
+        note_path(p);
     for (struct rule *r = rules; r; r = r->next) {
         if (!matches(r->pattern, name))
             continue;
@@ -308,6 +342,20 @@ static void write_counts(void)
     }
     for (int i = 0; i < FLT_COUNT; i++)
         fprintf(f, "%s %lu\n", catalogue[i].name, flt_hits((enum flt_point)i));
+    /* "path <point> <hash of hit 1> <hash of hit 2> ...", as far as kept */
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < FLT_COUNT; i++) {
+        if (!paths[i].n)
+            continue;
+        fprintf(f, "path %s", catalogue[i].name);
+        for (size_t k = 0; k < paths[i].n; k++)
+            fprintf(f, " %08x", paths[i].h[k]);
+        fputc('\n', f);
+        free(paths[i].h);
+        paths[i].h = NULL;
+        paths[i].n = paths[i].cap = 0;
+    }
+    pthread_mutex_unlock(&lock);
     if (fclose(f) != 0)
         fprintf(stderr, "aclsim: ACLSIM_FAULT_COUNT=%s: cannot write the hit counts: %s\n",
                 count_path, strerror(errno));
