@@ -44,7 +44,6 @@
  */
 #include <execinfo.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,14 +58,14 @@
 #define RING 4096u
 #define FRAMES 16
 
+/* The sanitizer's kinds of report: the first of diag's (diag/diag.h). */
 enum kind {
-    K_HOST, K_FREED, K_BOUNDS, K_CROSS, K_HOST_REUSE, K_FREE_PENDING, K_SHARED, K_UNREGISTER,
-    K_DESTROY, K_COUNT
+    K_HOST = API_REP_HOST_MEMORY, K_FREED = API_REP_FREED_MEMORY, K_BOUNDS = API_REP_OUT_OF_BOUNDS,
+    K_CROSS = API_REP_CROSS_STREAM, K_HOST_REUSE = API_REP_HOST_REUSE,
+    K_FREE_PENDING = API_REP_FREE_PENDING, K_SHARED = API_REP_SHARED,
+    K_UNREGISTER = API_REP_UNREGISTER, K_DESTROY = API_REP_DESTROY_DESC, K_COUNT = API_REP_LEAK
 };
-static const char *const kind_names[K_COUNT] = {
-    "host-memory", "freed-memory", "out-of-bounds", "cross-stream-reuse", "host-reuse",
-    "free-while-pending", "shared-allocator", "unregister-while-pending",
-    "destroy-desc-while-pending"};
+#define kind_name(k) api_rep_kind_name((enum api_rep_kind)(k))
 
 static _Atomic unsigned long counts[K_COUNT];
 static _Atomic uint64_t next_seq;
@@ -79,6 +78,8 @@ struct op_info {
     uint64_t seq;
     const char *type;
     const void *stream;
+    const void *obj; /* the allocator it took its blocks from, and its callbacks */
+    uintptr_t alloc_fn, free_fn;
     uint64_t start, end;
     int nframes;
     void *frames[FRAMES];
@@ -164,11 +165,8 @@ static const char *until_us(uint64_t ps, char buf[48])
 
 static void print_stack(const char *what, void *const *frames, int n)
 {
-    if (n <= 1)
-        return;
-    fprintf(stderr, "aclsim:   %s:\n", what);
-    fflush(stderr);
-    backtrace_symbols_fd((void *const *)frames + 1, n - 1, STDERR_FILENO);
+    if (n > 0)
+        api_rep_stack(what, frames, n);
 }
 
 /* The ring's record of operator seq, or NULL when it has been overwritten. */
@@ -178,40 +176,52 @@ static const struct op_info *op_of(uint64_t seq)
     return o->seq == seq && seq ? o : NULL;
 }
 
-/* One report: a first line and more lines (fmt ends each with nothing;
- * the text is one sentence per call). pre: lock held. */
-__attribute__((format(printf, 2, 3))) static void line(bool first, const char *fmt, ...)
+/* A line of the report being made (diag/report.c): the first line or
+ * one more (one sentence per call). pre: lock held, api_rep_begin made. */
+#define line api_rep_line
+
+/* The report is complete: count it unless a suppression named it.
+ * pre: lock held. */
+static void count(enum kind k)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs(first ? "aclsim: " : "aclsim:   ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
+    if (api_rep_end())
+        atomic_fetch_add_explicit(&counts[k], 1, memory_order_relaxed);
 }
 
-/* Count a report of `kind`; whether to print it (the mode is not off).
- * pre: lock held. */
-static bool count(enum kind k)
+/* An operator of the report: its facts and its allocator. */
+static void about(const char *role, const struct op_info *o, uint64_t seq, const void *stream)
 {
-    atomic_fetch_add_explicit(&counts[k], 1, memory_order_relaxed);
-    return true;
+    api_rep_op(role, o ? o->type : "?", seq, o ? o->stream : stream);
+    if (o && o->obj)
+        api_rep_allocator(o->seq, o->obj, o->alloc_fn, o->free_fn);
 }
 
 static void stacks(const struct api_check_op *now, uint64_t earlier)
 {
+    const struct op_info *o = now ? op_of(now->seq) : NULL;
+    const struct op_info *e = earlier ? op_of(earlier) : NULL;
+    if (now)
+        about("operator", o, now->seq, now->stream);
+    if (earlier)
+        about("earlier_operator", e, earlier, NULL);
     if (!opt_bool(OPT_TRACK)) {
         line(false, "set ACLSIM_TRACK=1 for the stacks that issued the operators");
         return;
     }
-    const struct op_info *o = now ? op_of(now->seq) : NULL;
     if (o)
-        print_stack("this operator was issued at", o->frames, o->nframes);
-    const struct op_info *e = earlier ? op_of(earlier) : NULL;
+        print_stack("this operator was issued at (its allocFunc and freeFunc ran in this call)",
+                    o->frames, o->nframes);
     if (e)
         print_stack("the earlier operator was issued at", e->frames, e->nframes);
     else if (earlier)
         line(false, "(the earlier operator's stack is no longer kept)");
+}
+
+/* The time the pending use r lasts until, when it is known. */
+static void pending_until(const struct be_pending *r)
+{
+    if (r->until != BE_PS_PENDING)
+        api_rep_time("until", us(r->until));
 }
 
 static int caller_frames(void **frames)
@@ -237,11 +247,25 @@ void api_check_op_begin(struct api_check_op *op, const char *type, const void *s
                                 type, stream, obj, desc, 0, 0};
     if (api_check_mode() == API_CHECK_OFF)
         return;
-    struct op_info info = {op->seq, type, stream, 0, 0, 0, {NULL}};
+    struct op_info info = {op->seq, type, stream, obj, 0, 0, 0, 0, 0, {NULL}};
     if (opt_bool(OPT_TRACK))
         info.nframes = caller_frames(info.frames);
     pthread_mutex_lock(&lock);
     ring[op->seq % RING] = info;
+    pthread_mutex_unlock(&lock);
+}
+
+void api_check_op_allocator(const struct api_check_op *op, uintptr_t alloc_fn,
+                            uintptr_t free_fn)
+{
+    if (api_check_mode() == API_CHECK_OFF)
+        return;
+    pthread_mutex_lock(&lock);
+    struct op_info *o = &ring[op->seq % RING];
+    if (o->seq == op->seq) {
+        o->alloc_fn = alloc_fn;
+        o->free_fn = free_fn;
+    }
     pthread_mutex_unlock(&lock);
 }
 
@@ -264,9 +288,9 @@ bool api_check_block(const struct api_check_op *op, const void *block, const voi
     enum kind k = in.kind == BE_PTR_DEVICE        ? K_BOUNDS
                   : in.kind == BE_PTR_DEVICE_FREE ? K_FREED
                                                   : K_HOST;
-    count(k);
+    api_rep_begin((enum api_rep_kind)k);
     line(true, "allocator check (%s): operator %s (#%llu) on stream %p: the allocator (obj %p) "
-         "gave block %p at address %p for %zu bytes of %s, [%p, %p):", kind_names[k], op->type,
+         "gave block %p at address %p for %zu bytes of %s, [%p, %p):", kind_name(k), op->type,
          (unsigned long long)op->seq, op->stream, op->obj, block, addr, bytes, role(workspace),
          addr, (const void *)((const char *)addr + bytes));
     if (k == K_HOST)
@@ -282,7 +306,9 @@ bool api_check_block(const struct api_check_op *op, const void *block, const voi
              bytes - (in.size - off));
     line(false, "fix: allocFunc must return a block whose getAddrFromBlockFunc address starts at "
          "least the asked size of live device memory");
+    api_rep_range(addr, bytes);
     stacks(op, 0);
+    count(k);
     pthread_mutex_unlock(&lock);
     return false;
 }
@@ -338,7 +364,7 @@ static void shared_allocator(const struct api_check_op *op)
         if (s->reported || s->until <= op->start || s->from >= op->end)
             continue;
         s->reported = true; /* once per pair of streams */
-        count(K_SHARED);
+        api_rep_begin(API_REP_SHARED);
         const struct op_info *e = op_of(s->seq);
         line(true, "allocator check (shared-allocator): allocator obj %p serves stream %p and "
              "stream %p, whose work overlaps: operator %s (#%llu) on stream %p runs %.3f-%.3f us "
@@ -349,7 +375,13 @@ static void shared_allocator(const struct api_check_op *op)
         line(false, "CANN requires that streams sharing one allocator do not run concurrently: "
              "synchronise the first stream (or wait on an event it recorded) before the second "
              "runs operators, or give each stream its own allocator");
+        api_rep_fact("allocator_obj", "%p", op->obj);
+        api_rep_time("from", us(op->start));
+        api_rep_time("to", us(op->end));
+        api_rep_time("earlier_from", us(s->from));
+        api_rep_time("earlier_until", us(s->until));
         stacks(op, s->seq);
+        count(K_SHARED);
     }
     if (!mine && (mine = grow((void **)&a->s, &a->n, &a->cap, sizeof *a->s)))
         *mine = (struct served){op->stream, 0, 0, 0, false};
@@ -369,7 +401,7 @@ static void cross_stream(const struct api_check_op *op, const void *p, size_t n,
     if (!API_TOOL(pending_find)(p, n, op->stream, op->start, op->end, &r))
         return;
     pthread_mutex_lock(&lock);
-    count(K_CROSS);
+    api_rep_begin(API_REP_CROSS_STREAM);
     const struct op_info *e = op_of(r.tag);
     line(true, "allocator check (cross-stream-reuse): operator %s (#%llu) on stream %p uses %s "
          "[%p, %p) during %.3f-%.3f us, but operator %s (#%llu) on stream %p still uses the "
@@ -382,7 +414,13 @@ static void cross_stream(const struct api_check_op *op, const void *p, size_t n,
          "recorded on the first stream (aclrtRecordEvent + aclrtStreamWaitEvent) or a "
          "synchronisation: a caching allocator keeps freed blocks per stream and records events "
          "for cross-stream use");
+    api_rep_range(p, n);
+    api_rep_fact("earlier_block", "[%p, %p)", r.start, (const void *)((const char *)r.start + r.size));
+    api_rep_time("from", us(op->start));
+    api_rep_time("to", us(op->end));
+    pending_until(&r);
     stacks(op, r.tag);
+    count(K_CROSS);
     pthread_mutex_unlock(&lock);
 }
 
@@ -462,7 +500,7 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
         return;
     pthread_mutex_lock(&lock);
     enum kind k = stream ? K_CROSS : K_HOST_REUSE;
-    count(k);
+    api_rep_begin((enum api_rep_kind)k);
     const struct op_info *e = op_of(r.tag);
     char who[48];
     if (stream)
@@ -470,7 +508,7 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
     else
         snprintf(who, sizeof who, "from the host");
     line(true, "allocator check (%s): %s %s touches [%p, %p) at %.3f us, but operator %s (#%llu) "
-         "on stream %p still uses the block [%p, %p) until %s", kind_names[k], call, who, p,
+         "on stream %p still uses the block [%p, %p) until %s", kind_name(k), call, who, p,
          (const void *)((const char *)p + n), us(from), e ? e->type : "?",
          (unsigned long long)r.tag, r.stream, r.start,
          (const void *)((const char *)r.start + r.size), until_us(r.until, t));
@@ -481,8 +519,14 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
         line(false, "the executor freed the block right after the launch, but the operator has "
              "not completed: synchronise the operator's stream (or its event) before the host "
              "touches memory the allocator handed out again");
+    api_rep_fact("call", "%s", call);
+    api_rep_stream(stream);
+    api_rep_range(p, n);
+    api_rep_time("at", us(from));
+    pending_until(&r);
     stacks(NULL, r.tag);
     here("the access was made at");
+    count(k);
     pthread_mutex_unlock(&lock);
 }
 
@@ -504,7 +548,7 @@ static __attribute__((noinline)) void check_free(const void *p)
     if (!API_TOOL(pending_find)(p, in.size, exempt, now, now + 1, &r))
         return;
     pthread_mutex_lock(&lock);
-    count(K_FREE_PENDING);
+    api_rep_begin(API_REP_FREE_PENDING);
     const struct op_info *e = op_of(r.tag);
     line(true, "allocator check (free-while-pending): aclrtFree(%p) frees [%p, %p) at %.3f us, "
          "but operator %s (#%llu) on stream %p still uses [%p, %p) until %s", p, p,
@@ -514,8 +558,13 @@ static __attribute__((noinline)) void check_free(const void *p)
     line(false, "aclrtFree does not wait for the device: synchronise the stream (CANN: "
          "\"synchronise before returning allocator memory to the OS\") or use "
          "aclrtFreeWithDevSync");
+    api_rep_fact("call", "aclrtFree");
+    api_rep_range(p, in.size);
+    api_rep_time("at", us(now));
+    pending_until(&r);
     stacks(NULL, r.tag);
     here("aclrtFree was called at");
+    count(K_FREE_PENDING);
     pthread_mutex_unlock(&lock);
 }
 
@@ -538,16 +587,20 @@ static void going(enum kind k, const char *call, struct last_use *v, size_t n, c
     for (size_t i = 0; i < n; i++) {
         if (v[i].key != key || v[i].until <= now)
             continue;
-        count(k);
+        api_rep_begin((enum api_rep_kind)k);
         const struct op_info *e = op_of(v[i].seq);
         line(true, "allocator check (%s): %s(%p) at %.3f us, but operator %s (#%llu) on stream "
-             "%p that used its allocator runs until %.3f us", kind_names[k], call, key, us(now),
+             "%p that used its allocator runs until %.3f us", kind_name(k), call, key, us(now),
              e ? e->type : "?", (unsigned long long)v[i].seq, e ? e->stream : NULL,
              us(v[i].until));
         line(false, "CANN: do not unregister or destroy an allocator before its streams have "
              "synchronised (aclrtSynchronizeStream first)");
+        api_rep_fact("call", "%s", call);
+        api_rep_time("at", us(now));
+        api_rep_time("until", us(v[i].until));
         stacks(NULL, v[i].seq);
         here("the call was made at");
+        count(k);
         break;
     }
     pthread_mutex_unlock(&lock);
@@ -578,7 +631,7 @@ unsigned long api_check_reports(const char *kind)
 {
     unsigned long n = 0;
     for (int k = 0; k < K_COUNT; k++)
-        if (!kind || strcmp(kind, kind_names[k]) == 0)
+        if (!kind || strcmp(kind, kind_name(k)) == 0)
             n += atomic_load_explicit(&counts[k], memory_order_relaxed);
     return n;
 }
