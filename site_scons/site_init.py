@@ -6,7 +6,8 @@
 # expected failure: a planted defect that the gate must catch.
 #
 # What a run prints: one line per program that does what it must
-# ("ok   test_streams  (15 tests)"), its full output kept in its log file
+# ("ok   test_streams  [  PASSED  ] 15 test(s)"), its full output kept in its
+# log file
 # beside the program (<prog>.<label>.log); the full log of one that does
 # not; and, when the run ends, one total line "N passed, M failed" with
 # cmocka's own counts summed (a program that is not a cmocka suite counts
@@ -51,9 +52,9 @@ def _report(name, label, ok, what, text=None, log=None):
         _tally['programs'] += 1
         if text is not None:
             print(text, end='' if text.endswith('\n') or not text else '\n')
-        tag = '' if label == 'test' else label + ', '
-        print('%s %s  (%s%s)%s' % ('ok  ' if ok else 'FAIL', name, tag, what,
-                                   '' if ok or not log else '; log: ' + log), flush=True)
+        print('%s %s  %s%s%s' % ('ok  ' if ok else 'FAIL', name, what,
+                                 '' if label == 'test' else '  (%s)' % label,
+                                 '' if ok or not log else '; log: ' + log), flush=True)
 
 
 def _runner(prog, prefix, want, extra_env, label, log):
@@ -75,8 +76,9 @@ def _runner(prog, prefix, want, extra_env, label, log):
             _tally['passed'] += passed
             _tally['failed'] += failed
         if want == 0 and rc == 0:
+            # cmocka's own summary words, which scripts grep for.
             _report(prog.name, label, True,
-                    '%d tests' % passed if counts else 'exit 0')
+                    '[  PASSED  ] %d test(s)' % passed if counts else 'exit 0')
             return 0
         if want != 0 and rc == want:
             _report(prog.name, label, True, 'must fail: exits %d, the gate bites' % rc)
