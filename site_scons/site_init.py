@@ -7,8 +7,7 @@
 #
 # What a run prints: one line per program that does what it must
 # ("ok   test_streams  [  PASSED  ] 15 test(s)"), its full output kept in its
-# log file
-# beside the program (<prog>.<label>.log); the full log of one that does
+# log file beside the program (<prog>.<label>.log); the full log of one that does
 # not; and, when the run ends, one total line "N passed, M failed" with
 # cmocka's own counts summed (a program that is not a cmocka suite counts
 # as one). The total is printed from an atexit handler, after everything
