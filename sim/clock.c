@@ -512,6 +512,7 @@ sim_ps sim_clock_abort(struct sim_clock_stream *s)
 /* ---- kernels (built-in operators, kernels.c) ---- */
 
 sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char *name,
+                        const void *const *blocks, const size_t *bytes, int n_blocks,
                         sim_ps *start)
 {
     pthread_mutex_lock(&lock);
@@ -529,10 +530,12 @@ sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char 
     if (start)
         *start = begin;
     if (d && sim_trace_enabled()) {
-        char arg[96];
-        snprintf(arg, sizeof arg, "kernel %s, %.3f us", name ? name : "kernel",
-                 (double)(end - begin) / PS_PER_US);
-        sim_trace_instant(dev, name ? name : "kernel", begin, arg);
+        char arg[160];
+        int at = 0;
+        for (int i = 0; i < n_blocks && at >= 0 && (size_t)at < sizeof arg; i++)
+            at += snprintf(arg + at, sizeof arg - (size_t)at, "%s[%p, %p)", i ? ", " : "",
+                           blocks[i], (const void *)((const char *)blocks[i] + bytes[i]));
+        sim_trace_kernel(dev, s->id, name ? name : "kernel", begin, end, n_blocks ? arg : NULL);
     }
     return end;
 }

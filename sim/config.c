@@ -14,8 +14,10 @@
  * A process-wide mutex guards the configuration and, held by device.c, the
  * opening and closing of devices; the figures are read without it.
  */
+#include <ctype.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "base/options.h"
@@ -37,13 +39,61 @@ struct sim_devs sim_devs;
 
 /* ---- Configuration ---- */
 
+/* Edit distance of a and b, letters compared without case (a misspelt
+ * SoC name is most often a case slip). */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strnlen(a, 63), lb = strnlen(b, 63), row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            size_t best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* "expected one of the SoC profiles A, B, ...", and the nearest name when
+ * one is near: what an unknown ACLSIM_SOC is told. */
+static const char *unknown_soc(const char *name)
+{
+    char want[1024];
+    int at = snprintf(want, sizeof want, "expected one of the SoC profiles");
+    const struct sim_profile *near = NULL;
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; sim_profile_at(i); i++) {
+        const struct sim_profile *p = sim_profile_at(i);
+        if (at > 0 && (size_t)at < sizeof want)
+            at += snprintf(want + at, sizeof want - (size_t)at, "%s %s", i ? "," : "", p->name);
+        size_t d = distance(name, p->name);
+        if (d < best) {
+            best = d;
+            near = p;
+        }
+    }
+    if (near && best <= 3 && at > 0 && (size_t)at < sizeof want)
+        snprintf(want + at, sizeof want - (size_t)at, "; did you mean %s?", near->name);
+    return opt_invalid(OPT_SOC, want);
+}
+
 /* The profile ACLSIM_SOC names, if one with figures of its own to time
  * kernels by, and the capacity ACLSIM_HBM_BYTES sets (0: the profile's). */
 static enum sim_rc check_soc(const struct sim_profile **out, uint64_t *hbm_out, const char **why)
 {
     const struct sim_profile *p = sim_profile_find(opt_str(OPT_SOC));
     if (!p) {
-        *why = opt_invalid(OPT_SOC, "expected the name of a SoC profile (README: SoC profiles)");
+        *why = unknown_soc(opt_str(OPT_SOC) ? opt_str(OPT_SOC) : "");
         return SIM_EINVAL;
     }
     if (!sim_roofline_known(p)) { /* no other SoC's figures stand in for its own */

@@ -244,7 +244,14 @@ enum sim_rc sim_op_exec(int32_t dev, struct sim_stream *s, const struct sim_op *
     if (rc != SIM_OK)
         return rc;
     sim_ps b = 0;
-    *end = sim_clock_kernel(&s->clk, ps, op->name, &b);
+    const void *blocks[2] = {op->ws, op->tiling};
+    size_t bytes[2] = {op->ws_bytes, op->tiling_bytes};
+    int n = op->ws ? 1 : 0;
+    if (op->tiling) {
+        blocks[n] = op->tiling;
+        bytes[n++] = op->tiling_bytes;
+    }
+    *end = sim_clock_kernel(&s->clk, ps, op->name, blocks, bytes, n, &b);
     *start = b;
     return SIM_OK;
 }

@@ -32,14 +32,14 @@
 #define SORT_EVENTS UINT64_C(2000000)
 #define INITIAL_RECS 1024u
 
-enum kind { K_OP, K_HOST, K_COUNTER, K_INSTANT };
+enum kind { K_OP, K_HOST, K_COUNTER, K_INSTANT, K_KERNEL };
 
 /* One hook call. */
 struct rec {
     sim_ps ts, dur;
     uint64_t value;   /* bytes of an operation, a counter's value */
     const char *name; /* interned */
-    char *arg;        /* an instant's argument (owned), or NULL */
+    char *arg;        /* an instant's argument, an operator's blocks (owned), or NULL */
     uint32_t stream;  /* an operation's stream id, or SIM_TRACE_NO_STREAM */
     int8_t dev;       /* -1: the host */
     uint8_t kind, link, engine;
@@ -193,6 +193,28 @@ void sim_trace_instant(int32_t dev, const char *name, sim_ps at, const char *arg
     pthread_mutex_unlock(&lock);
 }
 
+void sim_trace_kernel(int32_t dev, uint32_t stream, const char *name, sim_ps start, sim_ps end,
+                      const char *blocks)
+{
+    if (!sim_trace_enabled() || dev < 0 || dev >= SIM_MAX_DEVICES || !name)
+        return;
+    char *copy = blocks ? base_strdup(blocks) : NULL;
+    pthread_mutex_lock(&lock);
+    struct rec *r = (blocks && !copy) ? NULL : append(K_KERNEL, name);
+    if (r) {
+        r->ts = start;
+        r->dur = end > start ? end - start : 0;
+        r->arg = copy;
+        r->stream = stream;
+        r->dev = (int8_t)dev;
+    } else {
+        if (blocks && !copy && out)
+            dropped++;
+        base_free(copy);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 /* ---- opening ---- */
 
 enum sim_rc sim_trace_open(const char *path)
@@ -280,11 +302,16 @@ static void put_span(FILE *f, bool *first, const struct rec *r, int pid, uint64_
 {
     put_head(f, first, r->name, 'X', r->ts, pid, tid);
     fputs(",\"cat\":", f);
-    put_str(f, r->kind == K_HOST ? "host" : link_cats[r->link]);
+    put_str(f, r->kind == K_HOST ? "host" : r->kind == K_KERNEL ? "operator" : link_cats[r->link]);
     fputs(",\"dur\":", f);
     put_us(f, r->dur);
     if (r->kind == K_OP)
         fprintf(f, ",\"args\":{\"bytes\":%" PRIu64 "}", r->value);
+    if (r->kind == K_KERNEL && r->arg) {
+        fputs(",\"args\":{\"blocks\":", f);
+        put_str(f, r->arg);
+        fputc('}', f);
+    }
     fputc('}', f);
 }
 
@@ -301,6 +328,8 @@ static bool each_track(const struct rec *r, bool (*fn)(int pid, uint64_t tid, vo
         return fn(pid, TID_LINK + r->link, u) && fn(pid, TID_ENGINE + r->engine, u);
     case K_HOST:
         return fn(HOST_PID, TID_EVENTS, u);
+    case K_KERNEL:
+        return fn(pid, r->stream != SIM_TRACE_NO_STREAM ? TID_STREAM + r->stream : TID_EVENTS, u);
     case K_COUNTER:
     case K_INSTANT:
         return fn(pid, TID_EVENTS, u);
@@ -333,6 +362,7 @@ static void put_record(FILE *f, bool *first, const struct rec *r)
     switch ((enum kind)r->kind) {
     case K_OP:
     case K_HOST:
+    case K_KERNEL:
         each_track(r, emit_span, &c);
         break;
     case K_COUNTER:

@@ -10,7 +10,8 @@
  * 1") and one for counters and instants ("events"); one "host" process with a
  * "host" track for work the host does itself (host-to-host copies, waits in
  * sync calls). Each device operation appears on its stream, link and engine
- * tracks with its byte count. Times are simulated (clock.h), written in
+ * tracks with its byte count; each operator as a slice on its stream's track
+ * with the blocks it took. Times are simulated (clock.h), written in
  * microseconds with picosecond precision. When tracing is off each hook costs
  * one predictable branch in the caller (sim_trace_enabled). Thread-safe.
  */
@@ -78,6 +79,16 @@ void sim_trace_counter(int32_t dev, const char *name, uint64_t value, sim_ps at)
  * No effect when no trace is open.
  */
 void sim_trace_instant(int32_t dev, const char *name, sim_ps at, const char *arg);
+
+/*
+ * Record an operator (a kernel) of stream `stream` of device dev lasting
+ * [start, end): a slice named `name` on the stream's track, with the blocks
+ * it took from its allocator as args.blocks (text, may be NULL).
+ * pre: name != NULL; 0 <= dev < SIM_MAX_DEVICES; start <= end.
+ * No effect when no trace is open.
+ */
+void sim_trace_kernel(int32_t dev, uint32_t stream, const char *name, sim_ps start, sim_ps end,
+                      const char *blocks);
 
 /*
  * Stop recording: write the file ({"traceEvents": [...], "displayTimeUnit":

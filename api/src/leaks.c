@@ -14,7 +14,6 @@
  * LeakSanitizer does. Unset or "off": no report. Lines go to stderr, each
  * prefixed "aclsim: ".
  */
-#include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,46 +39,70 @@ struct report {
     int lines;
 };
 
-static void header(struct report *r)
+/* Each leaked object is a report of its own (diag/report.c: printed,
+ * written to ACLSIM_REPORT, or silenced by ACLSIM_SUPPRESS), under one
+ * heading printed before the first that is printed. */
+static void begin(struct report *r, const char *object)
 {
-    if (r->lines++ == 0)
-        fprintf(stderr, "aclsim: leak report at %s:\n", r->where);
+    api_rep_begin(API_REP_LEAK);
+    api_rep_fact("object", "%s", object);
+    api_rep_fact("at", "%s", r->where);
 }
+
+static void end(struct report *r)
+{
+    if (api_rep_end())
+        r->lines++;
+}
+
+#define leak_line(...) api_rep_line(false, __VA_ARGS__)
 
 static void block(void *start, size_t size, void *const *frames, int n, void *user)
 {
     struct report *r = user;
-    header(r);
-    fprintf(stderr, "aclsim:   device memory: %zu bytes at %p never freed (aclrtMalloc without "
-            "aclrtFree)\n", size, start);
-    if (n > 1) {
-        fprintf(stderr, "aclsim:     allocated at:\n");
-        fflush(stderr);
-        backtrace_symbols_fd(frames + 1, n - 1, STDERR_FILENO);
-    }
+    begin(r, "device memory");
+    leak_line("device memory: %zu bytes at %p never freed (aclrtMalloc without aclrtFree)",
+              size, start);
+    api_rep_range(start, size);
+    if (n > 0)
+        api_rep_stack("  allocated at", frames, n);
+    end(r);
 }
 
 /* A reservation, physical handle or pool still alive (be_tools.vmm_live). */
 static void vmm_object(int kind, void *addr, uint64_t size, uint64_t aux, void *user)
 {
     struct report *r = user;
-    header(r);
+    begin(r, kind == BE_LIVE_RESERVATION ? "reserved range"
+             : kind == BE_LIVE_PHYSICAL  ? "physical memory"
+                                         : "memory pool");
     if (kind == BE_LIVE_RESERVATION)
-        fprintf(stderr, "aclsim:   reserved range: %llu bytes at %p never released, %llu bytes "
-                "of it mapped (aclrtReserveMemAddress without aclrtReleaseMemAddress)\n",
-                (unsigned long long)size, addr, (unsigned long long)aux);
+        leak_line("reserved range: %llu bytes at %p never released, %llu bytes of it mapped "
+                  "(aclrtReserveMemAddress without aclrtReleaseMemAddress)",
+                  (unsigned long long)size, addr, (unsigned long long)aux);
     else if (kind == BE_LIVE_PHYSICAL)
-        fprintf(stderr, "aclsim:   physical memory: %llu bytes, handle %p never freed, mapped "
-                "%llu time(s) (aclrtMallocPhysical without aclrtFreePhysical)\n",
-                (unsigned long long)size, addr, (unsigned long long)aux);
+        leak_line("physical memory: %llu bytes, handle %p never freed, mapped %llu time(s) "
+                  "(aclrtMallocPhysical without aclrtFreePhysical)", (unsigned long long)size,
+                  addr, (unsigned long long)aux);
     else
-        fprintf(stderr, "aclsim:   memory pool %p never destroyed: %llu bytes reserved, %llu "
-                "used (aclrtMemPoolCreate without aclrtMemPoolDestroy)\n", addr,
-                (unsigned long long)size, (unsigned long long)aux);
+        leak_line("memory pool %p never destroyed: %llu bytes reserved, %llu used "
+                  "(aclrtMemPoolCreate without aclrtMemPoolDestroy)", addr,
+                  (unsigned long long)size, (unsigned long long)aux);
+    if (kind == BE_LIVE_RESERVATION)
+        api_rep_range(addr, (size_t)size);
+    end(r);
+}
+
+static void start(struct report *r)
+{
+    char h[160];
+    snprintf(h, sizeof h, "aclsim: leak report at %s:", r->where);
+    api_rep_header(h);
 }
 
 static void finish(struct report *r)
 {
+    api_rep_header(NULL);
     if (!r->lines)
         return;
     fprintf(stderr, "aclsim: %d leak(s) at %s%s\n", r->lines, r->where,
@@ -93,11 +116,15 @@ static void leftover(void *h, enum api_obj_kind kind, struct api_ctx *owner, voi
     struct report *r = user;
     if (kind == API_OBJ_CONTEXT && owner->primary)
         return; /* the device's default context is the reset's to release */
-    header(r);
-    fprintf(stderr, "aclsim:   %s %p (%s) never destroyed\n",
-            kind == API_OBJ_STREAM ? "stream" : kind == API_OBJ_EVENT ? "event" : "context", h,
-            kind == API_OBJ_STREAM ? "aclrtCreateStream"
-            : kind == API_OBJ_EVENT ? "aclrtCreateEvent" : "aclrtCreateContext");
+    const char *what = kind == API_OBJ_STREAM ? "stream" : kind == API_OBJ_EVENT ? "event"
+                                                                                 : "context";
+    begin(r, what);
+    leak_line("%s %p (%s) never destroyed", what, h,
+              kind == API_OBJ_STREAM ? "aclrtCreateStream"
+              : kind == API_OBJ_EVENT ? "aclrtCreateEvent" : "aclrtCreateContext");
+    if (kind == API_OBJ_STREAM)
+        api_rep_stream(h);
+    end(r);
 }
 
 void api_leaks_device(int32_t dev, const char *where)
@@ -105,6 +132,7 @@ void api_leaks_device(int32_t dev, const char *where)
     if (mode() == OFF || !where) /* a device that failed to open holds nothing */
         return;
     struct report r = {where, 0};
+    start(&r);
     if (API_TOOL(live_blocks))
         API_TOOL(live_blocks)(dev, block, &r);
     if (API_TOOL(vmm_live))
@@ -119,16 +147,18 @@ static void registration(const void *stream, const struct api_alloc_snapshot *s,
 {
     struct report *r = user;
     if (!api_desc_live(s->desc)) {
-        header(r);
-        fprintf(stderr, "aclsim:   allocator desc %p was destroyed while still registered on "
-                "stream %p: aclrtAllocatorGetByStream returns a dangling handle\n", s->desc,
-                stream);
+        begin(r, "allocator registration");
+        leak_line("allocator desc %p was destroyed while still registered on stream %p: "
+                  "aclrtAllocatorGetByStream returns a dangling handle", s->desc, stream);
+        api_rep_stream(stream);
+        end(r);
     }
     if (api_obj_kind_of(stream) != API_OBJ_STREAM) {
-        header(r);
-        fprintf(stderr, "aclsim:   allocator desc %p still registered on stream %p, which is "
-                "not a live stream (aclrtAllocatorUnregister was never called)\n", s->desc,
-                stream);
+        begin(r, "allocator registration");
+        leak_line("allocator desc %p still registered on stream %p, which is not a live stream "
+                  "(aclrtAllocatorUnregister was never called)", s->desc, stream);
+        api_rep_stream(stream);
+        end(r);
     }
 }
 
@@ -137,6 +167,7 @@ void api_leaks_registry(const char *where)
     if (mode() == OFF)
         return;
     struct report r = {where, 0};
+    start(&r);
     api_registry_each(registration, &r);
     finish(&r);
 }
@@ -149,8 +180,9 @@ static void exit_on_leaks(void)
     }
 }
 
+/* Registered at load whatever the mode (aclInit may read another): it
+ * runs after rt/init.c's end of a program that never called aclFinalize. */
 __attribute__((constructor)) static void leaks_load(void)
 {
-    if (mode() == ERROR)
-        atexit(exit_on_leaks);
+    atexit(exit_on_leaks);
 }

@@ -10,6 +10,12 @@
  * on failure it prints an error line and the runtime's message, releases
  * what it built, and exits 1 (the C++ sample returns -1 and leaks instead).
  *
+ * With the argument --operator it also runs an Add on the stream, as a
+ * framework would once its allocator is registered: the single-op executor
+ * then takes its blocks from this allocator, whose blocks are host memory
+ * (malloc), and the allocator sanitizer reports it (host-memory). That is
+ * what `scons demo` shows.
+ *
  * Build as a user would: gcc main.c -I$CANN/include -L$CANN/lib64 -lascendcl
  */
 #include <stdint.h>
@@ -17,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "acl/acl.h"
+#include "acl/acl_op.h"
 #include "acl/acl_rt_allocator.h"
 
 #include <stdarg.h>
@@ -152,7 +159,35 @@ fail:
     return -1;
 }
 
-int main(void)
+/* An Add of 256 floats on stream, its tensors in device memory: the
+ * executor asks the stream's allocator for its blocks. */
+static int run_operator(aclrtStream stream)
+{
+    int64_t dims[1] = {256};
+    void *dev = NULL;
+    int rc = -1;
+    aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+    aclDataBuffer *buf = NULL;
+    CHECK_NOT_NULL(td, "aclCreateTensorDesc");
+    CHECK_ERROR(aclrtMalloc(&dev, 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_ERROR(aclrtMemset(dev, 1024, 0, 1024));
+    buf = aclCreateDataBuffer(dev, 1024);
+    CHECK_NOT_NULL(buf, "aclCreateDataBuffer");
+    aclTensorDesc *in[2] = {td, td};
+    aclDataBuffer *ib[2] = {buf, buf};
+    CHECK_ERROR(aclopExecuteV2("Add", 2, in, ib, 1, &td, &buf, NULL, stream));
+    CHECK_ERROR(aclrtSynchronizeStream(stream));
+    INFO_LOG("Add executed on the stream with the custom allocator");
+    rc = 0;
+fail:
+    aclDestroyDataBuffer(buf);
+    aclDestroyTensorDesc(td);
+    if (dev != NULL)
+        aclrtFree(dev);
+    return rc;
+}
+
+int main(int argc, char **argv)
 {
     int32_t device_id = 0;
     int inited = 0, device_set = 0, registered = 0;
@@ -179,6 +214,8 @@ int main(void)
     registered = 1;
 
     if (use_allocator(stream, &state) != 0)
+        goto fail;
+    if (argc > 1 && strcmp(argv[1], "--operator") == 0 && run_operator(stream) != 0)
         goto fail;
 
     CHECK_ERROR(aclrtAllocatorUnregister(stream));

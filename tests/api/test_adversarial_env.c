@@ -149,7 +149,11 @@ static void test_device_count_bounds(void **state)
 static void test_soc_names_are_exact(void **state)
 {
     (void)state;
-    static const char want[] = "expected the name of a SoC profile (README: SoC profiles)";
+    /* Every name is listed, and the nearest (letters without case) named. */
+    static const char want[] = "expected one of the SoC profiles Ascend910B1, Ascend910B2, Ascend910B3, Ascend910B4, "
+    "Ascend910_9391, Ascend910_9392, Ascend910_9381, Ascend910_9382, Ascend910_9372, "
+    "Ascend910_9362, Ascend950PR_9599, Ascend950DT_9581"
+                               "; did you mean Ascend910B1?";
     expect_rejected("ACLSIM_SOC", "ascend910b1", want);
     expect_rejected("ACLSIM_SOC", "Ascend910B1 ", want);
     expect_rejected("ACLSIM_SOC", "Ascend910", want);
@@ -213,14 +217,62 @@ static void test_words_flags_and_log_levels(void **state)
     expect_rejected("ACLSIM_TRACK", "true", "expected 0 or 1");
     expect_rejected("ACLSIM_BANNER", "2", "expected 0 or 1");
     expect_rejected("ASCEND_SLOG_PRINT_TO_STDOUT", "2", "expected 0 or 1");
-    expect_rejected("ASCEND_GLOBAL_LOG_LEVEL", "5", "expected a decimal number from 0 to 4");
-    expect_rejected("ASCEND_GLOBAL_LOG_LEVEL", "-1", "expected a decimal number from 0 to 4");
+    /* CANN's log library takes a level out of range for its default. */
+    expect_accepted("ASCEND_GLOBAL_LOG_LEVEL", "9");
+    expect_accepted("ASCEND_GLOBAL_LOG_LEVEL", "-1");
+    expect_accepted("ASCEND_GLOBAL_LOG_LEVEL", "warn");
     expect_accepted("ACLSIM_LEAK_CHECK", "off");
     expect_accepted("ACLSIM_TRACK", "1");
     expect_accepted("ACLSIM_TRACK", "00");
     expect_accepted("ASCEND_GLOBAL_LOG_LEVEL", "4");
     /* A path the sim backend does not use is not checked by it. */
     expect_accepted("ASCEND_INSTALL_PATH", "/nonexistent");
+}
+
+/* The lines aclAppLog prints on stdout with ASCEND_GLOBAL_LOG_LEVEL=level:
+ * one per level from debug to error, counted. */
+static int log_lines(const char *level)
+{
+    char path[] = "/tmp/aclsim-applog-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    setenv("ASCEND_SLOG_PRINT_TO_STDOUT", "1", 1);
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", level, 1);
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    dup2(fd, STDOUT_FILENO);
+    aclAppLog(ACL_DEBUG, __func__, __FILE__, __LINE__, "debug");
+    aclAppLog(ACL_INFO, __func__, __FILE__, __LINE__, "info");
+    aclAppLog(ACL_WARNING, __func__, __FILE__, __LINE__, "warning");
+    aclAppLog(ACL_ERROR, __func__, __FILE__, __LINE__, "error");
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    assert_int_equal(aclFinalize(), ACL_SUCCESS);
+    unsetenv("ASCEND_SLOG_PRINT_TO_STDOUT");
+    unsetenv("ASCEND_GLOBAL_LOG_LEVEL");
+    int n = 0;
+    FILE *f = fdopen(fd, "r");
+    assert_non_null(f);
+    rewind(f);
+    for (int c; (c = fgetc(f)) != EOF;)
+        n += c == '\n';
+    fclose(f);
+    unlink(path);
+    return n;
+}
+
+static void test_log_level_out_of_range_is_the_default(void **state)
+{
+    (void)state;
+    assert_int_equal(log_lines("0"), 4);
+    assert_int_equal(log_lines(" 2"), 2); /* strtol's leading blanks, as CANN */
+    assert_int_equal(log_lines("4"), 0);
+    assert_int_equal(log_lines("3"), 1);
+    assert_int_equal(log_lines("9"), 1); /* out of range: the default, errors only */
+    assert_int_equal(log_lines("-1"), 1);
+    assert_int_equal(log_lines("2x"), 1);
 }
 
 /* With several bad values, the first of the catalogue is named, and one
@@ -462,6 +514,7 @@ int main(int argc, char **argv)
         T(test_values_longer_than_a_path),
         T(test_trace_to_a_directory_or_a_missing_one_fails_init),
         T(test_words_flags_and_log_levels),
+        T(test_log_level_out_of_range_is_the_default),
         T(test_several_bad_values),
         T(test_device_settings_fixed_while_a_device_is_open),
         T(test_bad_fault_specs_are_reported_at_load_and_by_aclinit),

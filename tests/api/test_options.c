@@ -6,6 +6,7 @@
  * catalogue never drift apart.
  */
 #include <stdlib.h>
+#include <unistd.h>
 #include "testutil.h"
 
 static const struct {
@@ -79,14 +80,50 @@ static void test_device_count_out_of_range_is_rejected(void **state)
     expect_rejected("ACLSIM_DEVICE_COUNT", "65", "expected a decimal number from 1 to 64");
 }
 
+#define SOC_NAMES \
+    "expected one of the SoC profiles Ascend910B1, Ascend910B2, Ascend910B3, Ascend910B4, " \
+    "Ascend910_9391, Ascend910_9392, Ascend910_9381, Ascend910_9382, Ascend910_9372, " \
+    "Ascend910_9362, Ascend950PR_9599, Ascend950DT_9581"
+
 static void test_words_and_flags_are_checked(void **state)
 {
     (void)state;
     expect_rejected("ACLSIM_LEAK_CHECK", "maybe", "expected one of off, warn, error");
     expect_rejected("ACLSIM_TRACK", "2", "expected 0 or 1");
     expect_rejected("ACLSIM_BANNER", "yes", "expected 0 or 1");
-    expect_rejected("ACLSIM_SOC", "Ascend999",
-                    "expected the name of a SoC profile (README: SoC profiles)");
+    /* Too far from every name for a guess: the names alone. */
+    expect_rejected("ACLSIM_SOC", "Ascend999", SOC_NAMES);
+}
+
+/* A program that prints only return codes still shows why aclInit failed:
+ * the complaint is also one line on stderr. */
+static void test_bad_setting_is_printed_on_stderr(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/aclsim-options-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    dup2(fd, STDERR_FILENO);
+    setenv("ACLSIM_SOC", "ascend910b1", 1);
+    aclError rc = aclInit(NULL);
+    unsetenv("ACLSIM_SOC");
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    assert_int_equal(rc, ACL_ERROR_INVALID_PARAM);
+    (void)aclGetRecentErrMsg();
+    char text[1024] = "";
+    FILE *f = fdopen(fd, "r");
+    assert_non_null(f);
+    rewind(f);
+    assert_non_null(fgets(text, sizeof text, f));
+    fclose(f);
+    unlink(path);
+    const char *want = "aclsim: aclInit failed: ACLSIM_SOC=ascend910b1 is invalid: " SOC_NAMES
+                       "; did you mean Ascend910B1?\n";
+    assert_string_equal(text, want);
 }
 
 static void test_unwritable_trace_fails_init_naming_it(void **state)
@@ -150,6 +187,7 @@ int main(void)
         cmocka_unit_test(test_device_count_out_of_range_is_rejected),
         cmocka_unit_test(test_words_and_flags_are_checked),
         cmocka_unit_test(test_unwritable_trace_fails_init_naming_it),
+        cmocka_unit_test(test_bad_setting_is_printed_on_stderr),
         cmocka_unit_test(test_readme_table_lists_every_option),
         cmocka_unit_test(test_readme_names_no_option_the_library_lacks),
     };

@@ -92,6 +92,11 @@ struct api_check_op {
 void api_check_op_begin(struct api_check_op *op, const char *type, const void *stream,
                         const void *obj, const void *desc);
 
+/* The callbacks (code addresses) of the allocator op takes its blocks
+ * from, which its reports name. */
+void api_check_op_allocator(const struct api_check_op *op, uintptr_t alloc_fn,
+                            uintptr_t free_fn);
+
 /* A block the executor got for `op`: the address must be live device
  * memory and [addr, addr+bytes) inside one allocation. Returns whether the
  * kernel may use the block. */

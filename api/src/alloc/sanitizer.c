@@ -47,7 +47,6 @@
  */
 #include <execinfo.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,14 +62,14 @@
 #define RING 4096u
 #define FRAMES 16
 
+/* The sanitizer's kinds of report: the first of diag's (diag/diag.h). */
 enum kind {
-    K_HOST, K_FREED, K_BOUNDS, K_CROSS, K_HOST_REUSE, K_FREE_PENDING, K_SHARED, K_UNREGISTER,
-    K_DESTROY, K_GRAPH_FREED, K_GRAPH_REUSE, K_COUNT
+    K_HOST = API_REP_HOST_MEMORY, K_FREED = API_REP_FREED_MEMORY, K_BOUNDS = API_REP_OUT_OF_BOUNDS,
+    K_CROSS = API_REP_CROSS_STREAM, K_HOST_REUSE = API_REP_HOST_REUSE,
+    K_FREE_PENDING = API_REP_FREE_PENDING, K_SHARED = API_REP_SHARED,
+    K_UNREGISTER = API_REP_UNREGISTER, K_DESTROY = API_REP_DESTROY_DESC, K_COUNT = API_REP_LEAK
 };
-static const char *const kind_names[K_COUNT] = {
-    "host-memory", "freed-memory", "out-of-bounds", "cross-stream-reuse", "host-reuse",
-    "free-while-pending", "shared-allocator", "unregister-while-pending",
-    "destroy-desc-while-pending", "graph-memory-freed", "graph-block-reuse"};
+#define kind_name(k) api_rep_kind_name((enum api_rep_kind)(k))
 
 static _Atomic unsigned long counts[K_COUNT];
 static _Atomic uint64_t next_seq;
@@ -83,6 +82,8 @@ struct op_info {
     uint64_t seq;
     const char *type;
     const void *stream;
+    const void *obj; /* the allocator it took its blocks from, and its callbacks */
+    uintptr_t alloc_fn, free_fn;
     uint64_t start, end;
     int nframes;
     void *frames[FRAMES];
@@ -166,13 +167,10 @@ static const char *until_us(uint64_t ps, char buf[48])
 
 /* ---- Reports ---- */
 
-void san_stack(const char *what, void *const *frames, int n)
+static void print_stack(const char *what, void *const *frames, int n)
 {
-    if (n <= 1)
-        return;
-    fprintf(stderr, "aclsim:   %s:\n", what);
-    fflush(stderr);
-    backtrace_symbols_fd((void *const *)frames + 1, n - 1, STDERR_FILENO);
+    if (n > 0)
+        api_rep_stack(what, frames, n);
 }
 
 /* The ring's record of operator seq, or NULL when it has been overwritten. */
@@ -182,62 +180,64 @@ static const struct op_info *op_of(uint64_t seq)
     return o->seq == seq && seq ? o : NULL;
 }
 
-/* One report: a first line and more lines (fmt ends each with nothing;
- * the text is one sentence per call). pre: lock held. */
-void san_line(bool first, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs(first ? "aclsim: " : "aclsim:   ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
+/* A line of the report being made (diag/report.c): the first line or
+ * one more (one sentence per call). pre: lock held, api_rep_begin made. */
+#define line api_rep_line
 
-/* Count a report of `kind`; whether to print it (the mode is not off).
+/* The report is complete: count it unless a suppression named it.
  * pre: lock held. */
-static bool count(enum kind k)
+static void count(enum kind k)
 {
-    atomic_fetch_add_explicit(&counts[k], 1, memory_order_relaxed);
-    return true;
+    if (api_rep_end())
+        atomic_fetch_add_explicit(&counts[k], 1, memory_order_relaxed);
 }
 
-void san_lock(void)
+void san_count(enum api_rep_kind k)
 {
-    pthread_mutex_lock(&lock);
-}
-
-void san_unlock(void)
-{
-    pthread_mutex_unlock(&lock);
-}
-
-void san_count_graph(bool freed)
-{
-    count(freed ? K_GRAPH_FREED : K_GRAPH_REUSE);
+    count((enum kind)k);
 }
 
 void san_op_stack(const char *what, uint64_t seq)
 {
     const struct op_info *o = op_of(seq);
-    if (o)
-        san_stack(what, o->frames, o->nframes);
+    if (o && opt_bool(OPT_TRACK))
+        print_stack(what, o->frames, o->nframes);
+}
+
+/* An operator of the report: its facts and its allocator. */
+static void about(const char *role, const struct op_info *o, uint64_t seq, const void *stream)
+{
+    api_rep_op(role, o ? o->type : "?", seq, o ? o->stream : stream);
+    if (o && o->obj)
+        api_rep_allocator(o->seq, o->obj, o->alloc_fn, o->free_fn);
 }
 
 static void stacks(const struct api_check_op *now, uint64_t earlier)
 {
+    const struct op_info *o = now ? op_of(now->seq) : NULL;
+    const struct op_info *e = earlier ? op_of(earlier) : NULL;
+    if (now)
+        about("operator", o, now->seq, now->stream);
+    if (earlier)
+        about("earlier_operator", e, earlier, NULL);
     if (!opt_bool(OPT_TRACK)) {
-        san_line(false, "set ACLSIM_TRACK=1 for the stacks that issued the operators");
+        line(false, "set ACLSIM_TRACK=1 for the stacks that issued the operators");
         return;
     }
-    const struct op_info *o = now ? op_of(now->seq) : NULL;
     if (o)
-        san_stack("this operator was issued at", o->frames, o->nframes);
-    const struct op_info *e = earlier ? op_of(earlier) : NULL;
+        print_stack("this operator was issued at (its allocFunc and freeFunc ran in this call)",
+                    o->frames, o->nframes);
     if (e)
-        san_stack("the earlier operator was issued at", e->frames, e->nframes);
+        print_stack("the earlier operator was issued at", e->frames, e->nframes);
     else if (earlier)
-        san_line(false, "(the earlier operator's stack is no longer kept)");
+        line(false, "(the earlier operator's stack is no longer kept)");
+}
+
+/* The time the pending use r lasts until, when it is known. */
+static void pending_until(const struct be_pending *r)
+{
+    if (r->until != BE_PS_PENDING)
+        api_rep_time("until", us(r->until));
 }
 
 static int caller_frames(void **frames)
@@ -251,7 +251,7 @@ void san_here(const char *what)
     if (!opt_bool(OPT_TRACK))
         return;
     void *frames[FRAMES];
-    san_stack(what, frames, caller_frames(frames));
+    print_stack(what, frames, caller_frames(frames));
 }
 
 /* ---- Operators ---- */
@@ -263,11 +263,25 @@ void api_check_op_begin(struct api_check_op *op, const char *type, const void *s
                                 type, stream, obj, desc, 0, 0};
     if (api_check_mode() == API_CHECK_OFF)
         return;
-    struct op_info info = {op->seq, type, stream, 0, 0, 0, {NULL}};
+    struct op_info info = {op->seq, type, stream, obj, 0, 0, 0, 0, 0, {NULL}};
     if (opt_bool(OPT_TRACK))
         info.nframes = caller_frames(info.frames);
     pthread_mutex_lock(&lock);
     ring[op->seq % RING] = info;
+    pthread_mutex_unlock(&lock);
+}
+
+void api_check_op_allocator(const struct api_check_op *op, uintptr_t alloc_fn,
+                            uintptr_t free_fn)
+{
+    if (api_check_mode() == API_CHECK_OFF)
+        return;
+    pthread_mutex_lock(&lock);
+    struct op_info *o = &ring[op->seq % RING];
+    if (o->seq == op->seq) {
+        o->alloc_fn = alloc_fn;
+        o->free_fn = free_fn;
+    }
     pthread_mutex_unlock(&lock);
 }
 
@@ -290,25 +304,27 @@ bool api_check_block(const struct api_check_op *op, const void *block, const voi
     enum kind k = in.kind == BE_PTR_DEVICE        ? K_BOUNDS
                   : in.kind == BE_PTR_DEVICE_FREE ? K_FREED
                                                   : K_HOST;
-    count(k);
-    san_line(true, "allocator check (%s): operator %s (#%llu) on stream %p: the allocator (obj %p) "
-         "gave block %p at address %p for %zu bytes of %s, [%p, %p):", kind_names[k], op->type,
+    api_rep_begin((enum api_rep_kind)k);
+    line(true, "allocator check (%s): operator %s (#%llu) on stream %p: the allocator (obj %p) "
+         "gave block %p at address %p for %zu bytes of %s, [%p, %p):", kind_name(k), op->type,
          (unsigned long long)op->seq, op->stream, op->obj, block, addr, bytes, role(workspace),
          addr, (const void *)((const char *)addr + bytes));
     if (k == K_HOST)
-        san_line(false, "that is host memory%s, not device memory: an operator runs on the device and "
+        line(false, "that is host memory%s, not device memory: an operator runs on the device and "
              "can only use memory from aclrtMalloc (the block is left unused)",
              in.kind == BE_PTR_HOST_PINNED ? " (aclrtMallocHost)" : "");
     else if (k == K_FREED)
-        san_line(false, "that address is in device memory but in no live allocation: it was freed, "
+        line(false, "that address is in device memory but in no live allocation: it was freed, "
              "or never allocated (the block is left unused)");
     else
-        san_line(false, "it lies %zu bytes into an allocation of %zu bytes at %p: the %zu bytes run "
+        line(false, "it lies %zu bytes into an allocation of %zu bytes at %p: the %zu bytes run "
              "%zu bytes past its end (the block is left unused)", off, in.size, in.start, bytes,
              bytes - (in.size - off));
-    san_line(false, "fix: allocFunc must return a block whose getAddrFromBlockFunc address starts at "
+    line(false, "fix: allocFunc must return a block whose getAddrFromBlockFunc address starts at "
          "least the asked size of live device memory");
+    api_rep_range(addr, bytes);
     stacks(op, 0);
+    count(k);
     pthread_mutex_unlock(&lock);
     return false;
 }
@@ -364,18 +380,24 @@ static void shared_allocator(const struct api_check_op *op)
         if (s->reported || s->until <= op->start || s->from >= op->end)
             continue;
         s->reported = true; /* once per pair of streams */
-        count(K_SHARED);
+        api_rep_begin(API_REP_SHARED);
         const struct op_info *e = op_of(s->seq);
-        san_line(true, "allocator check (shared-allocator): allocator obj %p serves stream %p and "
+        line(true, "allocator check (shared-allocator): allocator obj %p serves stream %p and "
              "stream %p, whose work overlaps: operator %s (#%llu) on stream %p runs %.3f-%.3f us "
              "while operator %s (#%llu) on stream %p runs %.3f-%.3f us", op->obj, s->stream,
              op->stream, op->type, (unsigned long long)op->seq, op->stream, us(op->start),
              us(op->end), e ? e->type : "?", (unsigned long long)s->seq, s->stream, us(s->from),
              us(s->until));
-        san_line(false, "CANN requires that streams sharing one allocator do not run concurrently: "
+        line(false, "CANN requires that streams sharing one allocator do not run concurrently: "
              "synchronise the first stream (or wait on an event it recorded) before the second "
              "runs operators, or give each stream its own allocator");
+        api_rep_fact("allocator_obj", "%p", op->obj);
+        api_rep_time("from", us(op->start));
+        api_rep_time("to", us(op->end));
+        api_rep_time("earlier_from", us(s->from));
+        api_rep_time("earlier_until", us(s->until));
         stacks(op, s->seq);
+        count(K_SHARED);
     }
     if (!mine && (mine = grow((void **)&a->s, &a->n, &a->cap, sizeof *a->s)))
         *mine = (struct served){op->stream, 0, 0, 0, false};
@@ -395,20 +417,26 @@ static void cross_stream(const struct api_check_op *op, const void *p, size_t n,
     if (!API_TOOL(pending_find)(p, n, op->stream, op->start, op->end, &r))
         return;
     pthread_mutex_lock(&lock);
-    count(K_CROSS);
+    api_rep_begin(API_REP_CROSS_STREAM);
     const struct op_info *e = op_of(r.tag);
-    san_line(true, "allocator check (cross-stream-reuse): operator %s (#%llu) on stream %p uses %s "
+    line(true, "allocator check (cross-stream-reuse): operator %s (#%llu) on stream %p uses %s "
          "[%p, %p) during %.3f-%.3f us, but operator %s (#%llu) on stream %p still uses the "
          "block [%p, %p) until %s", op->type, (unsigned long long)op->seq, op->stream, what,
          p, (const void *)((const char *)p + n), us(op->start), us(op->end), e ? e->type : "?",
          (unsigned long long)r.tag, r.stream, r.start,
          (const void *)((const char *)r.start + r.size), until_us(r.until, t));
-    san_line(false, "the executor frees a block right after the launch; its bytes stay in use by that "
+    line(false, "the executor frees a block right after the launch; its bytes stay in use by that "
          "stream until the operator completes. Reuse them on another stream only after an event "
          "recorded on the first stream (aclrtRecordEvent + aclrtStreamWaitEvent) or a "
          "synchronisation: a caching allocator keeps freed blocks per stream and records events "
          "for cross-stream use");
+    api_rep_range(p, n);
+    api_rep_fact("earlier_block", "[%p, %p)", r.start, (const void *)((const char *)r.start + r.size));
+    api_rep_time("from", us(op->start));
+    api_rep_time("to", us(op->end));
+    pending_until(&r);
     stacks(op, r.tag);
+    count(K_CROSS);
     pthread_mutex_unlock(&lock);
 }
 
@@ -488,27 +516,33 @@ void api_check_access(const char *call, const void *p, size_t n, const void *str
         return;
     pthread_mutex_lock(&lock);
     enum kind k = stream ? K_CROSS : K_HOST_REUSE;
-    count(k);
+    api_rep_begin((enum api_rep_kind)k);
     const struct op_info *e = op_of(r.tag);
     char who[48];
     if (stream)
         snprintf(who, sizeof who, "on stream %p", stream);
     else
         snprintf(who, sizeof who, "from the host");
-    san_line(true, "allocator check (%s): %s %s touches [%p, %p) at %.3f us, but operator %s (#%llu) "
-         "on stream %p still uses the block [%p, %p) until %s", kind_names[k], call, who, p,
+    line(true, "allocator check (%s): %s %s touches [%p, %p) at %.3f us, but operator %s (#%llu) "
+         "on stream %p still uses the block [%p, %p) until %s", kind_name(k), call, who, p,
          (const void *)((const char *)p + n), us(from), e ? e->type : "?",
          (unsigned long long)r.tag, r.stream, r.start,
          (const void *)((const char *)r.start + r.size), until_us(r.until, t));
     if (stream)
-        san_line(false, "order the copy after the operator with an event recorded on the "
+        line(false, "order the copy after the operator with an event recorded on the "
              "operator's stream (aclrtStreamWaitEvent), or synchronise first");
     else
-        san_line(false, "the executor freed the block right after the launch, but the operator has "
+        line(false, "the executor freed the block right after the launch, but the operator has "
              "not completed: synchronise the operator's stream (or its event) before the host "
              "touches memory the allocator handed out again");
+    api_rep_fact("call", "%s", call);
+    api_rep_stream(stream);
+    api_rep_range(p, n);
+    api_rep_time("at", us(from));
+    pending_until(&r);
     stacks(NULL, r.tag);
     san_here("the access was made at");
+    count(k);
     pthread_mutex_unlock(&lock);
 }
 
@@ -530,18 +564,23 @@ static __attribute__((noinline)) void check_free(const void *p)
     if (!API_TOOL(pending_find)(p, in.size, exempt, now, now + 1, &r))
         return;
     pthread_mutex_lock(&lock);
-    count(K_FREE_PENDING);
+    api_rep_begin(API_REP_FREE_PENDING);
     const struct op_info *e = op_of(r.tag);
-    san_line(true, "allocator check (free-while-pending): aclrtFree(%p) frees [%p, %p) at %.3f us, "
+    line(true, "allocator check (free-while-pending): aclrtFree(%p) frees [%p, %p) at %.3f us, "
          "but operator %s (#%llu) on stream %p still uses [%p, %p) until %s", p, p,
          (const void *)((const char *)p + in.size), us(now), e ? e->type : "?",
          (unsigned long long)r.tag, r.stream, r.start,
          (const void *)((const char *)r.start + r.size), until_us(r.until, t));
-    san_line(false, "aclrtFree does not wait for the device: synchronise the stream (CANN: "
+    line(false, "aclrtFree does not wait for the device: synchronise the stream (CANN: "
          "\"synchronise before returning allocator memory to the OS\") or use "
          "aclrtFreeWithDevSync");
+    api_rep_fact("call", "aclrtFree");
+    api_rep_range(p, in.size);
+    api_rep_time("at", us(now));
+    pending_until(&r);
     stacks(NULL, r.tag);
     san_here("aclrtFree was called at");
+    count(K_FREE_PENDING);
     pthread_mutex_unlock(&lock);
 }
 
@@ -564,16 +603,20 @@ static void going(enum kind k, const char *call, struct last_use *v, size_t n, c
     for (size_t i = 0; i < n; i++) {
         if (v[i].key != key || v[i].until <= now)
             continue;
-        count(k);
+        api_rep_begin((enum api_rep_kind)k);
         const struct op_info *e = op_of(v[i].seq);
-        san_line(true, "allocator check (%s): %s(%p) at %.3f us, but operator %s (#%llu) on stream "
-             "%p that used its allocator runs until %.3f us", kind_names[k], call, key, us(now),
+        line(true, "allocator check (%s): %s(%p) at %.3f us, but operator %s (#%llu) on stream "
+             "%p that used its allocator runs until %.3f us", kind_name(k), call, key, us(now),
              e ? e->type : "?", (unsigned long long)v[i].seq, e ? e->stream : NULL,
              us(v[i].until));
-        san_line(false, "CANN: do not unregister or destroy an allocator before its streams have "
+        line(false, "CANN: do not unregister or destroy an allocator before its streams have "
              "synchronised (aclrtSynchronizeStream first)");
+        api_rep_fact("call", "%s", call);
+        api_rep_time("at", us(now));
+        api_rep_time("until", us(v[i].until));
         stacks(NULL, v[i].seq);
         san_here("the call was made at");
+        count(k);
         break;
     }
     pthread_mutex_unlock(&lock);
@@ -604,7 +647,7 @@ unsigned long api_check_reports(const char *kind)
 {
     unsigned long n = 0;
     for (int k = 0; k < K_COUNT; k++)
-        if (!kind || strcmp(kind, kind_names[k]) == 0)
+        if (!kind || strcmp(kind, kind_name(k)) == 0)
             n += atomic_load_explicit(&counts[k], memory_order_relaxed);
     return n;
 }

@@ -2,7 +2,8 @@
  * diag.h - the contract of api/src/diag/, the ACL layer's lowest folder:
  * CANN's per-thread error messages (errmsg.c), the last error and device
  * exceptions (error.c), what a fired fault point does (errmsg.c) and the
- * aclsim_fault_* helpers (fault.c), the application log (log.c), and how a
+ * aclsim_fault_* helpers (fault.c), the application log (log.c), the
+ * sanitizer's and leak check's reports (report.c, suppress.c), and how a
  * call reaches the real runtime when one is loaded (forward.c).
  *
  * Every folder of api/src may include this header; diag/ includes no
@@ -116,6 +117,50 @@ static inline void api_last_error_note(aclError rc)
  * touches device memory no live block holds: raise the device exception
  * the device would have raised for it. */
 void api_exception_task(void *stream);
+
+/* ---- report.c: the sanitizer's and the leak check's reports ---- */
+
+/* The kinds of report (the allocator sanitizer's, then the leak check's):
+ * the names a report and a suppression (ACLSIM_SUPPRESS) give. */
+enum api_rep_kind {
+    API_REP_HOST_MEMORY, API_REP_FREED_MEMORY, API_REP_OUT_OF_BOUNDS, API_REP_CROSS_STREAM,
+    API_REP_HOST_REUSE, API_REP_FREE_PENDING, API_REP_SHARED, API_REP_UNREGISTER,
+    API_REP_DESTROY_DESC, API_REP_LEAK, API_REP_KIND_COUNT
+};
+const char *api_rep_kind_name(enum api_rep_kind k);
+
+/* Read ACLSIM_REPORT, ACLSIM_SUPPRESS and ACLSIM_REPORT_LIMIT again (aclInit,
+ * after opt_reload): open the JSON file, parse the suppressions. Returns 0,
+ * or -1 with *why the complaint (opt_invalid's words). */
+int api_rep_configure(const char **why);
+
+/* One report: api_rep_begin, its lines (the first is the headline) and
+ * facts, then api_rep_end, which prints it on stderr (unless suppressed or
+ * past the print limit), writes it to ACLSIM_REPORT, and returns whether it
+ * stands (false: a suppression named it; do not count it). Reports are
+ * serialised: begin takes a lock that end releases. */
+void api_rep_begin(enum api_rep_kind kind);
+void api_rep_line(bool first, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An operator the report is about: role "operator" (this one) or
+ * "earlier_operator"; its stream joins the report's streams. */
+void api_rep_op(const char *role, const char *type, uint64_t seq, const void *stream);
+void api_rep_stream(const void *stream);
+void api_rep_range(const void *start, size_t bytes);
+/* A simulated time in microseconds ("from", "to", "until", "at"). */
+void api_rep_time(const char *name, double us);
+/* A fact as text (JSON string member `key`). */
+void api_rep_fact(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The allocator (obj) an operator took its blocks from and its callbacks
+ * (code addresses): one line naming them symbolized (function, file:line)
+ * and the facts. */
+void api_rep_allocator(uint64_t seq, const void *obj, uintptr_t alloc_fn, uintptr_t free_fn);
+/* A stack (backtrace(3) return addresses, innermost first): printed and
+ * written symbolized, aclsim's own frames cut. */
+void api_rep_stack(const char *what, void *const *frames, int n);
+/* A line printed once before the next report that is printed (a leak
+ * report's heading); NULL forgets it. */
+void api_rep_header(const char *text);
+bool api_rep_end(void);
 
 /* ---- forward.c: the real runtime behind the ACL layer (hw=ascend) ---- */
 

@@ -3,13 +3,18 @@
  *
  * CANN writes these lines to its log files, or to stdout when
  * ASCEND_SLOG_PRINT_TO_STDOUT=1, keeping those at or above
- * ASCEND_GLOBAL_LOG_LEVEL (default 3, errors). aclsim keeps no log files:
+ * ASCEND_GLOBAL_LOG_LEVEL (default 3, errors; a value that is not a number
+ * from 0 to 4 is the default, never an error: hicann/runtime
+ * src/dfx/log/liblog/slog/dlog_level_env.c, DlogInitGlobalLogLevelByEnv,
+ * with LogStrToInt's strtol). aclsim keeps no log files:
  * it prints on stdout under the same two switches and drops the line
  * otherwise. The export is hand-written (the call is variadic: an OWN line
  * of api/abi/calls.def).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,10 +35,23 @@ static const char *level_name(aclLogLevel level)
     }
 }
 
+/* ASCEND_GLOBAL_LOG_LEVEL as CANN reads it: all of the text a base-10
+ * number (strtol: leading blanks and a sign allowed) from 0 to 4, else 3. */
+static long global_level(void)
+{
+    const char *s = opt_str(OPT_GLOBAL_LOG_LEVEL);
+    char *end = NULL;
+    errno = 0;
+    long v = s ? strtol(s, &end, 10) : 3;
+    if (!s || end == s || *end != '\0' || errno == ERANGE || v < 0 || v > 4)
+        return 3;
+    return v;
+}
+
 API_EXPORT void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
                           const char *fmt, ...)
 {
-    if (!opt_bool(OPT_SLOG_PRINT_TO_STDOUT) || (uint64_t)logLevel < opt_uint(OPT_GLOBAL_LOG_LEVEL) ||
+    if (!opt_bool(OPT_SLOG_PRINT_TO_STDOUT) || (long)logLevel < global_level() ||
         logLevel > ACL_ERROR || !fmt)
         return;
     char text[1024];

@@ -444,6 +444,8 @@ aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream st
     struct api_check_op chk;
     api_check_op_begin(&chk, plan->op.type, ref.stream, a.fallback ? NULL : (const void *)a.s.obj,
                        a.fallback ? NULL : a.s.desc);
+    if (!a.fallback)
+        api_check_op_allocator(&chk, (uintptr_t)a.s.alloc, (uintptr_t)a.s.free);
     struct exec_blocks x = {{NULL, NULL}, {NULL, NULL}, {0, 0}, 0};
     rc = get_blocks(e, &a, plan, &chk, &x);
     if (rc == ACL_SUCCESS)

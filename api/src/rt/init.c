@@ -5,7 +5,8 @@
  * they run (aclInitCallbackRegister, aclInitCallbackUnRegister,
  * aclFinalizeCallbackRegister, aclFinalizeCallbackUnRegister) as CANN
  * runs them. The real end closes every device left open (device.c), then
- * tells the watchers (rt.h) and the backend.
+ * tells the watchers (rt.h) and the backend. A program that exits with the
+ * runtime still up gets the same end at exit, without the callbacks.
  *
  * CANN keeps one registry per kind, a multimap from aclRegisterCallbackType
  * to (callback, userData): a type other than ACL_REG_TYPE_OTHER holds one
@@ -32,7 +33,9 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "internal.h"
 #include "base/mem.h"
 #include "base/options.h"
@@ -279,6 +282,50 @@ __attribute__((destructor)) static void init_unload(void)
     config = NULL;
 }
 
+/* ---- the end of a program that never calls aclFinalize ---- */
+
+static pid_t init_pid; /* the process that started the runtime */
+
+/* At exit with the runtime still up (main returned, or exit() was called,
+ * before aclFinalize): end it as aclFinalize does but without the finalize
+ * callbacks (the program is gone), so that the leak check runs, as
+ * LeakSanitizer's does at exit, and the trace is written. Only in the
+ * process that started the runtime: a forked child's exit leaves it be. */
+static void finalize_at_exit(void)
+{
+    if (getpid() != init_pid)
+        return;
+    pthread_mutex_lock(&life_lock);
+    bool up = init_refs > 0 && !init_busy;
+    if (up) {
+        init_refs = 0;
+        init_busy = true;
+    }
+    pthread_mutex_unlock(&life_lock);
+    if (!up)
+        return;
+    const char *where = "exit (the program never called aclFinalize)";
+    api_devices_close_all(where);
+    api_tell_finalizing(where);
+    be_get()->fini();
+    pthread_mutex_lock(&life_lock);
+    init_busy = false;
+    pthread_cond_broadcast(&life_settled);
+    pthread_mutex_unlock(&life_lock);
+}
+
+/* Registered once, at the first start of the runtime: after the leak
+ * check's and the sanitizer's exit handlers (registered as the library
+ * loads), so it runs before them. A copy loaded by another (the loopback)
+ * is ended by that one. */
+static void watch_exit(void)
+{
+    static bool registered;
+    init_pid = getpid();
+    if (!registered && !opt_nested())
+        registered = atexit(finalize_at_exit) == 0;
+}
+
 /* ---- aclInit, aclFinalize ---- */
 
 aclError api_impl_aclInit(const char *configPath)
@@ -314,6 +361,8 @@ aclError api_impl_aclInit(const char *configPath)
     if (opt_reload() != 0 || opt_error()) {
         why = opt_error();
         rc = ACL_ERROR_INVALID_PARAM;
+    } else if (api_rep_configure(&why) != 0) {
+        rc = ACL_ERROR_INVALID_PARAM;
     }
     if (rc == ACL_SUCCESS)
         rc = be_get()->init(&why);
@@ -323,8 +372,10 @@ aclError api_impl_aclInit(const char *configPath)
         by_callback = true;
     }
     pthread_mutex_lock(&life_lock);
-    if (rc == ACL_SUCCESS)
+    if (rc == ACL_SUCCESS) {
         init_refs = 1;
+        watch_exit();
+    }
     init_busy = false;
     pthread_cond_broadcast(&life_settled);
     pthread_mutex_unlock(&life_lock);
@@ -335,8 +386,12 @@ aclError api_impl_aclInit(const char *configPath)
         be_get()->describe(line, sizeof line);
         fprintf(stderr, "aclsim: backend %s\n", line);
     }
-    if (rc != ACL_SUCCESS && !by_callback)
+    if (rc != ACL_SUCCESS && !by_callback) {
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: aclInit failed: %s.", why);
+        /* Also where a program that prints only return codes shows it. */
+        if (why && why[0])
+            fprintf(stderr, "aclsim: aclInit failed: %s\n", why);
+    }
     return rc;
 }
 

@@ -1,0 +1,113 @@
+/*
+ * test_exit.c - a program that exits without aclFinalize still gets the
+ * end aclFinalize gives: the leak check runs at exit (ACLSIM_LEAK_CHECK=
+ * error turns leaks into exit status 23, as LeakSanitizer does) and the
+ * Chrome trace is written, with each stream's operators as slices on the
+ * stream's own track. Each case runs in a forked child that calls exit().
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "testutil.h"
+#include "acl/acl_op.h"
+
+static char dir[] = "/tmp/aclsim-exit-XXXXXX", trace[64];
+
+/* Two streams, an Add on each, and out without aclFinalize. */
+static void child(int status, bool leak, bool finalize)
+{
+    void *x = NULL;
+    aclrtStream s[2];
+    int64_t dims[1] = {256};
+    if (aclInit(NULL) || aclrtSetDevice(0) || aclrtMalloc(&x, 1024, ACL_MEM_MALLOC_HUGE_FIRST))
+        _exit(90);
+    aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+    aclDataBuffer *b = aclCreateDataBuffer(x, 1024);
+    aclTensorDesc *in[2] = {td, td};
+    aclDataBuffer *ib[2] = {b, b};
+    for (int i = 0; i < 2; i++)
+        if (aclrtCreateStream(&s[i]) || aclopExecuteV2("Add", 2, in, ib, 1, &td, &b, NULL, s[i]))
+            _exit(91);
+    aclrtSynchronizeDevice();
+    aclDestroyTensorDesc(td);
+    aclDestroyDataBuffer(b);
+    if (!leak) {
+        aclrtDestroyStream(s[0]);
+        aclrtDestroyStream(s[1]);
+        aclrtFree(x);
+    }
+    if (finalize) {
+        aclrtResetDevice(0);
+        aclFinalize();
+    }
+    exit(status);
+}
+
+static int run(int status, bool leak, bool finalize)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        child(status, leak, finalize);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+static void test_leaks_at_exit_without_finalize_exit_23(void **state)
+{
+    (void)state;
+    SKIP_UNDER_VALGRIND(); /* the child's own exit would be memcheck's too */
+    setenv("ACLSIM_LEAK_CHECK", "error", 1);
+    assert_int_equal(run(0, true, false), 23);
+    assert_int_equal(run(0, false, false), 0); /* nothing left: no leak */
+    assert_int_equal(run(0, true, true), 23);  /* aclFinalize's own check, as before */
+    setenv("ACLSIM_LEAK_CHECK", "off", 1);
+    assert_int_equal(run(0, true, false), 0);
+    unsetenv("ACLSIM_LEAK_CHECK");
+}
+
+static void test_trace_written_at_exit_with_a_track_per_stream(void **state)
+{
+    (void)state;
+    SKIP_UNDER_VALGRIND();
+    setenv("ACLSIM_TRACE", trace, 1);
+    assert_int_equal(run(3, false, false), 3); /* the program's own status stands */
+    unsetenv("ACLSIM_TRACE");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "python3 -c \"import json,sys; ev=json.load(open(sys.argv[1]))['traceEvents']; "
+             "ops=[e for e in ev if e['name']=='Add' and e['ph']=='X' and e['dur']>0]; "
+             "sys.exit(0 if len(ops)==2 and len({(e['pid'],e['tid']) for e in ops})==2 else 1)\" %s",
+             trace);
+    assert_int_equal(system(cmd), 0);
+}
+
+static int make_dir(void **state)
+{
+    (void)state;
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(trace, sizeof trace, "%s/t.json", dir);
+    return 0;
+}
+
+static int remove_dir(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_leaks_at_exit_without_finalize_exit_23),
+        cmocka_unit_test(test_trace_written_at_exit_with_a_track_per_stream),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
