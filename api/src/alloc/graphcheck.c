@@ -32,18 +32,21 @@ static const char *graph_name(const struct api_graph_use *u, char *buf, size_t l
     return buf;
 }
 
-/* The lines every graph report ends with (pre: lock held). */
+/* The lines and facts every graph report has (pre: api_rep_begin made). */
 static void task_lines(const struct api_graph_use *u, const char *name)
 {
     const struct api_cap_task *t = &u->task;
-    san_line(false, "%s (model runtime instance) uses [%p, %p) in its captured task #%u (%s) on "
-             "stream %u, at every replay", name, u->range.p,
-             (const void *)((const char *)u->range.p + u->range.n), t->seq, t->what,
-             api_cap_stream_id(t->stream));
+    api_rep_line(false, "%s (model runtime instance) uses [%p, %p) in its captured task #%u (%s) "
+                 "on stream %u, at every replay", name, u->range.p,
+                 (const void *)((const char *)u->range.p + u->range.n), t->seq, t->what,
+                 api_cap_stream_id(t->stream));
+    api_rep_fact("graph", "%s", name);
+    api_rep_fact("task", "#%u %s", t->seq, t->what);
+    api_rep_stream(t->stream);
     if (t->nframes > 1)
-        san_stack("the task was captured at", (void *const *)t->frames, t->nframes);
+        api_rep_stack("the task was captured at", (void *const *)t->frames, t->nframes);
     else
-        san_line(false, "set ACLSIM_TRACK=1 for the stack that captured it");
+        api_rep_line(false, "set ACLSIM_TRACK=1 for the stack that captured it");
 }
 
 void api_check_graph_free(const char *call, const void *p, size_t n)
@@ -53,16 +56,16 @@ void api_check_graph_free(const char *call, const void *p, size_t n)
         return;
     char name[96];
     graph_name(&u, name, sizeof name);
-    san_lock();
-    san_count_graph(true);
-    san_line(true, "allocator check (graph-memory-freed): %s(%p) frees [%p, %p), but %s still "
-             "uses those bytes", call, p, p, (const void *)((const char *)p + n), name);
+    api_rep_begin(API_REP_GRAPH_FREED);
+    api_rep_line(true, "allocator check (graph-memory-freed): %s(%p) frees [%p, %p), but %s still "
+                 "uses those bytes", call, p, p, (const void *)((const char *)p + n), name);
+    api_rep_range(p, n);
     task_lines(&u, name);
-    san_line(false, "fix: memory a captured graph uses must stay allocated until aclmdlRIDestroy "
-             "(CANN: resources used by captured tasks must live until the graph is destroyed); "
-             "destroy the graph first, or keep the buffer");
+    api_rep_line(false, "fix: memory a captured graph uses must stay allocated until "
+                 "aclmdlRIDestroy (CANN: resources used by captured tasks must live until the "
+                 "graph is destroyed); destroy the graph first, or keep the buffer");
     san_here("the free was called at");
-    san_unlock();
+    san_count(API_REP_GRAPH_FREED);
 }
 
 void api_check_graph_blocks(const struct api_check_op *op, const struct api_graph *g,
@@ -76,19 +79,20 @@ void api_check_graph_blocks(const struct api_check_op *op, const struct api_grap
             continue;
         char name[96];
         graph_name(&u, name, sizeof name);
-        san_lock();
-        san_count_graph(false);
-        san_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on stream %u: the "
-                 "allocator (obj %p) gave it [%p, %p), but %s still uses those bytes", op->type,
-                 (unsigned long long)op->seq, api_cap_stream_id(op->stream), op->obj, addr[i],
-                 (const void *)((const char *)addr[i] + bytes[i]), name);
+        api_rep_begin(API_REP_GRAPH_REUSE);
+        api_rep_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on stream %u: "
+                     "the allocator (obj %p) gave it [%p, %p), but %s still uses those bytes",
+                     op->type, (unsigned long long)op->seq, api_cap_stream_id(op->stream), op->obj,
+                     addr[i], (const void *)((const char *)addr[i] + bytes[i]), name);
+        api_rep_op("operator", op->type, op->seq, op->stream);
+        api_rep_range(addr[i], bytes[i]);
         task_lines(&u, name);
-        san_line(false, "the executor hands a captured operator's blocks back right after its "
-                 "launch, as CANN's does, but the graph uses them at every replay: allocate "
-                 "them from a pool private to the graph (torch_npu's graph pools), and release "
-                 "that pool only after aclmdlRIDestroy");
+        api_rep_line(false, "the executor hands a captured operator's blocks back right after its "
+                     "launch, as CANN's does, but the graph uses them at every replay: allocate "
+                     "them from a pool private to the graph (torch_npu's graph pools), and "
+                     "release that pool only after aclmdlRIDestroy");
         san_op_stack("this operator was issued at", op->seq);
-        san_unlock();
+        san_count(API_REP_GRAPH_REUSE);
     }
 }
 
@@ -124,16 +128,17 @@ static void replay_task(const struct api_cap_task *t, void *u)
     use.task = *t;
     char name[96];
     graph_name(&use, name, sizeof name);
-    san_lock();
-    san_count_graph(true);
-    san_line(true, "allocator check (graph-memory-freed): a replay of %s touches [%p, %p), which "
-             "was freed after the graph was captured (the device would read or write memory "
-             "someone else may own now; aclsim leaves it alone)", name, use.range.p,
-             (const void *)((const char *)use.range.p + use.range.n));
+    api_rep_begin(API_REP_GRAPH_FREED);
+    api_rep_line(true, "allocator check (graph-memory-freed): a replay of %s touches [%p, %p), "
+                 "which was freed after the graph was captured (the device would read or write "
+                 "memory someone else may own now; aclsim leaves it alone)", name, use.range.p,
+                 (const void *)((const char *)use.range.p + use.range.n));
+    api_rep_range(use.range.p, use.range.n);
     task_lines(&use, name);
-    san_line(false, "fix: keep every buffer a captured graph uses allocated until aclmdlRIDestroy");
+    api_rep_line(false, "fix: keep every buffer a captured graph uses allocated until "
+                 "aclmdlRIDestroy");
     san_here("the replay was launched at");
-    san_unlock();
+    san_count(API_REP_GRAPH_FREED);
 }
 
 void api_check_graph_replay(struct api_graph *g)
