@@ -935,6 +935,36 @@ static void graph_destroy(void *g)
     keep(RCALL(aclmdlRIDestroy, g));
 }
 
+static aclError label_create(void **label)
+{
+    return keep(RCALL(aclrtCreateLabel, (aclrtLabel *)label));
+}
+
+static void label_destroy(void *label)
+{
+    keep(RCALL(aclrtDestroyLabel, label));
+}
+
+static aclError label_list_create(void *const *labels, size_t n, void **list)
+{
+    return keep(RCALL(aclrtCreateLabelList, (aclrtLabel *)labels, n, (aclrtLabelList *)list));
+}
+
+static void label_list_destroy(void *list)
+{
+    keep(RCALL(aclrtDestroyLabelList, list));
+}
+
+static aclError label_set(void *label, void *s)
+{
+    return keep(RCALL(aclrtSetLabel, label, s));
+}
+
+static aclError label_switch(void *index, uint32_t max, void *list, void *s)
+{
+    return keep(RCALL(aclrtSwitchLabelByIndex, index, max, list, s));
+}
+
 static const struct be_bridge bridge = {
     .real = real,
     .take_message = take_message,
@@ -1139,6 +1169,12 @@ static const struct be_ops ops = {
     .graph_end = graph_end,
     .graph_launch = graph_launch,
     .graph_destroy = graph_destroy,
+    .label_create = label_create,
+    .label_destroy = label_destroy,
+    .label_list_create = label_list_create,
+    .label_list_destroy = label_list_destroy,
+    .label_set = label_set,
+    .label_switch = label_switch,
 };
 
 const struct be_ops *be_get(void)

@@ -485,6 +485,16 @@ struct be_ops {
     aclError (*graph_end)(void *origin, void **graph);
     aclError (*graph_launch)(void *graph, void *stream);
     void (*graph_destroy)(void *graph);
+    /* Labels and label lists (the backend's handles), set and switched to
+     * on a stream that captures (pre: it does, and the list's labels are
+     * live): a launch that reaches the switch goes on from the label at the
+     * uint32 index at `index` (device memory; past the end: the last). */
+    aclError (*label_create)(void **label);
+    void (*label_destroy)(void *label);
+    aclError (*label_list_create)(void *const *labels, size_t n, void **list);
+    void (*label_list_destroy)(void *list);
+    aclError (*label_set)(void *label, void *stream);
+    aclError (*label_switch)(void *index, uint32_t max, void *list, void *stream);
 
     /* Optional parts: NULL when the backend has none. */
     const struct be_tools *tools;
@@ -642,7 +652,9 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(res_limit) BE_REQUIRE(device_task) BE_REQUIRE(event_ipc)
     /* ---- captured work ---- */
     BE_REQUIRE(graph_begin) BE_REQUIRE(graph_join) BE_REQUIRE(graph_end)
-    BE_REQUIRE(graph_launch) BE_REQUIRE(graph_destroy)
+    BE_REQUIRE(graph_launch) BE_REQUIRE(graph_destroy) BE_REQUIRE(label_create)
+    BE_REQUIRE(label_destroy) BE_REQUIRE(label_list_create) BE_REQUIRE(label_list_destroy)
+    BE_REQUIRE(label_set) BE_REQUIRE(label_switch)
 #undef BE_REQUIRE
     return NULL;
 }

@@ -254,6 +254,39 @@ static void graph_destroy(void *g)
     sim_graph_destroy(g);
 }
 
+static aclError label_create(void **label)
+{
+    return rc_to_acl(sim_label_create((struct sim_label **)label), ACL_ERROR_BAD_ALLOC);
+}
+
+static void label_destroy(void *label)
+{
+    sim_label_destroy(label);
+}
+
+static aclError label_list_create(void *const *labels, size_t n, void **list)
+{
+    return rc_to_acl(sim_label_list_create((struct sim_label *const *)labels, n,
+                                           (struct sim_label_list **)list),
+                     ACL_ERROR_BAD_ALLOC);
+}
+
+static void label_list_destroy(void *list)
+{
+    sim_label_list_destroy(list);
+}
+
+static aclError label_set(void *label, void *s)
+{
+    return rc_to_acl(sim_label_set(label, s), ACL_ERROR_BAD_ALLOC);
+}
+
+static aclError label_switch(void *index, uint32_t max, void *list, void *s)
+{
+    (void)max; /* the list's own count is its length (the ACL layer checked them equal) */
+    return rc_to_acl(sim_label_switch(index, list, s), ACL_ERROR_BAD_ALLOC);
+}
+
 static aclError event_sync(void *e, int32_t timeout_ms)
 {
     enum sim_rc rc = sim_event_sync(e, timeout_ms);
@@ -1724,6 +1757,12 @@ static const struct be_ops ops = {
     .graph_end = graph_end,
     .graph_launch = graph_launch,
     .graph_destroy = graph_destroy,
+    .label_create = label_create,
+    .label_destroy = label_destroy,
+    .label_list_create = label_list_create,
+    .label_list_destroy = label_list_destroy,
+    .label_set = label_set,
+    .label_switch = label_switch,
 };
 
 const struct be_ops *be_get(void)

@@ -12,6 +12,11 @@
  * did the originals. Launches of one graph are serialised, so two replays
  * never interleave on the graph's streams; each is ordered on its launch
  * stream like any other work.
+ *
+ * Labels: a switch reads its index when the launch reaches it (the work
+ * before it on its stream has run then, unless a wait holds that stream)
+ * and the launch goes on from the label's place in the record; a launch
+ * that passes more than a bound of tasks (a loop that never ends) stops.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -34,6 +39,81 @@ struct sim_graph {
     bool checked;
     uint64_t frees;
 };
+
+/* ---- Labels ---- */
+
+struct sim_label {
+    int unused;
+};
+struct sim_label_list {
+    size_t n;
+    struct sim_label *l[];
+};
+
+enum sim_rc sim_label_create(struct sim_label **out)
+{
+    *out = base_calloc(1, sizeof **out);
+    return *out ? SIM_OK : SIM_EHOSTMEM;
+}
+
+void sim_label_destroy(struct sim_label *l)
+{
+    sim_record_forget(l);
+    base_free(l);
+}
+
+enum sim_rc sim_label_list_create(struct sim_label *const *labels, size_t n,
+                                  struct sim_label_list **out)
+{
+    struct sim_label_list *l = base_malloc(sizeof *l + n * sizeof l->l[0]);
+    if (!l)
+        return SIM_EHOSTMEM;
+    l->n = n;
+    for (size_t i = 0; i < n; i++)
+        l->l[i] = labels[i];
+    *out = l;
+    return SIM_OK;
+}
+
+void sim_label_list_destroy(struct sim_label_list *l)
+{
+    sim_record_forget(l);
+    base_free(l);
+}
+
+enum sim_rc sim_label_set(struct sim_label *l, struct sim_stream *s)
+{
+    if (!sim_stream_recording(s))
+        return SIM_EUNSUPPORTED;
+    struct sim_task t = {.kind = SIM_T_LABEL, .obj = l};
+    return sim_record_task(s, &t);
+}
+
+enum sim_rc sim_label_switch(const void *index, struct sim_label_list *list,
+                             struct sim_stream *s)
+{
+    if (!sim_stream_recording(s))
+        return SIM_EUNSUPPORTED;
+    struct sim_task t = {.kind = SIM_T_SWITCH, .src = index, .src_dev = true, .obj = list};
+    return sim_record_task(s, &t);
+}
+
+/* Where a launch that reached switch t goes on: the task after the label
+ * its index names, or NULL (no such label in the record: the end). */
+static const struct sim_task *jump(const struct sim_graph *g, const struct sim_task *t)
+{
+    const struct sim_label_list *list = t->obj;
+    uint32_t i = 0;
+    if (!list || list->n == 0 || sim_mem_copy(&i, false, t->src, true, sizeof i) != SIM_OK)
+        return t->next;
+    const void *label = list->l[i < list->n ? i : list->n - 1];
+    for (const struct sim_task *u = g->rec.head; u; u = u->next)
+        if (u->kind == SIM_T_LABEL && u->obj == label)
+            return u->next;
+    return NULL;
+}
+
+#define JUMP_BOUND (1u << 24) /* tasks one launch may pass through jumps */
 
 enum sim_rc sim_graph_begin(struct sim_stream *s, struct sim_graph **out)
 {
@@ -164,12 +244,18 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
          * turning tasks into no-ops under its lock. */
         pthread_mutex_lock(&g->rec.lock);
         bool live = record_live(g);
-        for (const struct sim_task *t = g->rec.head; t; t = t->next) {
+        unsigned long passed = 0;
+        for (const struct sim_task *t = g->rec.head; t;) {
+            if (t->kind == SIM_T_SWITCH) {
+                t = ++passed < JUMP_BOUND ? jump(g, t) : NULL;
+                continue;
+            }
             bool data = t->kind >= SIM_T_COPY && t->kind <= SIM_T_FILL32;
             /* not live: every view is dropped, each task checks its own */
             enum sim_rc r = sim_stream_replay(t->lane ? g->own[t->lane] : s, t, live && data);
             if (r != SIM_OK && rc == SIM_OK)
                 rc = r;
+            t = t->next;
         }
         pthread_mutex_unlock(&g->rec.lock);
     }

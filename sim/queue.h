@@ -147,7 +147,10 @@ enum sim_task_kind {
     SIM_T_DEVTASK,       /* obj: the task's own copy of a struct sim_devtask */
     SIM_T_OP,            /* obj: the task's own copy of a struct sim_op (host inputs
                             staged with it) */
-    SIM_T_HOST           /* obj: its host task record (queue.c) */
+    SIM_T_HOST,          /* obj: its host task record (queue.c) */
+    /* ---- recorded only (graph.c interprets them at each launch) ---- */
+    SIM_T_LABEL,         /* obj: the label set here */
+    SIM_T_SWITCH         /* src: the device uint32 index; obj: the label list */
 };
 struct sim_task {
     enum sim_task_kind kind;

@@ -13,7 +13,8 @@
  * A recorded task owns the descriptions of device tasks and operators,
  * but not host sources: a replay reads the host memory of its moment, as
  * a captured copy from pinned memory does on the device. Events and
- * notifies destroyed while a capture lives turn their tasks into no-ops.
+ * notifies, labels and label lists destroyed while a capture lives turn
+ * their tasks into no-ops.
  * Called by stream.c and queue.c (recording) and graph.c (ownership);
  * calls only task.c.
  */
@@ -80,7 +81,8 @@ void sim_record_forget(const void *obj)
         pthread_mutex_lock(&r->lock);
         for (struct sim_task *t = r->head; t; t = t->next)
             if (t->obj == obj && (t->kind == SIM_T_RECORD || t->kind == SIM_T_WAIT_EVENT ||
-                                  t->kind == SIM_T_NOTIFY_RECORD || t->kind == SIM_T_NOTIFY_WAIT))
+                                  t->kind == SIM_T_NOTIFY_RECORD || t->kind == SIM_T_NOTIFY_WAIT ||
+                                  t->kind == SIM_T_LABEL || t->kind == SIM_T_SWITCH))
                 t->kind = SIM_T_NOP;
         pthread_mutex_unlock(&r->lock);
     }

@@ -421,6 +421,21 @@ void sim_graph_end(struct sim_graph *g);
 /* Run g's work on s (after s's work so far). SIM_ENOMEM: a stream for a
  * joined lane could not be had (nothing submitted). */
 enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s);
+/* Labels (aclrtCreateLabel) and label lists: handles of their own, set
+ * and switched to only on a capturing stream (SIM_EUNSUPPORTED elsewhere).
+ * A launch that reaches a switch reads the uint32 index at `index` (device
+ * memory) and goes on from the label at that index of the list (the last
+ * one for an index past its end). */
+struct sim_label;
+struct sim_label_list;
+enum sim_rc sim_label_create(struct sim_label **out);
+void sim_label_destroy(struct sim_label *l);
+enum sim_rc sim_label_list_create(struct sim_label *const *labels, size_t n,
+                                  struct sim_label_list **out);
+void sim_label_list_destroy(struct sim_label_list *l);
+enum sim_rc sim_label_set(struct sim_label *l, struct sim_stream *s);
+enum sim_rc sim_label_switch(const void *index, struct sim_label_list *list,
+                             struct sim_stream *s);
 /* How many tasks g recorded. */
 unsigned sim_graph_tasks(struct sim_graph *g);
 /* Free g (its streams wait for their work first). pre: g ended. */

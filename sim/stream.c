@@ -508,6 +508,7 @@ enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t, bo
     switch (t->kind) {
     case SIM_T_NOP:
     case SIM_T_HOST:
+    case SIM_T_LABEL:
         return SIM_OK;
     case SIM_T_RECORD:
         sim_event_record(t->obj, s);

@@ -4,7 +4,10 @@
  * runs it again on the device bytes of its moment; the calls CANN refuses
  * during a capture answer its codes and texts, case by case; the model
  * calls (names, ids, streams, tasks, JSON, destroy callbacks) answer as
- * CANN's; the allocator sanitizer reports memory a live graph still uses.
+ * CANN's; the allocator sanitizer reports memory a live graph still uses; a
+ * model built stream by stream jumps between labels by an index in device
+ * memory (docs/zh/api_ref/10_label_management.md: past the end, the last
+ * label).
  *
  * Codes and texts: hicann/runtime src/runtime/core/src/common/
  * errcode_manage.cc L147-170 (codes), src/runtime/api/impl/api_error.cc
@@ -481,6 +484,64 @@ static void test_names_ids_json_and_destroy_callbacks(void **state)
     FAILS(aclmdlRIDestroy(NULL), ACL_ERROR_INVALID_PARAM);
 }
 
+/* ---- Models built stream by stream, and labels ---- */
+
+static void test_built_model_switches_by_index(void **state)
+{
+    (void)state;
+    aclrtStream ps;
+    assert_int_equal(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+    void *idx;
+    assert_int_equal(aclrtMalloc(&idx, 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclrtLabel l[2];
+    aclrtLabelList list;
+    assert_int_equal(aclrtCreateLabel(&l[0]), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateLabel(&l[1]), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateLabelList(l, 2, &list), ACL_SUCCESS);
+    FAILS(aclrtSetLabel(l[0], ps), ACL_ERROR_RT_PARAM_INVALID); /* not bound yet */
+    aclmdlRI ri;
+    FAILS(aclmdlRIBuildBegin(NULL, 0), ACL_ERROR_INVALID_PARAM);
+    FAILS(aclmdlRIBuildBegin(&ri, 1), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclmdlRIBuildBegin(&ri, 0), ACL_SUCCESS);
+    FAILS(aclmdlRIBindStream(ri, ps, 5), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclmdlRIBindStream(ri, ps, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+    FAILS(aclrtSwitchLabelByIndex(host, 2, list, ps), ACL_ERROR_RT_PARAM_INVALID); /* host */
+    assert_int_equal(aclrtSwitchLabelByIndex(idx, 2, list, ps), ACL_SUCCESS);
+    assert_int_equal(aclrtSetLabel(l[0], ps), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(a, N, 1, N, ps), ACL_SUCCESS);
+    assert_int_equal(aclrtSetLabel(l[1], ps), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(b, N, 2, N, ps), ACL_SUCCESS);
+    FAILS(aclmdlRIEndTask(ri, t), ACL_ERROR_RT_PARAM_INVALID); /* t is not bound */
+    assert_int_equal(aclmdlRIEndTask(ri, ps), ACL_SUCCESS);
+    FAILS(aclmdlRIBuildEnd(ri, (void *)1), ACL_ERROR_INVALID_PARAM);
+    FAILS(aclmdlRIExecuteAsync(ri, s), ACL_ERROR_RT_MODEL_CAPTURED); /* not built yet */
+    assert_int_equal(aclmdlRIBuildEnd(ri, NULL), ACL_SUCCESS);
+    /* index 0: label 0's fill, then on into label 1's; 1: label 1's only;
+     * past the end: the last label */
+    static const uint32_t choose[3] = {0, 1, 7};
+    static const unsigned char want_a[3] = {1, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        put(a, 0);
+        put(b, 0);
+        assert_int_equal(aclrtMemcpy(idx, 4, &choose[i], 4, ACL_MEMCPY_HOST_TO_DEVICE),
+                         ACL_SUCCESS);
+        assert_int_equal(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+        assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+        assert_true(all(a, want_a[i]));
+        assert_true(all(b, 2));
+    }
+    assert_int_equal(aclmdlRIUnbindStream(ri, ps), ACL_SUCCESS);
+    FAILS(aclmdlRIUnbindStream(ri, t), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyLabelList(list), ACL_SUCCESS);
+    FAILS(aclrtDestroyLabelList(list), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtDestroyLabel(l[0]), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyLabel(l[1]), ACL_SUCCESS);
+    FAILS(aclrtSetLabel(l[0], ps), ACL_ERROR_RT_PARAM_INVALID); /* destroyed */
+    assert_int_equal(aclrtFree(idx), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(ps), ACL_SUCCESS);
+}
+
 /* ---- The allocator sanitizer ---- */
 
 static void test_free_under_a_live_graph_is_reported(void **state)
@@ -595,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_unjoined_stream_fails_end),
         cmocka_unit_test(test_wait_on_outside_record_invalidates),
         cmocka_unit_test(test_names_ids_json_and_destroy_callbacks),
+        cmocka_unit_test(test_built_model_switches_by_index),
         cmocka_unit_test(test_free_under_a_live_graph_is_reported),
         cmocka_unit_test(test_block_reused_while_a_graph_holds_it),
     };

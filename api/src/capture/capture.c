@@ -76,6 +76,10 @@ aclError api_impl_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStat
     struct api_graph *g = NULL;
     api_cap_status(s.stream, &st, &g);
     api_stream_put(&s);
+    if (st == API_GRAPH_BUILDING) { /* bound to a model being built: no capture */
+        st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+        g = NULL;
+    }
     if (status)
         *status = (aclmdlRICaptureStatus)st;
     if (modelRI)
@@ -89,7 +93,7 @@ static aclError end_refused(void *stream, struct api_graph **out)
 {
     int st = 0;
     struct api_graph *g = NULL;
-    if (!api_cap_status(stream, &st, &g)) {
+    if (!api_cap_status(stream, &st, &g) || st == API_GRAPH_BUILDING) {
         api_report(API_MSG_EE1018, "Stream end capture failed. Reason: The stream (stream_id=%u) "
                    "is not in capture status, call aclmdlRICaptureBegin to capture the stream "
                    "first.", api_cap_stream_id(stream));

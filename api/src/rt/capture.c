@@ -77,7 +77,8 @@ bool api_cap_any(void)
 static bool under_way(const struct api_graph *g)
 {
     return g->status == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE ||
-           g->status == ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+           g->status == ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED ||
+           g->status == API_GRAPH_BUILDING;
 }
 
 /* The graph whose capture stream s belongs to (*lane its lane), or NULL. */
@@ -592,4 +593,72 @@ struct api_graph *api_graph_of_stream(const void *stream)
                 hit = g;
     pthread_mutex_unlock(&lock);
     return hit;
+}
+
+/* ---- Explicitly built graphs (aclmdlRIBuildBegin ... aclmdlRIBuildEnd) ---- */
+
+aclError api_cap_build_begin(struct api_ctx *ctx, struct api_graph **out)
+{
+    struct api_graph *g = base_calloc(1, sizeof *g);
+    if (!g)
+        return ACL_ERROR_BAD_ALLOC;
+    pthread_mutex_lock(&lock);
+    g->id = next_id++;
+    g->device = ctx->device;
+    g->ctx = ctx;
+    g->mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED; /* a build forbids no call */
+    g->thread = self();
+    g->status = API_GRAPH_BUILDING;
+    g->next = graphs;
+    graphs = g;
+    atomic_fetch_add(&n_graphs, 1);
+    atomic_fetch_add(&capturing, 1);
+    pthread_mutex_unlock(&lock);
+    *out = g;
+    return ACL_SUCCESS;
+}
+
+aclError api_cap_bind(struct api_graph *g, void *stream)
+{
+    pthread_mutex_lock(&lock);
+    aclError rc = ACL_SUCCESS;
+    if (capture_of(stream, NULL))
+        rc = ACL_ERROR_RT_STREAM_CAPTURED;
+    else if (g->n_lanes == API_CAP_LANES)
+        rc = ACL_ERROR_RT_NO_STREAM_RESOURCE;
+    else if (g->n_lanes == 0)
+        rc = be_get()->graph_begin(stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
+    else
+        rc = be_get()->graph_join(g->lane[0], stream);
+    if (rc == ACL_SUCCESS) {
+        g->rejoined[g->n_lanes] = true; /* a bound stream needs no join back */
+        g->lane[g->n_lanes++] = stream;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+bool api_cap_bound(const struct api_graph *g, const void *stream)
+{
+    pthread_mutex_lock(&lock);
+    bool bound = false;
+    for (unsigned i = 0; i < g->n_lanes && !bound; i++)
+        bound = g->lane[i] == stream;
+    pthread_mutex_unlock(&lock);
+    return bound;
+}
+
+aclError api_cap_build_end(struct api_graph *g)
+{
+    pthread_mutex_lock(&lock);
+    void *handle = NULL;
+    aclError rc = be_get()->graph_end(g->lane[0], &handle);
+    if (rc == ACL_SUCCESS) {
+        g->be_graph = handle;
+        g->status = API_GRAPH_ENDED;
+        forget_events(g);
+        atomic_fetch_sub(&capturing, 1);
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
 }

@@ -193,7 +193,8 @@ void api_state_mute(bool on);
 #define API_CAP_LANES 32  /* streams one capture may take in */
 #define API_CAP_RANGES 12 /* byte ranges noted per captured task */
 #define API_CAP_FRAMES 16
-#define API_GRAPH_ENDED 3 /* a graph's status once its capture ended */
+#define API_GRAPH_ENDED 3    /* a graph's status once its capture ended */
+#define API_GRAPH_BUILDING 4 /* between aclmdlRIBuildBegin and aclmdlRIBuildEnd */
 
 struct api_cap_range {
     const void *p;
@@ -286,6 +287,15 @@ aclError api_cap_begin(void *stream, struct api_ctx *ctx, int mode, struct api_g
  * streams free. 507903 (invalidated) and 107025 (a joined stream never
  * rejoined) with CANN's messages; the graph is the caller's either way. */
 aclError api_cap_end(struct api_graph *g, void *stream);
+/* An explicitly built graph (aclmdlRIBuildBegin): made with no stream;
+ * each bound stream captures into it (no call refused for its mode: a
+ * build is RELAXED); the end takes the backend's graph. bind:
+ * ACL_ERROR_RT_STREAM_CAPTURED when the stream captures already. pre for
+ * build_end: a stream is bound. */
+aclError api_cap_build_begin(struct api_ctx *ctx, struct api_graph **out);
+aclError api_cap_bind(struct api_graph *g, void *stream);
+bool api_cap_bound(const struct api_graph *g, const void *stream);
+aclError api_cap_build_end(struct api_graph *g);
 /* The live graph behind a user handle, or NULL. */
 struct api_graph *api_graph_lookup(const void *handle);
 /* Whether handle is a task of a live graph. */
