@@ -282,6 +282,24 @@ static void test_modes_decide_who_copies_synchronously(void **state)
     FAILS(aclmdlRICaptureThreadExchangeMode(&mode), ACL_ERROR_RT_PARAM_INVALID);
 }
 
+static void host_fn(void *arg)
+{
+    (void)arg;
+}
+
+static void test_host_function_in_a_capture_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclrtLaunchHostFunc(s, host_fn, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    char want[200];
+    snprintf(want, sizeof want, "aclrtLaunchHostFunc failed. Reason: a host callback on a "
+             "capturing stream (stream_id=%u) is not simulated by aclsim: launch it outside the "
+             "capture.", sid(s));
+    expect_msg("Not_Supported(EE1016)", want);
+    aclmdlRIDestroy(end_ok(s));
+}
+
 static void test_pageable_copy_is_not_captured(void **state)
 {
     (void)state;
@@ -649,6 +667,7 @@ int main(void)
         cmocka_unit_test(test_begin_refusals),
         cmocka_unit_test(test_capturing_stream_is_not_synchronised),
         cmocka_unit_test(test_modes_decide_who_copies_synchronously),
+        cmocka_unit_test(test_host_function_in_a_capture_is_refused),
         cmocka_unit_test(test_pageable_copy_is_not_captured),
         cmocka_unit_test(test_end_refusals),
         cmocka_unit_test(test_end_on_the_wrong_thread),

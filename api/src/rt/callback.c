@@ -428,6 +428,12 @@ static void on_ready(void *arg, uint64_t ready)
 static aclError launch(const char *fn, void *stream, void (*cb)(void *), void *user,
                        bool blocking, uint64_t runner)
 {
+    if (api_cap_graph_of(stream)) { /* CANN captures them; aclsim does not yet */
+        api_report(API_MSG_EE1016, "%s failed. Reason: a host callback on a capturing stream "
+                   "(stream_id=%u) is not simulated by aclsim: launch it outside the capture.",
+                   fn, api_cap_stream_id(stream));
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
     struct report *x = base_malloc(sizeof *x);
     if (!x)
         return api_err_runtime(fn, ACL_ERROR_BAD_ALLOC);
