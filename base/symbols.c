@@ -102,6 +102,10 @@ int base_stack_user(void *const *pcs, int n, struct base_frame *out, int max)
             continue;
         if (own[0] && strcmp(out[k].module, own) == 0)
             continue;
+        /* a sanitizer build's interceptor of backtrace(3) is no user's */
+        if (strncmp(out[k].function, "__interceptor_", 14) == 0 ||
+            strstr(out[k].file, "/libsanitizer/") != NULL)
+            continue;
         if (strcmp(out[k++].function, "main") == 0)
             break; /* below main: the C library's start-up */
     }
