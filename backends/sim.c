@@ -100,8 +100,11 @@ static aclError init(const char **why)
 static void fini(void)
 {
     sim_host_forget_all();
-    if (sim_trace_enabled())
-        sim_trace_close();
+    /* A trace that cannot be written (a full disk, /dev/full) is not lost
+     * without a word. */
+    if (sim_trace_enabled() && sim_trace_close() != SIM_OK)
+        fprintf(stderr, "aclsim: ACLSIM_TRACE=%s: the trace could not be written in full (a "
+                "full disk, or a file that takes no data)\n", opt_str(OPT_TRACE));
 }
 
 static aclError device_count(uint32_t *count)

@@ -103,11 +103,44 @@ static int remove_dir(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* A trace that cannot be written says so on stderr (the child's, read
+ * back from a file). */
+static void test_trace_that_cannot_be_written_says_so(void **state)
+{
+    (void)state;
+    SKIP_UNDER_VALGRIND();
+    char err[96];
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    setenv("ACLSIM_TRACE", "/dev/full", 1);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (!freopen(err, "w", stderr))
+            _exit(92);
+        child(0, false, true);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    unsetenv("ACLSIM_TRACE");
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    FILE *f = fopen(err, "r");
+    assert_non_null(f);
+    char text[512] = {0};
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    remove(err);
+    assert_true(n > 0);
+    assert_non_null(strstr(text, "aclsim: ACLSIM_TRACE=/dev/full: the trace could not be written "
+                                 "in full"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_leaks_at_exit_without_finalize_exit_23),
         cmocka_unit_test(test_trace_written_at_exit_with_a_track_per_stream),
+        cmocka_unit_test(test_trace_that_cannot_be_written_says_so),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -158,6 +158,37 @@ static void test_get_mem_info_null_outs_rejected(void **state)
     expect_null_msg("aclrtGetMemInfo", "free");
     assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &x, NULL), ACL_ERROR_INVALID_PARAM);
     expect_null_msg("aclrtGetMemInfo", "total");
+    /* The runtime's range check (hicann/runtime src/runtime/api/impl/
+     * api_error.cc L3185-3188): an attribute past RT_MEMORYINFO_P2P_HUGE1G. */
+    size_t y;
+    assert_int_equal(aclrtGetMemInfo((aclrtMemAttr)18, &x, &y), ACL_ERROR_RT_INVALID_MEMORY_TYPE);
+    expect_msg("Invalid_Argument(EE1003)", "The argument is invalid.Reason: aclrtGetMemInfo "
+               "failed: Obtaining the memory information of the current device, value "
+               "UNKNOWN(18) of parameter memInfoType is invalid; expected [0, 17].");
+    assert_int_equal(aclrtGetMemInfo(ACL_MEM_P2P_HUGE1G, &x, &y), ACL_SUCCESS);
+}
+
+/* A host address the process cannot read (0x10) fails the copy, as the
+ * driver's copy fails with EFAULT, instead of killing the program. */
+static void test_copy_from_unmapped_host_memory_fails(void **state)
+{
+    (void)state;
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    const void *wild = (const void *)(uintptr_t)0x10;
+    assert_int_equal(aclrtMemcpy(d, 4096, wild, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    char want[256];
+    snprintf(want, sizeof want, "Synchronous memory copy failed because value %p for parameter "
+             "src is invalid. Expected value: host memory of this process: [%p, %p) is not "
+             "mapped in it (the driver's copy would fail with EFAULT).", wild, wild,
+             (const void *)((const char *)wild + 64));
+    expect_msg("Invalid_Argument(EE1003)", want);
+    FAILS(aclrtMemcpy((void *)wild, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST),
+          ACL_ERROR_RT_PARAM_INVALID);
+    static char ok[64];
+    assert_int_equal(aclrtMemcpy(d, 4096, ok, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
 }
 
 static void test_get_mem_info_ddr_on_hbm_device_is_zero(void **state)
@@ -488,6 +519,7 @@ int main(void)
         T(test_malloc_accounts_padding_and_free_returns_it),
         T(test_get_mem_info_free_is_what_malloc_can_hand_out),
         T(test_get_mem_info_null_outs_rejected),
+        T(test_copy_from_unmapped_host_memory_fails),
         T(test_get_mem_info_ddr_on_hbm_device_is_zero),
         T(test_free_null_interior_and_double_free_rejected),
         T(test_memcpy_count_zero_succeeds_before_null_checks),

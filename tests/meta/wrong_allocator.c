@@ -13,6 +13,8 @@
  *   free-pending  an empty-cache that aclrtFrees without synchronising
  *   unregister    aclrtAllocatorUnregister before the stream synchronises
  *   destroy-desc  aclrtAllocatorDestroyDesc before the stream synchronises
+ *   overlap       a pool of 32-byte slots that hands one out whatever is
+ *                 asked: a MatMul's tiling record and workspace share bytes
  * Each scenario checks that its own kind was reported and exits 3 at once
  * when it was not, so the gate bites only when the right check does; with
  * ACLSIM_ALLOC_CHECK=off every scenario runs to the end and exits 0.
@@ -179,6 +181,18 @@ static void add_run(struct add *a, aclrtStream s)
     OK(aclopExecuteV2("Add", 2, in, ib, 1, &a->d, &a->y, NULL, s));
 }
 
+/* y = x @ x, the same bytes as 32x32 floats: a workspace and a tiling
+ * record from the allocator. */
+static void matmul_run(struct add *a, aclrtStream s)
+{
+    int64_t dims[2] = {32, 32};
+    aclTensorDesc *m = aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND);
+    aclTensorDesc *in[2] = {m, m};
+    aclDataBuffer *ib[2] = {a->x, a->x};
+    OK(aclopExecuteV2("MatMul", 2, in, ib, 1, &m, &a->y, NULL, s));
+    aclDestroyTensorDesc(m);
+}
+
 static void add_free(struct add *a)
 {
     aclDestroyTensorDesc(a->d);
@@ -292,6 +306,13 @@ int main(void)
         OK(aclrtAllocatorDestroyDesc(d1)); /* before synchronising */
         d1 = NULL;
         expect("destroy-desc-while-pending");
+    } else if (strcmp(wrong, "overlap") == 0) {
+        pool_init(32, 256); /* 32-byte slots, one handed out whatever is asked */
+        P.ignore_size = 1;
+        d1 = desc_of(&obj1, pool_alloc, pool_free, same);
+        OK(aclrtAllocatorRegister(a, d1));
+        matmul_run(&w, a);
+        expect("overlapping-blocks");
     } else {
         fprintf(stderr, "unknown WRONG_ALLOCATOR=%s\n", wrong);
         _exit(2);

@@ -103,6 +103,12 @@ void api_check_op_allocator(const struct api_check_op *op, uintptr_t alloc_fn,
 bool api_check_block(const struct api_check_op *op, const void *block, const void *addr,
                      size_t bytes, bool workspace);
 
+/* The n blocks the executor got for op (their addresses, sizes and
+ * whether each is the workspace; a NULL address is one left unused): two
+ * that share bytes are reported (overlapping-blocks). */
+void api_check_disjoint(const struct api_check_op *op, const void *const *addr,
+                        const size_t *bytes, const bool *workspace, int n);
+
 /* After the launch: the operator's blocks and buffers against pending
  * work of other streams, and its allocator against other streams it
  * serves; then the blocks become pending on the operator's stream until

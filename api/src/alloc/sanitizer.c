@@ -33,6 +33,9 @@
  *                    aclrtAllocatorUnregister / aclrtAllocatorDestroyDesc
  *                    while operators that used the allocator have not
  *                    completed (CANN: synchronise first)
+ *  overlapping-blocks two blocks the allocator gave one operator (its
+ *                    workspace and its tiling record) share bytes: the kernel
+ *                    would write one over the other
  *  graph-memory-freed, graph-block-reuse (graphcheck.c)
  *                    bytes a live captured graph uses are freed, or handed
  *                    by an allocator to other work, before aclmdlRIDestroy
@@ -67,7 +70,8 @@ enum kind {
     K_HOST = API_REP_HOST_MEMORY, K_FREED = API_REP_FREED_MEMORY, K_BOUNDS = API_REP_OUT_OF_BOUNDS,
     K_CROSS = API_REP_CROSS_STREAM, K_HOST_REUSE = API_REP_HOST_REUSE,
     K_FREE_PENDING = API_REP_FREE_PENDING, K_SHARED = API_REP_SHARED,
-    K_UNREGISTER = API_REP_UNREGISTER, K_DESTROY = API_REP_DESTROY_DESC, K_COUNT = API_REP_LEAK
+    K_UNREGISTER = API_REP_UNREGISTER, K_DESTROY = API_REP_DESTROY_DESC,
+    K_OVERLAP = API_REP_OVERLAP, K_COUNT = API_REP_LEAK
 };
 #define kind_name(k) api_rep_kind_name((enum api_rep_kind)(k))
 
@@ -327,6 +331,37 @@ bool api_check_block(const struct api_check_op *op, const void *block, const voi
     count(k);
     pthread_mutex_unlock(&lock);
     return false;
+}
+
+void api_check_disjoint(const struct api_check_op *op, const void *const *addr,
+                        const size_t *bytes, const bool *workspace, int n)
+{
+    if (api_check_mode() == API_CHECK_OFF)
+        return;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            const char *a = addr[i], *b = addr[j];
+            if (!a || !b || !(a < b + bytes[j] && b < a + bytes[i]))
+                continue;
+            const char *lo = a > b ? a : b;
+            const char *hi = a + bytes[i] < b + bytes[j] ? a + bytes[i] : b + bytes[j];
+            pthread_mutex_lock(&lock);
+            api_rep_begin(API_REP_OVERLAP);
+            line(true, "allocator check (overlapping-blocks): operator %s (#%llu) on stream %p: "
+                 "the allocator (obj %p) gave [%p, %p) for %zu bytes of %s and [%p, %p) for %zu "
+                 "bytes of %s; they share the %zu bytes [%p, %p)", op->type,
+                 (unsigned long long)op->seq, op->stream, op->obj, (const void *)a,
+                 (const void *)(a + bytes[i]), bytes[i], role(workspace[i]), (const void *)b,
+                 (const void *)(b + bytes[j]), bytes[j], role(workspace[j]),
+                 (size_t)(hi - lo), (const void *)lo, (const void *)hi);
+            line(false, "the kernel writes each of an operator's blocks: blocks of one execute "
+                 "must not share bytes; fix: allocFunc must hand out disjoint blocks of at least "
+                 "the asked size (CANN frees them only after the launch)");
+            api_rep_range(lo, (size_t)(hi - lo));
+            stacks(op, 0);
+            count(K_OVERLAP);
+            pthread_mutex_unlock(&lock);
+        }
 }
 
 /* Grow *v (n of cap, elements of size sz) by one; NULL on failure. */

@@ -11,9 +11,12 @@
  * device address that is not in a live block (use after free), a free of
  * an interior, unknown or already freed address.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "memory.h"
 #include "backends/be.h"
 
@@ -237,6 +240,27 @@ static aclError bad_count(const char *what, const char *param, size_t value, siz
 /* Whether [p, p+n) is a legal side of a copy or fill: device memory must be
  * inside one live block; acl host memory inside its block; other host
  * memory is taken on trust unless `need_acl`. Queues why not. */
+/* Whether every page of the n host bytes at p is mapped in this process
+ * (mincore fails with ENOMEM on an unmapped one): a driver copy from an
+ * address the process cannot reach fails with EFAULT, where memmove would
+ * kill the program. */
+static bool host_mapped(const void *p, size_t n)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    uintptr_t start = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+    uintptr_t end = (uintptr_t)p + (n ? n : 1);
+    unsigned char vec[256];
+    while (start < end) {
+        size_t pages = (end - start + (uintptr_t)pg - 1) / (uintptr_t)pg;
+        if (pages > sizeof vec)
+            pages = sizeof vec;
+        if (mincore((void *)start, pages * (size_t)pg, vec) != 0 && errno == ENOMEM)
+            return false;
+        start += pages * (uintptr_t)pg;
+    }
+    return true;
+}
+
 bool api_side_ok(const char *what, const char *param, const void *p, size_t n, bool device,
                  bool need_acl, const struct be_ptr_info *in)
 {
@@ -271,8 +295,15 @@ bool api_side_ok(const char *what, const char *param, const void *p, size_t n, b
         }
         return true;
     }
-    if (in->kind == BE_PTR_UNKNOWN && !device && !need_acl)
-        return true;
+    if (in->kind == BE_PTR_UNKNOWN && !device && !need_acl) {
+        if (host_mapped(p, n))
+            return true;
+        api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. "
+                   "Expected value: host memory of this process: [%p, %p) is not mapped in it "
+                   "(the driver's copy would fail with EFAULT).", what, p, param, p,
+                   (const void *)((const char *)p + n));
+        return false;
+    }
     if (in->kind == BE_PTR_VA_UNMAPPED) { /* reserved, nothing mapped: the device would fault */
         api_report(API_MSG_EE1003, "%s failed because value %p for parameter %s is invalid. "
                    "Expected value: mapped memory: %p lies in a range reserved with "
@@ -519,6 +550,15 @@ aclError api_impl_aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total
         return api_err_null(fn, "free");
     if (!total)
         return api_err_null(fn, "total");
+    /* The runtime's MemGetInfoEx (hicann/runtime src/runtime/api/impl/
+     * api_error.cc L3185): RT_MEMORYINFO_DDR .. RT_MEMORYINFO_P2P_HUGE1G. */
+    if ((int)attr < ACL_DDR_MEM || (int)attr > ACL_MEM_P2P_HUGE1G) {
+        char v[32];
+        snprintf(v, sizeof v, "UNKNOWN(%d)", (int)attr);
+        api_rt_bad_value(fn, "Obtaining the memory information of the current device", v,
+                         "memInfoType", "[0, 17]");
+        return ACL_ERROR_RT_INVALID_MEMORY_TYPE;
+    }
     struct api_ctx *c;
     aclError rc = api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS)

@@ -448,6 +448,10 @@ aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream st
         api_check_op_allocator(&chk, (uintptr_t)a.s.alloc, (uintptr_t)a.s.free);
     struct exec_blocks x = {{NULL, NULL}, {NULL, NULL}, {0, 0}, 0};
     rc = get_blocks(e, &a, plan, &chk, &x);
+    if (rc == ACL_SUCCESS && !a.fallback) {
+        bool ws[2] = {plan->req[0].workspace, x.got > 1 && plan->req[1].workspace};
+        api_check_disjoint(&chk, (const void *const *)x.addrs, x.sizes, ws, x.got);
+    }
     if (rc == ACL_SUCCESS)
         rc = launch(ref.stream, plan, &chk, &x);
     put_blocks(e, &a, &x);
