@@ -242,6 +242,9 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
     if (rc == SIM_OK) {
         /* The record is complete: only sim_record_forget changes it now,
          * turning tasks into no-ops under its lock. */
+        /* Faults the replayed tasks raise wait until the record's lock is
+         * given back: the handler may destroy an event, which takes it. */
+        sim_task_faults_defer();
         pthread_mutex_lock(&g->rec.lock);
         bool live = record_live(g);
         unsigned long passed = 0;
@@ -258,6 +261,7 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
             t = t->next;
         }
         pthread_mutex_unlock(&g->rec.lock);
+        sim_task_faults_raise();
     }
     pthread_mutex_unlock(&g->launch);
     return rc;

@@ -22,9 +22,10 @@
  * through the same allocator.
  *
  * Run it plain: clean under ACLSIM_ALLOC_CHECK=error and memcheck. Three
- * arguments (or GRAPH_POOL_MISTAKE=<argument>) make it wrong on purpose (scons test checks aclsim catches
- * each): `nopool` captures into the general pool (the graph's workspace is
- * handed to direct work between replays: graph-block-reuse), `freeinput`
+ * arguments (or GRAPH_POOL_MISTAKE=<argument>) make it wrong on purpose
+ * (scons test checks aclsim catches each): `nopool` captures into the
+ * general pool (the graph's workspace is handed to direct work between
+ * replays: graph-block-reuse), `freeinput`
  * frees x before destroying the graph (graph-memory-freed), `failcapture`
  * lets a capture fail and never releases its pool, as torch_npu's reset
  * does when capture_end failed (the leak report at aclFinalize).

@@ -33,7 +33,8 @@ aclError api_impl_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode m
     if (!stream)
         return api_err_null(fn, "stream");
     char v[32];
-    if ((int)mode < ACL_MODEL_RI_CAPTURE_MODE_GLOBAL || (int)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+    if ((int)mode < ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ||
+        (int)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
         return api_rt_bad_value(fn, desc, mode_text((int)mode, v), "mode", "[0, 3)");
     struct api_stream_ref s;
     aclError rc = api_stream_get(fn, stream, &s);

@@ -365,7 +365,8 @@ aclError api_impl_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uin
         return api_err_null(fn, "modelRI");
     if (!path)
         return api_err_null(fn, "path");
-    if (flags != ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY && flags != ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE) {
+    if (flags != ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY &&
+        flags != ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE) {
         char v[16];
         snprintf(v, sizeof v, "%u", flags);
         return api_rt_bad_value(fn, "Printing a model as JSON", v, "flags",

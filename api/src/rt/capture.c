@@ -256,9 +256,9 @@ aclError api_cap_check_unsafe(const char *desc, const struct api_ctx *ctx, bool 
                    "mode of the current thread is %s.", desc, tid, mode_name(cm), mode_name(tm));
     else
         api_report(API_MSG_EE1016, "%s failed. Reason: The current thread %lu is in the capture "
-                   "state and the current operation cannot be performed. Check whether the mode set "
-                   "by the aclmdlRICaptureBegin API supports the current operation. This operation "
-                   "is supported only in the RELAXED mode. The mode set using the "
+                   "state and the current operation cannot be performed. Check whether the mode "
+                   "set by the aclmdlRICaptureBegin API supports the current operation. This "
+                   "operation is supported only in the RELAXED mode. The mode set using the "
                    "aclmdlRICaptureBegin API is %s, and the capture mode of the current thread is "
                    "%s.", desc, tid, mode_name(cm), mode_name(tm));
     return ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT;
