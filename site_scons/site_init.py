@@ -1,5 +1,8 @@
 # site_scons/site_init.py - helpers shared by aclsim's SConscripts.
 #
+# CopyQuiet: an action that copies a file into the build tree and prints
+# "COPY    <target>", as the build prints its compiles.
+#
 # RunCheck(env, alias, prog, argv_prefix=[], want=0, extra_env={}): an alias
 # action that runs prog (optionally under a tool such as valgrind) and fails
 # the build unless the exit status is `want`. A non-zero `want` makes an
@@ -109,3 +112,13 @@ def RunCheck(env, alias, prog, prefix=(), want=0, extra_env=None, label=None):
     check = env.Alias('%s:%s.%s' % (alias, prog.path, name.rsplit('.', 1)[1]), [prog], act)
     AlwaysBuild(check)
     return env.Alias(alias, check)
+
+
+def _copy(target, source, env):
+    import shutil
+    shutil.copyfile(source[0].abspath, target[0].abspath)
+    return 0
+
+
+# A file copied into the build tree, printed as the build prints a compile.
+CopyQuiet = Action(_copy, 'COPY    $TARGET')
