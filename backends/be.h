@@ -582,6 +582,11 @@ struct be_tools {
     size_t (*vmm_live)(int32_t dev, void (*fn)(int kind, void *addr, uint64_t size, uint64_t aux,
                                                void *user),
                        void *user);
+    /* How many frees and unmaps of device memory there have been: memory
+     * found live at one count is live while the count stays (the
+     * sanitizer's check of a graph's ranges at each replay). Absent: the
+     * check looks every time. */
+    uint64_t (*mem_frees)(void);
 };
 enum { BE_LIVE_RESERVATION, BE_LIVE_PHYSICAL, BE_LIVE_POOL };
 

@@ -1654,6 +1654,7 @@ static const struct be_tools tools = {
     .pending_find = pending_find,
     /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_live = vmm_live,
+    .mem_frees = sim_mem_frees,
 };
 
 static const struct be_ops ops = {

@@ -228,9 +228,7 @@ bool sim_mem_holds(const void *p, uint64_t n);
 void *sim_mem_view(const void *p, bool dev, uint64_t n);
 enum sim_rc sim_mem_copy_view(void *dst, const void *src, size_t n);
 enum sim_rc sim_mem_fill_view(void *dst, int value, size_t n);
-/* Frees and unmaps of device memory so far, on every device (blocks.c):
- * memory live at one count is live while the count stays. */
-uint64_t sim_mem_frees(void);
+
 
 /* ---- pending.c: pending uses of a queued operator's blocks ---- */
 

@@ -401,6 +401,10 @@ void sim_hold_configure(uint32_t grace_ms);
 /* Notifies: a record sets the notify when the stream reaches it; a wait
  * holds its stream until the notify is set, then resets it (one waiter per
  * record). timeout_s 0: no limit. */
+/* Frees and unmaps of device memory so far, on every device (blocks.c):
+ * memory live at one count is live while the count stays. */
+uint64_t sim_mem_frees(void);
+
 /* ---- Captured work (graph.c) ----
  *
  * A graph is the work a stream captured: from sim_graph_begin until

@@ -8,7 +8,8 @@
  *                       it must not cost more than issuing the work)
  *   replay_check_cost   replay wall time with the allocator sanitizer on
  *                       (ACLSIM_ALLOC_CHECK=warn, which checks every range of
- *                       the graph at each replay) / with it off (goal <= 2)
+ *                       the graph at a replay after anything was freed) / with
+ *                       it off (goal <= 2)
  *
  * Each figure is a ratio of runs in this process, the best of several
  * taking turns (bench.h).

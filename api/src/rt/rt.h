@@ -239,6 +239,10 @@ struct api_graph {
     } cb[8];
     unsigned n_cb;
     _Atomic uint64_t launches;
+    /* The sanitizer's: every range was allocated at this count of frees
+     * (be_tools.mem_frees), checked_frees valid once `checked`. */
+    bool checked;
+    uint64_t checked_frees;
 };
 
 /* Whether any stream of the process captures now, whether any graph lives
