@@ -9,7 +9,10 @@
  *
  * stream.c runs a task here when its stream is not held; queue.c replays
  * queued tasks here when the wait that held them is released
- * (sim_task_run). A queued task runs on the device memory of that moment:
+ * (sim_task_run), and a graph's replay its recorded ones (through
+ * stream.c; sim_task_run_live when graph.c found their memory live). The
+ * copies a queue and a capture's record keep own what sim_task_own gives
+ * them. A queued task runs on the device memory of that moment:
  * memory freed since it was enqueued is left alone (a device task or an
  * operator that would touch it raises a memory fault instead, as the
  * device would). Synchronous copies and fills (no stream) take their
