@@ -44,13 +44,15 @@ static const char *wrong;
 struct pool {
     void *chunk;       /* one device chunk, carved in fixed slots */
     size_t slot, n;    /* slot size and count */
-    int free_list[64], n_free;
+    int free_list[256], n_free;
     int ignore_size;   /* bounds: hands out 32-byte slots whatever is asked */
 };
 static struct pool P;
 
 static void pool_init(size_t slot, size_t n)
 {
+    if (n > sizeof P.free_list / sizeof P.free_list[0])
+        _exit(2);
     P.slot = slot;
     P.n = n;
     OK(aclrtMalloc(&P.chunk, slot * n, ACL_MEM_MALLOC_HUGE_FIRST));
