@@ -17,7 +17,11 @@
  * src/runtime/core/src/common/errcode_manage.cc (the codes' texts).
  *
  * One lock guards everything here; the fast path of every check is one
- * atomic load (no capture anywhere).
+ * atomic load (no capture anywhere). Unlike the rest of the ACL layer
+ * (backends/be.h, the lock contract), it calls the backend's graph_begin,
+ * graph_join, graph_end and event_info under that lock, so that the
+ * capture state here and the backend's change together; they are short on
+ * both backends (the real runtime takes its own capture lock for them).
  */
 #include <execinfo.h>
 #include <pthread.h>
