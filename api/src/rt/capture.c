@@ -277,6 +277,22 @@ int api_cap_exchange_mode(int mode)
 
 /* ---- Begin, join, end ---- */
 
+/* A new graph g of context ctx, begun by this thread, under way in
+ * `status`: listed and counted. pre: lock held. */
+static void publish(struct api_graph *g, struct api_ctx *ctx, int mode, int status)
+{
+    g->id = next_id++;
+    g->device = ctx->device;
+    g->ctx = ctx;
+    g->mode = mode;
+    g->thread = self();
+    g->status = status;
+    g->next = graphs;
+    graphs = g;
+    atomic_fetch_add(&n_graphs, 1);
+    atomic_fetch_add(&capturing, 1);
+}
+
 aclError api_cap_begin(void *stream, struct api_ctx *ctx, int mode, struct api_graph **out)
 {
     struct api_graph *g = base_calloc(1, sizeof *g);
@@ -294,18 +310,9 @@ aclError api_cap_begin(void *stream, struct api_ctx *ctx, int mode, struct api_g
         base_free(g);
         return rc;
     }
-    g->id = next_id++;
-    g->device = ctx->device;
-    g->ctx = ctx;
-    g->mode = mode;
-    g->thread = self();
-    g->status = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+    publish(g, ctx, mode, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
     g->n_lanes = 1;
     g->lane[0] = stream;
-    g->next = graphs;
-    graphs = g;
-    atomic_fetch_add(&n_graphs, 1);
-    atomic_fetch_add(&capturing, 1);
     pthread_mutex_unlock(&lock);
     *out = g;
     return ACL_SUCCESS;
@@ -607,16 +614,8 @@ aclError api_cap_build_begin(struct api_ctx *ctx, struct api_graph **out)
     if (!g)
         return ACL_ERROR_BAD_ALLOC;
     pthread_mutex_lock(&lock);
-    g->id = next_id++;
-    g->device = ctx->device;
-    g->ctx = ctx;
-    g->mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED; /* a build forbids no call */
-    g->thread = self();
-    g->status = API_GRAPH_BUILDING;
-    g->next = graphs;
-    graphs = g;
-    atomic_fetch_add(&n_graphs, 1);
-    atomic_fetch_add(&capturing, 1);
+    /* a build forbids no call */
+    publish(g, ctx, ACL_MODEL_RI_CAPTURE_MODE_RELAXED, API_GRAPH_BUILDING);
     pthread_mutex_unlock(&lock);
     *out = g;
     return ACL_SUCCESS;
