@@ -282,6 +282,20 @@ __attribute__((destructor)) static void init_unload(void)
     config = NULL;
 }
 
+/* The real end of the runtime (`where` names the call that ends it):
+ * every device closed, the watchers told, the backend ended, and the
+ * start or end others wait for settled. pre: init_busy set, no lock held. */
+static void end_runtime(const char *where)
+{
+    api_devices_close_all(where);
+    api_tell_finalizing(where);
+    be_get()->fini();
+    pthread_mutex_lock(&life_lock);
+    init_busy = false;
+    pthread_cond_broadcast(&life_settled);
+    pthread_mutex_unlock(&life_lock);
+}
+
 /* ---- the end of a program that never calls aclFinalize ---- */
 
 static pid_t init_pid; /* the process that started the runtime */
@@ -304,14 +318,7 @@ static void finalize_at_exit(void)
     pthread_mutex_unlock(&life_lock);
     if (!up)
         return;
-    const char *where = "exit (the program never called aclFinalize)";
-    api_devices_close_all(where);
-    api_tell_finalizing(where);
-    be_get()->fini();
-    pthread_mutex_lock(&life_lock);
-    init_busy = false;
-    pthread_cond_broadcast(&life_settled);
-    pthread_mutex_unlock(&life_lock);
+    end_runtime("exit (the program never called aclFinalize)");
 }
 
 /* Registered once, at the first start of the runtime: after the leak
@@ -430,13 +437,7 @@ static aclError finalize(int all, uint64_t *left)
     if (left)
         *left = 0;
     pthread_mutex_unlock(&life_lock);
-    api_devices_close_all(where);
-    api_tell_finalizing(where);
-    be_get()->fini();
-    pthread_mutex_lock(&life_lock);
-    init_busy = false;
-    pthread_cond_broadcast(&life_settled);
-    pthread_mutex_unlock(&life_lock);
+    end_runtime(where);
     return ACL_SUCCESS;
 }
 
