@@ -180,26 +180,6 @@ static enum sim_rc own_streams(struct sim_graph *g)
     return SIM_OK;
 }
 
-/* Whether the device memory t touches is live (copies and fills; other
- * kinds are checked as they run). */
-static bool task_live(const struct sim_task *t)
-{
-    size_t rows = t->kind == SIM_T_COPY2D ? t->rows : 1;
-    size_t dspan = rows ? (rows - 1) * t->dpitch + t->n : 0;
-    size_t sspan = rows ? (rows - 1) * t->spitch + t->n : 0;
-    switch (t->kind) {
-    case SIM_T_COPY:
-    case SIM_T_COPY2D:
-        return (!t->dst_dev || sim_mem_holds(t->dst, t->kind == SIM_T_COPY ? t->n : dspan)) &&
-               (!t->src_dev || sim_mem_holds(t->src, t->kind == SIM_T_COPY ? t->n : sspan));
-    case SIM_T_FILL:
-    case SIM_T_FILL32:
-        return !t->dst_dev || sim_mem_holds(t->dst, t->n);
-    default:
-        return true;
-    }
-}
-
 /* Note the host views of a live copy or fill (none when a range is not
  * contiguous in them). */
 static void view(struct sim_task *t)
@@ -225,7 +205,7 @@ static bool record_live(struct sim_graph *g)
         return true;
     for (struct sim_task *t = g->rec.head; t; t = t->next) {
         t->hdst = NULL;
-        if (!task_live(t))
+        if (!sim_task_memory_live(t))
             return false;
     }
     for (struct sim_task *t = g->rec.head; t; t = t->next)

@@ -364,15 +364,9 @@ static void release(struct sim_stream *s, sim_ps t)
 /* Queue a copy of t behind what holds s. */
 static enum sim_rc enqueue(struct sim_stream *s, const struct sim_task *t, struct sim_task **out)
 {
-    struct sim_task *q = base_malloc(sizeof *q);
+    struct sim_task *q = sim_task_keep(t, true);
     if (!q)
         return SIM_EHOSTMEM;
-    *q = *t;
-    q->next = NULL;
-    if (sim_task_own(q, t, true) != SIM_OK) {
-        base_free(q);
-        return SIM_EHOSTMEM;
-    }
     if (t->kind == SIM_T_COPY || t->kind == SIM_T_COPY2D)
         q->flag = 0; /* the host went on: it waits for no queued copy */
     if (t->kind == SIM_T_RECORD)

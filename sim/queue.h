@@ -289,6 +289,9 @@ enum sim_rc sim_op_exec(int32_t dev, struct sim_stream *s, const struct sim_op *
  * enqueued is left alone; `device`: the device reached it in s's queue.
  * Returns whether it may have written device memory. */
 bool sim_task_run(struct sim_stream *s, const struct sim_task *t, bool device);
+/* Whether the device memory a copy or fill touches (as the task keeps it)
+ * is still allocated; true for other kinds, which check as they run. */
+bool sim_task_memory_live(const struct sim_task *t);
 /* A replayed task whose device memory graph.c found live: run now on s,
  * its ranges not looked up again (an operator's still are). */
 bool sim_task_run_live(struct sim_stream *s, const struct sim_task *t);
@@ -319,11 +322,11 @@ enum sim_rc sim_devtask_compute(const struct sim_devtask *b, uint64_t *bytes);
 /* Compute op's results into its output, workspace and tiling block (no
  * time taken); *ps is how long its kernel takes on device dev (roofline). */
 enum sim_rc sim_op_compute(int32_t dev, const struct sim_op *op, uint64_t *ps);
-/* The memory a kept copy q of t owns (q->staging, freed with base_free):
- * the caller's description of a device task or an operator, and, when
- * host_sources, the bytes of a host source (2-D rows packed). SIM_EHOSTMEM
- * when it cannot be had (q->staging NULL). */
-enum sim_rc sim_task_own(struct sim_task *q, const struct sim_task *t, bool host_sources);
+/* A copy of t to keep (base_free frees it and its ->staging), which owns
+ * the caller's description of a device task or an operator and, when
+ * host_sources, the bytes of a host source (2-D rows packed); its next is
+ * NULL. NULL when host memory runs out. */
+struct sim_task *sim_task_keep(const struct sim_task *t, bool host_sources);
 /* A copy of op that owns its name and its host-memory inputs (one block,
  * base_free frees it), or NULL when host memory runs out. */
 struct sim_op *sim_op_copy(const struct sim_op *op);

@@ -56,15 +56,9 @@ void sim_record_fini(struct sim_record *r)
 enum sim_rc sim_record_task(struct sim_stream *s, const struct sim_task *t)
 {
     struct sim_record *r = atomic_load_explicit(&s->rec, memory_order_acquire);
-    struct sim_task *q = base_malloc(sizeof *q);
+    struct sim_task *q = sim_task_keep(t, false);
     if (!q)
         return SIM_EHOSTMEM;
-    *q = *t;
-    q->next = NULL;
-    if (sim_task_own(q, t, false) != SIM_OK) {
-        base_free(q);
-        return SIM_EHOSTMEM;
-    }
     pthread_mutex_lock(&r->lock);
     q->lane = s->lane;
     *r->tail = q;

@@ -11,8 +11,8 @@
  * queued tasks here when the wait that held them is released
  * (sim_task_run), and a graph's replay its recorded ones (through
  * stream.c; sim_task_run_live when graph.c found their memory live). The
- * copies a queue and a capture's record keep own what sim_task_own gives
- * them. A queued task runs on the device memory of that moment:
+ * copies a queue and a capture's record keep are made by sim_task_keep.
+ * A queued task runs on the device memory of that moment:
  * memory freed since it was enqueued is left alone (a device task or an
  * operator that would touch it raises a memory fault instead, as the
  * device would). Synchronous copies and fills (no stream) take their
@@ -317,7 +317,8 @@ static void run_op(struct sim_stream *s, const struct sim_task *t)
 
 /* ---- Queued tasks ---- */
 
-enum sim_rc sim_task_own(struct sim_task *q, const struct sim_task *t, bool host_sources)
+/* The memory a kept copy q of t owns (q->staging). */
+static enum sim_rc own(struct sim_task *q, const struct sim_task *t, bool host_sources)
 {
     q->staging = NULL;
     if ((t->kind == SIM_T_COPY || t->kind == SIM_T_COPY2D) && !t->src_dev && t->n > 0 &&
@@ -341,6 +342,20 @@ enum sim_rc sim_task_own(struct sim_task *q, const struct sim_task *t, bool host
         q->obj = q->staging;
     }
     return SIM_OK;
+}
+
+struct sim_task *sim_task_keep(const struct sim_task *t, bool host_sources)
+{
+    struct sim_task *q = base_malloc(sizeof *q);
+    if (!q)
+        return NULL;
+    *q = *t;
+    q->next = NULL;
+    if (own(q, t, host_sources) != SIM_OK) {
+        base_free(q);
+        return NULL;
+    }
+    return q;
 }
 
 /* Whether [p, p+n) of one side of a queued task is still there: host
@@ -376,6 +391,23 @@ static void run_viewed(struct sim_stream *s, const struct sim_task *t)
         sim_clock_copy(&s->clk, SIM_LINK_HOST, t->n, true, "memset host", NULL);
 }
 
+bool sim_task_memory_live(const struct sim_task *t)
+{
+    const void *src = t->staging ? t->staging : t->src;
+    switch (t->kind) {
+    case SIM_T_COPY:
+        return side_live(t->dst, t->dst_dev, t->n) && side_live(src, t->src_dev, t->n);
+    case SIM_T_COPY2D:
+        return side_live(t->dst, t->dst_dev, span2d(t->dpitch, t->n, t->rows)) &&
+               side_live(src, t->src_dev, span2d(t->spitch, t->n, t->rows));
+    case SIM_T_FILL:
+    case SIM_T_FILL32:
+        return side_live(t->dst, t->dst_dev, t->n);
+    default:
+        return true;
+    }
+}
+
 /* sim_task_run; `check` false: its device memory is known live. */
 static bool run_task(struct sim_stream *s, const struct sim_task *t, bool device, bool check)
 {
@@ -384,24 +416,23 @@ static bool run_task(struct sim_stream *s, const struct sim_task *t, bool device
         return t->dst_dev;
     }
     const void *src = t->staging ? t->staging : t->src;
-#define LIVE(p, dev, n) (!check || side_live((p), (dev), (n)))
+    bool live = !check || sim_task_memory_live(t);
     switch (t->kind) {
     case SIM_T_COPY:
-        if (LIVE(t->dst, t->dst_dev, t->n) && LIVE(src, t->src_dev, t->n))
+        if (live)
             sim_copy_run(s->dev, s, t->dst, t->dst_dev, src, t->src_dev, t->n, t->flag);
         return t->dst_dev;
     case SIM_T_COPY2D:
-        if (LIVE(t->dst, t->dst_dev, span2d(t->dpitch, t->n, t->rows)) &&
-            LIVE(src, t->src_dev, span2d(t->spitch, t->n, t->rows)))
+        if (live)
             sim_copy2d_run(s->dev, s, t->dst, t->dpitch, t->dst_dev, src, t->spitch,
                            t->src_dev, t->n, t->rows, t->flag);
         return t->dst_dev;
     case SIM_T_FILL:
-        if (LIVE(t->dst, t->dst_dev, t->n))
+        if (live)
             sim_fill_run(s->dev, s, t->dst, t->dst_dev, t->fill, t->n, t->flag != 0);
         return t->dst_dev;
     case SIM_T_FILL32:
-        if (LIVE(t->dst, t->dst_dev, t->n))
+        if (live)
             sim_fill32_run(s->dev, s, t->dst, t->dst_dev, (uint32_t)t->value, t->n / 4,
                            t->flag != 0);
         return t->dst_dev;
@@ -421,7 +452,6 @@ static bool run_task(struct sim_stream *s, const struct sim_task *t, bool device
     default:
         return false;
     }
-#undef LIVE
 }
 
 bool sim_task_run(struct sim_stream *s, const struct sim_task *t, bool device)
