@@ -2,7 +2,9 @@
  * leaks.c - aclsim's own leak report, for users without Valgrind.
  *
  * ACLSIM_LEAK_CHECK=warn prints, when a device closes (aclrtResetDevice at
- * reference count zero, aclrtResetDeviceForce, aclFinalize), every device
+ * reference count zero, aclrtResetDeviceForce, or the runtime's end: the
+ * aclInit after an aclFinalize, or exit; aclFinalize itself closes nothing,
+ * as CANN's does not, and only warns of what is still held), every device
  * block still allocated (size, address, and with ACLSIM_TRACK=1 the
  * allocation stack), every reserved range, physical memory handle and memory
  * pool never released (with the bytes reserved, mapped and used), every
@@ -141,6 +143,75 @@ void api_leaks_device(int32_t dev, const char *where)
     api_obj_each(API_OBJ_EVENT, dev, NULL, leftover, &r);
     api_obj_each(API_OBJ_CONTEXT, dev, NULL, leftover, &r);
     finish(&r);
+}
+
+/* ---- What aclFinalize leaves open: a warning, not a leak (yet) ---- */
+
+struct held {
+    size_t blocks, bytes, vmm, objs[4]; /* objs: streams, events, contexts */
+};
+
+static void held_block(void *start, size_t size, void *const *frames, int n, void *user)
+{
+    (void)start, (void)frames, (void)n;
+    struct held *h = user;
+    h->blocks++;
+    h->bytes += size;
+}
+
+static void held_vmm(int kind, void *addr, uint64_t size, uint64_t aux, void *user)
+{
+    (void)kind, (void)addr, (void)size, (void)aux;
+    ((struct held *)user)->vmm++;
+}
+
+static void held_obj(void *h, enum api_obj_kind kind, struct api_ctx *owner, void *user)
+{
+    (void)h;
+    if (kind == API_OBJ_CONTEXT && owner->primary)
+        return;
+    ((struct held *)user)->objs[kind == API_OBJ_STREAM ? 0 : kind == API_OBJ_EVENT ? 1 : 2]++;
+}
+
+static void count(char *out, size_t n, size_t *used, size_t k, const char *what)
+{
+    if (k && *used < n)
+        *used += (size_t)snprintf(out + *used, n - *used, "%s%zu %s%s", *used ? ", " : "", k,
+                                  what, k == 1 ? "" : "s");
+}
+
+/* One line per device that still holds something when aclFinalize returns:
+ * CANN's aclFinalize resets no device, so it all stays usable, and what is
+ * still there at the end (the next aclInit, or exit) is reported as a leak
+ * then (api_leaks_device). */
+void api_leaks_finalized(const char *where)
+{
+    if (mode() == OFF)
+        return;
+    for (int32_t d = 0; d < BE_MAX_DEVICES; d++) {
+        struct held h = {0};
+        if (API_TOOL(live_blocks))
+            API_TOOL(live_blocks)(d, held_block, &h);
+        if (API_TOOL(vmm_live))
+            API_TOOL(vmm_live)(d, held_vmm, &h);
+        api_obj_each(API_OBJ_STREAM, d, NULL, held_obj, &h);
+        api_obj_each(API_OBJ_EVENT, d, NULL, held_obj, &h);
+        api_obj_each(API_OBJ_CONTEXT, d, NULL, held_obj, &h);
+        char line[256] = "";
+        size_t used = 0;
+        if (h.blocks && used < sizeof line)
+            used += (size_t)snprintf(line, sizeof line, "%zu device block%s (%zu bytes)",
+                                     h.blocks, h.blocks == 1 ? "" : "s", h.bytes);
+        count(line, sizeof line, &used, h.vmm, "reservation, handle or pool");
+        count(line, sizeof line, &used, h.objs[0], "stream");
+        count(line, sizeof line, &used, h.objs[1], "event");
+        count(line, sizeof line, &used, h.objs[2], "context");
+        if (used)
+            fprintf(stderr, "aclsim: after %s, device %d still holds %s: CANN's aclFinalize "
+                    "resets no device, so they stay usable; release them before exit (or the "
+                    "next aclInit), where what is left is reported as a leak\n", where, (int)d,
+                    line);
+    }
 }
 
 static void registration(const void *stream, const struct api_alloc_snapshot *s, void *user)

@@ -44,7 +44,12 @@ void api_diff_verdict(const char *call, aclError rc, aclError theirs);
  * call (NULL: no report). pre: nothing of the device released yet. */
 void api_leaks_device(int32_t dev, const char *where);
 
-/* Report registrations left at aclFinalize: allocators still registered on
+/* Warn, as aclFinalize returns, of what each device still holds (a count
+ * per device, one line each): not yet a leak, as CANN's aclFinalize resets
+ * no device and the program may still release it. */
+void api_leaks_finalized(const char *where);
+
+/* Report registrations left at the runtime's end: allocators still registered on
  * streams that no longer exist, and descs destroyed while registered. */
 void api_leaks_registry(const char *where);
 

@@ -18,7 +18,7 @@ static const struct api_watcher watchers[] = {
     {.name = "executor", .stream_gone = api_op_stream_released,
      .device_closing = api_op_device_closing},
     {.name = "leak report", .device_closing = api_leaks_device,
-     .finalizing = api_leaks_registry},
+     .finalized = api_leaks_finalized, .finalizing = api_leaks_registry},
 };
 
 __attribute__((constructor)) static void watchers_install(void)

@@ -344,9 +344,12 @@ static void test_stream_of_another_device_works_on_its_own_device(void **state)
     assert_int_equal(aclrtSetCurrentContext(c0), ACL_SUCCESS);
 }
 
-/* Handles from before an aclFinalize are foreign to the next aclInit (the
- * checks create nothing, so no dead handle's memory can be reused). */
-static void test_handles_from_before_a_finalize_are_rejected_after_reinit(void **state)
+/* CANN's aclFinalize resets no device (hicann/runtime
+ * src/acl/aclrt_impl/acl.cpp:547-628, aclFinalizeInternal): handles from
+ * before it stay live through the next aclInit; they go with their device,
+ * and are then foreign (the checks create nothing, so no dead handle's
+ * memory can be reused). */
+static void test_handles_live_through_a_finalize_and_go_with_their_device(void **state)
 {
     (void)state;
     aclrtStream s;
@@ -360,6 +363,13 @@ static void test_handles_from_before_a_finalize_are_rejected_after_reinit(void *
     assert_int_equal(aclrtCreateContext(&c, 1), ACL_SUCCESS);
     assert_int_equal(aclFinalize(), ACL_SUCCESS);
     assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(primary), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e, s), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtQueryEventStatus(e, &rs), ACL_SUCCESS);
+    assert_int_equal(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    assert_int_equal(aclrtDestroyContext(c), ACL_SUCCESS); /* device 1 closes */
+    assert_int_equal(aclrtResetDeviceForce(0), ACL_SUCCESS); /* s and e go with device 0 */
     assert_int_equal(aclrtSynchronizeStream(s), ACL_ERROR_RT_INTERNAL_ERROR);
     expect_bad_stream("aclrtSynchronizeStream", s);
     assert_int_equal(aclrtStreamQuery(s, &st), ACL_ERROR_RT_INTERNAL_ERROR);
@@ -381,7 +391,7 @@ static void test_handles_from_before_a_finalize_are_rejected_after_reinit(void *
         assert_int_equal(aclrtDestroyContext(ctxs[i]), ACL_ERROR_INVALID_PARAM);
         expect_bad_context("aclrtDestroyContext");
     }
-    /* The thread's current context went with the finalize. */
+    /* The thread's current context went with its device. */
     int32_t d;
     assert_int_equal(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL);
     (void)aclGetRecentErrMsg();
@@ -645,7 +655,7 @@ int main(void)
         T(test_null_event_arguments_are_eh0008),
         T(test_garbage_destroyed_and_mistyped_context_handles_are_eh0012),
         T(test_stream_of_another_device_works_on_its_own_device),
-        T(test_handles_from_before_a_finalize_are_rejected_after_reinit),
+        T(test_handles_live_through_a_finalize_and_go_with_their_device),
         T(test_free_of_anything_but_a_live_block_start_is_207002),
         T(test_copies_through_hostile_device_pointers_are_107000),
         T(test_copies_from_a_blocks_padding_are_107000),

@@ -3,7 +3,9 @@
  * end aclFinalize gives: the leak check runs at exit (ACLSIM_LEAK_CHECK=
  * error turns leaks into exit status 23, as LeakSanitizer does) and the
  * Chrome trace is written, with each stream's operators as slices on the
- * stream's own track. Each case runs in a forked child that calls exit().
+ * stream's own track; what an aclFinalize left open is the program's to
+ * release after it, and a leak at exit if it does not. Each case runs in a
+ * forked child that calls exit().
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -135,12 +137,66 @@ static void test_trace_that_cannot_be_written_says_so(void **state)
                                  "in full"));
 }
 
+/* CANN's aclFinalize resets no device (hicann/runtime
+ * src/acl/aclrt_impl/acl.cpp:547-628, aclFinalizeInternal): a program may
+ * release what it holds after it, in HiCR's order; what it never releases
+ * is a leak at exit. The child's stderr goes to a file, returned in text. */
+static int run_after_finalize(bool release, char *text, size_t n)
+{
+    char err[96];
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        void *x;
+        aclrtContext c;
+        aclrtStream st;
+        if (!freopen(err, "w", stderr) || aclInit(NULL) || aclrtSetDevice(0) ||
+            aclrtCreateContext(&c, 0) || aclrtCreateStream(&st) ||
+            aclrtMalloc(&x, 1024, ACL_MEM_MALLOC_HUGE_FIRST) || aclFinalize())
+            _exit(90);
+        if (release && (aclrtFree(x) || aclrtDestroyStream(st) || aclrtDestroyContext(c) ||
+                        aclrtResetDevice(0)))
+            _exit(91);
+        exit(0);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    FILE *f = fopen(err, "r");
+    assert_non_null(f);
+    size_t k = fread(text, 1, n - 1, f);
+    text[k] = 0;
+    fclose(f);
+    remove(err);
+    return WEXITSTATUS(st);
+}
+
+static void test_what_aclfinalize_leaves_is_the_programs_to_release(void **state)
+{
+    (void)state;
+    SKIP_UNDER_VALGRIND();
+    char text[4096];
+    setenv("ACLSIM_LEAK_CHECK", "error", 1);
+    assert_int_equal(run_after_finalize(true, text, sizeof text), 0);
+    assert_non_null(strstr(text, "aclsim: after aclFinalize, device 0 still holds 1 device block "
+                                 "(1024 bytes), 1 stream, 1 context: CANN's aclFinalize resets no "
+                                 "device"));
+    assert_null(strstr(text, "leak report"));
+    assert_int_equal(run_after_finalize(false, text, sizeof text), 23);
+    assert_non_null(strstr(text, "aclsim: leak report at exit, after aclFinalize:"));
+    assert_non_null(strstr(text, "device memory: 1024 bytes at "));
+    unsetenv("ACLSIM_LEAK_CHECK");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_leaks_at_exit_without_finalize_exit_23),
         cmocka_unit_test(test_trace_written_at_exit_with_a_track_per_stream),
         cmocka_unit_test(test_trace_that_cannot_be_written_says_so),
+        cmocka_unit_test(test_what_aclfinalize_leaves_is_the_programs_to_release),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -150,6 +150,7 @@ struct mdead {
 
 static struct {
     int init_refs;
+    bool end_pending; /* an aclFinalize left devices open: the end comes as the last closes */
     struct mdev dev[NDEV];
     void *cur; /* the thread's current context handle (maybe dead) */
     struct mctx ctx[MAXCTX];
@@ -448,11 +449,32 @@ static void close_device(int d)
     m.dev[d] = (struct mdev){.open = false, .primary = -1, .inst = m.dev[d].inst};
 }
 
+static bool any_open(void)
+{
+    for (int d = 0; d < NDEV; d++)
+        if (m.dev[d].open)
+            return true;
+    return false;
+}
+
+static void forget_pinned(void);
+
+/* After an aclFinalize that left devices open (CANN's resets none), the
+ * runtime ends as the last one closes: pinned blocks are forgotten then. */
+static void end_if_idle(void)
+{
+    if (m.end_pending && m.init_refs == 0 && !any_open()) {
+        forget_pinned();
+        m.end_pending = false;
+    }
+}
+
 static void close_if_unused(int d, bool force)
 {
     struct mdev *v = &m.dev[d];
     if (v->open && (force || (v->refs == 0 && v->user_ctxs == 0 && v->primary < 0)))
         close_device(d);
+    end_if_idle();
 }
 
 static void open_device(int d)
@@ -464,7 +486,8 @@ static void open_device(int d)
     }
 }
 
-/* Pinned blocks are forgotten by aclFinalize: the program frees them. */
+/* Pinned blocks are forgotten at the runtime's end (an aclFinalize with no
+ * device open, or the last close after it): the program frees them. */
 static void forget_pinned(void)
 {
     for (int i = 0; i < m.npin; i++) {
@@ -475,13 +498,14 @@ static void forget_pinned(void)
     m.host_bytes = 0;
 }
 
+/* The last reference of aclFinalize went: CANN's aclFinalize resets no
+ * device (hicann/runtime src/acl/aclrt_impl/acl.cpp:547-628), so the
+ * runtime ends now only when none is open. */
 static void finalize_all(void)
 {
-    for (int d = 0; d < NDEV; d++)
-        if (m.dev[d].open)
-            close_device(d);
-    forget_pinned();
     m.init_refs = 0;
+    m.end_pending = true;
+    end_if_idle();
 }
 
 /* ---- Choosing handles ---- */
@@ -2214,6 +2238,28 @@ static void teardown(void)
         check_msg(rc);
         expect(rc, ACL_SUCCESS);
     }
+    /* Every device closed first: aclFinalize closes none. */
+    for (int i = m.nctx - 1; i >= 0; i--)
+        if (!m.ctx[i].primary) {
+            op("aclrtDestroyContext(%p) [teardown]", m.ctx[i].h);
+            aclError rc = aclrtDestroyContext(m.ctx[i].h);
+            check_msg(rc);
+            expect(rc, ACL_SUCCESS);
+            int d = m.ctx[i].dev;
+            if (m.cur == m.ctx[i].h)
+                m.cur = NULL;
+            drop_ctx(i);
+            m.dev[d].user_ctxs--;
+            close_if_unused(d, false);
+        }
+    for (int d = 0; d < NDEV; d++)
+        if (m.dev[d].open) {
+            op("aclrtResetDeviceForce(%d) [teardown]", d);
+            aclError rc = aclrtResetDeviceForce(d);
+            check_msg(rc);
+            expect(rc, ACL_SUCCESS);
+            close_device(d);
+        }
     op("aclFinalize() [teardown]");
     aclError rc = aclFinalize();
     check_msg(rc);

@@ -303,6 +303,16 @@ void api_devices_close_all(const char *where)
     api_unlock();
 }
 
+bool api_devices_any_open(void)
+{
+    api_lock();
+    bool any = false;
+    for (int32_t d = 0; d < BE_MAX_DEVICES && !any; d++)
+        any = devs[d].state != DEV_CLOSED;
+    api_unlock();
+    return any;
+}
+
 /* ---- Devices ---- */
 
 aclError api_impl_aclrtGetDeviceCount(uint32_t *count)
@@ -390,6 +400,7 @@ static aclError reset(int32_t dev, bool force)
     }
     close_if_unused_locked(dev, force, where);
     api_unlock();
+    api_end_if_idle();
     return ACL_SUCCESS;
 }
 
@@ -501,6 +512,7 @@ aclError api_impl_aclrtDestroyContext(aclrtContext context)
         close_if_unused_locked(dev, false, NULL);
     }
     api_unlock();
+    api_end_if_idle();
     return ACL_SUCCESS;
 }
 

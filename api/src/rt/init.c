@@ -4,9 +4,20 @@
  * count (hicann/runtime src/acl/aclrt_impl/acl.cpp), and the callbacks
  * they run (aclInitCallbackRegister, aclInitCallbackUnRegister,
  * aclFinalizeCallbackRegister, aclFinalizeCallbackUnRegister) as CANN
- * runs them. The real end closes every device left open (device.c), then
- * tells the watchers (rt.h) and the backend. A program that exits with the
- * runtime still up gets the same end at exit, without the callbacks.
+ * runs them.
+ *
+ * CANN's aclFinalizeInternal (src/acl/aclrt_impl/acl.cpp:547-628) ends
+ * logging, profiling, dump and the modules' callbacks and resets no device:
+ * a program may destroy its streams and contexts, free its memory and
+ * reset its devices after aclFinalize (HiCR's examples do). So aclFinalize
+ * here runs the callbacks and, when no device is open, ends the runtime:
+ * the watchers told (rt.h), the backend ended, its trace written. When a
+ * device is still open it stays open with all it holds (the leak report
+ * warns of it: api_tell_finalized), and the end comes when the last device
+ * closes (api_end_if_idle, after a reset or a context's destruction), or at
+ * exit, which closes what is still open, with the leak report; an aclInit
+ * meanwhile takes the runtime as it finds it. A program that exits with
+ * the runtime still up gets the same end at exit, without the callbacks.
  *
  * CANN keeps one registry per kind, a multimap from aclRegisterCallbackType
  * to (callback, userData): a type other than ACL_REG_TYPE_OTHER holds one
@@ -62,6 +73,7 @@ static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t life_settled = PTHREAD_COND_INITIALIZER;
 static int init_refs;
 static bool init_busy;
+static bool end_pending; /* aclFinalize returned; the end (end_runtime) is still to come */
 
 static aclError reg(struct entry **list, aclRegisterCallbackType type, aclInitCallbackFunc ifn,
                     aclFinalizeCallbackFunc ffn, void *user, const char *func)
@@ -291,6 +303,7 @@ static void end_runtime(const char *where)
     api_tell_finalizing(where);
     be_get()->fini();
     pthread_mutex_lock(&life_lock);
+    end_pending = false;
     init_busy = false;
     pthread_cond_broadcast(&life_settled);
     pthread_mutex_unlock(&life_lock);
@@ -310,15 +323,16 @@ static void finalize_at_exit(void)
     if (getpid() != init_pid)
         return;
     pthread_mutex_lock(&life_lock);
-    bool up = init_refs > 0 && !init_busy;
-    if (up) {
+    bool up = init_refs > 0 && !init_busy, after = end_pending && !init_busy;
+    if (up || after) {
         init_refs = 0;
         init_busy = true;
     }
     pthread_mutex_unlock(&life_lock);
-    if (!up)
-        return;
-    end_runtime("exit (the program never called aclFinalize)");
+    if (up)
+        end_runtime("exit (the program never called aclFinalize)");
+    else if (after)
+        end_runtime("exit, after aclFinalize");
 }
 
 /* Registered once, at the first start of the runtime: after the leak
@@ -437,8 +451,28 @@ static aclError finalize(int all, uint64_t *left)
     if (left)
         *left = 0;
     pthread_mutex_unlock(&life_lock);
-    end_runtime(where);
+    if (!api_devices_any_open()) {
+        end_runtime(where);
+        return ACL_SUCCESS;
+    }
+    api_tell_finalized(where);
+    pthread_mutex_lock(&life_lock);
+    end_pending = true;
+    init_busy = false;
+    pthread_cond_broadcast(&life_settled);
+    pthread_mutex_unlock(&life_lock);
     return ACL_SUCCESS;
+}
+
+void api_end_if_idle(void)
+{
+    pthread_mutex_lock(&life_lock);
+    bool end = end_pending && !init_busy && init_refs == 0 && !api_devices_any_open();
+    if (end)
+        init_busy = true;
+    pthread_mutex_unlock(&life_lock);
+    if (end)
+        end_runtime("the last device's close after aclFinalize");
 }
 
 aclError api_impl_aclFinalize(void)

@@ -21,6 +21,11 @@ void api_unlock(void);
 /* Close every open device, whatever it still holds, without telling the
  * state callbacks (aclFinalize; `where` names it). pre: no lock held. */
 void api_devices_close_all(const char *where);
+/* Whether any device is open (or opening, or closing). */
+bool api_devices_any_open(void);
+/* init.c: after an aclFinalize that left devices open, the end of the
+ * runtime once the last one has closed. pre: no lock held. */
+void api_end_if_idle(void);
 
 /* The op wait timeout of device dev in seconds (0: none). */
 uint32_t api_op_wait_timeout(int32_t dev);
@@ -77,6 +82,13 @@ static inline void api_tell_device_closing(int32_t dev, const char *where)
     for (size_t i = 0; i < api_watch_count; i++)
         if (api_watch_table[i].device_closing)
             api_watch_table[i].device_closing(dev, where);
+}
+
+static inline void api_tell_finalized(const char *where)
+{
+    for (size_t i = 0; i < api_watch_count; i++)
+        if (api_watch_table[i].finalized)
+            api_watch_table[i].finalized(where);
 }
 
 static inline void api_tell_finalizing(const char *where)

@@ -61,7 +61,12 @@ struct api_watcher {
     /* Device dev is about to close, nothing of it released yet: `where`
      * names the call that closes it (NULL: a failed open). */
     void (*device_closing)(int32_t dev, const char *where);
-    /* The runtime ends (aclFinalize): every device is closed already. */
+    /* aclFinalize returned: the runtime is uninitialised, but, as CANN's
+     * aclFinalizeInternal resets no device, every device, context, stream
+     * and block the program still holds stays usable until the end below. */
+    void (*finalized)(const char *where);
+    /* The runtime's end (the aclInit that follows an aclFinalize, or the
+     * exit): every device is closed already. */
     void (*finalizing)(const char *where);
 };
 /* Install the table rt/ walks (objects.c keeps it): once, before any call. */
