@@ -16,6 +16,7 @@
 #include "acl/acl_op_compiler.h"
 #include "acl/acl_dump.h"
 #include "acl/ops/acl_cblas.h"
+#include "acl/ops/acl_dvpp.h"
 #include "aclsim/aclsim.h"
 #include "aclsim/fault.h"
 

@@ -15,6 +15,7 @@
 #include "acl/acl_rt_memory_soma.h"
 #include "acl/acl_op_compiler.h"
 #include "acl/ops/acl_cblas.h"
+#include "acl/ops/acl_dvpp.h"
 #include "acl/acl_dump.h"
 #include "aclsim/aclsim.h"
 #include "aclsim/fault.h"
@@ -23,9 +24,9 @@
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* The functions of cann-runtime-functions.txt (404) and cann-op-functions.txt
- * (179), which share no name, the 7 of acl_dump.h (which acl_op.h includes)
- * and aclsim's 18 additions. */
-#define CATALOGUE_CALLS (404 + 179 + 7 + 18)
+ * (179), which share no name, the 7 of acl_dump.h (which acl_op.h includes),
+ * the 176 of DVPP's ops/acl_dvpp.h and aclsim's 18 additions. */
+#define CATALOGUE_CALLS (404 + 179 + 7 + 176 + 18)
 
 enum fam {
 #define FAMILY(id, title, file, why) API_FAM_##id,
