@@ -282,9 +282,11 @@ static aclError stream_query(void *s, int *done)
     return rc;
 }
 
-static aclError device_sync(int32_t dev)
+static aclError device_sync(int32_t dev, int32_t timeout_ms)
 {
     (void)dev; /* the current context's device, as the ACL layer set it */
+    if (timeout_ms >= 0)
+        return keep(REAL(aclrtSynchronizeDeviceWithTimeout)(timeout_ms));
     return keep(REAL(aclrtSynchronizeDevice)());
 }
 

@@ -225,8 +225,10 @@ struct be_ops {
     aclError (*stream_sync)(void *stream, int32_t timeout_ms);
     /* *done: whether the stream's work is complete now. */
     aclError (*stream_query)(void *stream, int *done);
-    /* The host waits for all work of an open device. */
-    aclError (*device_sync)(int32_t dev);
+    /* The host waits for all work of an open device, at most timeout_ms
+     * (< 0: no limit); ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when the limit runs
+     * out first. */
+    aclError (*device_sync)(int32_t dev, int32_t timeout_ms);
 
     /* Events of an open device; ACL_ERROR_RT_NO_EVENT_RESOURCE at its limit.
      * flags are ACL_EVENT_* (ACL_EVENT_TIME_LINE: the event can time). */

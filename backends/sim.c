@@ -177,9 +177,9 @@ static aclError stream_query(void *s, int *done)
     return ACL_SUCCESS;
 }
 
-static aclError device_sync(int32_t dev)
+static aclError device_sync(int32_t dev, int32_t timeout_ms)
 {
-    aclError rc = rc_to_acl(sim_device_sync(dev), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc = rc_to_acl(sim_device_sync(dev, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
     if (rc == ACL_SUCCESS)
         sim_pool_on_sync(dev);
     return rc;

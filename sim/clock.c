@@ -412,6 +412,15 @@ sim_ps sim_clock_sync_device(int32_t dev)
     return block_host_until(d ? d->last_end : 0, "synchronize device");
 }
 
+sim_ps sim_clock_device_end(int32_t dev)
+{
+    pthread_mutex_lock(&lock);
+    struct device *d = open_device(dev);
+    sim_ps end = d ? d->last_end : 0;
+    pthread_mutex_unlock(&lock);
+    return end;
+}
+
 sim_ps sim_clock_host_wait(sim_ps t, sim_ps limit, bool *timed_out)
 {
     pthread_mutex_lock(&lock);

@@ -198,6 +198,8 @@ sim_ps sim_clock_sync_stream(struct sim_clock_stream *s);
  * Returns the new host clock.
  */
 sim_ps sim_clock_sync_device(int32_t dev);
+/* The latest end of any operation on dev (0 when it is not open). */
+sim_ps sim_clock_device_end(int32_t dev);
 
 /*
  * Ask whether work that completes at t is done, from the program's point of

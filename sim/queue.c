@@ -589,7 +589,7 @@ static bool device_free(const void *arg)
     return true;
 }
 
-enum sim_rc sim_queue_sync_device(int32_t dev)
+enum sim_rc sim_queue_sync_device(int32_t dev, int32_t timeout_ms)
 {
     if (atomic_load(&nqueues) == 0)
         return SIM_OK;
@@ -606,6 +606,15 @@ enum sim_rc sim_queue_sync_device(int32_t dev)
             if (!s)
                 break;
             rc = SIM_EWAIT;
+            if (timeout_ms >= 0) {
+                /* The host's limit: a stream released at its deadline
+                 * within it goes on to the next; else the wait ends. */
+                rc = settle(s, timeout_ms);
+                if (rc == SIM_ETIMEOUT)
+                    break;
+                rc = SIM_OK;
+                continue;
+            }
             if (s->q.deadline == SIM_PS_FOREVER)
                 break;
             settle(s, -1);

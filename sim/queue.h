@@ -212,9 +212,10 @@ bool sim_queue_host_done(struct sim_stream *s, uint64_t ticket);
 /* Synchronise a stream with a queue: *held false when s has none (the
  * caller does the ordinary synchronisation). */
 enum sim_rc sim_queue_sync(struct sim_stream *s, int32_t timeout_ms, bool *held);
-/* Settle every stream of dev with a queue (ordinary synchronisation
- * follows). */
-enum sim_rc sim_queue_sync_device(int32_t dev);
+/* Settle every stream of dev with a queue, the host waiting at most
+ * timeout_ms (< 0: no limit; SIM_ETIMEOUT when it runs out first);
+ * ordinary synchronisation follows. */
+enum sim_rc sim_queue_sync_device(int32_t dev, int32_t timeout_ms);
 /* An event whose record is queued: wait for it as for its stream. */
 enum sim_rc sim_queue_event_sync(struct sim_event *e, int32_t timeout_ms);
 /* s is being destroyed or aborted: drop its queue. */

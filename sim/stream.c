@@ -122,17 +122,22 @@ bool sim_stream_done(struct sim_stream *s)
     return sim_clock_done(sim_clock_stream_now(&s->clk));
 }
 
-enum sim_rc sim_device_sync(int32_t dev)
+enum sim_rc sim_device_sync(int32_t dev, int32_t timeout_ms)
 {
     if (FLT_HIT(SIM_STREAM_HANG))
         return SIM_ETIMEOUT;
     if (!sim_blocking_wait_device(dev))
         return SIM_ETIMEOUT;
-    enum sim_rc rc = sim_queue_sync_device(dev);
+    enum sim_rc rc = sim_queue_sync_device(dev, timeout_ms);
     if (rc != SIM_OK)
         return rc;
-    sim_clock_sync_device(dev);
-    return SIM_OK;
+    if (timeout_ms < 0) {
+        sim_clock_sync_device(dev);
+        return SIM_OK;
+    }
+    bool late = false;
+    sim_clock_host_wait(sim_clock_device_end(dev), (sim_ps)timeout_ms * 1000000000u, &late);
+    return late ? SIM_ETIMEOUT : SIM_OK;
 }
 
 void sim_stream_abort(struct sim_stream *s)

@@ -162,9 +162,9 @@ static void test_get_mem_info_null_outs_rejected(void **state)
      * api_error.cc L3185-3188): an attribute past RT_MEMORYINFO_P2P_HUGE1G. */
     size_t y;
     assert_int_equal(aclrtGetMemInfo((aclrtMemAttr)18, &x, &y), ACL_ERROR_RT_INVALID_MEMORY_TYPE);
-    expect_msg("Invalid_Argument(EE1003)", "The argument is invalid.Reason: aclrtGetMemInfo "
-               "failed: Obtaining the memory information of the current device, value "
-               "UNKNOWN(18) of parameter memInfoType is invalid; expected [0, 17].");
+    expect_msg("Invalid_Argument(EE1003)", "Obtaining the memory information of the current device "
+               "failed because value UNKNOWN(18) for parameter memInfoType is invalid. Expected "
+               "value: [0, 17].");
     assert_int_equal(aclrtGetMemInfo(ACL_MEM_P2P_HUGE1G, &x, &y), ACL_SUCCESS);
 }
 

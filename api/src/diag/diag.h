@@ -53,6 +53,18 @@ void api_report(enum api_msg kind, const char *fmt, ...)
  * ACL_ERROR_INVALID_PARAM, ready to be returned. */
 aclError api_err_null(const char *func, const char *param);
 
+/* CANN's ACL_REQUIRES_POSITIVE_REPORT: EH0007 "... value 0 for parameter
+ * <param> ... must be greater than 0"; ACL_ERROR_INVALID_PARAM. */
+aclError api_err_zero(const char *func, const char *param);
+/* CANN's ACL_CHECK_RESERVED_PARAM_REPORT_RET with expect 0: EH0009 "<func>
+ * failed. Value <v> for parameter <param> is invalid. Reason: <param> is a
+ * reserved parameter and must be 0."; ACL_ERROR_INVALID_PARAM. */
+aclError api_err_reserved(const char *func, const char *param, uint64_t value);
+/* The runtime's EE1004 (error_code.json): "<what> failed because <param>
+ * cannot be a NULL pointer.", `what` its description of the call;
+ * ACL_ERROR_RT_PARAM_INVALID. */
+aclError api_rt_null(const char *what, const char *param);
+
 /* "<func> failed because value <value> for parameter <param> is invalid.
  * Expected value: <expected>." (EH0007); returns ACL_ERROR_INVALID_PARAM. */
 aclError api_err_value(const char *func, const char *value, const char *param,

@@ -106,6 +106,24 @@ aclError api_err_value(const char *func, const char *value, const char *param,
     return ACL_ERROR_INVALID_PARAM;
 }
 
+aclError api_err_zero(const char *func, const char *param)
+{
+    return api_err_value(func, "0", param, "must be greater than 0");
+}
+
+aclError api_err_reserved(const char *func, const char *param, uint64_t value)
+{
+    api_report(API_MSG_EH0009, "%s failed. Value %llu for parameter %s is invalid. Reason: %s is "
+               "a reserved parameter and must be 0.", func, (unsigned long long)value, param, param);
+    return ACL_ERROR_INVALID_PARAM;
+}
+
+aclError api_rt_null(const char *what, const char *param)
+{
+    api_report(API_MSG_EE1004, "%s failed because %s cannot be a NULL pointer.", what, param);
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
 aclError api_err_runtime(const char *func, aclError rc)
 {
     if (rc == ACL_ERROR_BAD_ALLOC)

@@ -132,7 +132,7 @@ api_free_device(const char *fn, void *devPtr, bool dev_sync)
             return api_bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
         /* The device's work, in simulated time, completes before the free. */
         if (in.kind == BE_PTR_DEVICE) {
-            aclError rc = be_get()->device_sync(in.device);
+            aclError rc = be_get()->device_sync(in.device, -1);
             if (rc != ACL_SUCCESS)
                 return api_err_runtime(fn, rc);
         }
@@ -192,7 +192,7 @@ aclError api_free_host(const char *fn, void *hostPtr, bool dev_sync)
         struct api_ctx *c;
         aclError rc = api_current_ctx(fn, &c);
         if (rc == ACL_SUCCESS)
-            rc = api_err_runtime(fn, be_get()->device_sync(c->device));
+            rc = api_err_runtime(fn, be_get()->device_sync(c->device, -1));
         if (rc != ACL_SUCCESS)
             return rc;
     }

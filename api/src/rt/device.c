@@ -303,6 +303,29 @@ void api_devices_close_all(const char *where)
     api_unlock();
 }
 
+bool api_primary_ctx_held(int32_t dev)
+{
+    if (dev < 0 || dev >= BE_MAX_DEVICES)
+        return false;
+    api_lock();
+    bool held = devs[dev].state == DEV_OPEN && devs[dev].primary && devs[dev].refs > 0;
+    api_unlock();
+    return held;
+}
+
+bool api_ctx_sysopt(struct api_ctx *c, int opt, bool set, int64_t *value)
+{
+    if (set) {
+        atomic_store(&c->sysopt[opt], *value);
+        atomic_fetch_or(&c->sysopt_set, 1u << opt);
+        return true;
+    }
+    if (!(atomic_load(&c->sysopt_set) & (1u << opt)))
+        return false;
+    *value = atomic_load(&c->sysopt[opt]);
+    return true;
+}
+
 bool api_devices_any_open(void)
 {
     api_lock();
@@ -566,7 +589,7 @@ aclError api_impl_aclrtSynchronizeDevice(void)
     /* context.cc: a device with a capturing stream is not synchronised. */
     rc = api_cap_check_device("Synchronizing a device", ctx.ctx->device);
     if (rc == ACL_SUCCESS)
-        rc = api_sync_failed(fn, be_get()->device_sync(ctx.ctx->device));
+        rc = api_sync_failed(fn, be_get()->device_sync(ctx.ctx->device, -1));
     api_stream_put(&ctx);
     return rc;
 }

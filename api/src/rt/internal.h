@@ -27,6 +27,12 @@ bool api_devices_any_open(void);
  * runtime once the last one has closed. pre: no lock held. */
 void api_end_if_idle(void);
 
+/* Whether device dev's default context is held (set, not reset yet). */
+bool api_primary_ctx_held(int32_t dev);
+/* Context c's system option `opt` (< 3): set it to *value, or read it into
+ * *value; false when reading one never set. */
+bool api_ctx_sysopt(struct api_ctx *c, int opt, bool set, int64_t *value);
+
 /* The op wait timeout of device dev in seconds (0: none). */
 uint32_t api_op_wait_timeout(int32_t dev);
 
@@ -37,6 +43,18 @@ uint32_t api_op_wait_timeout(int32_t dev);
 
 /* The stream or event slots (BE_AVAIL_*) left on the current device. */
 aclError api_avail_num(const char *fn, int what, uint32_t *count);
+
+/* ---- devctl.c: the runtime's checks the device and peer queries share ---- */
+
+/* An atomic-capability query's outputs and count (EE1004, EE1003); the
+ * capabilities are zeroed first, as the runtime does. */
+aclError api_atomic_query_check(const char *what, uint32_t *caps, const aclrtAtomicOperation *ops,
+                                uint32_t count);
+/* Each operation in the runtime's range (EE1011). */
+aclError api_atomic_ops_check(const aclrtAtomicOperation *ops, uint32_t count);
+/* dev in [0, device count): else ACL_ERROR_RT_INVALID_DEVICEID with the
+ * runtime's EE1003 text for `what` and `param`. */
+aclError api_device_id_check(const char *what, const char *param, int32_t dev);
 
 /* ---- peer.c ---- */
 

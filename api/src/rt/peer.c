@@ -15,6 +15,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include "internal.h"
 #include "backends/be.h"
 
@@ -183,4 +184,110 @@ aclError api_peer_copy_check(const char *func, int32_t dev, int32_t src_dev, int
                "device %d and device %d; enable peer access first (aclrtDeviceEnablePeerAccess on "
                "device %d).", func, (int)src_dev, (int)dst_dev, (int)dev);
     return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+/* ---- Atomics between devices, P2P mappings ---- */
+
+/* The capabilities of one operation between two devices that a link joins
+ * (the chip tables: config/910_B_93/dev_info_reg.cc:137-146, the DMA
+ * operations only; config/950/dev_info_reg.cc:136-172, every one). */
+static uint32_t p2p_caps(const char *soc, int op)
+{
+    enum {
+        SIGNED = ACL_RT_ATOMIC_CAPABILITY_SIGNED, UNSIGNED = ACL_RT_ATOMIC_CAPABILITY_UNSIGNED,
+        S8 = ACL_RT_ATOMIC_CAPABILITY_SCALAR8, S16 = ACL_RT_ATOMIC_CAPABILITY_SCALAR16,
+        S32 = ACL_RT_ATOMIC_CAPABILITY_SCALAR32, S64 = ACL_RT_ATOMIC_CAPABILITY_SCALAR64,
+        DMA = SIGNED | S8 | S16 | S32, TYPE1 = SIGNED | UNSIGNED | S32 | S64,
+        TYPE2 = UNSIGNED | S32 | S64, TYPE3 = S16 | S32
+    };
+    bool dma = op == ACL_RT_ATOMIC_OPERATION_DMA_ADD || op == ACL_RT_ATOMIC_OPERATION_DMA_MIN ||
+               op == ACL_RT_ATOMIC_OPERATION_DMA_MAX;
+    if (strncmp(soc, "Ascend950", 9) != 0)
+        return dma ? DMA : 0;
+    if (dma)
+        return DMA;
+    switch (op) {
+    case ACL_RT_ATOMIC_OPERATION_INTEGER_INCREMENT:
+    case ACL_RT_ATOMIC_OPERATION_INTEGER_DECREMENT:
+    case ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_CAS:
+    case ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH:
+        return TYPE2;
+    case ACL_RT_ATOMIC_OPERATION_FLOAT_ADD:
+    case ACL_RT_ATOMIC_OPERATION_FLOAT_MIN:
+    case ACL_RT_ATOMIC_OPERATION_FLOAT_MAX:
+        return TYPE3;
+    default:
+        return op <= ACL_RT_ATOMIC_OPERATION_CAS || (op >= ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_ADD &&
+                                                     op <= ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MAX)
+                   ? TYPE1 : 0;
+    }
+}
+
+aclError api_impl_aclrtDeviceGetP2PAtomicCapabilities(uint32_t *capabilities,
+                                                      const aclrtAtomicOperation *operations,
+                                                      const uint32_t count, int32_t srcDeviceId,
+                                                      int32_t dstDeviceId)
+{
+    static const char fn[] = "aclrtDeviceGetP2PAtomicCapabilities";
+    static const char what[] = "Querying details about the atomic operations supported between "
+                               "devices";
+    API_FAULT(ACL_RT_PEER_ACCESS, fn);
+    /* api_error.cc:7865-7910: outputs, count, distinct devices, each id,
+     * each operation. */
+    aclError rc = api_atomic_query_check(what, capabilities, operations, count);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (srcDeviceId == dstDeviceId) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", (int)srcDeviceId);
+        api_rt_bad_value(fn, what, v, "srcDeviceId", "srcDeviceId must be different from "
+                         "dstDeviceId");
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    rc = api_device_id_check("Verifying the device ID validity", "devId", srcDeviceId);
+    if (rc == ACL_SUCCESS)
+        rc = api_device_id_check("Verifying the device ID validity", "devId", dstDeviceId);
+    if (rc == ACL_SUCCESS)
+        rc = api_atomic_ops_check(operations, count);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    /* A link of the HCCS kinds carries atomics (api_impl.cc:9846-9872). */
+    uint64_t topo = 0;
+    rc = api_err_runtime(fn, be_get()->devices_topo(srcDeviceId, dstDeviceId, &topo));
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (topo & (ACL_RT_DEVS_TOPOLOGY_HCCS | ACL_RT_DEVS_TOPOLOGY_SIO | ACL_RT_DEVS_TOPOLOGY_HCCS_SW)) {
+        const char *soc = be_get()->soc_name(srcDeviceId);
+        for (uint32_t i = 0; i < count; i++)
+            capabilities[i] = p2p_caps(soc ? soc : "", (int)operations[i]);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError api_impl_aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDevId, uint64_t flags)
+{
+    static const char fn[] = "aclrtMemP2PMap";
+    API_FAULT(ACL_RT_PEER_ACCESS, fn);
+    /* memory.cpp:2067-2079: the ACL layer's checks, then the destination's
+     * physical id and a prefetch of the range to it. */
+    if (!devPtr)
+        return api_err_null(fn, "devPtr");
+    if (size == 0)
+        return api_err_zero(fn, "size");
+    if (flags != 0)
+        return api_err_reserved(fn, "flags", flags);
+    aclError rc = valid(fn, "dstDevId", dstDevId);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    /* The simulated devices share one address space: the range only has to
+     * be memory the runtime knows, whole. */
+    void *base = NULL;
+    size_t len = 0;
+    if (be_get()->mem_range(devPtr, &base, &len) != ACL_SUCCESS ||
+        (char *)devPtr + size > (char *)base + len || (char *)devPtr + size < (char *)devPtr) {
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, [%p, %p) is not "
+                   "inside one allocation.", fn, devPtr, (void *)((char *)devPtr + size));
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    return ACL_SUCCESS;
 }

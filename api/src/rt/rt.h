@@ -15,6 +15,7 @@
 #ifndef ACLSIM_API_RT_RT_H_
 #define ACLSIM_API_RT_RT_H_
 
+#include <stdatomic.h>
 #include "diag/diag.h"
 
 /* ---- device.c: devices and contexts ---- */
@@ -27,6 +28,8 @@ struct api_ctx {
     void *be_ctx;      /* backend context handle */
     aclrtStream deflt; /* the context's default stream (backend handle) */
     struct api_ctx *next_dead;
+    _Atomic int64_t sysopt[3]; /* aclrtCtxSetSysParamOpt's values (sysopt.c) */
+    _Atomic unsigned sysopt_set; /* bit o: option o was set */
 };
 
 /* The calling thread's current context, validated (NULL and 107002 with a
@@ -161,9 +164,11 @@ void api_work_put(struct api_stream_ref *ref);
 /* The message of a failed stream or device synchronisation; returns rc. */
 aclError api_sync_failed(const char *func, aclError rc);
 
-/* The runtime's EE1003 for an invalid argument: "<func> failed: <what>,
- * value <value> of parameter <param> is invalid; expected <expected>.";
- * returns ACL_ERROR_RT_PARAM_INVALID. */
+/* The runtime's EE1003 for an invalid argument, as its error_code.json
+ * words it (hicann/runtime src/dfx/error_manager/error_code.json, EE1003):
+ * "<what> failed because value <value> for parameter <param> is invalid.
+ * Expected value: <expected>.", `what` the runtime's description of the
+ * call; returns ACL_ERROR_RT_PARAM_INVALID. */
 aclError api_rt_bad_value(const char *func, const char *what, const char *value,
                           const char *param, const char *expected);
 

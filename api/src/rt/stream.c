@@ -23,8 +23,9 @@
 aclError api_rt_bad_value(const char *func, const char *what, const char *value,
                          const char *param, const char *expected)
 {
-    api_report(API_MSG_EE1003, "The argument is invalid.Reason: %s failed: %s, value %s of "
-               "parameter %s is invalid; expected %s.", func, what, value, param, expected);
+    (void)func; /* the runtime names what the call does, not the call */
+    api_report(API_MSG_EE1003, "%s failed because value %s for parameter %s is invalid. "
+               "Expected value: %s.", what, value, param, expected);
     return ACL_ERROR_RT_PARAM_INVALID;
 }
 
