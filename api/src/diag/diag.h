@@ -215,6 +215,15 @@ extern int api_diff_on;
         if (real_)                                                                       \
             return real_ args;                                                           \
     } while (0)
+/* Runtime calls whose state is the device's (limits, options, abort
+ * callbacks): after the ACL layer's own checks, a real runtime answers,
+ * its failure reported as api_forwarded does for `func`. */
+#define API_FORWARD_RT(func, name, args)                                                 \
+    do {                                                                                 \
+        API_FORWARD_FN_(name)                                                            \
+        if (real_)                                                                       \
+            return api_forwarded(func, real_ args, false);                               \
+    } while (0)
 #define API_FORWARD_VOID(name, args)                                                     \
     do {                                                                                 \
         API_FORWARD_FN_(name)                                                            \

@@ -66,6 +66,7 @@ aclError api_impl_aclrtSetTsDevice(aclrtTsId tsId)
             snprintf(v, sizeof v, "UNKNOWN(%d)", (int)tsId);
         return api_err_value(fn, v, "tsId", "ACL_TS_ID_AICORE or ACL_TS_ID_AIVECTOR");
     }
+    API_FORWARD_RT(fn, aclrtSetTsDevice, (tsId));
     return ACL_SUCCESS;
 }
 
@@ -118,6 +119,7 @@ aclError api_impl_aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value)
         snprintf(buf, sizeof buf, "%zu", value);
         return api_err_value(fn, buf, "value", "[0, UINT32_MAX]");
     }
+    API_FORWARD_RT(fn, aclrtDeviceSetLimit, (limit, value));
     if (simt(limit))
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     uint32_t v = (uint32_t)value;
@@ -146,6 +148,7 @@ aclError api_impl_aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value)
     char buf[32];
     if ((unsigned)limit > ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE)
         return api_err_value(fn, limit_text(limit, buf, sizeof buf), "limit", "[0, 4]");
+    API_FORWARD_RT(fn, aclrtDeviceGetLimit, (limit, value));
     if (simt(limit))
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     pthread_mutex_lock(&limit_lock);
@@ -183,6 +186,7 @@ aclError api_impl_aclrtGetOpTimeOutInterval(uint64_t *interval)
     API_FAULT(ACL_RT_STREAM_ATTR, fn);
     if (!interval) /* event.cpp:269-276 */
         return api_err_null(fn, "interval");
+    API_FORWARD_RT(fn, aclrtGetOpTimeOutInterval, (interval));
     int32_t dev;
     aclError rc = timeout_device(fn, &dev);
     if (rc == ACL_SUCCESS)
@@ -196,6 +200,7 @@ aclError api_impl_aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualT
     API_FAULT(ACL_RT_STREAM_ATTR, fn);
     if (!actualTimeout) /* event.cpp:257-267 */
         return api_err_null(fn, "actualTimeout");
+    API_FORWARD_RT(fn, aclrtSetOpExecuteTimeOutV2, (timeout, actualTimeout));
     int32_t dev;
     aclError rc = timeout_device(fn, &dev);
     if (rc != ACL_SUCCESS)
@@ -271,6 +276,8 @@ aclError api_impl_aclrtDeviceGetHostAtomicCapabilities(uint32_t *capabilities,
     static const char what[] = "Querying details about the atomic operations supported between "
                                "a specified device and the host";
     API_FAULT(ACL_RT_DEVICE_INFO, fn);
+    API_FORWARD_RT(fn, aclrtDeviceGetHostAtomicCapabilities,
+                   (capabilities, operations, count, deviceId));
     aclError rc = api_atomic_query_check(what, capabilities, operations, count);
     if (rc == ACL_SUCCESS)
         rc = api_device_id_check("Verifying the device ID validity", "devId", deviceId);
@@ -317,6 +324,7 @@ aclError api_impl_aclrtSetDeviceTaskAbortCallback(const char *regName,
     API_FAULT(ACL_RT_STREAM_ATTR, fn);
     if (!regName) /* callback.cpp:235-246 */
         return api_err_null(fn, "regName");
+    API_FORWARD_RT(fn, aclrtSetDeviceTaskAbortCallback, (regName, callback, args));
     pthread_mutex_lock(&abort_lock);
     struct abort_cb **p = &abort_cbs;
     while (*p && strcmp((*p)->name, regName) < 0)
@@ -431,6 +439,7 @@ aclError api_impl_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout)
     static const char fn[] = "aclrtDeviceTaskAbort";
     static const char what[] = "Stopping all tasks running on the current device";
     API_FAULT(ACL_RT_STREAM_ABORT, fn);
+    API_FORWARD_RT(fn, aclrtDeviceTaskAbort, (deviceId, timeout));
     /* api_error.cc:3487-3512: the timeout's range, then the device id. */
     if (timeout > TASK_ABORT_TIMEOUT_MAX) {
         char v[16];

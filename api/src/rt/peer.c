@@ -232,6 +232,8 @@ aclError api_impl_aclrtDeviceGetP2PAtomicCapabilities(uint32_t *capabilities,
     static const char what[] = "Querying details about the atomic operations supported between "
                                "devices";
     API_FAULT(ACL_RT_PEER_ACCESS, fn);
+    API_FORWARD_RT(fn, aclrtDeviceGetP2PAtomicCapabilities,
+                   (capabilities, operations, count, srcDeviceId, dstDeviceId));
     /* api_error.cc:7865-7910: outputs, count, distinct devices, each id,
      * each operation. */
     aclError rc = api_atomic_query_check(what, capabilities, operations, count);
@@ -276,6 +278,7 @@ aclError api_impl_aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDevId, ui
         return api_err_zero(fn, "size");
     if (flags != 0)
         return api_err_reserved(fn, "flags", flags);
+    API_FORWARD_RT(fn, aclrtMemP2PMap, (devPtr, size, dstDevId, flags));
     aclError rc = valid(fn, "dstDevId", dstDevId);
     if (rc != ACL_SUCCESS)
         return rc;

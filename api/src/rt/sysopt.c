@@ -35,6 +35,7 @@ aclError api_impl_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int
                    "reserved parameter and must be nullptr.", fn);
         return ACL_ERROR_INVALID_PARAM;
     }
+    API_FORWARD_RT(fn, aclrtGetPrimaryCtxState, (deviceId, flags, active));
     /* api_error.cc:6681-6706: the device id against the count. */
     aclError rc = api_device_id_check("Obtaining the status of the default context",
                                       "realDeviceId", deviceId);
@@ -100,8 +101,10 @@ aclError api_impl_aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value)
     if (!value)
         return api_err_null(get_what, "value");
     aclError rc = check_opt(opt, false, get_what);
-    if (rc == ACL_SUCCESS)
-        *value = process_opt[opt];
+    if (rc != ACL_SUCCESS)
+        return rc;
+    API_FORWARD_RT("aclrtGetSysParamOpt", aclrtGetSysParamOpt, (opt, value));
+    *value = process_opt[opt];
     return rc;
 }
 
@@ -109,8 +112,10 @@ aclError api_impl_aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value)
 {
     API_FAULT(ACL_RT_STREAM_ATTR, "aclrtSetSysParamOpt");
     aclError rc = check_opt(opt, false, set_what);
-    if (rc == ACL_SUCCESS)
-        rc = check_value(opt, value, "rtSetSysParamOpt");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    API_FORWARD_RT("aclrtSetSysParamOpt", aclrtSetSysParamOpt, (opt, value));
+    rc = check_value(opt, value, "rtSetSysParamOpt");
     if (rc == ACL_SUCCESS)
         process_opt[opt] = value;
     return rc;
@@ -123,9 +128,11 @@ aclError api_impl_aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value)
     if (!value)
         return api_err_null(get_what, "value");
     aclError rc = check_opt(opt, true, get_what);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    API_FORWARD_RT(fn, aclrtCtxGetSysParamOpt, (opt, value));
     struct api_ctx *c;
-    if (rc == ACL_SUCCESS)
-        rc = api_current_ctx(fn, &c);
+    rc = api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS)
         return rc;
     if (!api_ctx_sysopt(c, (int)opt, false, value))
@@ -138,8 +145,10 @@ aclError api_impl_aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value)
     static const char fn[] = "aclrtCtxSetSysParamOpt";
     API_FAULT(ACL_RT_STREAM_ATTR, fn);
     aclError rc = check_opt(opt, true, set_what);
-    if (rc == ACL_SUCCESS)
-        rc = check_value(opt, value, set_what);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    API_FORWARD_RT(fn, aclrtCtxSetSysParamOpt, (opt, value));
+    rc = check_value(opt, value, set_what);
     struct api_ctx *c;
     if (rc == ACL_SUCCESS)
         rc = api_current_ctx(fn, &c);
@@ -169,7 +178,7 @@ aclError api_impl_aclrtSetGroup(int32_t groupId)
 {
     static const char fn[] = "aclrtSetGroup";
     API_FAULT(ACL_RT_STREAM_ATTR, fn);
-    (void)groupId;
+    API_FORWARD_RT(fn, aclrtSetGroup, (groupId));
     return no_groups("specifying the group used for the current operation");
 }
 
@@ -179,6 +188,7 @@ aclError api_impl_aclrtGetGroupCount(uint32_t *count)
     API_FAULT(ACL_RT_STREAM_ATTR, fn);
     if (!count) /* group.cpp:77-86 */
         return api_err_null(fn, "count");
+    API_FORWARD_RT(fn, aclrtGetGroupCount, (count));
     return group_count(fn, count);
 }
 
@@ -189,6 +199,7 @@ aclrtGroupInfo *api_impl_aclrtCreateGroupInfo(void)
         api_fault(FLT_ACL_RT_STREAM_ATTR, fn);
         return NULL;
     }
+    API_FORWARD(aclrtCreateGroupInfo, ());
     /* group.cpp:88-109: no group count, no info. */
     uint32_t n = 0;
     (void)group_count(fn, &n);
@@ -203,6 +214,7 @@ aclError api_impl_aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo)
      * here it never makes one. */
     if (!groupInfo)
         return api_err_null(fn, "groupInfo");
+    API_FORWARD_RT(fn, aclrtDestroyGroupInfo, (groupInfo));
     api_report(API_MSG_EH0012, "%s failed. Parameter groupInfo is invalid. Reason: it was not "
                "created by aclrtCreateGroupInfo.", fn);
     return ACL_ERROR_INVALID_PARAM;
@@ -214,6 +226,7 @@ aclError api_impl_aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo)
     API_FAULT(ACL_RT_STREAM_ATTR, fn);
     if (!groupInfo) /* group.cpp:123-137 */
         return api_err_null(fn, "groupInfo");
+    API_FORWARD_RT(fn, aclrtGetAllGroupInfo, (groupInfo));
     uint32_t n;
     return group_count(fn, &n);
 }
@@ -232,6 +245,8 @@ aclError api_impl_aclrtGetGroupInfoDetail(const aclrtGroupInfo *groupInfo, int32
         return api_err_null(fn, "attrValue");
     if (!paramRetSize)
         return api_err_null(fn, "paramRetSize");
+    API_FORWARD_RT(fn, aclrtGetGroupInfoDetail,
+                   (groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize));
     uint32_t n;
     return group_count(fn, &n);
 }
