@@ -459,12 +459,28 @@ enum sim_rc sim_queue_host_task(struct sim_stream *s, bool blocking, uint64_t ru
     lock();
     enum sim_rc rc = SIM_OK;
     *ticket = 0;
-    if (!s->queueing) {
-        *ready = sim_host_run(s, blocking, runner, false);
+    if (!s->queueing && !blocking) {
+        *ready = sim_host_run(s, false, runner, false);
         unlock();
         return SIM_OK;
     }
     struct host_task *h = base_malloc(sizeof *h);
+    if (!s->queueing) {
+        /* A blocking task on a free stream: it is ready now, and the work
+         * enqueued after it waits in the queue until the host has run it
+         * (sim_queue_host_done), so that no enqueue ever waits for the host
+         * and the task sees the bytes of before that work. */
+        if (!h) {
+            unlock();
+            return SIM_EHOSTMEM;
+        }
+        *ready = sim_host_run(s, true, runner, false);
+        *h = (struct host_task){HOST_BLOCKING, NULL, true, runner, NULL, NULL};
+        queue_behind(s, SIM_BEHIND_HOST_TASK, h, SIM_PS_FOREVER);
+        *ticket = (uint64_t)(uintptr_t)h;
+        unlock();
+        return SIM_OK;
+    }
     struct sim_task t = {.kind = SIM_T_HOST, .obj = h}, *q = NULL;
     if (!h || (rc = enqueue(s, &t, &q)) != SIM_OK) {
         base_free(h);
@@ -516,13 +532,15 @@ static bool only_thread(void)
 
 /* Wait, in real time and at most the grace, until done(arg) is true; not
  * at all in a process of one thread. pre: lock held. */
-static void grace_wait(bool (*done)(const void *arg), const void *arg)
+static void grace_wait(bool (*done)(const void *arg), const void *arg, int32_t limit_ms)
 {
     if (!done(arg) && only_thread())
         return;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     uint32_t ms = atomic_load(&grace_ms);
+    if (limit_ms >= 0 && (uint32_t)limit_ms < ms)
+        ms = (uint32_t)limit_ms; /* a call with a timeout waits no longer than it */
     until.tv_sec += ms / 1000;
     until.tv_nsec += (long)(ms % 1000) * 1000000L;
     if (until.tv_nsec >= 1000000000L) {
@@ -570,7 +588,7 @@ enum sim_rc sim_queue_sync(struct sim_stream *s, int32_t timeout_ms, bool *held)
     lock();
     enum sim_rc rc = SIM_OK;
     if (s->queueing) {
-        grace_wait(no_queue, s);
+        grace_wait(no_queue, s, timeout_ms);
         if (s->queueing) {
             *held = true;
             rc = settle(s, timeout_ms);
@@ -596,7 +614,7 @@ enum sim_rc sim_queue_sync_device(int32_t dev, int32_t timeout_ms)
     lock();
     enum sim_rc rc = SIM_OK;
     if (!device_free(&dev)) {
-        grace_wait(device_free, &dev);
+        grace_wait(device_free, &dev, timeout_ms);
         /* A stream whose wait times out fails (its queue goes); the first
          * that cannot be settled fails the synchronisation. */
         for (;;) {
@@ -642,7 +660,7 @@ static struct sim_stream *recording(const struct sim_event *e)
 enum sim_rc sim_queue_event_sync(struct sim_event *e, int32_t timeout_ms)
 {
     lock();
-    grace_wait(event_settled, e);
+    grace_wait(event_settled, e, timeout_ms);
     enum sim_rc rc = SIM_OK;
     if (!event_settled(e)) {
         /* The stream whose queue holds the record settles for it. */

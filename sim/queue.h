@@ -303,15 +303,14 @@ void sim_task_drop_op(struct sim_stream *s, const struct sim_op *op);
 
 /* Run a host task now: ready when s's work so far is done (the returned
  * time, s's new tail; `device` true: the device reached it in s's queue,
- * the host pays nothing). A blocking one blocks s until sim_blocking_done:
- * s's later work, and its synchronisation, wait in real time for it
- * (sim_blocking_wait), except in thread `runner`, which runs it. */
+ * the host pays nothing). A blocking one counts until sim_blocking_done;
+ * queue.c holds s's later work behind it meanwhile (no enqueue waits). */
 sim_ps sim_host_run(struct sim_stream *s, bool blocking, uint64_t runner, bool device);
-/* Wait (real time) until s, or every stream of dev, has no blocking host
- * task left: false at once when the caller is the thread that must run
- * one. */
-bool sim_blocking_wait(struct sim_stream *s);
-bool sim_blocking_wait_device(int32_t dev);
+/* Whether the calling thread is the one that must run a blocking host task
+ * still pending on s, or on some stream of dev: a synchronisation there
+ * would wait for itself (it fails at once instead). */
+bool sim_blocking_runner(struct sim_stream *s);
+bool sim_blocking_runner_device(int32_t dev);
 /* A blocking host task of s ran (or was dropped). */
 void sim_blocking_done(struct sim_stream *s);
 

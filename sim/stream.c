@@ -96,7 +96,7 @@ enum sim_rc sim_stream_sync(struct sim_stream *s, int32_t timeout_ms)
                        atomic_load(&s->last_thread));
         return SIM_ETIMEOUT;
     }
-    if (!sim_blocking_wait(s))
+    if (sim_blocking_runner(s))
         return SIM_ETIMEOUT;
     bool held = false;
     enum sim_rc rc = sim_queue_sync(s, timeout_ms, &held);
@@ -126,7 +126,7 @@ enum sim_rc sim_device_sync(int32_t dev, int32_t timeout_ms)
 {
     if (FLT_HIT(SIM_STREAM_HANG))
         return SIM_ETIMEOUT;
-    if (!sim_blocking_wait_device(dev))
+    if (sim_blocking_runner_device(dev))
         return SIM_ETIMEOUT;
     enum sim_rc rc = sim_queue_sync_device(dev, timeout_ms);
     if (rc != SIM_OK)
@@ -148,9 +148,10 @@ void sim_stream_abort(struct sim_stream *s)
 
 /* ---- Tasks: each waits its turn ----
  *
- * The turn of a task on stream s: once a blocking host task ahead of it has
- * run (sim_blocking_wait), now when nothing holds s, else in s's queue. The
- * fast path is two atomic loads of s, then the task itself. */
+ * The turn of a task on stream s: now when nothing holds s, else in s's
+ * queue (a blocking host task ahead of it holds s until the host has run
+ * it: no enqueue ever waits). The fast path is two atomic loads of s, then
+ * the task itself. */
 
 /* Whether t must join s's queue, or s captures and records it (then it
  * is submitted there: *rc). */
@@ -160,7 +161,6 @@ static bool queued(struct sim_stream *s, const struct sim_task *t, enum sim_rc *
         *rc = sim_record_task(s, t);
         return true;
     }
-    sim_blocking_wait(s);
     if (!sim_stream_queueing(s))
         return false;
     *rc = sim_queue_submit(s, t);
@@ -256,7 +256,6 @@ enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *o
         struct sim_task t = {.kind = SIM_T_OP, .dev = dev, .obj = (void *)op};
         return sim_record_task(s, &t);
     }
-    sim_blocking_wait(s);
     if (sim_stream_queueing(s))
         return sim_queue_op(dev, s, op, start, end);
     enum sim_rc rc = sim_op_exec(dev, s, op, start, end);
@@ -274,9 +273,9 @@ enum sim_rc sim_host_task(struct sim_stream *s, bool blocking, uint64_t runner, 
         return SIM_EUNSUPPORTED; /* the ACL layer runs no callbacks in a capture */
     sim_task_begin(s);
     *ticket = 0;
-    if (sim_stream_queueing(s))
+    if (blocking || sim_stream_queueing(s))
         return sim_queue_host_task(s, blocking, runner, fn, arg, ready, ticket);
-    *ready = sim_host_run(s, blocking, runner, false);
+    *ready = sim_host_run(s, false, runner, false);
     return SIM_OK;
 }
 
@@ -368,7 +367,6 @@ void sim_event_record(struct sim_event *e, struct sim_stream *s)
         sim_record_task(s, &t);
         return;
     }
-    sim_blocking_wait(s);
     uint32_t task = sim_task_begin(s);
     atomic_store_explicit(&e->rec_stream, s->clk.id, memory_order_relaxed);
     atomic_store_explicit(&e->rec_task, task, memory_order_relaxed);

@@ -467,7 +467,6 @@ bool sim_task_run_live(struct sim_stream *s, const struct sim_task *t)
 /* ---- Blocking host tasks ---- */
 
 static pthread_mutex_t blocking_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t blocking_ran = PTHREAD_COND_INITIALIZER;
 static unsigned dev_blocking[SIM_MAX_DEVICES]; /* blocking tasks per device */
 
 /* Runners with blocking tasks pending, per device: a device
@@ -479,21 +478,14 @@ static struct {
     unsigned n;
 } runners[MAX_RUNNERS];
 
-bool sim_blocking_wait(struct sim_stream *s)
+bool sim_blocking_runner(struct sim_stream *s)
 {
     if (atomic_load_explicit(&s->blocking, memory_order_acquire) == 0)
-        return true;
-    bool ok = true;
+        return false;
     pthread_mutex_lock(&blocking_lock);
-    while (atomic_load(&s->blocking) > 0) {
-        if (atomic_load(&s->runner) == self_id()) {
-            ok = false;
-            break;
-        }
-        pthread_cond_wait(&blocking_ran, &blocking_lock);
-    }
+    bool me = atomic_load(&s->blocking) > 0 && atomic_load(&s->runner) == self_id();
     pthread_mutex_unlock(&blocking_lock);
-    return ok;
+    return me;
 }
 
 static bool runs_on(int32_t dev, uint64_t me)
@@ -504,19 +496,12 @@ static bool runs_on(int32_t dev, uint64_t me)
     return false;
 }
 
-bool sim_blocking_wait_device(int32_t dev)
+bool sim_blocking_runner_device(int32_t dev)
 {
-    bool ok = true;
     pthread_mutex_lock(&blocking_lock);
-    while (dev_blocking[dev] > 0) {
-        if (runs_on(dev, self_id())) {
-            ok = false;
-            break;
-        }
-        pthread_cond_wait(&blocking_ran, &blocking_lock);
-    }
+    bool me = dev_blocking[dev] > 0 && runs_on(dev, self_id());
     pthread_mutex_unlock(&blocking_lock);
-    return ok;
+    return me;
 }
 
 /* Count one blocking task of runner on dev (+1) or its end (-1).
@@ -559,6 +544,5 @@ void sim_blocking_done(struct sim_stream *s)
     atomic_fetch_sub(&s->blocking, 1);
     dev_blocking[s->dev]--;
     runner_count(atomic_load(&s->runner), s->dev, -1);
-    pthread_cond_broadcast(&blocking_ran);
     pthread_mutex_unlock(&blocking_lock);
 }

@@ -337,6 +337,55 @@ static void stop(struct subscriber *s)
 
 /* A blocking callback reads a buffer that work queued behind it on the
  * same stream overwrites: it must see the bytes from before. */
+
+/* The processing thread starts after the work is enqueued: every enqueue
+ * returns at once, and the work runs once the callback has (issue #20,
+ * "a wait without end"); a synchronisation with a timeout returns. */
+static atomic_int late_go;
+static aclrtContext late_ctx;
+static void *late_processor(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&late_go))
+        sched_yield();
+    assert_int_equal(aclrtSetCurrentContext(late_ctx), ACL_SUCCESS);
+    while (atomic_load(&late_go) == 1)
+        (void)aclrtProcessReport(20);
+    return NULL;
+}
+
+static void test_processing_thread_that_starts_late(void **state)
+{
+    (void)state;
+    pthread_t t;
+    void *d;
+    aclrtEvent e;
+    atomic_store(&calls, 0);
+    atomic_store(&late_go, 0);
+    assert_int_equal(aclrtGetCurrentContext(&late_ctx), ACL_SUCCESS);
+    assert_int_equal(pthread_create(&t, NULL, late_processor, NULL), 0);
+    assert_int_equal(aclrtSubscribeReport((uint64_t)t, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&d, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+    assert_int_equal(aclrtLaunchCallback(count_cb, NULL, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(d, 256, 7, 256, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStreamWithTimeout(stream, 100),
+                     ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(atomic_load(&calls), 0);
+    atomic_store(&late_go, 1);
+    assert_int_equal(aclrtSynchronizeEvent(e), ACL_SUCCESS);
+    assert_int_equal(atomic_load(&calls), 1);
+    unsigned char b = 0;
+    assert_int_equal(aclrtMemcpy(&b, 1, d, 1, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_int_equal(b, 7);
+    atomic_store(&late_go, 2);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(aclrtUnSubscribeReport((uint64_t)t, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+}
 static unsigned char seen_byte;
 static unsigned char host_buf[256];
 static void read_buf(void *user)
@@ -363,10 +412,15 @@ static void test_blocking_callback_holds_later_work_of_its_stream(void **state)
                                           stream), ACL_SUCCESS);
         assert_int_equal(aclrtLaunchCallback(read_buf, NULL, ACL_CALLBACK_BLOCK, stream),
                          ACL_SUCCESS);
+        /* The later copy waits in the stream for the callback; its enqueue
+         * does not (CANN's never blocks: a program whose processing thread
+         * starts late would deadlock). */
         assert_int_equal(aclrtMemcpyAsync(host_buf, 256, d2, 256, ACL_MEMCPY_DEVICE_TO_HOST,
                                           stream), ACL_SUCCESS);
-        assert_int_equal(atomic_load(&calls), round + 1); /* the copy waited for it */
+        assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        assert_int_equal(atomic_load(&calls), round + 1);
         assert_int_equal(seen_byte, 0x11);
+        assert_int_equal(host_buf[0], 0x22);
     }
     /* A synchronisation waits for a blocking callback too. */
     assert_int_equal(aclrtLaunchCallback(read_buf, NULL, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
@@ -602,6 +656,7 @@ int main(void)
         T(test_process_report_runs_every_ready_callback_in_order),
         T(test_blocking_callback_in_own_thread_cannot_be_waited_for),
         T(test_blocking_callback_holds_later_work_of_its_stream),
+        T(test_processing_thread_that_starts_late),
         T(test_unsubscribe_and_destroy_drop_queued_callbacks),
         T(test_waiting_thread_wakes_when_its_stream_goes),
         T(test_host_func_runs_on_aclsims_thread_and_blocks_the_stream),
