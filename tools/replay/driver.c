@@ -125,7 +125,8 @@ static void measure(struct devrun *d, const struct rec *r)
     size_t reserved = used > d->base ? used - d->base : 0;
     if (d->live > d->peak_requested)
         d->peak_requested = d->live;
-    if (reserved > d->peak_reserved) {
+    /* The peak: the most reserved, and of those moments the most allocated. */
+    if (reserved > d->peak_reserved || (reserved == d->peak_reserved && d->live > d->at_allocated)) {
         d->peak_reserved = reserved;
         d->at_allocated = d->live;
         d->peak_index = r->index;
