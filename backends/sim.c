@@ -21,6 +21,7 @@
 #include "be.h"
 #include "sim/clock.h"
 #include "sim/sim.h"
+#include "sim/snapshot.h"
 #include "sim/trace.h"
 
 struct ctx {
@@ -94,6 +95,11 @@ static aclError init(const char **why)
         *why = opt_invalid(OPT_TRACE, "the file cannot be created");
         return ACL_ERROR_INVALID_PARAM;
     }
+    const char *snap = opt_str(OPT_SNAPSHOT);
+    if (snap && !sim_snapshot_enabled() && sim_snapshot_open(snap) != SIM_OK) {
+        *why = opt_invalid(OPT_SNAPSHOT, "the file cannot be created");
+        return ACL_ERROR_INVALID_PARAM;
+    }
     return ACL_SUCCESS;
 }
 
@@ -105,6 +111,9 @@ static void fini(void)
     if (sim_trace_enabled() && sim_trace_close() != SIM_OK)
         fprintf(stderr, "aclsim: ACLSIM_TRACE=%s: the trace could not be written in full (a "
                 "full disk, or a file that takes no data)\n", opt_str(OPT_TRACE));
+    if (sim_snapshot_enabled() && sim_snapshot_close() != SIM_OK)
+        fprintf(stderr, "aclsim: ACLSIM_SNAPSHOT=%s: the snapshot could not be written in full\n",
+                opt_str(OPT_SNAPSHOT));
 }
 
 static aclError device_count(uint32_t *count)

@@ -16,6 +16,7 @@
 #include "fault/fault.h"
 #include "heap.h"
 #include "internal.h"
+#include "snapshot.h"
 #include "trace.h"
 #include "track.h"
 #include "vaspace.h"
@@ -52,13 +53,20 @@ static enum sim_rc rc_of(enum sim_heap_rc rc)
     }
 }
 
-/* Tell memcheck and the trace of a new block. */
-static __attribute__((noinline)) void announce(struct sim_dev *d, void *p, uint64_t usable)
+/* Tell memcheck, the trace and the snapshot of a new block of `size` heap
+ * bytes (its stack, if one was recorded, goes to the snapshot). */
+static __attribute__((noinline)) void announce(struct sim_dev *d, void *p, uint64_t usable,
+                                               uint64_t size)
 {
     if (d->tracked)
         sim_track_alloc(p, usable);
     if (sim_trace_enabled())
         trace_usage(d, "malloc", p, usable);
+    if (sim_snapshot_enabled()) {
+        void *const *frames = NULL;
+        int n = sim_stacks_find(d->stacks, (uint64_t)(uintptr_t)p - d->base, &frames);
+        sim_snapshot_alloc(sim_dev_id(d), (uint64_t)(uintptr_t)p, usable, size, frames, n);
+    }
 }
 
 /* The rest of an allocation the heap answered with hrc when it failed, or
@@ -86,7 +94,7 @@ static inline bool alloc_quick(struct sim_dev *d, uint64_t size, uint32_t tag, v
 {
     uint64_t off;
     if (atomic_load_explicit(&flt_armed, memory_order_relaxed) || sim_trace_enabled() ||
-        !sim_lock_try(&d->lock))
+        sim_snapshot_enabled() || !sim_lock_try(&d->lock))
         return false;
     bool ok = atomic_load_explicit(&d->plain, memory_order_relaxed) &&
               sim_heap_pop(d->heap, size, tag, &off);
@@ -119,8 +127,8 @@ static __attribute__((noinline)) enum sim_rc block_alloc(struct sim_dev *d, uint
             return rc;
     }
     *ptr = (void *)(uintptr_t)(d->base + off);
-    if (d->tracked || sim_trace_enabled())
-        announce(d, *ptr, usable);
+    if (d->tracked || sim_trace_enabled() || sim_snapshot_enabled())
+        announce(d, *ptr, usable, size);
     return SIM_OK;
 }
 
@@ -142,7 +150,8 @@ sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable, enum sim_page
  * (the quick bound), has no stack recorded and nobody to tell. */
 static inline bool free_quick(void *ptr)
 {
-    struct sim_dev *d = sim_trace_enabled() ? NULL : sim_dev_of((uintptr_t)ptr);
+    struct sim_dev *d =
+        sim_trace_enabled() || sim_snapshot_enabled() ? NULL : sim_dev_of((uintptr_t)ptr);
     if (!d || !sim_lock_try(&d->lock))
         return false;
     uint64_t off = (uint64_t)(uintptr_t)ptr - d->base;
@@ -188,6 +197,8 @@ static __attribute__((noinline)) enum sim_rc mem_free(void *ptr)
         sim_track_free(ptr);
     if (sim_trace_enabled())
         trace_usage(d, "free", ptr, size);
+    if (sim_snapshot_enabled())
+        sim_snapshot_free(sim_dev_id(d), (uint64_t)(uintptr_t)ptr);
     return SIM_OK;
 }
 
