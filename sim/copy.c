@@ -20,12 +20,20 @@
  * NULL: a device address whose device closed (*rc SIM_EINVAL), or host
  * memory for the view that cannot be had (SIM_EHOSTMEM). */
 static void *host_view(void *p, bool dev, uint64_t n, uint64_t *avail, struct sim_dev **d,
-                       enum sim_rc *rc)
+                       enum sim_rc *rc, struct sim_dev *entered)
 {
     *d = NULL;
     if (!dev) {
         *avail = n;
         return p;
+    }
+    /* A device this call entered already is not entered twice: a second
+     * entry could wait for a remapping that waits for the first. */
+    if (entered && sim_dev_holds(entered, (uintptr_t)p)) {
+        void *h = sim_vaspace_span(entered->vs, (uint64_t)(uintptr_t)p, n, avail);
+        if (!h)
+            *rc = SIM_EHOSTMEM;
+        return h;
     }
     *d = sim_dev_enter((uintptr_t)p);
     if (!*d) {
@@ -46,8 +54,9 @@ static enum sim_rc move_piece(char *dst, bool dst_dev, const char *src, bool src
     enum sim_rc rc = SIM_OK;
     uint64_t a = 0, b = 0;
     struct sim_dev *dd, *sd = NULL;
-    char *h_to = host_view(dst, dst_dev, n, &a, &dd, &rc);
-    const char *h_from = h_to ? host_view((void *)(uintptr_t)src, src_dev, n, &b, &sd, &rc) : NULL;
+    char *h_to = host_view(dst, dst_dev, n, &a, &dd, &rc, NULL);
+    const char *h_from =
+        h_to ? host_view((void *)(uintptr_t)src, src_dev, n, &b, &sd, &rc, dd) : NULL;
     *k = 0;
     if (h_to && h_from) {
         *k = (size_t)(a < b ? a : b);
@@ -117,7 +126,7 @@ static enum sim_rc fill(void *dst, bool dst_dev, uint32_t value, unsigned width,
         uint64_t a = 0;
         struct sim_dev *d;
         enum sim_rc rc = SIM_OK;
-        char *h = host_view(to, dst_dev, n, &a, &d, &rc);
+        char *h = host_view(to, dst_dev, n, &a, &d, &rc, NULL);
         if (h && width == 1)
             memset(h, (int)(value & 0xff), (size_t)a);
         /* pieces start on 1 GiB boundaries of a 4-byte aligned range: each
@@ -148,7 +157,7 @@ void *sim_mem_view(const void *p, bool dev, uint64_t n)
     uint64_t a = 0;
     struct sim_dev *d;
     enum sim_rc rc = SIM_OK;
-    void *h = host_view((void *)(uintptr_t)p, dev, n, &a, &d, &rc);
+    void *h = host_view((void *)(uintptr_t)p, dev, n, &a, &d, &rc, NULL);
     sim_dev_leave(d);
     return h && a == n ? h : NULL;
 }

@@ -9,6 +9,7 @@
 #ifndef ACLSIM_SIM_INTERNAL_H_
 #define ACLSIM_SIM_INTERNAL_H_
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,6 +54,11 @@ struct sim_dev {
     _Atomic bool open;      /* set last at open, cleared first at close */
     _Atomic bool retired;   /* closed, its range still reserved */
     _Atomic unsigned users; /* copies and fills inside the address space */
+    /* A mapping or unmapping changes the host view (vmm.c, under the lock):
+     * it raises `remapping` and waits for no user to be left; users entering
+     * meanwhile wait for it to fall, so no copy or fill moves bytes through
+     * a view while it is replaced (a data race, and bytes lost). */
+    _Atomic bool remapping;
     /* Set at open, the same for every open of a configuration, and read
      * without the lock by calls that may race with a close and an open. */
     _Atomic bool tracked;    /* memcheck watches (track.h): tell it of every block */
@@ -162,7 +168,14 @@ static inline struct sim_dev *sim_dev_enter(uintptr_t addr)
     struct sim_dev *d = sim_dev_of(addr);
     if (!d)
         return NULL;
-    atomic_fetch_add(&d->users, 1);
+    for (;;) {
+        atomic_fetch_add(&d->users, 1);
+        if (!atomic_load(&d->remapping))
+            break;
+        atomic_fetch_sub(&d->users, 1); /* a view is being replaced: wait for it */
+        while (atomic_load(&d->remapping))
+            sched_yield();
+    }
     /* Sequentially consistent, as close's store and load: either close
      * sees this user, or this user sees the device closed. */
     if (!atomic_load(&d->open) || !sim_dev_holds(d, addr)) {

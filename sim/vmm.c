@@ -110,9 +110,25 @@ static void trace_vmm(struct sim_dev *d, const char *what, uint64_t addr, uint64
     sim_trace_counter(sim_dev_id(d), "physical", d->vmm->physical, sim_clock_host());
 }
 
+/* The host view is about to change: no copy or fill may be inside the
+ * address space meanwhile (internal.h, `remapping`). pre: d's lock held, so
+ * one change at a time. */
+static void views_exclusive(struct sim_dev *d)
+{
+    atomic_store(&d->remapping, true);
+    while (atomic_load(&d->users) != 0)
+        sched_yield();
+}
+
+static void views_shared(struct sim_dev *d)
+{
+    atomic_store(&d->remapping, false);
+}
+
 /* Put anonymous memory back in the host view of [off, off + size). */
 static void view_restore(struct sim_dev *d, uint64_t off, uint64_t size)
 {
+    views_exclusive(d);
     uint64_t done = 0;
     while (done < size) {
         uint64_t n = 0;
@@ -123,12 +139,14 @@ static void view_restore(struct sim_dev *d, uint64_t off, uint64_t size)
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
         done += n;
     }
+    views_shared(d);
 }
 
 /* Map the memfd's [foff, foff + size) over the host view of device offset
  * off; -1 (and the view as it was) when the host refuses. */
 static int view_share(struct sim_dev *d, uint64_t off, uint64_t size, uint64_t foff)
 {
+    views_exclusive(d);
     uint64_t done = 0;
     while (done < size) {
         uint64_t n = 0;
@@ -136,11 +154,13 @@ static int view_share(struct sim_dev *d, uint64_t off, uint64_t size, uint64_t f
         if (!h || !n ||
             mmap(h, (size_t)n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, d->vmm->fd,
                  (off_t)(foff + done)) == MAP_FAILED) {
+            views_shared(d);
             view_restore(d, off, done);
             return -1;
         }
         done += n;
     }
+    views_shared(d);
     return 0;
 }
 
