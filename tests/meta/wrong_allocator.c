@@ -15,6 +15,9 @@
  *   destroy-desc  aclrtAllocatorDestroyDesc before the stream synchronises
  *   overlap       a pool of 32-byte slots that hands one out whatever is
  *                 asked: a MatMul's tiling record and workspace share bytes
+ *   free-earlier  an allocator whose allocFunc frees (aclrtFree) the block it
+ *                 gave just before, the same execute's: MatMul's first block
+ *                 is no longer live memory when the operator is launched
  * Each scenario checks that its own kind was reported and exits 3 at once
  * when it was not, so the gate bites only when the right check does; with
  * ACLSIM_ALLOC_CHECK=off every scenario runs to the end and exits 0.
@@ -135,6 +138,15 @@ static void *fresh_alloc(aclrtAllocator a, size_t size)
     if (n_kept == 256 || aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
         return NULL;
     return kept[n_kept++] = p;
+}
+
+/* fresh_alloc, but the previous block goes back to the driver first: the
+ * mistake of an allocator that recycles too early. */
+static void *recycling_alloc(aclrtAllocator a, size_t size)
+{
+    if (n_kept > 0 && aclrtFree(kept[--n_kept]) != ACL_SUCCESS)
+        return NULL;
+    return fresh_alloc(a, size);
 }
 
 static void fresh_free(aclrtAllocator a, aclrtAllocatorBlock b)
@@ -315,6 +327,11 @@ int main(void)
         OK(aclrtAllocatorRegister(a, d1));
         matmul_run(&w, a);
         expect("overlapping-blocks");
+    } else if (strcmp(wrong, "free-earlier") == 0) {
+        d1 = desc_of(&obj1, recycling_alloc, fresh_free, same);
+        OK(aclrtAllocatorRegister(a, d1));
+        matmul_run(&w, a);
+        expect("block-freed-before-launch");
     } else {
         fprintf(stderr, "unknown WRONG_ALLOCATOR=%s\n", wrong);
         _exit(2);

@@ -106,6 +106,13 @@ bool api_check_block(const struct api_check_op *op, const void *block, const voi
 /* The n blocks the executor got for op (their addresses, sizes and
  * whether each is the workspace; a NULL address is one left unused): two
  * that share bytes are reported (overlapping-blocks). */
+/* Just before the launch: every block the allocator gave this execute is
+ * still live device memory (a later allocFunc of the same execute may have
+ * freed an earlier block). A block that is not is reported
+ * (block-freed-before-launch) and its address set NULL (the kernel leaves
+ * it alone). */
+void api_check_live_at_launch(const struct api_check_op *op, void *const *block, void **addr,
+                              const size_t *bytes, const bool *workspace, int n);
 void api_check_disjoint(const struct api_check_op *op, const void *const *addr,
                         const size_t *bytes, const bool *workspace, int n);
 

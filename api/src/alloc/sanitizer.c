@@ -36,6 +36,9 @@
  *  overlapping-blocks two blocks the allocator gave one operator (its
  *                    workspace and its tiling record) share bytes: the kernel
  *                    would write one over the other
+ *  block-freed-before-launch a block the allocator gave an operator is no
+ *                    longer live device memory when the operator is launched
+ *                    (a later allocFunc of the same execute freed it)
  *  graph-memory-freed, graph-block-reuse (graphcheck.c)
  *                    bytes a live captured graph uses are freed, or handed
  *                    by an allocator to other work, before aclmdlRIDestroy
@@ -71,7 +74,8 @@ enum kind {
     K_CROSS = API_REP_CROSS_STREAM, K_HOST_REUSE = API_REP_HOST_REUSE,
     K_FREE_PENDING = API_REP_FREE_PENDING, K_SHARED = API_REP_SHARED,
     K_UNREGISTER = API_REP_UNREGISTER, K_DESTROY = API_REP_DESTROY_DESC,
-    K_OVERLAP = API_REP_OVERLAP, K_COUNT = API_REP_LEAK
+    K_OVERLAP = API_REP_OVERLAP, K_FREED_LAUNCH = API_REP_FREED_BEFORE_LAUNCH,
+    K_COUNT = API_REP_LEAK
 };
 #define kind_name(k) api_rep_kind_name((enum api_rep_kind)(k))
 
@@ -362,6 +366,38 @@ void api_check_disjoint(const struct api_check_op *op, const void *const *addr,
             count(K_OVERLAP);
             pthread_mutex_unlock(&lock);
         }
+}
+
+void api_check_live_at_launch(const struct api_check_op *op, void *const *block, void **addr,
+                              const size_t *bytes, const bool *workspace, int n)
+{
+    if (api_check_mode() == API_CHECK_OFF)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (!addr[i])
+            continue;
+        struct be_ptr_info in;
+        be_get()->lookup(addr[i], &in);
+        size_t off = in.kind == BE_PTR_DEVICE
+                         ? (size_t)((const char *)addr[i] - (const char *)in.start) : 0;
+        if (in.kind == BE_PTR_DEVICE && (in.size == 0 || bytes[i] <= in.size - off))
+            continue;
+        pthread_mutex_lock(&lock);
+        api_rep_begin(API_REP_FREED_BEFORE_LAUNCH);
+        line(true, "allocator check (block-freed-before-launch): operator %s (#%llu) on stream "
+             "%p: the allocator (obj %p) gave block %p at address %p for %zu bytes of %s, and "
+             "[%p, %p) was no longer live device memory when the operator was launched",
+             op->type, (unsigned long long)op->seq, op->stream, op->obj, block[i], addr[i],
+             bytes[i], role(workspace[i]), addr[i], (const void *)((const char *)addr[i] + bytes[i]));
+        line(false, "an allocFunc called later in the same execute freed it (aclrtFree, or a "
+             "reservation unmapped): the kernel would write memory someone else may own now "
+             "(the block is left unused); fix: keep every block alive until freeFunc returns it");
+        api_rep_range(addr[i], bytes[i]);
+        stacks(op, 0);
+        count(K_FREED_LAUNCH);
+        pthread_mutex_unlock(&lock);
+        addr[i] = NULL;
+    }
 }
 
 /* Grow *v (n of cap, elements of size sz) by one; NULL on failure. */

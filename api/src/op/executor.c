@@ -451,6 +451,10 @@ aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream st
     if (rc == ACL_SUCCESS && !a.fallback) {
         bool ws[2] = {plan->req[0].workspace, x.got > 1 && plan->req[1].workspace};
         api_check_disjoint(&chk, (const void *const *)x.addrs, x.sizes, ws, x.got);
+        api_check_live_at_launch(&chk, x.blocks, x.addrs, x.sizes, ws, x.got);
+        for (int i = 0; i < x.got; i++) /* a block reported there is left unused */
+            if (!x.addrs[i])
+                *(plan->req[i].workspace ? &plan->op.ws : &plan->op.tiling) = NULL;
     }
     if (rc == ACL_SUCCESS)
         rc = launch(ref.stream, plan, &chk, &x);
