@@ -166,6 +166,18 @@ static void test_granularity(void **state)
     p = prop_of(ACL_HBM_MEM_HUGE1G); /* Atlas A2 has 1 GB pages */
     assert_int_equal(aclrtMemGetAllocationGranularity(&p, 0, &g), ACL_SUCCESS);
     assert_int_equal(g, (size_t)1 << 30);
+    /* A device that does not exist: the runtime's device check (hicann/runtime
+     * src/runtime/api/impl/api_error.cc:6498-6519, CheckDeviceIdIsValid). */
+    uint32_t n = 0;
+    (void)aclGetRecentErrMsg(); /* the option's, above */
+    assert_int_equal(aclrtGetDeviceCount(&n), ACL_SUCCESS);
+    p = prop_of(ACL_HBM_MEM_HUGE);
+    p.location.id = n;
+    assert_int_equal(aclrtMemGetAllocationGranularity(&p, 0, &g), ACL_ERROR_RT_INVALID_DEVICEID);
+    char text[256];
+    snprintf(text, sizeof text, "Verifying the device ID validity failed because value %u for "
+             "parameter devId is invalid. Expected value: [0, %u).", n, n);
+    expect_msg("Invalid_Argument(EE1003)", text);
 }
 
 /* ---- behaviour ---- */

@@ -1574,6 +1574,9 @@ static void do_free_host(void)
     if (!q.p)
         RETURN_EXPECT(rc, ACL_ERROR_INVALID_PARAM);
     struct where w = classify(q.p);
+    /* Live device memory: the runtime's location check (api_impl.cc:2512-2535). */
+    if (w.cls == C_DEV)
+        RETURN_EXPECT(rc, ACL_ERROR_RT_PARAM_INVALID);
     if (w.cls != C_PIN || w.off != 0)
         RETURN_EXPECT(rc, ACL_ERROR_RT_MEMORY_FREE);
     expect(rc, ACL_SUCCESS);

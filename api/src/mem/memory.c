@@ -182,6 +182,16 @@ aclError api_free_host(const char *fn, void *hostPtr, bool dev_sync)
         return api_err_null(fn, "hostPtr");
     struct be_ptr_info in;
     be_get()->lookup(hostPtr, &in);
+    if (in.kind == BE_PTR_DEVICE || in.kind == BE_PTR_MANAGED) {
+        /* The runtime's check of the pointer's location (hicann/runtime
+         * src/runtime/api/impl/api_impl.cc:2512-2535, HostFree; the names:
+         * src/runtime/core/src/memory/mem_type.cc:18-32). */
+        api_report(API_MSG_EE1011, "Host memory release failed. Value %s for parameter hostPtr "
+                   "locationType is invalid. Reason: The specified address must be a host "
+                   "address.", in.kind == BE_PTR_DEVICE ? "MEMORY_LOC_DEVICE(1)"
+                                                        : "MEMORY_LOC_MANAGED(3)");
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
     if (in.kind != BE_PTR_HOST_PINNED || in.start != hostPtr)
         return api_bad_free(fn, hostPtr, &in, BE_PTR_HOST_PINNED);
     if (api_graphs_live())

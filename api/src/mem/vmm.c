@@ -270,6 +270,14 @@ aclError api_impl_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
                    "ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED(1).", fn, v);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
+    /* The runtime's device check of a device location (hicann/runtime
+     * src/runtime/api/impl/api_error.cc:6498-6519, CheckDeviceIdIsValid). */
+    if (prop->location.type == ACL_MEM_LOCATION_TYPE_DEVICE &&
+        (rc = api_device_id_check("Verifying the device ID validity", "devId",
+                                  prop->location.id > INT32_MAX ? -1
+                                                                : (int32_t)prop->location.id)) !=
+            ACL_SUCCESS)
+        return rc;
     struct api_ctx *c;
     rc = api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS)

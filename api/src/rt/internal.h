@@ -52,9 +52,6 @@ aclError api_atomic_query_check(const char *what, uint32_t *caps, const aclrtAto
                                 uint32_t count);
 /* Each operation in the runtime's range (EE1011). */
 aclError api_atomic_ops_check(const aclrtAtomicOperation *ops, uint32_t count);
-/* dev in [0, device count): else ACL_ERROR_RT_INVALID_DEVICEID with the
- * runtime's EE1003 text for `what` and `param`. */
-aclError api_device_id_check(const char *what, const char *param, int32_t dev);
 
 /* ---- peer.c ---- */
 

@@ -40,6 +40,11 @@ aclError api_current_ctx(const char *func, struct api_ctx **out);
 /* The published context behind a user handle, or NULL (objects.c). */
 struct api_ctx *api_ctx_lookup(const void *handle);
 
+/* devctl.c: dev in [0, device count), as the runtime's CheckDeviceIdIsValid
+ * asks (open or not): else ACL_ERROR_RT_INVALID_DEVICEID with its EE1003
+ * text for `what` and `param`. */
+aclError api_device_id_check(const char *what, const char *param, int32_t dev);
+
 /* ACL_SUCCESS when deviceId names an open device; otherwise
  * ACL_ERROR_RT_INVALID_DEVICEID with a message naming `func`. */
 aclError api_device_usable(const char *func, int32_t deviceId);
