@@ -448,6 +448,8 @@ struct be_ops {
                           const char **why);
     aclError (*pool_malloc)(void *pool, size_t size, void *stream, void **ptr,
                             const char **why);
+    /* A block a pool handed out goes back to it in stream order; memory of
+     * no pool (an aclrtMalloc block) is freed in the stream's order. */
     aclError (*pool_free)(void *ptr, void *stream, const char **why);
     aclError (*pool_trim)(void *pool, size_t keep, const char **why);
 

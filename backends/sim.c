@@ -1406,6 +1406,18 @@ static aclError pool_free(void *ptr, void *stream, const char **why)
 {
     if (sim_pool_free(ptr, stream) == SIM_OK)
         return ACL_SUCCESS;
+    /* Memory of no pool is the runtime's to free in the stream's order
+     * (hicann/runtime src/runtime/api/impl/api_impl_soma.cc:147-165: a host
+     * function on the stream frees it): a block of aclrtMalloc goes once the
+     * stream's work so far is done (here the host waits for it). */
+    struct sim_block b;
+    if (!sim_pool_region(ptr) && sim_mem_lookup(ptr, &b) && b.start == ptr) {
+        aclError rc = rc_to_acl(sim_stream_sync(stream, -1), ACL_ERROR_RT_INTERNAL_ERROR);
+        if (rc == ACL_SUCCESS && sim_mem_free(ptr) != SIM_OK)
+            rc = ACL_ERROR_RT_MEMORY_FREE;
+        if (rc == ACL_SUCCESS)
+            return ACL_SUCCESS;
+    }
     *why = "ptr is not memory of a pool (not from aclrtMemPoolMallocAsync, or already freed)";
     return ACL_ERROR_RT_PARAM_INVALID;
 }

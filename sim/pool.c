@@ -224,7 +224,10 @@ static bool ordered(int32_t dev, uint32_t want, uint32_t src, sim_ps t)
 enum sim_rc sim_pool_malloc(struct sim_pool *p, uint64_t size, struct sim_stream *s, void **ptr)
 {
     uint32_t sid = sim_stream_id(s);
-    uint64_t need = (size + 511) & ~UINT64_C(511);
+    /* The runtime aligns every request to its pool block, 2 MiB
+     * (src/runtime/api/impl/api_impl_soma.cc:76-81, DEVICE_POOL_MIN_BLOCK_SIZE:
+     * src/runtime/feature/soma/stream_mem_pool.hpp:38). */
+    uint64_t need = (size + (UINT64_C(2) << 20) - 1) & ~((UINT64_C(2) << 20) - 1);
     pthread_mutex_lock(&P.lock);
     if (!live_pool(p)) {
         pthread_mutex_unlock(&P.lock);
@@ -325,6 +328,18 @@ bool sim_pool_owns(const void *ptr)
     bool yes = base_map_find(&P.live, (uint64_t)(uintptr_t)ptr) != NULL;
     pthread_mutex_unlock(&P.lock);
     return yes;
+}
+
+bool sim_pool_region(const void *ptr)
+{
+    uintptr_t a = (uintptr_t)ptr;
+    bool in = false;
+    pthread_mutex_lock(&P.lock);
+    for (struct sim_pool *p = P.pools; p && !in; p = p->next)
+        for (size_t i = 0; i < p->n && !in; i++)
+            in = a >= (uintptr_t)p->blk[i]->ptr && a - (uintptr_t)p->blk[i]->ptr < p->blk[i]->size;
+    pthread_mutex_unlock(&P.lock);
+    return in;
 }
 
 /* Release p's idle, completed blocks while it holds more than keep.

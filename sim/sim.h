@@ -721,6 +721,9 @@ enum sim_rc sim_pool_malloc(struct sim_pool *p, uint64_t size, struct sim_stream
 /* SIM_EINVAL unless ptr is a block a pool handed out. */
 enum sim_rc sim_pool_free(void *ptr, struct sim_stream *s);
 bool sim_pool_owns(const void *ptr);
+/* Whether ptr lies in memory some pool holds, handed out or idle (CANN's
+ * SomaApi::InMemPoolRegion). */
+bool sim_pool_region(const void *ptr);
 enum sim_rc sim_pool_trim(struct sim_pool *p, uint64_t keep);
 /* A synchronisation with device dev's work: pools release what is idle
  * above their threshold. */

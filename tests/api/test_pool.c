@@ -8,6 +8,8 @@
 #include "acl/acl_rt_memory_soma.h"
 #include "testutil.h"
 
+#define MB2 ((uint64_t)2 << 20)
+
 static aclrtStream s1, s2;
 
 static int setup(void **state)
@@ -125,13 +127,24 @@ static void test_malloc_free_bad_input(void **state)
     expect_msg("Memory_Allocation_Failure(EL0004)", "Failed to allocate memory.");
     assert_int_equal(aclrtMemPoolFreeAsync(NULL, s1), ACL_ERROR_INVALID_PARAM);
     expect_null_msg("aclrtMemPoolFreeAsync", "ptr");
+    /* No default stream: the runtime refuses NULL (api_impl_soma.cc:110-120;
+     * RT_ERROR_STREAM_NULL is 507000: errcode_manage.cc:123). */
     void *d;
     assert_int_equal(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    assert_int_equal(aclrtMemPoolFreeAsync(d, s1), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtMemPoolFreeAsync(d, NULL), ACL_ERROR_RT_INTERNAL_ERROR);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Asynchronously releasing memory in the "
+               "memory pool failed because stm cannot be a NULL pointer.");
+    /* Memory of no pool is freed in the stream's order (api_impl_soma.cc:
+     * 147-165: a host function on the stream frees it). */
+    assert_int_equal(aclrtMemsetAsync(d, 64, 3, 64, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolFreeAsync(d, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_ERROR_RT_MEMORY_FREE); /* gone already */
+    (void)aclGetRecentErrMsg();
+    void *not_a_block = (void *)0x1000;
+    assert_int_equal(aclrtMemPoolFreeAsync(not_a_block, s1), ACL_ERROR_RT_PARAM_INVALID);
     expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
                "aclrtMemPoolFreeAsync failed, ptr is not memory of a pool (not from "
                "aclrtMemPoolMallocAsync, or already freed).");
-    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
     assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 64, pool, s1), ACL_SUCCESS);
     assert_int_equal(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_PARAM_INVALID);
     expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemPoolDestroy "
@@ -163,15 +176,17 @@ static void test_attributes_and_statistics(void **state)
     uint64_t big = 1u << 30;
     assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &big),
                      ACL_SUCCESS);
+    /* Every request takes whole 2 MiB pool blocks (api_impl_soma.cc:76-81,
+     * DEVICE_POOL_MIN_BLOCK_SIZE: feature/soma/stream_mem_pool.hpp:38). */
     void *a, *b;
     assert_int_equal(aclrtMemPoolMallocAsync(&a, 1000, pool, s1), ACL_SUCCESS);
     assert_int_equal(aclrtMemPoolMallocAsync(&b, 3000, pool, s1), ACL_SUCCESS);
-    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 1024 + 3072);
-    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 1024 + 3072);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 2 * MB2);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 2 * MB2);
     assert_int_equal(aclrtMemPoolFreeAsync(b, s1), ACL_SUCCESS);
-    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 1024);
-    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH), 4096);
-    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 4096);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), MB2);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH), 2 * MB2);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 2 * MB2);
     uint64_t v = 5;
     assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, &v),
                      ACL_ERROR_RT_PARAM_INVALID);
@@ -184,24 +199,24 @@ static void test_attributes_and_statistics(void **state)
     v = 0;
     assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, &v),
                      ACL_SUCCESS);
-    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH), 1024);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH), MB2);
     /* a sync keeps idle memory under the threshold ... */
     assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
-    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 4096);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 2 * MB2);
     /* ... and gives it back above it */
     big = 0;
     assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &big),
                      ACL_SUCCESS);
     assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
-    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 1024);
-    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH), 4096);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), MB2);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH), 2 * MB2);
     void *busy;
     assert_int_equal(aclrtMalloc(&busy, 64u << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     assert_int_equal(aclrtMemsetAsync(busy, 64u << 20, 1, 64u << 20, s1), ACL_SUCCESS);
     assert_int_equal(aclrtMemPoolFreeAsync(a, s1), ACL_SUCCESS);
     assert_int_equal(aclrtMemPoolTrimTo(pool, 0), ACL_SUCCESS);
     /* the free is not complete yet as the host sees it: kept */
-    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 1024);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), MB2);
     assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
     assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 0);
     assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
@@ -217,6 +232,11 @@ static aclrtMemPool strict_pool(uint32_t follow, uint32_t opportunistic, uint32_
     set32(pool, ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, follow);
     set32(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, opportunistic);
     set32(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, internal);
+    /* Idle blocks stay in the pool across synchronisations (a threshold of
+     * 0 would give them back to the device at once). */
+    uint64_t keep = 1u << 30;
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &keep),
+                     ACL_SUCCESS);
     return pool;
 }
 

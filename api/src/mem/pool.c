@@ -111,11 +111,22 @@ aclError api_impl_aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream)
     static const char fn[] = "aclrtMemPoolFreeAsync";
     if (!ptr)
         return api_err_null(fn, "ptr");
+    /* The runtime's checks (hicann/runtime src/runtime/api/impl/
+     * api_impl_soma.cc:110-120): no default stream here; RT_ERROR_STREAM_NULL
+     * is 507000 outside (src/runtime/core/src/common/errcode_manage.cc:123). */
+    if (!stream) {
+        api_rt_null("Asynchronously releasing memory in the memory pool", "stm");
+        return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
     struct api_stream_ref ref;
     aclError rc = api_stream_get(fn, stream, &ref);
     if (rc != ACL_SUCCESS)
         return rc;
     const char *why = NULL;
+    /* A block of no pool (an aclrtMalloc's) is the backend's to free in the
+     * stream's order, as the runtime does (api_impl_soma.cc:147-165). */
+    if (api_graphs_live())
+        api_check_graph_free(fn, ptr, 1);
     rc = be_get()->pool_free(ptr, ref.stream, &why);
     api_stream_put(&ref);
     return api_vmm_failed(fn, rc, why);
