@@ -1349,7 +1349,9 @@ static aclError pool_destroy(void *pool, const char **why)
         *why = "memory of the pool is still in use: free it with aclrtMemPoolFreeAsync first";
     else if (rc != SIM_OK)
         *why = "memPool is not a live pool (never created, or already destroyed)";
-    return rc == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_PARAM_INVALID;
+    /* RT_ERROR_POOL_OP_INVALID and RT_ERROR_MEM_POOL_NULL have no external
+     * code: 507000 (hicann/runtime src/runtime/feature/soma/soma.cc:125-133). */
+    return rc == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_INTERNAL_ERROR;
 }
 
 static aclError pool_attr(void *pool, aclrtMemPoolAttr attr, int set, void *value,
@@ -1392,9 +1394,9 @@ static aclError pool_attr(void *pool, aclrtMemPoolAttr attr, int set, void *valu
 
 static aclError pool_malloc(void *pool, size_t size, void *stream, void **ptr, const char **why)
 {
-    if (!sim_pool_valid(pool)) {
+    if (!sim_pool_valid(pool)) { /* api_impl_soma.cc:82, RT_ERROR_MEM_POOL_NULL: 507000 */
         *why = "memPool is not a live pool (never created, or already destroyed)";
-        return ACL_ERROR_RT_PARAM_INVALID;
+        return ACL_ERROR_RT_INTERNAL_ERROR;
     }
     enum sim_rc rc = sim_pool_malloc(pool, size, stream, ptr);
     if (rc == SIM_ENOMEM)
@@ -1427,7 +1429,7 @@ static aclError pool_trim(void *pool, size_t keep, const char **why)
     if (sim_pool_trim(pool, keep) == SIM_OK)
         return ACL_SUCCESS;
     *why = "memPool is not a live pool (never created, or already destroyed)";
-    return ACL_ERROR_RT_PARAM_INVALID;
+    return ACL_ERROR_RT_INTERNAL_ERROR; /* soma.cc:293, RT_ERROR_MEM_POOL_NULL */
 }
 
 struct vmm_live_ctx {

@@ -67,6 +67,9 @@ aclError api_vmm_failed(const char *fn, aclError rc, const char *why)
         api_report(API_MSG_EL0004, "Failed to allocate memory.");
         api_report(API_MSG_EH9999, "%s failed: %s, runtime result = %d.", fn,
                    why ? why : "out of device memory", rc);
+    } else if (why && rc == ACL_ERROR_RT_INTERNAL_ERROR) {
+        /* an inner error of the runtime (no external code), with what went wrong */
+        api_report(API_MSG_EH9999, "%s failed: %s, runtime result = %d.", fn, why, rc);
     } else if (why) {
         api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s.", fn, why);
     } else {
