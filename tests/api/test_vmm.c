@@ -238,6 +238,19 @@ static void test_same_handle_twice_shows_same_bytes(void **state)
     assert_int_equal(aclrtMemGetAddressRange(b + 77, &base, &size), ACL_SUCCESS);
     assert_ptr_equal(base, b);
     assert_int_equal(size, MB2);
+    /* One output is enough; both NULL is the runtime's EE1022 (hicann/runtime
+     * src/runtime/api/impl/api_error.cc:7673-7683). */
+    size = 0;
+    assert_int_equal(aclrtMemGetAddressRange(b + 77, NULL, &size), ACL_SUCCESS);
+    assert_int_equal(size, MB2);
+    base = NULL;
+    assert_int_equal(aclrtMemGetAddressRange(b + 77, &base, NULL), ACL_SUCCESS);
+    assert_ptr_equal(base, b);
+    assert_int_equal(aclrtMemGetAddressRange(b + 77, NULL, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1022)", "Obtaining the start address and size of the memory "
+               "block to which the address to be queried belongs failed. Values nullptr and "
+               "nullptr for parameters pbase and psize are invalid. Reason: Parameters pbase and "
+               "psize cannot both be nullptr.");
     aclrtDrvMemHandle r = NULL;
     assert_int_equal(aclrtMemRetainAllocationHandle(b, &r), ACL_SUCCESS);
     assert_ptr_equal(r, h);

@@ -349,13 +349,26 @@ aclError api_impl_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle ha
 aclError api_impl_aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize)
 {
     static const char fn[] = "aclrtMemGetAddressRange";
-    if (!ptr)
+    if (!ptr) /* memory.cpp:2057-2065: the ACL layer checks ptr only */
         return api_err_null(fn, "ptr");
-    if (!pbase)
-        return api_err_null(fn, "pbase");
-    if (!psize)
-        return api_err_null(fn, "psize");
-    aclError rc = be_get()->mem_range(ptr, pbase, psize);
+    /* The runtime asks for one output at least (hicann/runtime
+     * src/runtime/api/impl/api_error.cc:7673-7683): either may be NULL. */
+    if (!pbase && !psize) {
+        api_report(API_MSG_EE1022, "Obtaining the start address and size of the memory block to "
+                   "which the address to be queried belongs failed. Values nullptr and nullptr "
+                   "for parameters pbase and psize are invalid. Reason: Parameters pbase and "
+                   "psize cannot both be nullptr.");
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    void *base = NULL;
+    size_t size = 0;
+    aclError rc = be_get()->mem_range(ptr, &base, &size);
+    if (rc == ACL_SUCCESS) {
+        if (pbase)
+            *pbase = base;
+        if (psize)
+            *psize = size;
+    }
     return api_vmm_failed(fn, rc, rc == ACL_ERROR_RT_PARAM_INVALID
                                       ? "ptr lies in no allocation (device block, host block "
                                         "or mapping)"
