@@ -74,7 +74,8 @@ enum api_obj_kind {
     API_OBJ_STREAM = 2,
     API_OBJ_EVENT = 3,
     API_OBJ_DSTREAM = 4, /* a context's default stream: usable, released by its context */
-    API_OBJ_NOTIFY = 5
+    API_OBJ_NOTIFY = 5,
+    API_OBJ_CNT_NOTIFY = 6 /* a counting notify (aclrtCntNotifyCreate) */
 };
 enum { API_OBJ_NOMEM = -1, API_OBJ_GONE = -2 };
 
@@ -161,6 +162,14 @@ aclError api_sync_failed(const char *func, aclError rc);
  * returns ACL_ERROR_RT_PARAM_INVALID. */
 aclError api_rt_bad_value(const char *func, const char *what, const char *value,
                           const char *param, const char *expected);
+/* The runtime's own words, with its description `desc` of the call
+ * (hicann/runtime src/runtime/core/inc/common/error_message_manage.hpp):
+ * NULL_PTR_RETURN_MSG_OUTER_WITH_FUNC_DESC's EE1004 "<desc> failed because
+ * <param> cannot be a NULL pointer." and the EE1003 "<desc> failed because
+ * value <value> for parameter <param> is invalid. Expected value: <expect>."
+ * of its value checks. Both return ACL_ERROR_RT_PARAM_INVALID. */
+aclError api_rt_null(const char *desc, const char *param);
+aclError api_rt_value(const char *desc, const char *value, const char *param, const char *expect);
 
 /* ---- peer.c ---- */
 
