@@ -540,7 +540,7 @@ struct be_ops {
     aclError (*cnt_id)(void *cnt, uint32_t *id);
     /* Floating-point overflow: write the status of mode into the 64 bytes at
      * out on stream (the simulator never overflows: zeros); clear it; the
-     * context's overflow buffer (device memory, freed with the context). */
+     * context's overflow buffer (device memory of the runtime's own). */
     aclError (*overflow_status)(void *stream, void *out, uint64_t size, uint32_t mode);
     aclError (*overflow_clear)(void *stream, uint32_t mode);
     aclError (*overflow_addr)(void *ctx, void **addr);

@@ -26,8 +26,13 @@
 
 struct ctx {
     int32_t dev;
-    void *_Atomic overflow; /* its overflow buffer, once asked for (overflow_addr) */
 };
+
+/* Each open device's overflow buffer (aclrtCtxGetFloatOverflowAddr), once
+ * asked for: 64 bytes of the runtime's own device memory that stay zero,
+ * shared by the device's contexts, freed when the device closes and never
+ * reported as the program's (live_blocks). */
+static void *_Atomic overflow_buf[SIM_MAX_DEVICES];
 
 /* The aclError CANN returns for a simulator result: if_nomem for device
  * memory or slots running out (each call passes the code of its kind of
@@ -122,6 +127,9 @@ static aclError device_open(int32_t dev)
 
 static void device_close(int32_t dev)
 {
+    void *o = atomic_exchange(&overflow_buf[dev], NULL);
+    if (o)
+        sim_mem_free(o);
     sim_device_close(dev);
 }
 
@@ -136,16 +144,12 @@ static aclError ctx_create(int32_t dev, void **out)
     if (!c)
         return ACL_ERROR_BAD_ALLOC;
     c->dev = dev;
-    atomic_init(&c->overflow, NULL);
     *out = c;
     return ACL_SUCCESS;
 }
 
 static void ctx_destroy(void *c)
 {
-    void *o = atomic_load(&((struct ctx *)c)->overflow);
-    if (o)
-        sim_mem_free(o);
     base_free(c);
 }
 
@@ -447,11 +451,16 @@ static size_t mem_usage(int32_t dev, struct be_usage *out, size_t max)
 struct live_ctx {
     void (*fn)(void *start, size_t size, void *const *frames, int n, void *user);
     void *user;
+    size_t ours; /* blocks of the runtime's own (overflow buffers) */
 };
 
 static void each_live(const struct sim_block *b, void *const *frames, int n, void *user)
 {
-    const struct live_ctx *c = user;
+    struct live_ctx *c = user;
+    if (b->start == atomic_load(&overflow_buf[b->dev])) {
+        c->ours++;
+        return;
+    }
     c->fn(b->start, (size_t)b->usable, frames, n, c->user);
 }
 
@@ -460,8 +469,9 @@ static size_t live_blocks(int32_t dev,
                                      void *user),
                           void *user)
 {
-    struct live_ctx c = {fn, user};
-    return sim_mem_live(dev, each_live, &c);
+    struct live_ctx c = {fn, user, 0};
+    size_t n = sim_mem_live(dev, each_live, &c);
+    return n - c.ours;
 }
 
 static aclError clock_read(int which, int32_t dev, void *stream, uint64_t *ps)
@@ -1299,13 +1309,13 @@ static pthread_mutex_t overflow_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static aclError overflow_addr(void *ctx, void **addr)
 {
-    struct ctx *c = ctx;
+    int32_t dev = ((struct ctx *)ctx)->dev;
     pthread_mutex_lock(&overflow_lock);
-    void *o = atomic_load(&c->overflow);
+    void *o = atomic_load(&overflow_buf[dev]);
     enum sim_rc rc = SIM_OK;
-    if (!o && (rc = sim_mem_alloc(c->dev, 64, SIM_POLICY_NORMAL_ONLY, true, &o)) == SIM_OK) {
+    if (!o && (rc = sim_mem_alloc(dev, 64, SIM_POLICY_NORMAL_ONLY, true, &o)) == SIM_OK) {
         sim_mem_fill(o, true, 0, 64);
-        atomic_store(&c->overflow, o);
+        atomic_store(&overflow_buf[dev], o);
     }
     pthread_mutex_unlock(&overflow_lock);
     if (rc != SIM_OK)
