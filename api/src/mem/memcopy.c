@@ -580,9 +580,12 @@ static const char with_desc[] =
  * MAX_MEMCPY_SIZE_OF_D2D: 4 GiB). */
 #define MAX_D2D ((uint64_t)4 << 30)
 
-/* The ACL layer's check of kind (below RT_MEMCPY_KIND_MAX, 8). */
-static aclError desc_kind(const char *fn, aclrtMemcpyKind kind)
+/* The ACL layer's checks of a descriptor and a kind (below
+ * RT_MEMCPY_KIND_MAX, 8). */
+static aclError desc_kind(const char *fn, const void *desc, aclrtMemcpyKind kind)
 {
+    if (!desc)
+        return api_err_null(fn, "desc");
     if ((unsigned)kind < 8u)
         return ACL_SUCCESS;
     char buf[64];
@@ -596,7 +599,7 @@ aclError api_impl_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t *descSize)
     API_FAULT(ACL_RT_MEMCPY_DESC, fn);
     if (!descSize)
         return api_err_null(fn, "descSize");
-    aclError rc = desc_kind(fn, kind);
+    aclError rc = desc_kind(fn, descSize, kind);
     if (rc != ACL_SUCCESS)
         return rc;
     if (kind != ACL_MEMCPY_INNER_DEVICE_TO_DEVICE)
@@ -670,9 +673,7 @@ aclError api_impl_aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *src
 {
     static const char fn[] = "aclrtSetMemcpyDesc";
     API_FAULT(ACL_RT_MEMCPY_DESC, fn);
-    if (!desc)
-        return api_err_null(fn, "desc");
-    aclError rc = desc_kind(fn, kind);
+    aclError rc = desc_kind(fn, desc, kind);
     if (rc != ACL_SUCCESS)
         return rc;
     if (!srcAddr)
@@ -712,9 +713,7 @@ aclError api_impl_aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, acl
 {
     static const char fn[] = "aclrtMemcpyAsyncWithDesc";
     API_FAULT(ACL_RT_MEMCPY_DESC, fn);
-    if (!desc)
-        return api_err_null(fn, "desc");
-    aclError rc = desc_kind(fn, kind);
+    aclError rc = desc_kind(fn, desc, kind);
     if (rc != ACL_SUCCESS)
         return rc;
     if (!stream)

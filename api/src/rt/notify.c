@@ -372,74 +372,67 @@ static const char *wait_mode_name(uint32_t m, char *buf, size_t len)
     return buf;
 }
 
-aclError api_impl_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
-                                       aclrtCntNotifyRecordInfo *info)
+enum cnt_op { CNT_RECORD, CNT_WAIT, CNT_RESET };
+
+/* A record, wait or reset on its stream: the handles, the mode the runtime
+ * checks after them, then the backend. */
+static aclError cnt_task(const char *fn, const char *desc, enum cnt_op op, aclrtCntNotify cnt,
+                         aclrtStream stream, const void *info)
 {
-    static const char fn[] = "aclrtCntNotifyRecord";
-    static const char desc[] = "CntNotify recording";
-    API_FAULT(ACL_RT_CNT_NOTIFY, fn);
-    if (!info)
-        return api_err_null(fn, "info");
     struct api_obj *n;
     struct api_stream_ref s;
-    aclError rc = cnt_with_stream(fn, desc, cntNotify, stream, &n, &s);
+    aclError rc = cnt_with_stream(fn, desc, cnt, stream, &n, &s);
     if (rc != ACL_SUCCESS)
         return rc;
-    uint32_t mode = (uint32_t)info->mode;
-    if (mode > 4 || mode == 3) {
-        char buf[32];
+    char buf[32];
+    uint32_t mode = op == CNT_RECORD ? (uint32_t)((const aclrtCntNotifyRecordInfo *)info)->mode
+                    : op == CNT_WAIT ? (uint32_t)((const aclrtCntNotifyWaitInfo *)info)->mode
+                                     : 0;
+    if (op == CNT_RECORD && (mode > 4 || mode == 3)) {
         rc = api_rt_value(desc, record_mode_name(mode, buf, sizeof buf), "info->mode",
                           "RECORD_STORE_MODE(0), RECORD_ADD_MODE(1), RECORD_WRITE_BIT_MODE(2) or "
                           "RECORD_CLEAR_BIT_MODE(4)");
+    } else if (op == CNT_WAIT && mode > 4) {
+        rc = api_rt_value(desc, wait_mode_name(mode, buf, sizeof buf), "info->mode", "[0, 5)");
+    } else if (op == CNT_WAIT) {
+        aclrtCntNotifyWaitInfo w = *(const aclrtCntNotifyWaitInfo *)info;
+        if (w.timeout == 0) /* never a wait without end but the program's own choice */
+            w.timeout = api_op_wait_timeout(s.ctx->device);
+        rc = api_err_runtime(fn, be_get()->cnt_wait(cnt, s.stream, &w));
     } else {
-        rc = api_err_runtime(fn, be_get()->cnt_record(cntNotify, s.stream, info));
+        rc = api_err_runtime(fn, op == CNT_RECORD ? be_get()->cnt_record(cnt, s.stream, info)
+                                                  : be_get()->cnt_reset(cnt, s.stream));
     }
     api_stream_put(&s);
     api_obj_put(n);
     return rc;
+}
+
+aclError api_impl_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                                       aclrtCntNotifyRecordInfo *info)
+{
+    static const char fn[] = "aclrtCntNotifyRecord";
+    API_FAULT(ACL_RT_CNT_NOTIFY, fn);
+    if (!info)
+        return api_err_null(fn, "info");
+    return cnt_task(fn, "CntNotify recording", CNT_RECORD, cntNotify, stream, info);
 }
 
 aclError api_impl_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream,
                                                 aclrtCntNotifyWaitInfo *info)
 {
     static const char fn[] = "aclrtCntNotifyWaitWithTimeout";
-    static const char desc[] = "Waiting for CntNotify";
     API_FAULT(ACL_RT_CNT_NOTIFY, fn);
     if (!info)
         return api_err_null(fn, "info");
-    struct api_obj *n;
-    struct api_stream_ref s;
-    aclError rc = cnt_with_stream(fn, desc, cntNotify, stream, &n, &s);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    uint32_t mode = (uint32_t)info->mode;
-    if (mode > 4) {
-        char buf[32];
-        rc = api_rt_value(desc, wait_mode_name(mode, buf, sizeof buf), "info->mode", "[0, 5)");
-    } else {
-        aclrtCntNotifyWaitInfo w = *info;
-        if (w.timeout == 0) /* never a wait without end but the program's own choice */
-            w.timeout = api_op_wait_timeout(s.ctx->device);
-        rc = api_err_runtime(fn, be_get()->cnt_wait(cntNotify, s.stream, &w));
-    }
-    api_stream_put(&s);
-    api_obj_put(n);
-    return rc;
+    return cnt_task(fn, "Waiting for CntNotify", CNT_WAIT, cntNotify, stream, info);
 }
 
 aclError api_impl_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream)
 {
     static const char fn[] = "aclrtCntNotifyReset";
     API_FAULT(ACL_RT_CNT_NOTIFY, fn);
-    struct api_obj *n;
-    struct api_stream_ref s;
-    aclError rc = cnt_with_stream(fn, "CntNotify reset", cntNotify, stream, &n, &s);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    rc = api_err_runtime(fn, be_get()->cnt_reset(cntNotify, s.stream));
-    api_stream_put(&s);
-    api_obj_put(n);
-    return rc;
+    return cnt_task(fn, "CntNotify reset", CNT_RESET, cntNotify, stream, NULL);
 }
 
 aclError api_impl_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t *notifyId)
