@@ -350,22 +350,17 @@ static aclError cnt_with_stream(const char *fn, const char *desc, aclrtCntNotify
     return ACL_SUCCESS;
 }
 
-static const char *record_mode_name(uint32_t m, char *buf, size_t len)
-{
-    static const char *const names[] = {"RECORD_STORE_MODE(0)", "RECORD_ADD_MODE(1)",
-                                        "RECORD_WRITE_BIT_MODE(2)", "RECORD_INVALID_MODE(3)",
-                                        "RECORD_CLEAR_BIT_MODE(4)", "RECORD_MODE_MAX(5)"};
-    if (m < 6)
-        return names[m];
-    snprintf(buf, len, "UNKNOWN(%d)", (int)m);
-    return buf;
-}
+/* The runtime's names of the record and wait modes (notify_enum_desc.hpp
+ * RecordModeToString, WaitModeToString). */
+static const char *const record_modes[] = {"RECORD_STORE_MODE(0)", "RECORD_ADD_MODE(1)",
+                                           "RECORD_WRITE_BIT_MODE(2)", "RECORD_INVALID_MODE(3)",
+                                           "RECORD_CLEAR_BIT_MODE(4)", "RECORD_MODE_MAX(5)"};
+static const char *const wait_modes[] = {"WAIT_LESS_MODE(0)", "WAIT_EQUAL_MODE(1)",
+                                         "WAIT_BIGGER_MODE(2)", "WAIT_BIGGER_OR_EQUAL_MODE(3)",
+                                         "WAIT_BITMAP_MODE(4)", "WAIT_MODE_MAX(5)"};
 
-static const char *wait_mode_name(uint32_t m, char *buf, size_t len)
+static const char *mode_name(const char *const names[6], uint32_t m, char *buf, size_t len)
 {
-    static const char *const names[] = {"WAIT_LESS_MODE(0)", "WAIT_EQUAL_MODE(1)",
-                                        "WAIT_BIGGER_MODE(2)", "WAIT_BIGGER_OR_EQUAL_MODE(3)",
-                                        "WAIT_BITMAP_MODE(4)", "WAIT_MODE_MAX(5)"};
     if (m < 6)
         return names[m];
     snprintf(buf, len, "UNKNOWN(%d)", (int)m);
@@ -389,11 +384,11 @@ static aclError cnt_task(const char *fn, const char *desc, enum cnt_op op, aclrt
                     : op == CNT_WAIT ? (uint32_t)((const aclrtCntNotifyWaitInfo *)info)->mode
                                      : 0;
     if (op == CNT_RECORD && (mode > 4 || mode == 3)) {
-        rc = api_rt_value(desc, record_mode_name(mode, buf, sizeof buf), "info->mode",
+        rc = api_rt_value(desc, mode_name(record_modes, mode, buf, sizeof buf), "info->mode",
                           "RECORD_STORE_MODE(0), RECORD_ADD_MODE(1), RECORD_WRITE_BIT_MODE(2) or "
                           "RECORD_CLEAR_BIT_MODE(4)");
     } else if (op == CNT_WAIT && mode > 4) {
-        rc = api_rt_value(desc, wait_mode_name(mode, buf, sizeof buf), "info->mode", "[0, 5)");
+        rc = api_rt_value(desc, mode_name(wait_modes, mode, buf, sizeof buf), "info->mode", "[0, 5)");
     } else if (op == CNT_WAIT) {
         aclrtCntNotifyWaitInfo w = *(const aclrtCntNotifyWaitInfo *)info;
         if (w.timeout == 0) /* never a wait without end but the program's own choice */
