@@ -1142,8 +1142,9 @@ static aclError overflow_addr(void *ctx, void **addr)
     return keep(RCALL(aclrtCtxGetFloatOverflowAddr, addr));
 }
 
-static aclError task_clean(void *s)
+static aclError task_clean(void *graph, unsigned lane, void *s)
 {
+    (void)graph, (void)lane; /* the real runtime knows the stream's model */
     return keep(RCALL(aclrtPersistentTaskClean, s));
 }
 

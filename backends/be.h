@@ -544,8 +544,10 @@ struct be_ops {
     aclError (*overflow_status)(void *stream, void *out, uint64_t size, uint32_t mode);
     aclError (*overflow_clear)(void *stream, uint32_t mode);
     aclError (*overflow_addr)(void *ctx, void **addr);
-    /* Drop the tasks of a stopped stream not yet run (aclrtPersistentTaskClean). */
-    aclError (*task_clean)(void *stream);
+    /* Clear the tasks stream (lane `lane` of the loaded graph `graph`, the
+     * backend's) recorded into it: later launches run none of them
+     * (aclrtPersistentTaskClean). pre: stream is that lane. */
+    aclError (*task_clean)(void *graph, unsigned lane, void *stream);
     /* The id of the last task the calling thread put on a stream. */
     aclError (*last_task_id)(uint32_t *id);
     /* Write back and drop the current device's L2 cache (dev open). */

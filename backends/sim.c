@@ -1324,9 +1324,10 @@ static aclError overflow_addr(void *ctx, void **addr)
     return ACL_SUCCESS;
 }
 
-static aclError task_clean(void *stream)
+static aclError task_clean(void *graph, unsigned lane, void *stream)
 {
-    sim_stream_abort(stream); /* the tasks not run yet go */
+    (void)stream;
+    sim_graph_clean_lane(graph, lane);
     return ACL_SUCCESS;
 }
 

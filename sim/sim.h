@@ -440,6 +440,10 @@ void sim_label_list_destroy(struct sim_label_list *l);
 enum sim_rc sim_label_set(struct sim_label *l, struct sim_stream *s);
 enum sim_rc sim_label_switch(const void *index, struct sim_label_list *list,
                              struct sim_stream *s);
+/* The tasks the stream of lane `lane` (0: the one that began the capture,
+ * then the joined and bound ones in their order) recorded into g are
+ * cleared: later launches run none of them (aclrtPersistentTaskClean). */
+void sim_graph_clean_lane(struct sim_graph *g, unsigned lane);
 /* How many tasks g recorded. */
 unsigned sim_graph_tasks(struct sim_graph *g);
 /* Free g (its streams wait for their work first). pre: g ended. */

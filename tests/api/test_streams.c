@@ -680,6 +680,59 @@ static void test_cnt_notify_wait_times_out(void **state)
     assert_int_equal(aclrtCntNotifyDestroy(c), ACL_SUCCESS);
 }
 
+/* aclrtPersistentTaskClean on a persistent stream bound to a model: refused
+ * until the model is loaded (api_error_standard_soc.cc StreamTaskClean
+ * lines 383-389), then the tasks the stream recorded are cleared: the
+ * model's next run leaves the memory alone. */
+static void test_persistent_task_clean_clears_the_model_stream(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    aclrtStream ps;
+    char *p;
+    unsigned char back[N], want[N];
+    assert_int_equal(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc((void **)&p, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(p, N, 0, N), ACL_SUCCESS);
+    aclmdlRI ri;
+    uint32_t mid = 0;
+    int32_t sid = 0;
+    assert_int_equal(aclmdlRIBuildBegin(&ri, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamGetId(ps, &sid), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIBindStream(ri, ps, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(p, N, 7, N, ps), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIEndTask(ri, ps), ACL_SUCCESS);
+    assert_int_equal(aclrtPersistentTaskClean(ps), ACL_ERROR_RT_INTERNAL_ERROR);
+    char got[1024], msg[320];
+    snprintf(got, sizeof got, "%s", aclGetRecentErrMsg());
+    assert_int_equal(aclmdlRIBuildEnd(ri, NULL), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIGetId(ri, &mid), ACL_SUCCESS); /* known once built */
+    snprintf(msg, sizeof msg, "Invalid_Argument(EE1017): Clearing tasks in a stream failed. "
+             "Parameter stream is invalid. Reason: Model (model_id=%u) where stream "
+             "(stream_id=%d) is located has not been loaded. Clear stream tasks after the "
+             "model is loaded.", mid, (int)sid);
+    if (!strstr(got, msg))
+        fail_msg("message\n  %s\ndoes not contain\n  %s", got, msg);
+    /* loaded: it runs its memset */
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    memset(want, 7, N);
+    assert_int_equal(aclrtMemcpy(back, N, p, N, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, want, N);
+    /* cleared: the next run leaves the memory as it is */
+    assert_int_equal(aclrtMemset(p, N, 0, N), ACL_SUCCESS);
+    assert_int_equal(aclrtPersistentTaskClean(ps), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    memset(want, 0, N);
+    assert_int_equal(aclrtMemcpy(back, N, p, N, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, want, N);
+    assert_int_equal(aclmdlRIUnbindStream(ri, ps), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(ps), ACL_SUCCESS);
+}
+
 /* ---- persistent tasks, task ids, overflow (api_error_standard_soc.cc
  * StreamTaskClean lines 365-385; api_error.cc GetThreadLastTaskId line
  * 7094, NpuGetFloatStatus lines 5130-5156, CtxGetOverflowAddr line 6186) ---- */
@@ -765,6 +818,7 @@ int main(void)
         cmocka_unit_test(test_cnt_notify_counts_and_waits),
         cmocka_unit_test(test_cnt_notify_wait_times_out),
         cmocka_unit_test(test_task_ids_clean_and_overflow),
+        cmocka_unit_test(test_persistent_task_clean_clears_the_model_stream),
         cmocka_unit_test(test_peer_access_gates_copies_between_devices),
         cmocka_unit_test(test_peer_access_outlives_the_peer_reset),
     };

@@ -308,6 +308,11 @@ aclError api_cap_end(struct api_graph *g, void *stream);
 aclError api_cap_build_begin(struct api_ctx *ctx, struct api_graph **out);
 aclError api_cap_bind(struct api_graph *g, void *stream);
 bool api_cap_bound(const struct api_graph *g, const void *stream);
+/* The model (graph of any status) stream is a lane of: true with its id,
+ * whether it was loaded (its capture or build ended), the backend's graph
+ * (once loaded) and the lane; false when the stream is bound to none. */
+bool api_cap_model_of(const void *stream, uint32_t *id, bool *loaded, void **be_graph,
+                      unsigned *lane);
 aclError api_cap_build_end(struct api_graph *g);
 /* The live graph behind a user handle, or NULL. */
 struct api_graph *api_graph_lookup(const void *handle);

@@ -634,6 +634,29 @@ aclError api_impl_aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConf
 
 static const char task_clean[] = "Clearing tasks in a stream";
 
+/* The checks of a persistent stream's model, then the clean: the tasks it
+ * recorded into its loaded model are cleared (the runtime empties the
+ * stream's submission queue, which holds them). */
+static aclError clean_bound(const char *fn, void *stream, int id)
+{
+    uint32_t model = 0;
+    bool loaded = false;
+    void *graph = NULL;
+    unsigned lane = 0;
+    if (!api_cap_model_of(stream, &model, &loaded, &graph, &lane)) {
+        api_report(API_MSG_EE1017, "%s failed. Parameter stream is invalid. Reason: Stream "
+                   "(stream_id=%d) must be bound to a model.", task_clean, id);
+        return ACL_ERROR_RT_INTERNAL_ERROR; /* RT_ERROR_STREAM_INVALID */
+    }
+    if (!loaded) {
+        api_report(API_MSG_EE1017, "%s failed. Parameter stream is invalid. Reason: Model "
+                   "(model_id=%u) where stream (stream_id=%d) is located has not been loaded. "
+                   "Clear stream tasks after the model is loaded.", task_clean, model, id);
+        return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
+    return api_err_runtime(fn, be_get()->task_clean(graph, lane, stream));
+}
+
 aclError api_impl_aclrtPersistentTaskClean(aclrtStream stream)
 {
     static const char fn[] = "aclrtPersistentTaskClean";
@@ -655,12 +678,8 @@ aclError api_impl_aclrtPersistentTaskClean(aclrtStream stream)
                    "flag is invalid. Reason: Non-persistent stream (stream_id=%d) does not "
                    "support stream task clearance.", task_clean, (int)id);
         rc = ACL_ERROR_RT_INTERNAL_ERROR; /* RT_ERROR_STREAM_INVALID */
-    } else if (!api_cap_graph_of(s.stream)) {
-        api_report(API_MSG_EE1017, "%s failed. Parameter stream is invalid. Reason: Stream "
-                   "(stream_id=%d) must be bound to a model.", task_clean, (int)id);
-        rc = ACL_ERROR_RT_INTERNAL_ERROR;
     } else {
-        rc = api_err_runtime(fn, be_get()->task_clean(s.stream));
+        rc = clean_bound(fn, s.stream, (int)id);
     }
     api_stream_put(&s);
     return rc;
