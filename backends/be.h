@@ -516,14 +516,16 @@ struct be_ops {
      * src+n). pre: arguments checked as the runtime checks them. */
     aclError (*desc_set)(int what, void *desc, void *src, void *dst, size_t n);
     /* Put the work the descriptor at desc names on stream: its copy, or its
-     * cache operation of type. ACL_ERROR_RT_PARAM_INVALID: the descriptor
-     * names no live device memory (nothing enqueued). pre: desc in device
-     * memory. */
+     * cache operation of type, the descriptor read as the task is enqueued
+     * (the simulator runs work when it is enqueued). ACL_ERROR_RT_PARAM_INVALID:
+     * the descriptor names no live device memory (nothing enqueued). pre:
+     * desc in device memory. */
     aclError (*desc_launch)(int what, void *stream, void *desc, int type);
     /* Copy n bytes from *src + soff to *dst + doff, the two pointers read
-     * from device memory (8 bytes at src and at dst) when the stream reaches
-     * the task. ACL_ERROR_RT_PARAM_INVALID: they name no live device memory
-     * of room for it. pre: dst, src 8 bytes of live device memory. */
+     * from device memory (8 bytes at src and at dst) as the copy is
+     * enqueued. ACL_ERROR_RT_PARAM_INVALID: they name no live device memory
+     * with room for it within dmax. pre: dst, src 8 bytes of live device
+     * memory. */
     aclError (*memcpy_at)(void *stream, void **dst, size_t dmax, size_t doff, const void **src,
                           size_t n, size_t soff);
     /* Counting notifies of an open device (ACL_ERROR_RT_NO_NOTIFY_RESOURCE at

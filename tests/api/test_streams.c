@@ -733,6 +733,36 @@ static void test_persistent_task_clean_clears_the_model_stream(void **state)
     assert_int_equal(aclrtDestroyStream(ps), ACL_SUCCESS);
 }
 
+/* A captured record is recorded, not run, and counts at each launch. */
+static void test_cnt_notify_record_is_captured_and_replayed(void **state)
+{
+    (void)state;
+    aclrtStream cap, waiter;
+    aclrtCntNotify c;
+    assert_int_equal(aclrtCreateStream(&cap), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&waiter), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyCreate(&c, 0), ACL_SUCCESS);
+    aclrtCntNotifyRecordInfo add = {ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1};
+    aclmdlRI ri;
+    assert_int_equal(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyRecord(c, cap, &add), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureEnd(cap, &ri), ACL_SUCCESS);
+    /* not run at capture: a wait for 1 holds */
+    aclrtCntNotifyWaitInfo geq = {ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE, 2, 0, 0, {0}};
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c, waiter, &geq), ACL_SUCCESS);
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamQuery(waiter, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_STREAM_STATUS_NOT_READY); /* one launch: the count is 1 */
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(waiter), ACL_SUCCESS); /* two: released */
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyDestroy(c), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(cap), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(waiter), ACL_SUCCESS);
+}
+
 /* ---- persistent tasks, task ids, overflow (api_error_standard_soc.cc
  * StreamTaskClean lines 365-385; api_error.cc GetThreadLastTaskId line
  * 7094, NpuGetFloatStatus lines 5130-5156, CtxGetOverflowAddr line 6186) ---- */
@@ -817,6 +847,7 @@ int main(void)
         cmocka_unit_test(test_cnt_notify_bad_input),
         cmocka_unit_test(test_cnt_notify_counts_and_waits),
         cmocka_unit_test(test_cnt_notify_wait_times_out),
+        cmocka_unit_test(test_cnt_notify_record_is_captured_and_replayed),
         cmocka_unit_test(test_task_ids_clean_and_overflow),
         cmocka_unit_test(test_persistent_task_clean_clears_the_model_stream),
         cmocka_unit_test(test_peer_access_gates_copies_between_devices),
