@@ -1053,6 +1053,114 @@ static aclError cache_op(int32_t dev, void *ptr, size_t size, int invalidate)
     return keep(invalidate ? RCALL(aclrtMemInvalidate, ptr, size) : RCALL(aclrtMemFlush, ptr, size));
 }
 
+/* ---- cache maintenance on streams, descriptors, counting notifies ---- */
+
+static aclError cmo(void *s, void *ptr, size_t size, int type, uint32_t barrier)
+{
+    return keep(barrier ? RCALL(aclrtCmoAsyncWithBarrier, ptr, size, (aclrtCmoType)type, barrier, s)
+                        : RCALL(aclrtCmoAsync, ptr, size, (aclrtCmoType)type, s));
+}
+
+static aclError cmo_barrier_wait(void *s, const aclrtBarrierTaskInfo *info, uint32_t flag)
+{
+    aclrtBarrierTaskInfo copy = *info;
+    return keep(RCALL(aclrtCmoWaitBarrier, &copy, s, flag));
+}
+
+static aclError desc_size(int what, size_t *size)
+{
+    return keep(what == BE_DESC_CMO ? RCALL(aclrtCmoGetDescSize, size)
+                                    : RCALL(aclrtGetMemcpyDescSize,
+                                            ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, size));
+}
+
+static aclError desc_set(int what, void *desc, void *src, void *dst, size_t n)
+{
+    return keep(what == BE_DESC_CMO ? RCALL(aclrtCmoSetDesc, desc, src, n)
+                                    : RCALL(aclrtSetMemcpyDesc, desc,
+                                            ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, src, dst, n, NULL));
+}
+
+static aclError desc_launch(int what, void *s, void *desc, int type)
+{
+    return keep(what == BE_DESC_CMO ? RCALL(aclrtCmoAsyncWithDesc, desc, (aclrtCmoType)type, s, NULL)
+                                    : RCALL(aclrtMemcpyAsyncWithDesc, desc,
+                                            ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, s));
+}
+
+static aclError memcpy_at(void *s, void **dst, size_t dmax, size_t doff, const void **src,
+                          size_t n, size_t soff)
+{
+    return keep(RCALL(aclrtMemcpyAsyncWithOffset, dst, dmax, doff, src, n, soff,
+                      ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, s));
+}
+
+static aclError cnt_create(int32_t dev, void **cnt)
+{
+    (void)dev; /* the current device's */
+    return keep(RCALL(aclrtCntNotifyCreate, cnt, 0));
+}
+
+static aclError cnt_destroy(void *cnt)
+{
+    return keep(RCALL(aclrtCntNotifyDestroy, cnt));
+}
+
+static aclError cnt_record(void *cnt, void *s, const aclrtCntNotifyRecordInfo *info)
+{
+    aclrtCntNotifyRecordInfo copy = *info;
+    return keep(RCALL(aclrtCntNotifyRecord, cnt, s, &copy));
+}
+
+static aclError cnt_wait(void *cnt, void *s, const aclrtCntNotifyWaitInfo *info)
+{
+    aclrtCntNotifyWaitInfo copy = *info;
+    return keep(RCALL(aclrtCntNotifyWaitWithTimeout, cnt, s, &copy));
+}
+
+static aclError cnt_reset(void *cnt, void *s)
+{
+    return keep(RCALL(aclrtCntNotifyReset, cnt, s));
+}
+
+static aclError cnt_id(void *cnt, uint32_t *id)
+{
+    return keep(RCALL(aclrtCntNotifyGetId, cnt, id));
+}
+
+static aclError overflow_status(void *s, void *out, uint64_t size, uint32_t mode)
+{
+    return keep(RCALL(aclrtNpuGetFloatOverFlowStatus, out, size, mode, s));
+}
+
+static aclError overflow_clear(void *s, uint32_t mode)
+{
+    return keep(RCALL(aclrtNpuClearFloatOverFlowStatus, mode, s));
+}
+
+static aclError overflow_addr(void *ctx, void **addr)
+{
+    (void)ctx; /* the current context's */
+    return keep(RCALL(aclrtCtxGetFloatOverflowAddr, addr));
+}
+
+static aclError task_clean(void *graph, unsigned lane, void *s)
+{
+    (void)graph, (void)lane; /* the real runtime knows the stream's model */
+    return keep(RCALL(aclrtPersistentTaskClean, s));
+}
+
+static aclError last_task_id(uint32_t *id)
+{
+    return keep(RCALL(aclrtGetThreadLastTaskId, id));
+}
+
+static aclError l2_flush(int32_t dev)
+{
+    (void)dev; /* the current device's */
+    return keep(RCALL(aclrtDeviceL2CacheFlush, NULL));
+}
+
 static aclError mem_type_check(int32_t dev, void **list, uint32_t n, uint32_t mask,
                                uint32_t *result)
 {
@@ -1140,6 +1248,24 @@ static const struct be_ops ops = {
     .managed_attrs = managed_attrs,
     .managed_prefetch = managed_prefetch,
     .cache_op = cache_op,
+    .cmo = cmo,
+    .cmo_barrier_wait = cmo_barrier_wait,
+    .desc_size = desc_size,
+    .desc_set = desc_set,
+    .desc_launch = desc_launch,
+    .memcpy_at = memcpy_at,
+    .cnt_create = cnt_create,
+    .cnt_destroy = cnt_destroy,
+    .cnt_record = cnt_record,
+    .cnt_wait = cnt_wait,
+    .cnt_reset = cnt_reset,
+    .cnt_id = cnt_id,
+    .overflow_status = overflow_status,
+    .overflow_clear = overflow_clear,
+    .overflow_addr = overflow_addr,
+    .task_clean = task_clean,
+    .last_task_id = last_task_id,
+    .l2_flush = l2_flush,
     .mem_type_check = mem_type_check,
     .uce_info = uce_info,
     /* ---- virtual memory and stream-ordered pools ---- */

@@ -84,6 +84,9 @@ enum {
 enum { BE_ALLOC_NO_PAD = 1 };
 /* How be_ops.memcpy copies (its host_waits argument). */
 enum { BE_COPY_WAIT = 1, BE_COPY_PAGEABLE = 2 };
+/* Kinds of descriptor (be_ops.desc_*): a copy's (aclrtSetMemcpyDesc), a
+ * cache operation's (aclrtCmoSetDesc). */
+enum { BE_DESC_MEMCPY = 0, BE_DESC_CMO = 1 };
 /* How be_ops.device_id_map translates a device id. */
 enum { BE_ID_LOGIC_TO_PHY, BE_ID_PHY_TO_LOGIC, BE_ID_USER_TO_LOGIC, BE_ID_LOGIC_TO_USER };
 enum { BE_CLOCK_HOST = 0, BE_CLOCK_DEVICE = 1, BE_CLOCK_STREAM = 2 };
@@ -500,6 +503,62 @@ struct be_ops {
     aclError (*label_set)(void *label, void *stream);
     aclError (*label_switch)(void *index, uint32_t max, void *list, void *stream);
 
+    /* ---- cache maintenance on streams, descriptors, counting notifies ----
+     * (the ACL layer's api/src/mem/cache.c, memcopy.c, rt/notify.c, stream.c) */
+    /* A cache operation (type: aclrtCmoType) over [ptr, ptr+size) on stream:
+     * a task that takes its time and touches no byte; barrier != 0 names the
+     * barrier it signals when done (aclrtCmoAsyncWithBarrier).
+     * pre: the range inside one live device block; type < 4. */
+    aclError (*cmo)(void *stream, void *ptr, size_t size, int type, uint32_t barrier);
+    /* stream waits until the cache operations of the barriers info names are
+     * done. pre: info checked (1..6 entries, invalidations, ids > 0). */
+    aclError (*cmo_barrier_wait)(void *stream, const aclrtBarrierTaskInfo *info, uint32_t flag);
+    /* The bytes of a descriptor of kind what (BE_DESC_*) on the current device. */
+    aclError (*desc_size)(int what, size_t *size);
+    /* Write a descriptor of kind what into device memory desc: a copy of n
+     * bytes from src to dst, or (BE_DESC_CMO, dst NULL) the range [src,
+     * src+n). pre: arguments checked as the runtime checks them. */
+    aclError (*desc_set)(int what, void *desc, void *src, void *dst, size_t n);
+    /* Put the work the descriptor at desc names on stream: its copy, or its
+     * cache operation of type, the descriptor read as the task is enqueued
+     * (the simulator runs work when it is enqueued). ACL_ERROR_RT_PARAM_INVALID:
+     * the descriptor names no live device memory (nothing enqueued). pre:
+     * desc in device memory. */
+    aclError (*desc_launch)(int what, void *stream, void *desc, int type);
+    /* Copy n bytes from *src + soff to *dst + doff, the two pointers read
+     * from device memory (8 bytes at src and at dst) as the copy is
+     * enqueued. ACL_ERROR_RT_PARAM_INVALID: they name no live device memory
+     * with room for it within dmax. pre: dst, src 8 bytes of live device
+     * memory. */
+    aclError (*memcpy_at)(void *stream, void **dst, size_t dmax, size_t doff, const void **src,
+                          size_t n, size_t soff);
+    /* Counting notifies of an open device (ACL_ERROR_RT_NO_NOTIFY_RESOURCE at
+     * its limit): a record sets, adds, ORs or clears bits of the count when
+     * its stream reaches it; a reset zeroes it so; a wait holds its stream
+     * until the count meets the condition of its mode (then clears it when
+     * asked), at most timeout seconds (0: the device's op wait timeout, given
+     * by the caller). pre: modes checked. */
+    aclError (*cnt_create)(int32_t dev, void **cnt);
+    aclError (*cnt_destroy)(void *cnt);
+    aclError (*cnt_record)(void *cnt, void *stream, const aclrtCntNotifyRecordInfo *info);
+    aclError (*cnt_wait)(void *cnt, void *stream, const aclrtCntNotifyWaitInfo *info);
+    aclError (*cnt_reset)(void *cnt, void *stream);
+    aclError (*cnt_id)(void *cnt, uint32_t *id);
+    /* Floating-point overflow: write the status of mode into the 64 bytes at
+     * out on stream (the simulator never overflows: zeros); clear it; the
+     * context's overflow buffer (device memory of the runtime's own). */
+    aclError (*overflow_status)(void *stream, void *out, uint64_t size, uint32_t mode);
+    aclError (*overflow_clear)(void *stream, uint32_t mode);
+    aclError (*overflow_addr)(void *ctx, void **addr);
+    /* Clear the tasks stream (lane `lane` of the loaded graph `graph`, the
+     * backend's) recorded into it: later launches run none of them
+     * (aclrtPersistentTaskClean). pre: stream is that lane. */
+    aclError (*task_clean)(void *graph, unsigned lane, void *stream);
+    /* The id of the last task the calling thread put on a stream. */
+    aclError (*last_task_id)(uint32_t *id);
+    /* Write back and drop the current device's L2 cache (dev open). */
+    aclError (*l2_flush)(int32_t dev);
+
     /* Optional parts: NULL when the backend has none. */
     const struct be_tools *tools;
     const struct be_bridge *bridge;
@@ -664,6 +723,12 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(graph_launch) BE_REQUIRE(graph_destroy) BE_REQUIRE(label_create)
     BE_REQUIRE(label_destroy) BE_REQUIRE(label_list_create) BE_REQUIRE(label_list_destroy)
     BE_REQUIRE(label_set) BE_REQUIRE(label_switch)
+    /* ---- cache maintenance on streams, descriptors, counting notifies ---- */
+    BE_REQUIRE(cmo) BE_REQUIRE(cmo_barrier_wait) BE_REQUIRE(desc_size) BE_REQUIRE(desc_set)
+    BE_REQUIRE(desc_launch) BE_REQUIRE(memcpy_at) BE_REQUIRE(cnt_create) BE_REQUIRE(cnt_destroy)
+    BE_REQUIRE(cnt_record) BE_REQUIRE(cnt_wait) BE_REQUIRE(cnt_reset) BE_REQUIRE(cnt_id)
+    BE_REQUIRE(overflow_status) BE_REQUIRE(overflow_clear) BE_REQUIRE(overflow_addr)
+    BE_REQUIRE(task_clean) BE_REQUIRE(last_task_id) BE_REQUIRE(l2_flush)
 #undef BE_REQUIRE
     return NULL;
 }

@@ -12,6 +12,7 @@
  * keeps and can do (settings, core limits, SoC facts) is the simulator's
  * (sim/limits.c, sim/config.c).
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,12 @@
 struct ctx {
     int32_t dev;
 };
+
+/* Each open device's overflow buffer (aclrtCtxGetFloatOverflowAddr), once
+ * asked for: 64 bytes of the runtime's own device memory that stay zero,
+ * shared by the device's contexts, freed when the device closes and never
+ * reported as the program's (live_blocks). */
+static void *_Atomic overflow_buf[SIM_MAX_DEVICES];
 
 /* The aclError CANN returns for a simulator result: if_nomem for device
  * memory or slots running out (each call passes the code of its kind of
@@ -129,6 +136,9 @@ static aclError device_open(int32_t dev)
 
 static void device_close(int32_t dev)
 {
+    void *o = atomic_exchange(&overflow_buf[dev], NULL);
+    if (o)
+        sim_mem_free(o);
     sim_device_close(dev);
 }
 
@@ -450,11 +460,16 @@ static size_t mem_usage(int32_t dev, struct be_usage *out, size_t max)
 struct live_ctx {
     void (*fn)(void *start, size_t size, void *const *frames, int n, void *user);
     void *user;
+    size_t ours; /* blocks of the runtime's own (overflow buffers) */
 };
 
 static void each_live(const struct sim_block *b, void *const *frames, int n, void *user)
 {
-    const struct live_ctx *c = user;
+    struct live_ctx *c = user;
+    if (b->start == atomic_load(&overflow_buf[b->dev])) {
+        c->ours++;
+        return;
+    }
     c->fn(b->start, (size_t)b->usable, frames, n, c->user);
 }
 
@@ -463,8 +478,9 @@ static size_t live_blocks(int32_t dev,
                                      void *user),
                           void *user)
 {
-    struct live_ctx c = {fn, user};
-    return sim_mem_live(dev, each_live, &c);
+    struct live_ctx c = {fn, user, 0};
+    size_t n = sim_mem_live(dev, each_live, &c);
+    return n - c.ours;
 }
 
 static aclError clock_read(int which, int32_t dev, void *stream, uint64_t *ps)
@@ -1138,6 +1154,204 @@ static aclError cache_op(int32_t dev, void *ptr, size_t size, int invalidate)
     return ACL_SUCCESS;
 }
 
+/* ---- cache maintenance on streams, descriptors, counting notifies ---- */
+
+static aclError cmo(void *stream, void *ptr, size_t size, int type, uint32_t barrier)
+{
+    (void)type; /* prefetch, write back, invalidate, flush: alike without caches */
+    sim_cmo(stream, ptr, size, barrier);
+    return ACL_SUCCESS;
+}
+
+static aclError cmo_barrier_wait(void *stream, const aclrtBarrierTaskInfo *info, uint32_t flag)
+{
+    (void)flag;
+    uint32_t ids[ACL_RT_CMO_MAX_BARRIER_NUM];
+    unsigned n = info->barrierNum;
+    for (unsigned i = 0; i < n; i++)
+        ids[i] = info->cmoInfo[i].barrierId;
+    sim_cmo_barrier_wait(stream, ids, n);
+    return ACL_SUCCESS;
+}
+
+/* The simulator's descriptors have the layout of CANN's (hicann/runtime
+ * pkg_inc/runtime/runtime/mem.h rtMemcpyAddrInfo, rt_external_stars_define.h
+ * rtCmoAddrInfo): 32 bytes, the length at byte 12, the source address at
+ * 16, a copy's destination at 24. */
+enum { DESC_BYTES = 32, DESC_LEN = 12, DESC_SRC = 16, DESC_DST = 24 };
+
+static aclError desc_size(int what, size_t *size)
+{
+    (void)what;
+    *size = DESC_BYTES;
+    return ACL_SUCCESS;
+}
+
+static aclError desc_set(int what, void *desc, void *src, void *dst, size_t n)
+{
+    unsigned char d[DESC_BYTES] = {0};
+    uint32_t len = (uint32_t)n;
+    uint64_t from = (uint64_t)(uintptr_t)src, to = (uint64_t)(uintptr_t)dst;
+    memcpy(d + DESC_LEN, &len, 4);
+    memcpy(d + DESC_SRC, &from, 8);
+    if (what == BE_DESC_MEMCPY)
+        memcpy(d + DESC_DST, &to, 8);
+    struct sim_block b;
+    if (!sim_mem_lookup(desc, &b))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    /* the runtime writes it with a synchronous copy */
+    return rc_to_acl(sim_copy(b.dev, NULL, desc, true, d, false, DESC_BYTES, SIM_COPY_WAIT),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+/* Whether [p, p+n) lies in one live device block of device dev. */
+static bool live_range(int32_t dev, const void *p, uint64_t n)
+{
+    struct sim_block b;
+    if (n == 0 || !sim_mem_lookup(p, &b) || b.dev != dev)
+        return false;
+    uint64_t off = (uint64_t)((const char *)p - (const char *)b.start);
+    return off < b.usable && n <= b.usable - off;
+}
+
+static aclError desc_launch(int what, void *stream, void *desc, int type)
+{
+    (void)type;
+    int32_t dev = sim_stream_device(stream);
+    unsigned char d[DESC_BYTES];
+    if (!live_range(dev, desc, DESC_BYTES) ||
+        sim_mem_copy(d, false, desc, true, DESC_BYTES) != SIM_OK)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    uint32_t len;
+    uint64_t from, to;
+    memcpy(&len, d + DESC_LEN, 4);
+    memcpy(&from, d + DESC_SRC, 8);
+    memcpy(&to, d + DESC_DST, 8);
+    void *src = (void *)(uintptr_t)from, *dst = (void *)(uintptr_t)to;
+    if (!live_range(dev, src, len))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    if (what == BE_DESC_CMO) {
+        sim_cmo(stream, src, len, 0);
+        return ACL_SUCCESS;
+    }
+    if (!live_range(dev, dst, len))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    return rc_to_acl(sim_copy(dev, stream, dst, true, src, true, len, 0),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError memcpy_at(void *stream, void **dst, size_t dmax, size_t doff, const void **src,
+                          size_t n, size_t soff)
+{
+    int32_t dev = sim_stream_device(stream);
+    uint64_t d, s;
+    if (sim_mem_copy(&d, false, dst, true, 8) != SIM_OK ||
+        sim_mem_copy(&s, false, src, true, 8) != SIM_OK)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    char *to = (char *)(uintptr_t)d + doff;
+    const char *from = (const char *)(uintptr_t)s + soff;
+    if (doff > dmax || n > dmax - doff || !live_range(dev, to, n) || !live_range(dev, from, n))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    return rc_to_acl(sim_copy(dev, stream, to, true, from, true, n, 0),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
+}
+
+static aclError cnt_create(int32_t dev, void **out)
+{
+    struct sim_cnt *c;
+    aclError rc = rc_to_acl(sim_cnt_create(dev, &c), ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
+    if (rc == ACL_SUCCESS)
+        *out = c;
+    return rc;
+}
+
+static aclError cnt_destroy(void *c)
+{
+    sim_cnt_destroy(c);
+    return ACL_SUCCESS;
+}
+
+static aclError cnt_record(void *c, void *s, const aclrtCntNotifyRecordInfo *info)
+{
+    sim_cnt_record(c, s, (uint32_t)info->mode, info->value);
+    return ACL_SUCCESS;
+}
+
+static aclError cnt_wait(void *c, void *s, const aclrtCntNotifyWaitInfo *info)
+{
+    sim_cnt_wait(c, s, (uint32_t)info->mode, info->value, info->isClear != 0, info->timeout);
+    return ACL_SUCCESS;
+}
+
+static aclError cnt_reset(void *c, void *s)
+{
+    sim_cnt_reset(c, s);
+    return ACL_SUCCESS;
+}
+
+static aclError cnt_id(void *c, uint32_t *id)
+{
+    *id = sim_cnt_id(c);
+    return ACL_SUCCESS;
+}
+
+static aclError device_task(void *stream, const struct be_task *t);
+
+/* The check-mode overflow calls are the device tasks of
+ * aclrtGetFloatOverflowStatus and aclrtResetFloatOverflowStatus here: the
+ * simulator never overflows (checkMode changes nothing). */
+static aclError overflow_status(void *stream, void *out, uint64_t size, uint32_t mode)
+{
+    (void)mode;
+    struct be_task t = {.kind = BE_TASK_OVERFLOW_GET, .dst = out, .size = (size_t)size};
+    return device_task(stream, &t);
+}
+
+static aclError overflow_clear(void *stream, uint32_t mode)
+{
+    (void)mode;
+    struct be_task t = {.kind = BE_TASK_OVERFLOW_RESET};
+    return device_task(stream, &t);
+}
+
+static pthread_mutex_t overflow_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static aclError overflow_addr(void *ctx, void **addr)
+{
+    int32_t dev = ((struct ctx *)ctx)->dev;
+    pthread_mutex_lock(&overflow_lock);
+    void *o = atomic_load(&overflow_buf[dev]);
+    enum sim_rc rc = SIM_OK;
+    if (!o && (rc = sim_mem_alloc(dev, 64, SIM_POLICY_NORMAL_ONLY, true, &o)) == SIM_OK) {
+        sim_mem_fill(o, true, 0, 64);
+        atomic_store(&overflow_buf[dev], o);
+    }
+    pthread_mutex_unlock(&overflow_lock);
+    if (rc != SIM_OK)
+        return rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+    *addr = o;
+    return ACL_SUCCESS;
+}
+
+static aclError task_clean(void *graph, unsigned lane, void *stream)
+{
+    (void)stream;
+    sim_graph_clean_lane(graph, lane);
+    return ACL_SUCCESS;
+}
+
+static aclError last_task_id(uint32_t *id)
+{
+    *id = sim_thread_last_task();
+    return ACL_SUCCESS;
+}
+
+static aclError l2_flush(int32_t dev)
+{
+    (void)dev; /* no caches: nothing to write back */
+    return ACL_SUCCESS;
+}
+
 static aclError mem_type_check(int32_t dev, void **list, uint32_t n, uint32_t mask,
                                uint32_t *result)
 {
@@ -1754,6 +1968,24 @@ static const struct be_ops ops = {
     .managed_attrs = managed_attrs,
     .managed_prefetch = managed_prefetch,
     .cache_op = cache_op,
+    .cmo = cmo,
+    .cmo_barrier_wait = cmo_barrier_wait,
+    .desc_size = desc_size,
+    .desc_set = desc_set,
+    .desc_launch = desc_launch,
+    .memcpy_at = memcpy_at,
+    .cnt_create = cnt_create,
+    .cnt_destroy = cnt_destroy,
+    .cnt_record = cnt_record,
+    .cnt_wait = cnt_wait,
+    .cnt_reset = cnt_reset,
+    .cnt_id = cnt_id,
+    .overflow_status = overflow_status,
+    .overflow_clear = overflow_clear,
+    .overflow_addr = overflow_addr,
+    .task_clean = task_clean,
+    .last_task_id = last_task_id,
+    .l2_flush = l2_flush,
     .mem_type_check = mem_type_check,
     .uce_info = uce_info,
     /* ---- virtual memory and stream-ordered pools ---- */

@@ -38,6 +38,9 @@ struct sim_graph {
      * replays then skip the per-task lookups. Under the launch lock. */
     bool checked;
     uint64_t frees;
+    /* Lanes whose tasks were cleared (aclrtPersistentTaskClean): bit i set,
+     * launches skip lane i's tasks. */
+    _Atomic uint32_t cleaned;
 };
 
 /* ---- Labels ---- */
@@ -233,6 +236,10 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
                 t = ++passed < JUMP_BOUND ? jump(g, t) : NULL;
                 continue;
             }
+            if ((atomic_load_explicit(&g->cleaned, memory_order_relaxed) >> t->lane) & 1u) {
+                t = t->next; /* its stream's tasks were cleared */
+                continue;
+            }
             bool data = t->kind >= SIM_T_COPY && t->kind <= SIM_T_FILL32;
             /* not live: every view is dropped, each task checks its own */
             enum sim_rc r = sim_stream_replay(t->lane ? g->own[t->lane] : s, t, live && data);
@@ -245,6 +252,12 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
     }
     pthread_mutex_unlock(&g->launch);
     return rc;
+}
+
+void sim_graph_clean_lane(struct sim_graph *g, unsigned lane)
+{
+    if (lane < LANES)
+        atomic_fetch_or(&g->cleaned, 1u << lane);
 }
 
 void sim_graph_destroy(struct sim_graph *g)

@@ -1,8 +1,9 @@
 /*
  * queue.c - the queue of a held stream: the waits that hold a stream
- * (notify waits, value waits, waits on events whose record is itself
- * queued), the tasks queued behind them and their replay; notifies and
- * value writes (sim.h describes the model, queue.h the files around it).
+ * (notify waits, counting notify waits, value waits, waits on events whose
+ * record is itself queued), the tasks queued behind them and their replay;
+ * notifies, counting notifies and value writes (sim.h describes the model,
+ * queue.h the files around it).
  *
  * A stream is held from a wait the device cannot satisfy yet until its
  * queue is empty again; every task enqueued meanwhile, of any kind, joins
@@ -43,6 +44,13 @@ struct sim_notify {
     sim_ps at; /* when the record completed */
 };
 
+struct sim_cnt {
+    int32_t dev;
+    uint32_t id;
+    uint32_t count; /* under the queue lock */
+    sim_ps at;      /* when a record or reset last changed it */
+};
+
 /* A host task queued behind a wait, from sim_queue_host_task until the
  * host says it ran or dropped it (sim_queue_host_done), which may be after
  * its queue went. */
@@ -70,6 +78,8 @@ static _Atomic unsigned any_values;  /* value_waits, for the fast path */
 static _Atomic uint32_t grace_ms = 60000;
 static uint32_t next_notify_id[SIM_MAX_DEVICES];
 static unsigned live_notifies[SIM_MAX_DEVICES];
+static uint32_t next_cnt_id[SIM_MAX_DEVICES];
+static unsigned live_cnts[SIM_MAX_DEVICES];
 
 /* The queue lock; faults raised inside it wait until it is released. */
 static void lock(void)
@@ -297,6 +307,83 @@ static bool run_value_wait(struct sim_stream *s, const struct sim_task *t, bool 
     return true;
 }
 
+/* Whether count c meets a counting notify wait's condition. */
+static bool cnt_met(const struct sim_cnt *c, uint32_t mode, uint32_t want)
+{
+    switch (mode) {
+    case SIM_CNT_LESS:
+        return c->count < want;
+    case SIM_CNT_EQ:
+        return c->count == want;
+    case SIM_CNT_GREATER:
+        return c->count > want;
+    case SIM_CNT_GEQ:
+        return c->count >= want;
+    default: /* SIM_CNT_MASK */
+        return (c->count & want) == want;
+    }
+}
+
+/* c changed at `at`: release the streams whose wait on it is met now, in
+ * turn (a wait that clears the count may leave the next one waiting). */
+static void wake_cnt(struct sim_cnt *c, sim_ps at)
+{
+    for (bool again = true; again;) {
+        again = false;
+        for (struct sim_stream *s = queues; s; s = s->q.next)
+            if (s->q.behind == SIM_BEHIND_CNT && s->q.obj == c &&
+                cnt_met(c, s->q.flag & 0xffu, (uint32_t)s->q.value)) {
+                if (s->q.flag >> 8)
+                    c->count = 0;
+                release(s, at);
+                again = true; /* the list may have changed */
+                break;
+            }
+    }
+}
+
+static bool run_cnt_record(struct sim_stream *s, const struct sim_task *t, bool device)
+{
+    struct sim_cnt *c = t->obj;
+    sim_ps at = reach(s, device);
+    uint32_t v = (uint32_t)t->value;
+    switch (t->kind == SIM_T_CNT_RESET ? SIM_CNT_SET : t->flag) {
+    case SIM_CNT_SET:
+        c->count = t->kind == SIM_T_CNT_RESET ? 0 : v;
+        break;
+    case SIM_CNT_ADD:
+        c->count += v;
+        break;
+    case SIM_CNT_OR:
+        c->count |= v;
+        break;
+    default: /* SIM_CNT_CLEAR */
+        c->count &= ~v;
+        break;
+    }
+    c->at = at;
+    wake_cnt(c, at);
+    return false;
+}
+
+static bool run_cnt_wait(struct sim_stream *s, const struct sim_task *t, bool device)
+{
+    struct sim_cnt *c = t->obj;
+    uint32_t want = (uint32_t)t->value, timeout_s = (uint32_t)(t->value >> 32);
+    if (cnt_met(c, t->flag & 0xffu, want)) {
+        if (t->flag >> 8)
+            c->count = 0;
+        device ? sim_clock_release(&s->clk, c->at) : sim_clock_wait(&s->clk, c->at);
+        return false;
+    }
+    sim_ps from = reach(s, device);
+    sim_ps deadline = timeout_s ? from + timeout_s * 1000000000000ull : SIM_PS_FOREVER;
+    queue_behind(s, SIM_BEHIND_CNT, c, deadline);
+    s->q.value = want;
+    s->q.flag = t->flag;
+    return true;
+}
+
 /* A queued host task reached: it is ready now; a blocking one holds the
  * rest of the queue until the host has run it. */
 static bool run_host(struct sim_stream *s, struct host_task *h)
@@ -330,6 +417,11 @@ static bool run(struct sim_stream *s, struct sim_task *t, bool device)
         return run_value_wait(s, t, device);
     case SIM_T_HOST:
         return run_host(s, t->obj);
+    case SIM_T_CNT_RECORD:
+    case SIM_T_CNT_RESET:
+        return run_cnt_record(s, t, device);
+    case SIM_T_CNT_WAIT:
+        return run_cnt_wait(s, t, device);
     default:
         if (sim_task_run(s, t, device) && value_waits)
             wake_values(sim_clock_stream_now(&s->clk));
@@ -699,13 +791,16 @@ void sim_queue_forget(const void *obj)
     lock();
     for (struct sim_stream *s = queues; s; s = s->q.next) {
         enum sim_queue_behind b = s->q.behind;
-        if ((b == SIM_BEHIND_NOTIFY || b == SIM_BEHIND_EVENT) && s->q.obj == obj) {
+        if ((b == SIM_BEHIND_NOTIFY || b == SIM_BEHIND_EVENT || b == SIM_BEHIND_CNT) &&
+            s->q.obj == obj) {
             set_behind(s, SIM_BEHIND_ORPHAN); /* nothing can satisfy it any more */
             s->q.obj = NULL;
         }
         for (struct sim_task *t = s->q.head; t; t = t->next)
             if (t->obj == obj && (t->kind == SIM_T_RECORD || t->kind == SIM_T_WAIT_EVENT ||
-                                  t->kind == SIM_T_NOTIFY_RECORD || t->kind == SIM_T_NOTIFY_WAIT))
+                                  t->kind == SIM_T_NOTIFY_RECORD || t->kind == SIM_T_NOTIFY_WAIT ||
+                                  t->kind == SIM_T_CNT_RECORD || t->kind == SIM_T_CNT_WAIT ||
+                                  t->kind == SIM_T_CNT_RESET))
                 t->kind = SIM_T_NOP;
     }
     unlock();
@@ -779,6 +874,78 @@ void sim_notify_reset(struct sim_notify *n)
 uint32_t sim_notify_id(const struct sim_notify *n)
 {
     return n->id;
+}
+
+/* ---- Counting notifies ---- */
+
+enum sim_rc sim_cnt_create(int32_t dev, struct sim_cnt **out)
+{
+    const struct sim_profile *p = sim_device_profile(dev);
+    struct sim_cnt *c = base_calloc(1, sizeof *c);
+    if (!c)
+        return SIM_EHOSTMEM;
+    lock();
+    bool full = live_cnts[dev] >= p->max_events;
+    if (!full) {
+        live_cnts[dev]++;
+        c->id = next_cnt_id[dev]++;
+    }
+    unlock();
+    if (full) {
+        base_free(c);
+        return SIM_ENOMEM;
+    }
+    c->dev = dev;
+    *out = c;
+    return SIM_OK;
+}
+
+void sim_cnt_destroy(struct sim_cnt *c)
+{
+    sim_queue_forget(c);
+    sim_record_forget(c);
+    lock();
+    live_cnts[c->dev]--;
+    unlock();
+    base_free(c);
+}
+
+/* t on s: recorded when s captures, else behind what holds s, or now. */
+static void cnt_task(struct sim_stream *s, struct sim_task *t)
+{
+    if (sim_stream_recording(s)) {
+        sim_record_task(s, t);
+        return;
+    }
+    lock();
+    submit_control(s, t);
+    unlock();
+}
+
+void sim_cnt_record(struct sim_cnt *c, struct sim_stream *s, uint32_t mode, uint32_t value)
+{
+    struct sim_task t = {.kind = SIM_T_CNT_RECORD, .obj = c, .value = value, .flag = mode};
+    cnt_task(s, &t);
+}
+
+void sim_cnt_wait(struct sim_cnt *c, struct sim_stream *s, uint32_t mode, uint32_t value,
+                  bool clear, uint32_t timeout_s)
+{
+    struct sim_task t = {.kind = SIM_T_CNT_WAIT, .obj = c,
+                         .value = (uint64_t)timeout_s << 32 | value,
+                         .flag = mode | (clear ? 1u << 8 : 0)};
+    cnt_task(s, &t);
+}
+
+void sim_cnt_reset(struct sim_cnt *c, struct sim_stream *s)
+{
+    struct sim_task t = {.kind = SIM_T_CNT_RESET, .obj = c};
+    cnt_task(s, &t);
+}
+
+uint32_t sim_cnt_id(const struct sim_cnt *c)
+{
+    return c->id;
 }
 
 /* ---- Value writes and waits ---- */

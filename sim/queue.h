@@ -29,6 +29,8 @@ enum sim_queue_behind {
     SIM_BEHIND_NOTIFY,   /* a notify wait holds the stream (obj: the notify) */
     SIM_BEHIND_EVENT,    /* an event wait whose record is itself queued (obj: the event) */
     SIM_BEHIND_VALUE,    /* a value wait (addr, value, flag) */
+    SIM_BEHIND_CNT,      /* a counting notify wait (obj: the notify; value, flag: its
+                            condition, as SIM_T_CNT_WAIT's) */
     SIM_BEHIND_ORPHAN,   /* a wait on a notify or event destroyed since: nothing satisfies it */
     SIM_BEHIND_HOST_TASK /* no wait: the replay reached a blocking host task (obj: its
                             record), and the rest waits until the host has run it */
@@ -148,6 +150,12 @@ enum sim_task_kind {
     SIM_T_OP,            /* obj: the task's own copy of a struct sim_op (host inputs
                             staged with it) */
     SIM_T_HOST,          /* obj: its host task record (queue.c) */
+    SIM_T_CMO,           /* dst, n: a cache operation's range; value: the barrier it
+                            signals when done (0: none) */
+    SIM_T_CNT_RECORD,    /* obj: counting notify; value: the value; flag: the record mode */
+    SIM_T_CNT_WAIT,      /* obj: counting notify; value: the value, timeout in s in the
+                            high 32 bits; flag: the wait mode, clear after it in bit 8 */
+    SIM_T_CNT_RESET,     /* obj: counting notify */
     /* ---- recorded only (graph.c interprets them at each launch) ---- */
     SIM_T_LABEL,         /* obj: the label set here */
     SIM_T_SWITCH         /* src: the device uint32 index; obj: the label list */
@@ -262,6 +270,9 @@ enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t, bo
 
 /* Count a task of s; returns its id. */
 uint32_t sim_task_begin(struct sim_stream *s);
+/* When the last cache operation done under any of the n barrier ids of
+ * device dev completes (0: none yet). */
+sim_ps sim_task_barrier_time(int32_t dev, const uint32_t *ids, unsigned n);
 /* Tell the fault handler of a failed task. */
 void sim_task_fault(enum sim_fault_kind kind, int32_t dev, uint32_t stream_id, uint32_t task_id,
                     uint32_t thread);

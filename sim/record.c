@@ -76,7 +76,9 @@ void sim_record_forget(const void *obj)
         for (struct sim_task *t = r->head; t; t = t->next)
             if (t->obj == obj && (t->kind == SIM_T_RECORD || t->kind == SIM_T_WAIT_EVENT ||
                                   t->kind == SIM_T_NOTIFY_RECORD || t->kind == SIM_T_NOTIFY_WAIT ||
-                                  t->kind == SIM_T_LABEL || t->kind == SIM_T_SWITCH))
+                                  t->kind == SIM_T_LABEL || t->kind == SIM_T_SWITCH ||
+                                  t->kind == SIM_T_CNT_RECORD || t->kind == SIM_T_CNT_WAIT ||
+                                  t->kind == SIM_T_CNT_RESET))
                 t->kind = SIM_T_NOP;
         pthread_mutex_unlock(&r->lock);
     }

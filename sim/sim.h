@@ -441,6 +441,10 @@ void sim_label_list_destroy(struct sim_label_list *l);
 enum sim_rc sim_label_set(struct sim_label *l, struct sim_stream *s);
 enum sim_rc sim_label_switch(const void *index, struct sim_label_list *list,
                              struct sim_stream *s);
+/* The tasks the stream of lane `lane` (0: the one that began the capture,
+ * then the joined and bound ones in their order) recorded into g are
+ * cleared: later launches run none of them (aclrtPersistentTaskClean). */
+void sim_graph_clean_lane(struct sim_graph *g, unsigned lane);
 /* How many tasks g recorded. */
 unsigned sim_graph_tasks(struct sim_graph *g);
 /* Free g (its streams wait for their work first). pre: g ended. */
@@ -461,6 +465,37 @@ uint32_t sim_notify_id(const struct sim_notify *n);
 enum { SIM_WAIT_GEQ = 0, SIM_WAIT_EQ = 1, SIM_WAIT_AND = 2, SIM_WAIT_NOR = 3 };
 void sim_value_write(struct sim_stream *s, void *addr, uint64_t value);
 void sim_value_wait(struct sim_stream *s, const void *addr, uint64_t value, uint32_t flag);
+
+/* Counting notifies (queue.c): a 32-bit count. A record changes it when
+ * its stream reaches it (SIM_CNT_SET stores value, _ADD adds it, _OR sets
+ * its bits, _CLEAR clears them); a reset stores 0 so; a wait holds its
+ * stream until the count meets the condition (SIM_CNT_LESS: count < value,
+ * _EQ, _GREATER, _GEQ, _MASK: every bit of value set), then zeroes it when
+ * `clear`, and fails its stream timeout_s after it began waiting (0: no
+ * limit), as a notify wait does. */
+enum { SIM_CNT_SET = 0, SIM_CNT_ADD = 1, SIM_CNT_OR = 2, SIM_CNT_CLEAR = 4 };
+enum { SIM_CNT_LESS = 0, SIM_CNT_EQ = 1, SIM_CNT_GREATER = 2, SIM_CNT_GEQ = 3, SIM_CNT_MASK = 4 };
+struct sim_cnt;
+/* SIM_ENOMEM: the device has no notify left (the profile's event count). */
+enum sim_rc sim_cnt_create(int32_t dev, struct sim_cnt **out);
+void sim_cnt_destroy(struct sim_cnt *c);
+void sim_cnt_record(struct sim_cnt *c, struct sim_stream *s, uint32_t mode, uint32_t value);
+void sim_cnt_wait(struct sim_cnt *c, struct sim_stream *s, uint32_t mode, uint32_t value,
+                  bool clear, uint32_t timeout_s);
+void sim_cnt_reset(struct sim_cnt *c, struct sim_stream *s);
+uint32_t sim_cnt_id(const struct sim_cnt *c);
+
+/* Cache maintenance on a stream (stream.c, task.c): a task over [ptr,
+ * ptr+size) of device memory that takes the time of one pass of the range
+ * through HBM and changes no byte (the simulator has no caches); barrier !=
+ * 0 notes when it is done under that id, per device. A barrier wait makes s
+ * wait until the last operations done under the n ids so far are. pre: the
+ * range inside a live block of s's device. */
+void sim_cmo(struct sim_stream *s, void *ptr, size_t size, uint32_t barrier);
+void sim_cmo_barrier_wait(struct sim_stream *s, const uint32_t *ids, unsigned n);
+/* The id of the last task the calling thread counted on a stream
+ * (sim_task_begin), 0 before any. */
+uint32_t sim_thread_last_task(void);
 
 /* ---- stream.c: host tasks (callbacks) and device faults ---- */
 

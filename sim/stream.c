@@ -4,8 +4,9 @@
  *
  * A stream is an in-order queue on its device's timeline (clock.c). Every
  * task enqueued on it (copies, fills, 2-D copies, 32-bit fills, managed
- * migrations, event records and waits, device tasks, operators, host
- * tasks; notify and value waits and writes go straight to queue.c) waits
+ * migrations, cache operations and their barrier waits, event records and
+ * waits, device tasks, operators, host tasks; notify, counting notify and
+ * value waits and writes go straight to queue.c) waits
  * its turn: on a stream nothing holds its turn is now, and it runs through
  * task.c at once, its bytes moved and its simulated time taken (so data is
  * right for any correctly synchronised program); on a stream a wait holds
@@ -233,6 +234,25 @@ void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device)
     if (!queued(s, &t, &rc))
         sim_clock_copy(&s->clk, to_device ? SIM_LINK_H2D : SIM_LINK_D2H, bytes, false,
                        "managed prefetch", NULL);
+}
+
+void sim_cmo(struct sim_stream *s, void *ptr, size_t size, uint32_t barrier)
+{
+    enum sim_rc rc = SIM_OK;
+    struct sim_task t = {.kind = SIM_T_CMO, .dst = ptr, .dst_dev = true, .n = size,
+                         .value = barrier};
+    if (!queued(s, &t, &rc) || rc != SIM_OK)
+        sim_task_run(s, &t, false); /* now (a queue without host memory: out of order) */
+}
+
+void sim_cmo_barrier_wait(struct sim_stream *s, const uint32_t *ids, unsigned n)
+{
+    /* The operations done under the ids so far: their last end. */
+    sim_ps t = sim_task_barrier_time(s->dev, ids, n);
+    struct sim_task task = {.kind = SIM_T_WAIT_UNTIL, .value = t};
+    enum sim_rc rc = SIM_OK;
+    if (!queued(s, &task, &rc) || rc != SIM_OK)
+        sim_clock_wait(&s->clk, t);
 }
 
 enum sim_rc sim_devtask(int32_t dev, struct sim_stream *s, const struct sim_devtask *b)
@@ -530,6 +550,16 @@ enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t, bo
         return SIM_OK;
     case SIM_T_VALUE_WAIT:
         sim_value_wait(s, t->src, t->value, t->flag);
+        return SIM_OK;
+    case SIM_T_CNT_RECORD:
+        sim_cnt_record(t->obj, s, t->flag, (uint32_t)t->value);
+        return SIM_OK;
+    case SIM_T_CNT_WAIT:
+        sim_cnt_wait(t->obj, s, t->flag & 0xffu, (uint32_t)t->value, (t->flag >> 8) != 0,
+                     (uint32_t)(t->value >> 32));
+        return SIM_OK;
+    case SIM_T_CNT_RESET:
+        sim_cnt_reset(t->obj, s);
         return SIM_OK;
     default:
         break;

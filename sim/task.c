@@ -57,10 +57,59 @@ static uint64_t self_id(void)
     return (uint64_t)pthread_self();
 }
 
+/* The last task id the calling thread counted (aclrtGetThreadLastTaskId). */
+static _Thread_local uint32_t thread_last;
+
 uint32_t sim_task_begin(struct sim_stream *s)
 {
     atomic_store_explicit(&s->last_thread, (uint32_t)self_id(), memory_order_relaxed);
-    return atomic_fetch_add_explicit(&s->tasks, 1, memory_order_relaxed);
+    uint32_t id = atomic_fetch_add_explicit(&s->tasks, 1, memory_order_relaxed);
+    thread_last = id;
+    return id;
+}
+
+uint32_t sim_thread_last_task(void)
+{
+    return thread_last;
+}
+
+/* ---- Cache maintenance barriers ----
+ *
+ * When the last cache operation under each barrier id was done, per
+ * device: a few ids live at once (CANN's barrier wait names at most
+ * ACL_RT_CMO_MAX_BARRIER_NUM), so a small table, its oldest entry reused. */
+#define BARRIERS 32
+static pthread_mutex_t barrier_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    uint32_t id;
+    sim_ps at;
+} barriers[SIM_MAX_DEVICES][BARRIERS];
+static unsigned barrier_next[SIM_MAX_DEVICES];
+
+static void barrier_note(int32_t dev, uint32_t id, sim_ps at)
+{
+    pthread_mutex_lock(&barrier_lock);
+    unsigned i = 0;
+    while (i < BARRIERS && barriers[dev][i].id != id)
+        i++;
+    if (i == BARRIERS)
+        i = barrier_next[dev]++ % BARRIERS;
+    barriers[dev][i].id = id;
+    if (barriers[dev][i].at < at)
+        barriers[dev][i].at = at;
+    pthread_mutex_unlock(&barrier_lock);
+}
+
+sim_ps sim_task_barrier_time(int32_t dev, const uint32_t *ids, unsigned n)
+{
+    sim_ps t = 0;
+    pthread_mutex_lock(&barrier_lock);
+    for (unsigned k = 0; k < n; k++)
+        for (unsigned i = 0; i < BARRIERS; i++)
+            if (ids[k] != 0 && barriers[dev][i].id == ids[k] && barriers[dev][i].at > t)
+                t = barriers[dev][i].at;
+    pthread_mutex_unlock(&barrier_lock);
+    return t;
 }
 
 void sim_fault_handler(sim_fault_fn fn)
@@ -403,6 +452,8 @@ bool sim_task_memory_live(const struct sim_task *t)
     case SIM_T_FILL:
     case SIM_T_FILL32:
         return side_live(t->dst, t->dst_dev, t->n);
+    case SIM_T_CMO:
+        return side_live(t->dst, true, t->n);
     default:
         return true;
     }
@@ -442,6 +493,16 @@ static bool run_task(struct sim_stream *s, const struct sim_task *t, bool device
         return false;
     case SIM_T_WAIT_UNTIL:
         device ? sim_clock_release(&s->clk, t->value) : sim_clock_wait(&s->clk, t->value);
+        return false;
+    case SIM_T_CMO:
+        /* One pass of the range through HBM; no byte changes. Memory freed
+         * since it was enqueued is left alone. */
+        if (live) {
+            sim_task_begin(s);
+            sim_ps end = sim_clock_fill(&s->clk, t->n, false, "cache maintenance", NULL);
+            if (t->value)
+                barrier_note(s->dev, (uint32_t)t->value, end);
+        }
         return false;
     case SIM_T_DEVTASK:
         sim_devtask_run(s, t->obj);

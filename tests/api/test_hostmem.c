@@ -624,6 +624,178 @@ static void test_cache_maintenance_checks_the_range(void **state)
     assert_non_null(aclGetRecentErrMsg());
 }
 
+/* ---- cache operations on streams (hicann/runtime src/acl/aclrt_impl/
+ * memory.cpp aclrtCmoAsyncImpl line 1363, aclrtCmoAsyncWithBarrierImpl line
+ * 1677, aclrtCmoGetDescSize/SetDesc/AsyncWithDescImpl lines 1921-1955;
+ * kernel.cpp aclrtCmoWaitBarrierImpl line 433; device.cpp
+ * aclrtDeviceL2CacheFlushImpl line 688; the runtime's api_c_standard_soc.cc
+ * rtCmoAsync line 835, rtsLaunchCmoAddrTask line 520, api_c_memory.cc
+ * rtsCmoAsyncWithBarrier line 666, rtsLaunchBarrierTask line 715, and
+ * api_error.cc CmoAddrTaskLaunch line 5928, SetCmoDesc line 7397) ---- */
+
+static void test_cmo_bad_input(void **state)
+{
+    (void)state;
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtCmoAsync(NULL, 64, ACL_RT_CMO_TYPE_PREFETCH, s), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtCmoAsync", "src");
+    assert_int_equal(aclrtCmoAsync(d, 0, ACL_RT_CMO_TYPE_PREFETCH, s), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtCmoAsync failed because value 0 for parameter "
+               "size is invalid. Expected value: must be greater than 0.");
+    /* an operation outside prefetch..flush: "not supported", a warning only */
+    assert_int_equal(aclrtCmoAsync(d, 64, (aclrtCmoType)4, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    expect_no_msg();
+    MISUSE_BEGIN();
+    assert_int_equal(aclrtCmoAsync(d, 8192, ACL_RT_CMO_TYPE_FLUSH, s), ACL_ERROR_RT_PARAM_INVALID);
+    MISUSE_END();
+    assert_non_null(aclGetRecentErrMsg());
+    /* barriers: an invalidation needs an id, the others none */
+    assert_int_equal(aclrtCmoAsyncWithBarrier(NULL, 64, ACL_RT_CMO_TYPE_INVALID, 1, s),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtCmoAsyncWithBarrier", "src");
+    assert_int_equal(aclrtCmoAsyncWithBarrier(d, 0, ACL_RT_CMO_TYPE_INVALID, 1, s),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "rtsCmoAsyncWithBarrier failed because value 0 for "
+               "parameter srcLen is invalid. Expected value: greater than 0.");
+    assert_int_equal(aclrtCmoAsyncWithBarrier(d, 64, ACL_RT_CMO_TYPE_INVALID, 0, s),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1011)", "rtsCmoAsyncWithBarrier failed. Value 0 for parameter "
+               "logicId is invalid. Reason: If parameter cmoType is equal to RT_CMO_INVALID, the "
+               "value of parameter logicId cannot be 0.");
+    assert_int_equal(aclrtCmoAsyncWithBarrier(d, 64, ACL_RT_CMO_TYPE_FLUSH, 3, s),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1011)", "rtsCmoAsyncWithBarrier failed. Value 3 for parameter "
+               "logicId is invalid. Reason: If parameter cmoType is equal to RT_CMO_PREFETCH, "
+               "RT_CMO_WRITEBACK, or RT_CMO_FLUSH, the value of parameter logicId should be 0.");
+    aclrtBarrierTaskInfo info = {0};
+    assert_int_equal(aclrtCmoWaitBarrier(NULL, s, 0), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtCmoWaitBarrier", "taskInfo");
+    assert_int_equal(aclrtCmoWaitBarrier(&info, s, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtCmoWaitBarrier failed because value 0 for "
+               "parameter taskInfo->barrierNum is invalid. Expected value: (0, 6].");
+    info.barrierNum = 1;
+    info.cmoInfo[0].cmoType = ACL_RT_CMO_TYPE_FLUSH;
+    info.cmoInfo[0].barrierId = 1;
+    assert_int_equal(aclrtCmoWaitBarrier(&info, s, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "rtsLaunchBarrierTask failed because value 9 for "
+               "parameter cmoInfo.cmoType is invalid. Expected value: CMO_INVALID(8).");
+    info.cmoInfo[0].cmoType = ACL_RT_CMO_TYPE_INVALID;
+    info.cmoInfo[0].barrierId = 0;
+    assert_int_equal(aclrtCmoWaitBarrier(&info, s, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "rtsLaunchBarrierTask failed because value 0 for "
+               "parameter cmoInfo.logicId is invalid. Expected value: not equal to 0.");
+    /* descriptors */
+    size_t n = 0;
+    assert_int_equal(aclrtCmoGetDescSize(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Obtaining the memory size used by the "
+               "cache memory descriptor of the current device failed because size cannot be a "
+               "NULL pointer.");
+    assert_int_equal(aclrtCmoGetDescSize(&n), ACL_SUCCESS);
+    assert_int_equal(n, 32); /* sizeof(rtCmoAddrInfo), rt_external_stars_define.h */
+    assert_int_equal(aclrtCmoSetDesc(NULL, d, 64), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Setting the cache memory descriptor "
+               "failed because cmoDesc cannot be a NULL pointer.");
+    assert_int_equal(aclrtCmoSetDesc(d, NULL, 64), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Setting the cache memory descriptor "
+               "failed because srcAddr cannot be a NULL pointer.");
+    assert_int_equal(aclrtCmoSetDesc(d, d, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "Setting the cache memory descriptor failed because "
+               "value 0 for parameter srcLen is invalid. Expected value: not equal to 0.");
+    assert_int_equal(aclrtCmoAsyncWithDesc(d, ACL_RT_CMO_TYPE_PREFETCH, s, d),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    assert_non_null(aclGetRecentErrMsg());
+    assert_int_equal(aclrtCmoAsyncWithDesc(NULL, ACL_RT_CMO_TYPE_PREFETCH, s, NULL),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Using the memory descriptor to operate "
+               "the cache memory on the device failed because cmoAddrInfo cannot be a NULL "
+               "pointer.");
+    assert_int_equal(aclrtCmoAsyncWithDesc(d, (aclrtCmoType)7, s, NULL),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "Using the memory descriptor to operate the cache "
+               "memory on the device failed because value 13 for parameter cmoOpCode is "
+               "invalid. Expected value: [6, 10).");
+    /* the L2 flush: rsv must be NULL (EH0012) */
+    assert_int_equal(aclrtDeviceL2CacheFlush(d), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0012)", "aclrtDeviceL2CacheFlush failed. Parameter rsv is "
+               "invalid. Reason: rsv must be nullptr.");
+    assert_int_equal(aclrtDeviceL2CacheFlush(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+}
+
+/* A cache operation is a task on its stream: it takes time in proportion
+ * to its range and changes no byte; a barrier wait on another stream waits
+ * for the invalidations done under its ids. */
+static void test_cmo_tasks_take_time_and_touch_nothing(void **state)
+{
+    (void)state;
+    void *dev;
+    unsigned char pattern[256], back[256];
+    for (int i = 0; i < 256; i++)
+        pattern[i] = (unsigned char)(i * 7 + 1);
+    assert_int_equal(aclrtMalloc(&dev, 8 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(dev, 256, pattern, 256, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    /* Each operation from an idle stream: launch plus one pass of its range
+     * through HBM, so the time grows linearly with the bytes. */
+    uint64_t d[3];
+    size_t sizes[3] = {1 * MiB, 2 * MiB, 8 * MiB};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+        uint64_t h = host_ps();
+        assert_int_equal(aclrtCmoAsync(dev, sizes[i], (aclrtCmoType)(i + 1), s), ACL_SUCCESS);
+        d[i] = stream_ps() - h;
+    }
+    assert_true(d[0] > 0 && d[1] > d[0]);
+    uint64_t per_mib = d[1] - d[0], seven = d[2] - d[0];
+    assert_true(seven > 7 * per_mib * 9 / 10 && seven < 7 * per_mib * 11 / 10);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, 256, dev, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, pattern, 256);
+    /* barrier: s invalidates 8 MiB under id 7; s2 waits for it */
+    aclrtStream s2;
+    assert_int_equal(aclrtCreateStream(&s2), ACL_SUCCESS);
+    assert_int_equal(aclrtCmoAsyncWithBarrier(dev, 8 * MiB, ACL_RT_CMO_TYPE_INVALID, 7, s),
+                     ACL_SUCCESS);
+    uint64_t inv_end = stream_ps();
+    aclrtBarrierTaskInfo info = {0};
+    info.barrierNum = 1;
+    info.cmoInfo[0].cmoType = ACL_RT_CMO_TYPE_INVALID;
+    info.cmoInfo[0].barrierId = 7;
+    assert_int_equal(aclrtCmoWaitBarrier(&info, s2, 0), ACL_SUCCESS);
+    uint64_t w;
+    assert_int_equal(aclsim_clock_stream(s2, &w), ACL_SUCCESS);
+    assert_true(w >= inv_end);
+    /* a descriptor names the range; its operation takes the same time */
+    void *desc;
+    assert_int_equal(aclrtMalloc(&desc, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtCmoSetDesc(desc, dev, 1 * MiB), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    uint64_t u0 = stream_ps();
+    assert_int_equal(aclrtCmoAsyncWithDesc(desc, ACL_RT_CMO_TYPE_PREFETCH, s, NULL), ACL_SUCCESS);
+    uint64_t u1 = stream_ps();
+    assert_true(u1 > u0);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, 256, dev, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, pattern, 256);
+    /* the range must be live: after a free, the descriptor names nothing */
+    assert_int_equal(aclrtFree(dev), ACL_SUCCESS);
+    MISUSE_BEGIN();
+    assert_int_equal(aclrtCmoAsyncWithDesc(desc, ACL_RT_CMO_TYPE_PREFETCH, s, NULL),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    MISUSE_END();
+    expect_msg("Invalid_Argument(EE1017)", "Using the memory descriptor to operate the cache "
+               "memory on the device failed. Parameter cmoDesc is invalid. Reason: the range it "
+               "describes is not inside one live allocation of the stream's device (set it "
+               "with aclrtCmoSetDesc).");
+    MISUSE_BEGIN();
+    assert_int_equal(aclrtCmoAsync(dev, 64, ACL_RT_CMO_TYPE_PREFETCH, s), ACL_ERROR_RT_PARAM_INVALID);
+    MISUSE_END();
+    assert_non_null(aclGetRecentErrMsg());
+    assert_int_equal(aclrtFree(desc), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s2), ACL_SUCCESS);
+}
+
 /* ---- per SoC: Ascend 950 has no managed memory and no UCE record ---- */
 
 static void test_950_has_no_managed_memory(void **state)
@@ -667,6 +839,8 @@ int main(void)
         cmocka_unit_test(test_managed_prefetch),
         cmocka_unit_test(test_mem_uce_info),
         cmocka_unit_test(test_cache_maintenance_checks_the_range),
+        cmocka_unit_test(test_cmo_bad_input),
+        cmocka_unit_test(test_cmo_tasks_take_time_and_touch_nothing),
         cmocka_unit_test(test_950_has_no_managed_memory),
     };
     return cmocka_run_group_tests_name("hostmem", tests, up, down);

@@ -6,7 +6,9 @@
  * checks on every row and entry, and the time each takes.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "testutil.h"
 #include "aclsim/aclsim.h"
 
@@ -571,9 +573,148 @@ static void test_d32_is_timed_as_a_fill(void **state)
     assert_int_equal(aclrtFree(d), ACL_SUCCESS);
 }
 
+/* ---- copies through descriptors and at device-held addresses
+ * (hicann/runtime src/acl/aclrt_impl/memory.cpp aclrtGetMemcpyDescSizeImpl
+ * line 1375, aclrtSetMemcpyDescImpl line 1387, aclrtMemcpyAsyncWithDescImpl
+ * line 1407, aclrtMemcpyAsyncWithOffsetImpl line 1422; the runtime's
+ * api_c_memory.cc rtsGetMemcpyDescSize line 343, api_error.cc SetMemcpyDesc
+ * line 2464, MemcpyAsyncWithDesc line 2525, api_c_standard_soc.cc
+ * rtMemcpyAsyncWithOffset line 957) ---- */
+
+static void test_memcpy_desc_bad_input(void **state)
+{
+    (void)state;
+    const aclrtMemcpyKind d2d = ACL_MEMCPY_INNER_DEVICE_TO_DEVICE;
+    size_t n = 0;
+    char *a = dev(4096);
+    assert_int_equal(aclrtGetMemcpyDescSize(d2d, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtGetMemcpyDescSize", "descSize");
+    assert_int_equal(aclrtGetMemcpyDescSize((aclrtMemcpyKind)8, &n), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtGetMemcpyDescSize failed because value "
+               "UNKNOWN(8) for parameter kind is invalid. Expected value: "
+               "[RT_MEMCPY_KIND_HOST_TO_HOST, RT_MEMCPY_KIND_MAX).");
+    /* only the inner device-to-device kind: 207000, a warning only */
+    assert_int_equal(aclrtGetMemcpyDescSize(ACL_MEMCPY_DEVICE_TO_DEVICE, &n),
+                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    expect_no_msg();
+    assert_int_equal(aclrtGetMemcpyDescSize(d2d, &n), ACL_SUCCESS);
+    assert_int_equal(n, 32); /* device_properties.h MEMCPY_DESC_SIZE_V1 (910B) */
+    assert_int_equal(aclrtSetMemcpyDesc(NULL, d2d, a + 1024, a + 2048, 64, NULL),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSetMemcpyDesc", "desc");
+    assert_int_equal(aclrtSetMemcpyDesc(a, d2d, NULL, a + 2048, 64, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSetMemcpyDesc", "srcAddr");
+    assert_int_equal(aclrtSetMemcpyDesc(a, d2d, a + 1024, NULL, 64, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSetMemcpyDesc", "dstAddr");
+    assert_int_equal(aclrtSetMemcpyDesc(a, d2d, a + 1024, a + 2048, 0, NULL),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtSetMemcpyDesc failed because value 0 for "
+               "parameter count is invalid. Expected value: must be greater than 0.");
+    assert_int_equal(aclrtSetMemcpyDesc(a, d2d, a + 1024, a + 2048, 64, a), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0012)", "aclrtSetMemcpyDesc failed. Parameter reserve is "
+               "invalid. Reason: config is a reserved parameter and must be nullptr.");
+    assert_int_equal(aclrtSetMemcpyDesc(a, ACL_MEMCPY_DEVICE_TO_DEVICE, a + 1024, a + 2048, 64,
+                                        NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    expect_no_msg();
+    assert_int_equal(aclrtSetMemcpyDesc(a + 8, d2d, a + 1024, a + 2048, 64, NULL),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    char want[256];
+    snprintf(want, sizeof want, "Setting the memory copy descriptor failed. Value %p for "
+             "parameter desc is invalid. Reason: desc is not 64-byte aligned.", (void *)(a + 8));
+    expect_msg("Invalid_Argument(EE1011)", want);
+    char host[64];
+    assert_int_equal(aclrtSetMemcpyDesc(a, d2d, host, a + 2048, 64, NULL),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1017)", "Setting the memory copy descriptor failed. Parameter "
+               "dstAddr or srcAddr is invalid. Reason: DstAddr and srcAddr do not match with the "
+               "kind RT_MEMCPY_KIND_INNER_DEVICE_TO_DEVICE, dstAddr DeviceId=0, srcAddr "
+               "DeviceId=0, dstAddr type=device, srcAddr type=host.");
+    assert_int_equal(aclrtMemcpyAsyncWithDesc(NULL, d2d, s), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemcpyAsyncWithDesc", "desc");
+    assert_int_equal(aclrtMemcpyAsyncWithDesc(a, d2d, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtMemcpyAsyncWithDesc", "stream");
+    assert_int_equal(aclrtMemcpyAsyncWithDesc(a, ACL_MEMCPY_HOST_TO_DEVICE, s),
+                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    expect_no_msg();
+    /* offsets: count 0 succeeds first, then only the inner kind */
+    void **pp = (void **)a;
+    assert_int_equal(aclrtMemcpyAsyncWithOffset(NULL, 0, 0, NULL, 0, 0, ACL_MEMCPY_DEFAULT, s),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsyncWithOffset(pp, 64, 0, (const void **)pp, 8, 0,
+                                                ACL_MEMCPY_DEVICE_TO_DEVICE, s),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "rtMemcpyAsyncWithOffset failed because value "
+               "MEMCPY_KIND_DEVICE_TO_DEVICE(3) for parameter kind is invalid. Expected value: "
+               "MEMCPY_KIND_INNER_DEVICE_TO_DEVICE(6).");
+    assert_int_equal(aclrtFree(a), ACL_SUCCESS);
+}
+
+/* What a descriptor names is copied when it is launched, in the stream's
+ * order; an offset copy reads its two addresses from device memory. */
+static void test_memcpy_desc_and_offset_copy_bytes(void **state)
+{
+    (void)state;
+    const aclrtMemcpyKind d2d = ACL_MEMCPY_INNER_DEVICE_TO_DEVICE;
+    char *a = dev(64 * 1024);
+    unsigned char pattern[512], back[512], zero[512] = {0};
+    for (int i = 0; i < 512; i++)
+        pattern[i] = (unsigned char)(i * 13 + 5);
+    char *src = a + 4096, *dst = a + 8192, *desc = a; /* 64-byte aligned */
+    assert_int_equal(aclrtMemcpy(src, 512, pattern, 512, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtSetMemcpyDesc(desc, d2d, src, dst, 512, NULL), ACL_SUCCESS);
+    /* the descriptor's bytes: the length at 12, the addresses at 16 and 24 */
+    unsigned char raw[32];
+    assert_int_equal(aclrtMemcpy(raw, 32, desc, 32, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    uint32_t len;
+    uint64_t from, to;
+    memcpy(&len, raw + 12, 4);
+    memcpy(&from, raw + 16, 8);
+    memcpy(&to, raw + 24, 8);
+    assert_int_equal(len, 512);
+    assert_true(from == (uint64_t)(uintptr_t)src && to == (uint64_t)(uintptr_t)dst);
+    /* setting it moves nothing; launching it copies */
+    assert_int_equal(aclrtMemcpy(back, 512, dst, 512, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, zero, 512);
+    uint64_t t0 = stream_ps();
+    assert_int_equal(aclrtMemcpyAsyncWithDesc(desc, d2d, s), ACL_SUCCESS);
+    assert_true(stream_ps() > t0);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, 512, dst, 512, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, pattern, 512);
+    /* offset copy: *dp + 100 <- *sp + 3, 200 bytes */
+    void **dp = (void **)(a + 16384), **sp = (void **)(a + 16392);
+    char *dst2 = a + 20480;
+    void *vals[2] = {dst2, src};
+    assert_int_equal(aclrtMemcpy(dp, 16, vals, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsyncWithOffset(dp, 1024, 100, (const void **)sp, 200, 3, d2d, s),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, 512, dst2, 512, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, zero, 100);
+    assert_memory_equal(back + 100, pattern + 3, 200);
+    assert_memory_equal(back + 300, zero, 212);
+    /* past destMax or past the block: refused, nothing copied */
+    assert_int_equal(aclrtMemcpyAsyncWithOffset(dp, 256, 100, (const void **)sp, 200, 3, d2d, s),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1017)", "Asynchronous memory copy failed. Parameter dst or "
+               "src is invalid. Reason: the copy it names is not inside live allocations of the "
+               "stream's device.");
+    /* a descriptor whose source was freed names nothing live */
+    char *b = dev(4096);
+    assert_int_equal(aclrtSetMemcpyDesc(desc, d2d, b, dst, 512, NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsyncWithDesc(desc, d2d, s), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1017)", "Performing asynchronous memory copy using the memory "
+               "copy descriptor failed. Parameter desc is invalid. Reason: the copy it names is "
+               "not inside live allocations of the stream's device.");
+    assert_int_equal(aclrtFree(a), ACL_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memcpy_desc_bad_input),
+        cmocka_unit_test(test_memcpy_desc_and_offset_copy_bytes),
         cmocka_unit_test(test_2d_zero_width_or_height_succeeds_before_any_check),
         cmocka_unit_test(test_2d_null_pointers),
         cmocka_unit_test(test_2d_width_past_a_pitch),

@@ -508,11 +508,60 @@ static void test_overlapping_copy_across_a_gib_boundary_is_a_memmove(void **stat
     assert_int_equal(aclrtFree(first), ACL_SUCCESS);
 }
 
+/* aclrtMemcpyAsyncWithCondition: aclrtMemcpyAsync's checks in its order
+ * (hicann/runtime src/acl/aclrt_impl/memory.cpp
+ * aclrtMemcpyAsyncWithConditionImpl line 706: count 0 first, then dst, src,
+ * kind), and a real copy on the stream. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* CANN deprecates it; it is exported */
+static void test_memcpy_async_with_condition(void **state)
+{
+    (void)state;
+    const char fn[] = "aclrtMemcpyAsyncWithCondition";
+    aclrtStream st;
+    char *d, *h;
+    assert_int_equal(aclrtCreateStream(&st), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc((void **)&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost((void **)&h, 4096), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsyncWithCondition(NULL, 0, NULL, 0, ACL_MEMCPY_DEFAULT, st),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsyncWithCondition(NULL, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE, st),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg(fn, "dst");
+    assert_int_equal(aclrtMemcpyAsyncWithCondition(d, 64, NULL, 64, ACL_MEMCPY_HOST_TO_DEVICE, st),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg(fn, "src");
+    assert_int_equal(aclrtMemcpyAsyncWithCondition(d, 64, h, 64, (aclrtMemcpyKind)9, st),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)",
+               "Memory copy type conversion failed because value UNKNOWN(9) for parameter kind "
+               "is invalid. Expected value: ACL_MEMCPY_HOST_TO_DEVICE or "
+               "ACL_MEMCPY_DEVICE_TO_DEVICE or ACL_MEMCPY_DEVICE_TO_HOST or "
+               "ACL_MEMCPY_HOST_TO_HOST or ACL_MEMCPY_DEFAULT or ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE.");
+    assert_int_equal(aclrtMemcpyAsyncWithCondition(d, 32, h, 64, ACL_MEMCPY_HOST_TO_DEVICE, st),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "Asynchronous memory copy failed because value 64 for "
+               "parameter cnt is invalid. Expected value: (0, 32].");
+    for (int i = 0; i < 256; i++)
+        h[i] = (char)(i ^ 0x5a);
+    assert_int_equal(aclrtMemcpyAsyncWithCondition(d, 4096, h, 256, ACL_MEMCPY_HOST_TO_DEVICE, st),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsyncWithCondition(h + 1024, 256, d, 256,
+                                                   ACL_MEMCPY_DEVICE_TO_HOST, st), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(st), ACL_SUCCESS);
+    assert_memory_equal(h + 1024, h, 256);
+    assert_int_equal(aclrtFreeHost(h), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(st), ACL_SUCCESS);
+}
+#pragma GCC diagnostic pop
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_teardown(f, after_each)
     const struct CMUnitTest tests[] = {
         T(test_malloc_null_devptr_reported_as_inner_function),
+        T(test_memcpy_async_with_condition),
         T(test_malloc_size_zero_rejected_with_eh0007),
         T(test_malloc_overflowing_size_rejected),
         T(test_malloc_out_of_memory_is_207001_with_el0004),

@@ -4,7 +4,9 @@
  * the default stream as a handle, event ids and timestamps, notifies and
  * value waits on simulated timelines, peer access.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "testutil.h"
 #include "aclsim/aclsim.h"
 
@@ -502,6 +504,332 @@ static void test_peer_access_outlives_the_peer_reset(void **state)
                "not enabled.");
 }
 
+/* ---- counting notifies (hicann/runtime src/runtime/api/api_david.cc
+ * rtCntNotifyCreateServer and rts*, api/impl/api_error_standard_soc.cc
+ * CntNotifyCreate..GetCntNotifyId lines 39-110, src/acl/aclrt_impl/
+ * notify.cpp lines 144-210) ---- */
+
+static void test_cnt_notify_bad_input(void **state)
+{
+    (void)state;
+    aclrtCntNotify c = NULL;
+    aclrtCntNotifyRecordInfo rec = {ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1};
+    aclrtCntNotifyWaitInfo w = {ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 1, 1, 0, {0}};
+    uint32_t id = 0;
+    /* api_david.cc rtCntNotifyCreateServer: flags must be 0 */
+    assert_int_equal(aclrtCntNotifyCreate(&c, 1), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "rtCntNotifyCreateServer failed because value 1 for "
+               "parameter flags is invalid. Expected value: 0.");
+    assert_int_equal(aclrtCntNotifyCreate(NULL, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "CntNotify creation failed because "
+               "retCntNotify cannot be a NULL pointer.");
+    assert_int_equal(aclrtCntNotifyCreate(&c, 0), ACL_SUCCESS);
+    /* the ACL layer's own check: info (notify.cpp:170) */
+    assert_int_equal(aclrtCntNotifyRecord(c, stream, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtCntNotifyRecord", "info");
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c, stream, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtCntNotifyWaitWithTimeout", "info");
+    /* the runtime's decorator: NULL notifies, then the modes */
+    assert_int_equal(aclrtCntNotifyRecord(NULL, stream, &rec), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "CntNotify recording failed because "
+               "inCntNotify cannot be a NULL pointer.");
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(NULL, stream, &w), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Waiting for CntNotify failed because "
+               "inCntNotify cannot be a NULL pointer.");
+    assert_int_equal(aclrtCntNotifyReset(NULL, stream), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "CntNotify reset failed because "
+               "inCntNotify cannot be a NULL pointer.");
+    assert_int_equal(aclrtCntNotifyGetId(NULL, &id), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Obtaining the ID of a CntNotify object "
+               "failed because inCntNotify cannot be a NULL pointer.");
+    assert_int_equal(aclrtCntNotifyGetId(c, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Obtaining the ID of a CntNotify object "
+               "failed because notifyId cannot be a NULL pointer.");
+    assert_int_equal(aclrtCntNotifyDestroy(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "CntNotify destruction failed because "
+               "inCntNotify cannot be a NULL pointer.");
+    rec.mode = (aclrtCntNotifyRecordMode)3; /* RECORD_INVALID_MODE: never valid */
+    assert_int_equal(aclrtCntNotifyRecord(c, stream, &rec), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "CntNotify recording failed because value "
+               "RECORD_INVALID_MODE(3) for parameter info->mode is invalid. Expected value: "
+               "RECORD_STORE_MODE(0), RECORD_ADD_MODE(1), RECORD_WRITE_BIT_MODE(2) or "
+               "RECORD_CLEAR_BIT_MODE(4).");
+    rec.mode = (aclrtCntNotifyRecordMode)9;
+    assert_int_equal(aclrtCntNotifyRecord(c, stream, &rec), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "CntNotify recording failed because value UNKNOWN(9) "
+               "for parameter info->mode is invalid. Expected value: RECORD_STORE_MODE(0), "
+               "RECORD_ADD_MODE(1), RECORD_WRITE_BIT_MODE(2) or RECORD_CLEAR_BIT_MODE(4).");
+    w.mode = (aclrtCntNotifyWaitMode)5;
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c, stream, &w), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "Waiting for CntNotify failed because value "
+               "WAIT_MODE_MAX(5) for parameter info->mode is invalid. Expected value: [0, 5).");
+    assert_int_equal(aclrtCntNotifyGetId(c, &id), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyDestroy(c), ACL_SUCCESS);
+    /* a destroyed handle is refused, never used */
+    assert_int_equal(aclrtCntNotifyDestroy(c), ACL_ERROR_RT_INTERNAL_ERROR);
+    assert_non_null(aclGetRecentErrMsg());
+    rec.mode = ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE;
+    assert_int_equal(aclrtCntNotifyRecord(c, stream, &rec), ACL_ERROR_RT_INTERNAL_ERROR);
+    assert_non_null(aclGetRecentErrMsg());
+}
+
+/* The count a host mirror computes, record by record, against what the
+ * waits let through. */
+static void test_cnt_notify_counts_and_waits(void **state)
+{
+    (void)state;
+    aclrtStream waiter, producer;
+    aclrtCntNotify c;
+    void *p;
+    char src[64], dst[64] = {0};
+    memset(src, 0x3c, sizeof src);
+    assert_int_equal(aclrtCreateStream(&waiter), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&producer), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyCreate(&c, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(p, 4096, 0, 4096), ACL_SUCCESS);
+    /* wait until the count reaches 3 (>=), then copy */
+    aclrtCntNotifyWaitInfo w = {ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE, 3, 0, 0, {0}};
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c, waiter, &w), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(p, 64, src, 64, ACL_MEMCPY_HOST_TO_DEVICE, waiter),
+                     ACL_SUCCESS);
+    aclrtCntNotifyRecordInfo add = {ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1};
+    uint32_t mirror = 0;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(aclrtCntNotifyRecord(c, producer, &add), ACL_SUCCESS);
+        mirror += 1;
+        assert_int_equal(aclrtSynchronizeStream(producer), ACL_SUCCESS);
+        assert_int_equal(aclrtMemcpy(dst, 64, p, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+        assert_int_equal(dst[0], 0); /* mirror < 3: still held */
+    }
+    assert_int_equal(aclrtCntNotifyRecord(c, producer, &add), ACL_SUCCESS);
+    mirror += 1;
+    assert_true(mirror >= 3);
+    assert_int_equal(aclrtSynchronizeStream(waiter), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(dst, 64, p, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(dst, src, 64);
+    /* store 0b1010, set bit 0 (0b1011), clear bit 1 (0b1001): an equal wait
+     * on 9 passes at once and clears the count; a wait on bitmask 8 then
+     * holds until a store of 12 (0b1100) */
+    aclrtCntNotifyRecordInfo set = {ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 10};
+    aclrtCntNotifyRecordInfo orr = {ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE, 1};
+    aclrtCntNotifyRecordInfo clr = {ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE, 2};
+    assert_int_equal(aclrtCntNotifyRecord(c, producer, &set), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyRecord(c, producer, &orr), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyRecord(c, producer, &clr), ACL_SUCCESS);
+    mirror = ((10u | 1u) & ~2u);
+    assert_int_equal(mirror, 9);
+    aclrtCntNotifyWaitInfo eq = {ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, mirror, 1, 1, {0}};
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c, waiter, &eq), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(waiter), ACL_SUCCESS);
+    aclrtCntNotifyWaitInfo mask = {ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE, 8, 0, 0, {0}};
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c, waiter, &mask), ACL_SUCCESS);
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    assert_int_equal(aclrtStreamQuery(waiter, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_STREAM_STATUS_NOT_READY); /* cleared to 0: bit 3 unset */
+    set.value = 12;
+    assert_int_equal(aclrtCntNotifyRecord(c, producer, &set), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(waiter), ACL_SUCCESS);
+    /* a reset on a stream zeroes the count: a "less than 1" wait passes */
+    assert_int_equal(aclrtCntNotifyReset(c, producer), ACL_SUCCESS);
+    aclrtCntNotifyWaitInfo less = {ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE, 1, 1, 0, {0}};
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c, producer, &less), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(producer), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyDestroy(c), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(waiter), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(producer), ACL_SUCCESS);
+}
+
+/* A wait nothing satisfies fails its stream at its timeout (simulated
+ * seconds), never hangs; a "greater than" wait is strict. */
+static void test_cnt_notify_wait_times_out(void **state)
+{
+    (void)state;
+    aclrtStream s;
+    aclrtCntNotify c;
+    uint32_t id0 = 0, id1 = 0;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyCreate(&c, 0), ACL_SUCCESS);
+    aclrtCntNotify c2;
+    assert_int_equal(aclrtCntNotifyCreate(&c2, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyGetId(c, &id0), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyGetId(c2, &id1), ACL_SUCCESS);
+    assert_int_not_equal(id0, id1);
+    aclrtCntNotifyRecordInfo set = {ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 5};
+    assert_int_equal(aclrtCntNotifyRecord(c, stream, &set), ACL_SUCCESS);
+    aclrtCntNotifyWaitInfo gt = {ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 5, 2, 0, {0}};
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c, s, &gt), ACL_SUCCESS);
+    uint64_t h0 = 0, h1 = 0;
+    assert_int_equal(aclsim_clock_host(&h0), ACL_SUCCESS);
+    FAILS(aclrtSynchronizeStream(s), ACL_ERROR_RT_WAIT_TIMEOUT);
+    assert_int_equal(aclsim_clock_host(&h1), ACL_SUCCESS);
+    assert_true(h1 - h0 >= 1999000000000ull); /* 2 s on */
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS); /* failed, then idle */
+    /* no timeout of its own: the op wait timeout */
+    assert_int_equal(aclrtSetOpWaitTimeout(1), ACL_SUCCESS);
+    gt.timeout = 0;
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c, s, &gt), ACL_SUCCESS);
+    FAILS(aclrtSynchronizeDevice(), ACL_ERROR_RT_WAIT_TIMEOUT);
+    assert_int_equal(aclrtSetOpWaitTimeout(0), ACL_SUCCESS);
+    /* destroying the notify a stream waits on leaves nothing to satisfy it */
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c2, s, &gt), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyDestroy(c2), ACL_SUCCESS);
+    FAILS(aclrtSynchronizeStreamWithTimeout(s, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyDestroy(c), ACL_SUCCESS);
+}
+
+/* aclrtPersistentTaskClean on a persistent stream bound to a model: refused
+ * until the model is loaded (api_error_standard_soc.cc StreamTaskClean
+ * lines 383-389), then the tasks the stream recorded are cleared: the
+ * model's next run leaves the memory alone. */
+static void test_persistent_task_clean_clears_the_model_stream(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    aclrtStream ps;
+    char *p;
+    unsigned char back[N], want[N];
+    assert_int_equal(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc((void **)&p, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(p, N, 0, N), ACL_SUCCESS);
+    aclmdlRI ri;
+    uint32_t mid = 0;
+    int32_t sid = 0;
+    assert_int_equal(aclmdlRIBuildBegin(&ri, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamGetId(ps, &sid), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIBindStream(ri, ps, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(p, N, 7, N, ps), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIEndTask(ri, ps), ACL_SUCCESS);
+    assert_int_equal(aclrtPersistentTaskClean(ps), ACL_ERROR_RT_INTERNAL_ERROR);
+    char got[1024], msg[320];
+    snprintf(got, sizeof got, "%s", aclGetRecentErrMsg());
+    assert_int_equal(aclmdlRIBuildEnd(ri, NULL), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIGetId(ri, &mid), ACL_SUCCESS); /* known once built */
+    snprintf(msg, sizeof msg, "Invalid_Argument(EE1017): Clearing tasks in a stream failed. "
+             "Parameter stream is invalid. Reason: Model (model_id=%u) where stream "
+             "(stream_id=%d) is located has not been loaded. Clear stream tasks after the "
+             "model is loaded.", mid, (int)sid);
+    if (!strstr(got, msg))
+        fail_msg("message\n  %s\ndoes not contain\n  %s", got, msg);
+    /* loaded: it runs its memset */
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    memset(want, 7, N);
+    assert_int_equal(aclrtMemcpy(back, N, p, N, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, want, N);
+    /* cleared: the next run leaves the memory as it is */
+    assert_int_equal(aclrtMemset(p, N, 0, N), ACL_SUCCESS);
+    assert_int_equal(aclrtPersistentTaskClean(ps), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    memset(want, 0, N);
+    assert_int_equal(aclrtMemcpy(back, N, p, N, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, want, N);
+    assert_int_equal(aclmdlRIUnbindStream(ri, ps), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(ps), ACL_SUCCESS);
+}
+
+/* A captured record is recorded, not run, and counts at each launch. */
+static void test_cnt_notify_record_is_captured_and_replayed(void **state)
+{
+    (void)state;
+    aclrtStream cap, waiter;
+    aclrtCntNotify c;
+    assert_int_equal(aclrtCreateStream(&cap), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&waiter), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyCreate(&c, 0), ACL_SUCCESS);
+    aclrtCntNotifyRecordInfo add = {ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1};
+    aclmdlRI ri;
+    assert_int_equal(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyRecord(c, cap, &add), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureEnd(cap, &ri), ACL_SUCCESS);
+    /* not run at capture: a wait for 1 holds */
+    aclrtCntNotifyWaitInfo geq = {ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE, 2, 0, 0, {0}};
+    assert_int_equal(aclrtCntNotifyWaitWithTimeout(c, waiter, &geq), ACL_SUCCESS);
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamQuery(waiter, &st), ACL_SUCCESS);
+    assert_int_equal(st, ACL_STREAM_STATUS_NOT_READY); /* one launch: the count is 1 */
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(waiter), ACL_SUCCESS); /* two: released */
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyDestroy(c), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(cap), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(waiter), ACL_SUCCESS);
+}
+
+/* ---- persistent tasks, task ids, overflow (api_error_standard_soc.cc
+ * StreamTaskClean lines 365-385; api_error.cc GetThreadLastTaskId line
+ * 7094, NpuGetFloatStatus lines 5130-5156, CtxGetOverflowAddr line 6186) ---- */
+
+static void test_task_ids_clean_and_overflow(void **state)
+{
+    (void)state;
+    uint32_t t0 = 0, t1 = 0;
+    void *p;
+    assert_int_equal(aclrtGetThreadLastTaskId(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtGetThreadLastTaskId", "taskId");
+    assert_int_equal(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(p, 64, 1, 64, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtGetThreadLastTaskId(&t0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(p, 64, 2, 64, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtGetThreadLastTaskId(&t1), ACL_SUCCESS);
+    assert_int_equal(t1, t0 + 1); /* the next task of the same stream */
+    /* persistent task clean */
+    assert_int_equal(aclrtPersistentTaskClean(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Clearing tasks in a stream failed "
+               "because stm cannot be a NULL pointer.");
+    int32_t sid = 0;
+    assert_int_equal(aclrtStreamGetId(stream, &sid), ACL_SUCCESS);
+    assert_int_equal(aclrtPersistentTaskClean(stream), ACL_ERROR_RT_INTERNAL_ERROR);
+    char want[256];
+    snprintf(want, sizeof want, "Clearing tasks in a stream failed. Value RT_STREAM_PERSISTENT "
+             "for parameter stream flag is invalid. Reason: Non-persistent stream "
+             "(stream_id=%d) does not support stream task clearance.", (int)sid);
+    expect_msg("Invalid_Argument(EE1011)", want);
+    aclrtStream ps;
+    assert_int_equal(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamGetId(ps, &sid), ACL_SUCCESS);
+    assert_int_equal(aclrtPersistentTaskClean(ps), ACL_ERROR_RT_INTERNAL_ERROR);
+    snprintf(want, sizeof want, "Clearing tasks in a stream failed. Parameter stream is invalid. "
+             "Reason: Stream (stream_id=%d) must be bound to a model.", (int)sid);
+    expect_msg("Invalid_Argument(EE1017)", want);
+    assert_int_equal(aclrtDestroyStream(ps), ACL_SUCCESS);
+    /* the overflow status: 64 zero bytes written on the stream */
+    assert_int_equal(aclrtNpuGetFloatOverFlowStatus(NULL, 64, 0, stream),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Obtaining the Float exception status of "
+               "the NPU failed because outputAddrPtr cannot be a NULL pointer.");
+    assert_int_equal(aclrtNpuGetFloatOverFlowStatus(p, 32, 0, stream),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1003)", "Obtaining the Float exception status of the NPU "
+               "failed because value 32 for parameter outputSize is invalid. Expected value: 64.");
+    assert_int_equal(aclrtMemset(p, 4096, 0xff, 4096), ACL_SUCCESS);
+    assert_int_equal(aclrtNpuGetFloatOverFlowStatus(p, 64, 0, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtNpuClearFloatOverFlowStatus(0, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    unsigned char got[80], zero[64] = {0};
+    assert_int_equal(aclrtMemcpy(got, 80, p, 80, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(got, zero, 64);
+    assert_int_equal(got[64], 0xff); /* nothing past the 64 bytes */
+    /* the context's overflow buffer: device memory, the same each time */
+    void *o1 = NULL, *o2 = NULL;
+    assert_int_equal(aclrtCtxGetFloatOverflowAddr(&o1), ACL_SUCCESS);
+    assert_int_equal(aclrtCtxGetFloatOverflowAddr(&o2), ACL_SUCCESS);
+    assert_ptr_equal(o1, o2);
+    aclrtPtrAttributes attr;
+    assert_int_equal(aclrtPointerGetAttributes(o1, &attr), ACL_SUCCESS);
+    assert_int_equal(attr.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+    assert_int_equal(aclrtMemcpy(got, 64, o1, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(got, zero, 64);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +844,12 @@ int main(void)
         cmocka_unit_test(test_notify_wait_before_record_orders_work),
         cmocka_unit_test(test_unsatisfied_notify_wait_never_hangs),
         cmocka_unit_test(test_value_write_and_wait),
+        cmocka_unit_test(test_cnt_notify_bad_input),
+        cmocka_unit_test(test_cnt_notify_counts_and_waits),
+        cmocka_unit_test(test_cnt_notify_wait_times_out),
+        cmocka_unit_test(test_cnt_notify_record_is_captured_and_replayed),
+        cmocka_unit_test(test_task_ids_clean_and_overflow),
+        cmocka_unit_test(test_persistent_task_clean_clears_the_model_stream),
         cmocka_unit_test(test_peer_access_gates_copies_between_devices),
         cmocka_unit_test(test_peer_access_outlives_the_peer_reset),
     };

@@ -583,6 +583,18 @@ static aclError scenario_ACL_RT_NOTIFY(void)
     return rc;
 }
 
+static aclError scenario_ACL_RT_CNT_NOTIFY(void)
+{
+    aclrtCntNotify n = NULL;
+    on();
+    aclError rc = aclrtCntNotifyCreate(&n, 0);
+    off();
+    assert_null(n);
+    assert_int_equal(aclrtCntNotifyCreate(&n, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtCntNotifyDestroy(n), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError scenario_ACL_RT_PEER_ACCESS(void)
 {
     int32_t can = -1;
@@ -982,6 +994,33 @@ static aclError scenario_ACL_RT_CACHE(void)
     aclError rc = aclrtMemFlush(d, 4096);
     off();
     assert_int_equal(aclrtMemFlush(d, 4096), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_CMO(void)
+{
+    void *d;
+    assert_int_equal(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtCmoAsync(d, 4096, ACL_RT_CMO_TYPE_PREFETCH, NULL);
+    off();
+    assert_int_equal(aclrtCmoAsync(d, 4096, ACL_RT_CMO_TYPE_PREFETCH, NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_MEMCPY_DESC(void)
+{
+    void *d;
+    size_t n = 0;
+    assert_int_equal(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtSetMemcpyDesc(d, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, (char *)d + 1024,
+                                     (char *)d + 2048, 64, NULL);
+    off();
+    assert_int_equal(aclrtGetMemcpyDescSize(ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, &n), ACL_SUCCESS);
     assert_int_equal(aclrtFree(d), ACL_SUCCESS);
     return rc;
 }

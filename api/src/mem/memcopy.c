@@ -557,3 +557,221 @@ aclError api_impl_aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value,
                     "Setting the memory content to a specified 32-bit unsigned integer value "
                     "asynchronously", ptr, memSize, value, N, true, stream);
 }
+
+/* ---- copies through descriptors and at device-held addresses ----
+ *
+ * A descriptor is 32 bytes of device memory that name a copy between two
+ * ranges of one device's memory (aclrtSetMemcpyDesc writes it with a
+ * synchronous copy); aclrtMemcpyAsyncWithDesc enqueues the copy it names,
+ * and aclrtMemcpyAsyncWithOffset the copy between the addresses two
+ * pointers in device memory hold, plus offsets. Only the kind
+ * ACL_MEMCPY_INNER_DEVICE_TO_DEVICE is supported (207000 otherwise, with a
+ * warning only). The ACL layer's checks: src/acl/aclrt_impl/memory.cpp
+ * aclrtGetMemcpyDescSizeImpl, aclrtSetMemcpyDescImpl,
+ * aclrtMemcpyAsyncWithDescImpl, aclrtMemcpyAsyncWithOffsetImpl; the
+ * runtime's: src/runtime/api/api_c_memory.cc rtsGetMemcpyDescSize,
+ * api/impl/api_error.cc SetMemcpyDesc, MemcpyAsyncWithDesc,
+ * api_c_standard_soc.cc rtMemcpyAsyncWithOffset. */
+
+static const char set_desc[] = "Setting the memory copy descriptor";
+static const char with_desc[] =
+    "Performing asynchronous memory copy using the memory copy descriptor";
+/* The runtime's bound of one device-to-device copy (base_info.hpp
+ * MAX_MEMCPY_SIZE_OF_D2D: 4 GiB). */
+#define MAX_D2D ((uint64_t)4 << 30)
+
+/* The ACL layer's checks of a descriptor and a kind (below
+ * RT_MEMCPY_KIND_MAX, 8). */
+static aclError desc_kind(const char *fn, const void *desc, aclrtMemcpyKind kind)
+{
+    if (!desc)
+        return api_err_null(fn, "desc");
+    if ((unsigned)kind < 8u)
+        return ACL_SUCCESS;
+    char buf[64];
+    return api_err_value(fn, api_kind_name((int)kind, buf, sizeof buf), "kind",
+                         "[RT_MEMCPY_KIND_HOST_TO_HOST, RT_MEMCPY_KIND_MAX)");
+}
+
+aclError api_impl_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t *descSize)
+{
+    static const char fn[] = "aclrtGetMemcpyDescSize";
+    API_FAULT(ACL_RT_MEMCPY_DESC, fn);
+    if (!descSize)
+        return api_err_null(fn, "descSize");
+    aclError rc = desc_kind(fn, descSize, kind);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (kind != ACL_MEMCPY_INNER_DEVICE_TO_DEVICE)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT; /* a warning only */
+    return api_err_runtime(fn, be_get()->desc_size(BE_DESC_MEMCPY, descSize));
+}
+
+/* The runtime's EE1017 "<desc> failed. Parameter <param> is invalid.
+ * Reason: <reason>."; returns ACL_ERROR_RT_PARAM_INVALID. */
+static aclError bad_param(const char *desc, const char *param, const char *reason)
+{
+    api_report(API_MSG_EE1017, "%s failed. Parameter %s is invalid. Reason: %s.", desc, param,
+               reason);
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+/* The descriptor: 64-byte aligned device memory of the current device,
+ * room for `bytes`. */
+static aclError desc_place(const char *what, void *desc, size_t bytes, int32_t dev)
+{
+    if ((uintptr_t)desc % 64 != 0) {
+        api_report(API_MSG_EE1011, "%s failed. Value %p for parameter desc is invalid. Reason: "
+                   "desc is not 64-byte aligned.", what, desc);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    struct be_ptr_info in;
+    be_get()->lookup(desc, &in);
+    if (!api_side_ok(what, "desc", desc, bytes, true, true, &in))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    if (in.kind == BE_PTR_DEVICE && in.device != dev)
+        return bad_param(what, "desc", "it is memory of another device than the current one");
+    return ACL_SUCCESS;
+}
+
+/* The runtime's checks of aclrtSetMemcpyDesc after the ACL layer's. */
+static aclError set_desc_checks(void *desc, void *src, void *dst, size_t count, int32_t dev)
+{
+    if ((uint64_t)count > MAX_D2D) {
+        char v[32];
+        snprintf(v, sizeof v, "%zu", count);
+        return api_rt_value(set_desc, v, "count", "(0, 4294967296]");
+    }
+    size_t bytes = 0;
+    aclError rc = be_get()->desc_size(BE_DESC_MEMCPY, &bytes);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = desc_place(set_desc, desc, bytes, dev);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    struct be_ptr_info di, si;
+    be_get()->lookup(dst, &di);
+    be_get()->lookup(src, &si);
+    bool d_dev = api_in_device_memory(&di), s_dev = api_in_device_memory(&si);
+    if (!d_dev || !s_dev || di.device != si.device) {
+        char why[320];
+        snprintf(why, sizeof why, "DstAddr and srcAddr do not match with the kind "
+                 "RT_MEMCPY_KIND_INNER_DEVICE_TO_DEVICE, dstAddr DeviceId=%d, srcAddr "
+                 "DeviceId=%d, dstAddr type=%s, srcAddr type=%s", d_dev ? (int)di.device : 0,
+                 s_dev ? (int)si.device : 0, d_dev ? "device" : "host",
+                 s_dev ? "device" : "host");
+        return bad_param(set_desc, "dstAddr or srcAddr", why);
+    }
+    if (!api_side_ok(set_desc, "srcAddr", src, count, true, true, &si) ||
+        !api_side_ok(set_desc, "dstAddr", dst, count, true, true, &di))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    return ACL_SUCCESS;
+}
+
+aclError api_impl_aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *srcAddr,
+                                     void *dstAddr, size_t count, void *config)
+{
+    static const char fn[] = "aclrtSetMemcpyDesc";
+    API_FAULT(ACL_RT_MEMCPY_DESC, fn);
+    aclError rc = desc_kind(fn, desc, kind);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (!srcAddr)
+        return api_err_null(fn, "srcAddr");
+    if (!dstAddr)
+        return api_err_null(fn, "dstAddr");
+    if (count == 0)
+        return api_err_value(fn, "0", "count", "must be greater than 0");
+    if (config) {
+        api_report(API_MSG_EH0012, "%s failed. Parameter reserve is invalid. Reason: config is a "
+                   "reserved parameter and must be nullptr.", fn);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (kind != ACL_MEMCPY_INNER_DEVICE_TO_DEVICE)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT; /* a warning only */
+    struct api_ctx *c;
+    rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = set_desc_checks(desc, srcAddr, dstAddr, count, c->device);
+    if (rc != ACL_SUCCESS)
+        return rc == ACL_ERROR_RT_PARAM_INVALID ? rc : api_err_runtime(fn, rc);
+    return api_err_runtime(fn, be_get()->desc_set(BE_DESC_MEMCPY, desc, srcAddr, dstAddr, count));
+}
+
+/* After a descriptor copy or an offset copy was enqueued: the backend's
+ * answer, a refusal of the memory the device found named (`what`). */
+static aclError launched(const char *fn, const char *what, const char *param, aclError rc)
+{
+    if (rc == ACL_ERROR_RT_PARAM_INVALID)
+        return bad_param(what, param, "the copy it names is not inside live allocations of the "
+                         "stream's device");
+    return api_err_runtime(fn, rc);
+}
+
+aclError api_impl_aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream stream)
+{
+    static const char fn[] = "aclrtMemcpyAsyncWithDesc";
+    API_FAULT(ACL_RT_MEMCPY_DESC, fn);
+    aclError rc = desc_kind(fn, desc, kind);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (!stream)
+        return api_err_null(fn, "stream");
+    if (kind != ACL_MEMCPY_INNER_DEVICE_TO_DEVICE)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT; /* a warning only */
+    struct api_stream_ref s;
+    rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    size_t bytes = 0;
+    rc = be_get()->desc_size(BE_DESC_MEMCPY, &bytes);
+    if (rc == ACL_SUCCESS)
+        rc = desc_place(with_desc, desc, bytes, s.ctx->device);
+    if (rc == ACL_SUCCESS)
+        rc = launched(fn, with_desc, "desc",
+                      be_get()->desc_launch(BE_DESC_MEMCPY, s.stream, desc, 0));
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
+                                             const void **src, size_t count,
+                                             size_t srcDataOffset, aclrtMemcpyKind kind,
+                                             aclrtStream stream)
+{
+    static const char fn[] = "aclrtMemcpyAsyncWithOffset";
+    static const char what[] = "Asynchronous memory copy";
+    API_FAULT(ACL_RT_MEMCPY_DESC, fn);
+    if (count == 0)
+        return ACL_SUCCESS;
+    if (kind != ACL_MEMCPY_INNER_DEVICE_TO_DEVICE) {
+        char buf[64];
+        api_kind_name((int)kind, buf, sizeof buf);
+        char v[80];
+        snprintf(v, sizeof v, "MEMCPY_KIND_%s", strncmp(buf, "MEMCPY_", 7) == 0 ? buf + 7 : buf);
+        return api_rt_value("rtMemcpyAsyncWithOffset", v, "kind",
+                            "MEMCPY_KIND_INNER_DEVICE_TO_DEVICE(6)");
+    }
+    if (!dst)
+        return api_rt_null(what, "dst");
+    if (!src)
+        return api_rt_null(what, "src");
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    /* The two pointers are read from device memory when the copy runs. */
+    struct be_ptr_info di, si;
+    be_get()->lookup(dst, &di);
+    be_get()->lookup(src, &si);
+    if (!api_side_ok(what, "dst", dst, 8, true, true, &di) ||
+        !api_side_ok(what, "src", src, 8, true, true, &si))
+        rc = ACL_ERROR_RT_PARAM_INVALID;
+    else
+        rc = launched(fn, what, "dst or src",
+                      be_get()->memcpy_at(s.stream, dst, destMax, dstDataOffset, src, count,
+                                          srcDataOffset));
+    api_stream_put(&s);
+    return rc;
+}

@@ -502,6 +502,20 @@ aclError api_impl_aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, s
                 true, stream);
 }
 
+/* An asynchronous copy whose host side must be page-locked memory (hicann/
+ * runtime src/acl/aclrt_impl/memory.cpp aclrtMemcpyAsyncWithConditionImpl:
+ * the ACL layer's checks of aclrtMemcpyAsync, then the runtime's with the
+ * check bitmap CHECK_MEMORY_PINNED). aclsim's copies check where each side
+ * lies already; a pageable side is copied before the call returns, as
+ * aclrtMemcpyAsync's. */
+aclError api_impl_aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src,
+                                                size_t count, aclrtMemcpyKind kind,
+                                                aclrtStream stream)
+{
+    return copy("aclrtMemcpyAsyncWithCondition", "Asynchronous memory copy", dst, destMax, src,
+                count, kind, true, stream);
+}
+
 static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxCount,
                      int32_t value, size_t count, bool async, aclrtStream stream)
 {

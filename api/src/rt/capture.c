@@ -651,6 +651,24 @@ bool api_cap_bound(const struct api_graph *g, const void *stream)
     return bound;
 }
 
+bool api_cap_model_of(const void *stream, uint32_t *id, bool *loaded, void **be_graph,
+                      unsigned *lane)
+{
+    bool found = false;
+    pthread_mutex_lock(&lock);
+    for (struct api_graph *g = graphs; g && !found; g = g->next)
+        for (unsigned i = 0; i < g->n_lanes && !found; i++)
+            if (g->lane[i] == stream) {
+                found = true;
+                *id = g->id;
+                *loaded = g->status == API_GRAPH_ENDED;
+                *be_graph = g->be_graph;
+                *lane = i;
+            }
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
 aclError api_cap_build_end(struct api_graph *g)
 {
     pthread_mutex_lock(&lock);

@@ -205,6 +205,7 @@ static void teardown(int32_t dev, struct api_ctx *only, bool close, const char *
      * named them). */
     api_obj_retire_all(API_OBJ_EVENT, dev, NULL);
     api_obj_retire_all(API_OBJ_NOTIFY, dev, NULL);
+    api_obj_retire_all(API_OBJ_CNT_NOTIFY, dev, NULL);
     api_peer_forget(dev);
     /* Calls still using them finish first. */
     api_obj_wait_device(dev);

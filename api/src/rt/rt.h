@@ -87,7 +87,8 @@ enum api_obj_kind {
     API_OBJ_STREAM = 2,
     API_OBJ_EVENT = 3,
     API_OBJ_DSTREAM = 4, /* a context's default stream: usable, released by its context */
-    API_OBJ_NOTIFY = 5
+    API_OBJ_NOTIFY = 5,
+    API_OBJ_CNT_NOTIFY = 6 /* a counting notify (aclrtCntNotifyCreate) */
 };
 enum { API_OBJ_NOMEM = -1, API_OBJ_GONE = -2 };
 
@@ -176,6 +177,14 @@ aclError api_sync_failed(const char *func, aclError rc);
  * call; returns ACL_ERROR_RT_PARAM_INVALID. */
 aclError api_rt_bad_value(const char *func, const char *what, const char *value,
                           const char *param, const char *expected);
+/* The runtime's own words, with its description `desc` of the call
+ * (hicann/runtime src/runtime/core/inc/common/error_message_manage.hpp):
+ * NULL_PTR_RETURN_MSG_OUTER_WITH_FUNC_DESC's EE1004 "<desc> failed because
+ * <param> cannot be a NULL pointer." and the EE1003 "<desc> failed because
+ * value <value> for parameter <param> is invalid. Expected value: <expect>."
+ * of its value checks. Both return ACL_ERROR_RT_PARAM_INVALID. */
+aclError api_rt_null(const char *desc, const char *param);
+aclError api_rt_value(const char *desc, const char *value, const char *param, const char *expect);
 
 /* ---- peer.c ---- */
 
@@ -314,6 +323,11 @@ aclError api_cap_end(struct api_graph *g, void *stream);
 aclError api_cap_build_begin(struct api_ctx *ctx, struct api_graph **out);
 aclError api_cap_bind(struct api_graph *g, void *stream);
 bool api_cap_bound(const struct api_graph *g, const void *stream);
+/* The model (graph of any status) stream is a lane of: true with its id,
+ * whether it was loaded (its capture or build ended), the backend's graph
+ * (once loaded) and the lane; false when the stream is bound to none. */
+bool api_cap_model_of(const void *stream, uint32_t *id, bool *loaded, void **be_graph,
+                      unsigned *lane);
 aclError api_cap_build_end(struct api_graph *g);
 /* The live graph behind a user handle, or NULL. */
 struct api_graph *api_graph_lookup(const void *handle);

@@ -29,6 +29,19 @@ aclError api_rt_bad_value(const char *func, const char *what, const char *value,
     return ACL_ERROR_RT_PARAM_INVALID;
 }
 
+aclError api_rt_null(const char *desc, const char *param)
+{
+    api_report(API_MSG_EE1004, "%s failed because %s cannot be a NULL pointer.", desc, param);
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+aclError api_rt_value(const char *desc, const char *value, const char *param, const char *expect)
+{
+    api_report(API_MSG_EE1003, "%s failed because value %s for parameter %s is invalid. Expected "
+               "value: %s.", desc, value, param, expect);
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
 static aclError bad_stream(const char *func, const void *stream)
 {
     api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, stream %p is not a live "
@@ -607,4 +620,159 @@ aclError api_impl_aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConf
     uint32_t prio = handle ? handle->priority : 0;
     uint32_t flag = handle ? (uint32_t)handle->flag : 0;
     return create_stream(fn, stream, prio > API_LEAST_PRIORITY ? API_LEAST_PRIORITY : prio, flag);
+}
+
+/* ---- persistent tasks, task ids, floating-point overflow ----
+ *
+ * The runtime checks these (hicann/runtime src/runtime/api/impl/
+ * api_error_standard_soc.cc StreamTaskClean, api_error.cc
+ * GetThreadLastTaskId, CtxGetOverflowAddr, NpuGetFloatStatus,
+ * NpuClearFloatStatus); the ACL layer (src/acl/aclrt_impl/stream.cpp,
+ * kernel.cpp, context.cpp) passes them through but for a NULL taskId. The
+ * simulator never overflows: a status check writes 64 zero bytes on its
+ * stream, and a context's overflow buffer is 64 bytes of device memory that
+ * stay zero. */
+
+static const char task_clean[] = "Clearing tasks in a stream";
+
+/* The checks of a persistent stream's model, then the clean: the tasks it
+ * recorded into its loaded model are cleared (the runtime empties the
+ * stream's submission queue, which holds them). */
+static aclError clean_bound(const char *fn, void *stream, int id)
+{
+    uint32_t model = 0;
+    bool loaded = false;
+    void *graph = NULL;
+    unsigned lane = 0;
+    if (!api_cap_model_of(stream, &model, &loaded, &graph, &lane)) {
+        api_report(API_MSG_EE1017, "%s failed. Parameter stream is invalid. Reason: Stream "
+                   "(stream_id=%d) must be bound to a model.", task_clean, id);
+        return ACL_ERROR_RT_INTERNAL_ERROR; /* RT_ERROR_STREAM_INVALID */
+    }
+    if (!loaded) {
+        api_report(API_MSG_EE1017, "%s failed. Parameter stream is invalid. Reason: Model "
+                   "(model_id=%u) where stream (stream_id=%d) is located has not been loaded. "
+                   "Clear stream tasks after the model is loaded.", task_clean, model, id);
+        return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
+    return api_err_runtime(fn, be_get()->task_clean(graph, lane, stream));
+}
+
+aclError api_impl_aclrtPersistentTaskClean(aclrtStream stream)
+{
+    static const char fn[] = "aclrtPersistentTaskClean";
+    API_FAULT(ACL_RT_STREAM_ABORT, fn);
+    if (!stream)
+        return api_rt_null(task_clean, "stm");
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    uint64_t flags = 0, id = 0;
+    rc = be_get()->stream_prop(s.stream, BE_SP_FLAGS, 0, &flags);
+    if (rc == ACL_SUCCESS)
+        rc = be_get()->stream_prop(s.stream, BE_SP_ID, 0, &id);
+    if (rc != ACL_SUCCESS) {
+        rc = api_err_runtime(fn, rc);
+    } else if (!(flags & ACL_STREAM_PERSISTENT)) {
+        api_report(API_MSG_EE1011, "%s failed. Value RT_STREAM_PERSISTENT for parameter stream "
+                   "flag is invalid. Reason: Non-persistent stream (stream_id=%d) does not "
+                   "support stream task clearance.", task_clean, (int)id);
+        rc = ACL_ERROR_RT_INTERNAL_ERROR; /* RT_ERROR_STREAM_INVALID */
+    } else {
+        rc = clean_bound(fn, s.stream, (int)id);
+    }
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclrtGetThreadLastTaskId(uint32_t *taskId)
+{
+    static const char fn[] = "aclrtGetThreadLastTaskId";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    if (!taskId)
+        return api_err_null(fn, "taskId");
+    return api_err_runtime(fn, be_get()->last_task_id(taskId));
+}
+
+aclError api_impl_aclrtCtxGetFloatOverflowAddr(void **overflowAddr)
+{
+    static const char fn[] = "aclrtCtxGetFloatOverflowAddr";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    if (!overflowAddr) { /* the runtime's check, with no message of its own */
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, overflowAddr can "
+                   "not be null.", fn);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    struct api_ctx *c;
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    return api_err_runtime(fn, be_get()->overflow_addr(c->be_ctx, overflowAddr));
+}
+
+/* A status check or clear on a capturing stream is refused (EE1016). */
+static aclError overflow_captured(const char *what, void *stream)
+{
+    uint64_t id = 0;
+    be_get()->stream_prop(stream, BE_SP_ID, 0, &id);
+    api_report(API_MSG_EE1016, "%s failed. Reason: Stream (stream_id=%d) during the capture "
+               "stage is not supported.", what, (int)id);
+    return ACL_ERROR_RT_STREAM_CAPTURED;
+}
+
+aclError api_impl_aclrtNpuGetFloatOverFlowStatus(void *outputAddr, uint64_t outputSize,
+                                                 uint32_t checkMode, aclrtStream stream)
+{
+    static const char fn[] = "aclrtNpuGetFloatOverFlowStatus";
+    static const char what[] = "Obtaining the Float exception status of the NPU";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    if (!outputAddr)
+        return api_rt_null(what, "outputAddrPtr");
+    if (outputSize != 64) { /* task_base.hpp OVERFLOW_OUTPUT_SIZE */
+        char v[32];
+        snprintf(v, sizeof v, "%llu", (unsigned long long)outputSize);
+        return api_rt_value(what, v, "outputSize", "64");
+    }
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (api_cap_graph_of(s.stream)) {
+        rc = overflow_captured(what, s.stream);
+    } else {
+        /* the status is written to 64 bytes of the stream's device memory */
+        struct be_ptr_info in;
+        be_get()->lookup(outputAddr, &in);
+        bool ours = in.kind == BE_PTR_DEVICE && in.device == s.ctx->device &&
+                    (in.size == 0 ||
+                     (char *)outputAddr + 64 <= (char *)in.start + in.size);
+        if (!ours) {
+            char v[32];
+            snprintf(v, sizeof v, "%p", outputAddr);
+            rc = api_rt_value(what, v, "outputAddrPtr",
+                              "64 bytes of live device memory of the stream's device");
+        } else {
+            rc = api_err_runtime(fn, be_get()->overflow_status(s.stream, outputAddr, outputSize,
+                                                               checkMode));
+        }
+    }
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream)
+{
+    static const char fn[] = "aclrtNpuClearFloatOverFlowStatus";
+    static const char what[] = "Clearing the Float exception status flag of the NPU";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_cap_graph_of(s.stream) ? overflow_captured(what, s.stream)
+                                    : api_err_runtime(fn, be_get()->overflow_clear(s.stream,
+                                                                                   checkMode));
+    api_stream_put(&s);
+    return rc;
 }
