@@ -179,11 +179,9 @@ aclError api_rt_bad_value(const char *func, const char *what, const char *value,
                           const char *param, const char *expected);
 /* The runtime's own words, with its description `desc` of the call
  * (hicann/runtime src/runtime/core/inc/common/error_message_manage.hpp):
- * NULL_PTR_RETURN_MSG_OUTER_WITH_FUNC_DESC's EE1004 "<desc> failed because
- * <param> cannot be a NULL pointer." and the EE1003 "<desc> failed because
- * value <value> for parameter <param> is invalid. Expected value: <expect>."
- * of its value checks. Both return ACL_ERROR_RT_PARAM_INVALID. */
-aclError api_rt_null(const char *desc, const char *param);
+ * the EE1003 "<desc> failed because value <value> for parameter <param> is
+ * invalid. Expected value: <expect>." of its value checks (its EE1004 for a
+ * NULL pointer is diag's api_rt_null). Returns ACL_ERROR_RT_PARAM_INVALID. */
 aclError api_rt_value(const char *desc, const char *value, const char *param, const char *expect);
 
 /* ---- peer.c ---- */

@@ -24,15 +24,7 @@ aclError api_rt_bad_value(const char *func, const char *what, const char *value,
                          const char *param, const char *expected)
 {
     (void)func; /* the runtime names what the call does, not the call */
-    api_report(API_MSG_EE1003, "%s failed because value %s for parameter %s is invalid. "
-               "Expected value: %s.", what, value, param, expected);
-    return ACL_ERROR_RT_PARAM_INVALID;
-}
-
-aclError api_rt_null(const char *desc, const char *param)
-{
-    api_report(API_MSG_EE1004, "%s failed because %s cannot be a NULL pointer.", desc, param);
-    return ACL_ERROR_RT_PARAM_INVALID;
+    return api_rt_value(what, value, param, expected);
 }
 
 aclError api_rt_value(const char *desc, const char *value, const char *param, const char *expect)
