@@ -906,6 +906,34 @@ static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHa
     return keep(RCALL(aclrtIpcGetEventHandle, *event, handle));
 }
 
+/* IPC memory: the real runtime and driver keep keys and whitelists. */
+static aclError ipc_mem_export(void *ptr, size_t size, uint64_t flags, char *key,
+                               const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtIpcMemGetExportKey, ptr, size, key, BE_IPC_KEY_MAX, flags));
+}
+
+static aclError ipc_mem_set_pids(const char *key, int32_t *pids, size_t n, const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtIpcMemSetImportPid, key, pids, n));
+}
+
+static aclError ipc_mem_import(int32_t dev, const char *key, uint64_t flags, void **ptr,
+                               const char **why)
+{
+    (void)dev, (void)why; /* the current device, as the ACL layer set it */
+    return keep(RCALL(aclrtIpcMemImportByKey, ptr, key, flags));
+}
+
+static aclError ipc_mem_close(const char *key, struct be_ipc_info *info, const char **why)
+{
+    (void)why;
+    *info = (struct be_ipc_info){.role = 0};
+    return keep(RCALL(aclrtIpcMemClose, key));
+}
+
 /* Captured work: the real runtime captures, joins streams through their
  * event waits and replays by itself. */
 static aclError graph_begin(void *s, int mode)
@@ -1163,6 +1191,10 @@ static const struct be_ops ops = {
     .res_limit = res_limit,
     .device_task = device_task,
     .event_ipc = event_ipc,
+    .ipc_mem_export = ipc_mem_export,
+    .ipc_mem_set_pids = ipc_mem_set_pids,
+    .ipc_mem_import = ipc_mem_import,
+    .ipc_mem_close = ipc_mem_close,
     /* ---- captured work ---- */
     .graph_begin = graph_begin,
     .graph_join = graph_join,

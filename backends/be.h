@@ -121,6 +121,17 @@ struct be_task {
     size_t size;
 };
 
+/* An IPC key's range in this process (be_ops.ipc_mem_close, be_tools). */
+#define BE_IPC_KEY_MAX 65
+enum { BE_IPC_EXPORTED = 1, BE_IPC_IMPORTED = 2 };
+struct be_ipc_info {
+    char key[BE_IPC_KEY_MAX];
+    int role;           /* BE_IPC_EXPORTED or BE_IPC_IMPORTED, 0: not known */
+    void *ptr;
+    size_t size;
+    unsigned importers; /* other processes with it open (an export's) */
+};
+
 /* One line of aclrtGetMemUsageInfo. */
 struct be_usage {
     const char *name;
@@ -469,6 +480,20 @@ struct be_ops {
      * An import of a handle that names no live IPC event fails with
      * ACL_ERROR_RT_PARAM_INVALID. */
     aclError (*event_ipc)(int import, int32_t dev, void **event, aclrtIpcEventHandle *handle);
+    /* IPC memory (keys of BE_IPC_KEY_MAX bytes with their NUL): export
+     * [ptr, ptr+size) (refused, with *why, unless it lies in one live
+     * block on its pages' boundaries), list pids allowed to import,
+     * import on open device dev (ACL_ERROR_RT_NO_PERMISSION for a process
+     * not on the whitelist), close (an import of this process first, else
+     * its export: *info says which and, for an export, how many other
+     * processes still had it open; a backend that cannot tell says 0).
+     * pre: pointers not NULL, flags valid, n > 0. */
+    aclError (*ipc_mem_export)(void *ptr, size_t size, uint64_t flags, char *key,
+                               const char **why);
+    aclError (*ipc_mem_set_pids)(const char *key, int32_t *pids, size_t n, const char **why);
+    aclError (*ipc_mem_import)(int32_t dev, const char *key, uint64_t flags, void **ptr,
+                               const char **why);
+    aclError (*ipc_mem_close)(const char *key, struct be_ipc_info *info, const char **why);
 
     /* ---- captured work (graphs) ----
      * From graph_begin (mode: an aclmdlRICaptureMode) until graph_end, the
@@ -587,6 +612,11 @@ struct be_tools {
      * sanitizer's check of a graph's ranges at each replay). Absent: the
      * check looks every time. */
     uint64_t (*mem_frees)(void);
+    /* IPC memory of this process: the export or import overlapping
+     * [p, p+n) (1 and *out, else 0), and each one still open (for the leak
+     * report). Absent: frees and the leak report do not look. */
+    int (*ipc_mem_find)(const void *p, size_t n, struct be_ipc_info *out);
+    size_t (*ipc_mem_each)(void (*fn)(const struct be_ipc_info *i, void *user), void *user);
 };
 enum { BE_LIVE_RESERVATION, BE_LIVE_PHYSICAL, BE_LIVE_POOL };
 
@@ -655,6 +685,8 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(pool_malloc) BE_REQUIRE(pool_free) BE_REQUIRE(pool_trim)
     /* ---- resource limits, device tasks, IPC events ---- */
     BE_REQUIRE(res_limit) BE_REQUIRE(device_task) BE_REQUIRE(event_ipc)
+    BE_REQUIRE(ipc_mem_export) BE_REQUIRE(ipc_mem_set_pids) BE_REQUIRE(ipc_mem_import)
+    BE_REQUIRE(ipc_mem_close)
     /* ---- captured work ---- */
     BE_REQUIRE(graph_begin) BE_REQUIRE(graph_join) BE_REQUIRE(graph_end)
     BE_REQUIRE(graph_launch) BE_REQUIRE(graph_destroy) BE_REQUIRE(label_create)

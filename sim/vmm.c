@@ -63,6 +63,8 @@ struct phys {
     enum sim_page page;
     unsigned refs;     /* the program's references: 1 + retains - frees */
     unsigned maps;     /* mappings of it */
+    bool imported;     /* memory of another process (sim_vmm_attach): off is
+                          the offset of its first byte in the shared file */
 };
 
 struct map {
@@ -77,6 +79,8 @@ struct sim_res {
     struct map **slot; /* per 2 MB of the range: the mapping there */
     unsigned nmaps;
     int32_t bound;     /* device of the physical memory mapped, -1: none */
+    bool ipc;          /* holds one imported mapping (sim_vmm_attach), not a
+                          reservation of the program's */
 };
 
 
@@ -113,35 +117,14 @@ static void trace_vmm(struct sim_dev *d, const char *what, uint64_t addr, uint64
 /* Put anonymous memory back in the host view of [off, off + size). */
 static void view_restore(struct sim_dev *d, uint64_t off, uint64_t size)
 {
-    uint64_t done = 0;
-    while (done < size) {
-        uint64_t n = 0;
-        void *h = sim_vaspace_span(d->vs, d->base + off + done, size - done, &n);
-        if (!h || !n)
-            return;
-        mmap(h, (size_t)n, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-        done += n;
-    }
+    sim_vaspace_unshare(d->vs, d->base + off, size, 0);
 }
 
-/* Map the memfd's [foff, foff + size) over the host view of device offset
- * off; -1 (and the view as it was) when the host refuses. */
-static int view_share(struct sim_dev *d, uint64_t off, uint64_t size, uint64_t foff)
+/* Map fd's [foff, foff + size) over the host view of device offset off;
+ * -1 (and the view as it was) when the host refuses. */
+static int view_share(struct sim_dev *d, uint64_t off, uint64_t size, int fd, uint64_t foff)
 {
-    uint64_t done = 0;
-    while (done < size) {
-        uint64_t n = 0;
-        void *h = sim_vaspace_span(d->vs, d->base + off + done, size - done, &n);
-        if (!h || !n ||
-            mmap(h, (size_t)n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, d->vmm->fd,
-                 (off_t)(foff + done)) == MAP_FAILED) {
-            view_restore(d, off, done);
-            return -1;
-        }
-        done += n;
-    }
-    return 0;
+    return sim_vaspace_share(d->vs, d->base + off, size, fd, foff);
 }
 
 static void phys_release(struct sim_dev *d, struct phys *p)
@@ -165,7 +148,10 @@ void sim_vmm_close(struct sim_dev *d)
         for (uint64_t k = 0; k < r->size >> SLOT_SHIFT; k++) {
             struct map *m = r->slot[k];
             if (m && m->off == r->off + (k << SLOT_SHIFT)) {
-                view_restore(d, m->off, m->size);
+                uint64_t lead = r->ipc ? m->p->off : 0;
+                view_restore(d, m->off - lead, m->size + lead);
+                if (r->ipc)
+                    base_free(m->p);
                 base_free(m);
             }
         }
@@ -386,7 +372,7 @@ enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
     }
     struct sim_vmm *v = d->vmm;
     memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
-    *r = (struct sim_res){off, size, slot, 0, -1};
+    *r = (struct sim_res){off, size, slot, 0, -1, false};
     v->res[at] = r;
     v->nres++;
     v->reserved += size;
@@ -414,6 +400,11 @@ enum sim_rc sim_vmm_release(void *va, const char **why)
     }
     struct sim_vmm *v = d->vmm;
     struct sim_res *r = v->res[i];
+    if (r->ipc) {
+        sim_lock_give(&d->lock);
+        *why = "it is device memory imported with aclrtIpcMemImportByKey: close it with aclrtIpcMemClose";
+        return SIM_EINVAL;
+    }
     if (r->nmaps) {
         sim_lock_give(&d->lock);
         *why = "physical memory is still mapped in the range: unmap it first (aclrtUnmapMem)";
@@ -468,7 +459,7 @@ enum sim_rc sim_vmm_phys_alloc(int32_t dev, uint64_t size, enum sim_page page, v
         rc = h == SIM_HEAP_OK ? SIM_OK : h == SIM_HEAP_NOSPACE ? SIM_ENOMEM : SIM_EHOSTMEM;
     }
     if (rc == SIM_OK) {
-        *p = (struct phys){off, size, (size + pb - 1) & ~(pb - 1), page, 1, 0};
+        *p = (struct phys){off, size, (size + pb - 1) & ~(pb - 1), page, 1, 0, false};
         if (base_map_put(&v->phys, off + 1, p) != 0 ||
             (!d->view_whole &&
              sim_vaspace_reserve(d->vs, d->base + v->handle_off + off, p->bytes) != 0)) {
@@ -549,6 +540,8 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
                   ? "the range was reserved on another device than the physical memory: a "
                     "reservation is bound to one device"
                   : "virPtr is not inside a range reserved with aclrtReserveMemAddress";
+    else if (r->ipc)
+        bad = "it is device memory imported with aclrtIpcMemImportByKey: close it with aclrtIpcMemClose";
     else if (offset != 0)
         bad = "offset must be 0";
     else if (size != p->size)
@@ -573,7 +566,7 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
         *why = bad;
         return bad ? SIM_EINVAL : SIM_EHOSTMEM;
     }
-    if (view_share(d, off, size, p->off) != 0) {
+    if (view_share(d, off, size, d->vmm->fd, p->off) != 0) {
         sim_lock_give(&d->lock);
         base_free(m);
         *why = NULL;
@@ -600,6 +593,11 @@ static struct sim_dev *map_lock_of(const void *va, struct sim_res **rr, struct m
     uint64_t off;
     struct sim_dev *d = res_lock_of(va, &i, &off);
     struct map *m = i >= 0 ? map_at(d->vmm->res[i], off) : NULL;
+    if (m && d->vmm->res[i]->ipc) {
+        sim_lock_give(&d->lock);
+        *why = "it is device memory imported with aclrtIpcMemImportByKey: close it with aclrtIpcMemClose";
+        return NULL;
+    }
     if (!m || m->off != off) {
         if (d)
             sim_lock_give(&d->lock);
@@ -686,8 +684,12 @@ enum sim_vmm_kind sim_vmm_lookup(const void *ptr, struct sim_block *b)
     if (i >= 0) {
         struct sim_res *r = d->vmm->res[i];
         struct map *m = map_at(r, off);
-        if (!m || m->access == SIM_ACCESS_NONE) {
+        if (!m || m->access == SIM_ACCESS_NONE || off < m->off || off - m->off >= m->size) {
             kind = SIM_VMM_UNMAPPED;
+        } else if (r->ipc) {
+            *b = (struct sim_block){sim_dev_id(d), (void *)(uintptr_t)(d->base + m->off), m->size,
+                                    sim_page_bytes(m->p->page)};
+            kind = SIM_VMM_MAPPED;
         } else {
             /* the run of accessible mappings around ptr */
             uint64_t lo = m->off, hi = m->off + m->size;
@@ -714,7 +716,7 @@ enum sim_rc sim_vmm_range(const void *ptr, void **base, uint64_t *size)
     uint64_t off = (uint64_t)(uintptr_t)ptr - d->base;
     long i = d->vmm && off >= d->vmm->res_lo ? res_find(d->vmm, off) : -1;
     struct map *m = i >= 0 ? map_at(d->vmm->res[i], off) : NULL;
-    if (m) {
+    if (m && off >= m->off && off - m->off < m->size) {
         *base = (void *)(uintptr_t)(d->base + m->off);
         *size = m->size;
         rc = SIM_OK;
@@ -747,6 +749,10 @@ size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user)
     for (size_t i = 0; v && i < v->nres; i++, n++) {
         struct sim_res *r = v->res[i];
         uint64_t mapped = 0;
+        if (r->ipc) { /* the program's IPC imports: the ACL layer names them */
+            n--;
+            continue;
+        }
         for (uint64_t k = 0; k < r->size >> SLOT_SHIFT; k++)
             mapped += r->slot[k] ? SLOT : 0;
         fn(SIM_VMM_LIVE_RESERVATION, (void *)(uintptr_t)(d->base + r->off), r->size, mapped, user);
@@ -763,4 +769,79 @@ size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user)
     }
     sim_lock_give(&d->lock);
     return n;
+}
+
+/* ---- memory of another process (ipcmem.c) ---- */
+
+enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t lead, uint64_t size, void **va,
+                           void **head)
+{
+    struct sim_dev *d = sim_dev_get(dev);
+    uint64_t rsize = SLOT + ((size + SLOT - 1) & ~(SLOT - 1));
+    struct sim_res *r = base_calloc(1, sizeof *r);
+    struct map **slot = base_calloc((size_t)(rsize >> SLOT_SHIFT), sizeof *slot);
+    struct map *m = base_malloc(sizeof *m);
+    struct phys *p = base_calloc(1, sizeof *p);
+    enum sim_rc rc = r && slot && m && p ? SIM_OK : SIM_EHOSTMEM;
+    size_t at = 0;
+    uint64_t off = 0;
+    sim_lock_take(&d->lock);
+    if (rc == SIM_OK && (!atomic_load_explicit(&d->open, memory_order_relaxed) || !d->vmm))
+        rc = SIM_EINVAL;
+    if (rc == SIM_OK && !(off = res_place(d->vmm, rsize, SLOT, &at)))
+        rc = SIM_ENOMEM;
+    if (rc == SIM_OK)
+        rc = res_make_room(d, off, rsize);
+    /* the file's first `lead` bytes (its header) sit just below the data,
+     * in the reservation's first slot, which no lookup finds mapped */
+    if (rc == SIM_OK && view_share(d, off + SLOT - lead, lead + size, fd, 0) != 0)
+        rc = SIM_EHOSTMEM;
+    if (rc != SIM_OK) {
+        sim_lock_give(&d->lock);
+        base_free(r), base_free(slot), base_free(m), base_free(p);
+        return rc;
+    }
+    struct sim_vmm *v = d->vmm;
+    *p = (struct phys){lead, size, size, SIM_PAGE_HUGE, 0, 1, true};
+    *m = (struct map){off + SLOT, size, p, SIM_ACCESS_READWRITE};
+    *r = (struct sim_res){off, rsize, slot, 1, dev, true};
+    for (uint64_t k = 1; k < rsize >> SLOT_SHIFT; k++)
+        slot[k] = m;
+    memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
+    v->res[at] = r;
+    v->nres++;
+    *va = (void *)(uintptr_t)(d->base + off + SLOT);
+    uint64_t n = 0;
+    *head = sim_vaspace_span(d->vs, d->base + off + SLOT - lead, lead, &n);
+    if (sim_trace_enabled())
+        trace_vmm(d, "ipc import", d->base + off + SLOT, size);
+    sim_lock_give(&d->lock);
+    return SIM_OK;
+}
+
+enum sim_rc sim_vmm_detach(void *va)
+{
+    long i;
+    uint64_t off;
+    struct sim_dev *d = res_lock_of(va, &i, &off);
+    struct sim_res *r = i >= 0 ? d->vmm->res[i] : NULL;
+    if (!r || !r->ipc || off != r->off + SLOT) {
+        if (d)
+            sim_lock_give(&d->lock);
+        return SIM_EINVAL;
+    }
+    struct sim_vmm *v = d->vmm;
+    struct map *m = r->slot[1];
+    sim_dev_freed(d);
+    view_restore(d, m->off - m->p->off, m->size + m->p->off);
+    memmove(v->res + i, v->res + i + 1, (v->nres - (size_t)i - 1) * sizeof *v->res);
+    v->nres--;
+    if (sim_trace_enabled())
+        trace_vmm(d, "ipc close", d->base + m->off, m->size);
+    sim_lock_give(&d->lock);
+    base_free(m->p);
+    base_free(m);
+    base_free(r->slot);
+    base_free(r);
+    return SIM_OK;
 }

@@ -1,0 +1,434 @@
+/*
+ * ipcmem.c - device memory shared between processes (sim.h describes the
+ * model): the shared objects behind IPC keys, their headers (whitelist,
+ * importers), this process's exports and imports, and the sweep of the
+ * shared objects whose creating process died.
+ *
+ * An object is one header page, then the exported bytes. The exporter
+ * copies the block's bytes in and maps the object's bytes over the block's
+ * host view (vaspace.c), so that its copies, fills and operators go on
+ * reaching the same bytes; an importer maps the whole object at a fresh
+ * range of its address space (vmm.c, sim_vmm_attach), the header just
+ * below the bytes. Nothing is copied at import or close: an import costs
+ * one shm_open, one fstat and one mmap, a close one mmap.
+ *
+ * The header is written by the exporter (whitelist) and by importers (the
+ * slots of open imports, claimed and released with compare-and-swap); a
+ * slot holds the importer's pid, so an importer that died without closing
+ * stops counting once its pid is gone (kill(pid, 0)).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/mem.h"
+#include "heap.h"
+#include "internal.h"
+#include "vaspace.h"
+
+#define HEAD_BYTES 4096u
+#define HEAD_MAGIC UINT64_C(0x31656d73434c4341) /* "ACLCsme1" */
+#define WHITE_MAX 480
+#define SLOTS_MAX 480
+#define PREFIX "aclsim-mem-"
+
+struct ipc_head {
+    _Atomic uint64_t magic;
+    uint64_t size;       /* bytes after the header */
+    int32_t exporter;    /* pid */
+    int32_t dev;         /* the exporter's device */
+    uint64_t flags;      /* export flags: bit 0, no pid validation */
+    _Atomic int32_t nwhite;
+    int32_t white[WHITE_MAX];
+    _Atomic int32_t slot[SLOTS_MAX]; /* pids of open imports, 0: free */
+};
+_Static_assert(sizeof(struct ipc_head) <= HEAD_BYTES, "the header fits its page");
+
+struct entry {
+    struct sim_ipc_info info;
+    struct ipc_head *head;
+    int slot; /* an import's slot in the header */
+    struct entry *next;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct entry *entries; /* newest first */
+static unsigned next_name;
+
+static bool alive(int32_t pid)
+{
+    return pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH);
+}
+
+void sim_ipc_sweep(void)
+{
+    DIR *dir = opendir("/dev/shm");
+    if (!dir)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        const char *rest = NULL;
+        if (strncmp(e->d_name, PREFIX, sizeof PREFIX - 1) == 0)
+            rest = e->d_name + sizeof PREFIX - 1;
+        else if (strncmp(e->d_name, "aclsim-ev-", 10) == 0)
+            rest = e->d_name + 10;
+        char *end = NULL;
+        long pid = rest ? strtol(rest, &end, 10) : 0;
+        if (rest && end != rest && *end == '-' && pid > 0 && !alive((int32_t)pid)) {
+            char name[300];
+            snprintf(name, sizeof name, "/%s", e->d_name);
+            shm_unlink(name);
+        }
+    }
+    closedir(dir);
+}
+
+/* This process's entry of key in role (0: either, imports first); NULL.
+ * pre: lock held. */
+static struct entry **find(const char *key, int role)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        int want = pass == 0 ? SIM_IPC_IMPORTED : SIM_IPC_EXPORTED;
+        if (role && role != want)
+            continue;
+        for (struct entry **p = &entries; *p; p = &(*p)->next)
+            if ((*p)->info.role == want && strcmp((*p)->info.key, key) == 0)
+                return p;
+    }
+    return NULL;
+}
+
+/* Importers other than this process with the object open. */
+static unsigned importers(const struct ipc_head *h)
+{
+    unsigned n = 0;
+    for (int i = 0; i < SLOTS_MAX; i++) {
+        int32_t pid = atomic_load_explicit(&h->slot[i], memory_order_acquire);
+        n += pid != 0 && pid != (int32_t)getpid() && alive(pid);
+    }
+    return n;
+}
+
+static bool overlaps(const void *p, uint64_t n, const struct sim_ipc_info *i)
+{
+    uintptr_t a = (uintptr_t)p, b = (uintptr_t)i->ptr;
+    return a < b + i->size && b < a + (n ? n : 1);
+}
+
+/* The checks of an export: [ptr, ptr+size) inside one live block, on page
+ * boundaries of its kind. *dev its device. */
+static enum sim_rc export_range(void *ptr, uint64_t size, int32_t *dev, const char **why)
+{
+    struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
+    if (!d) {
+        *why = "devPtr is not device memory of an open device";
+        return SIM_EINVAL;
+    }
+    uint64_t start, bytes, off = (uint64_t)(uintptr_t)ptr - d->base;
+    uint32_t tag;
+    enum sim_heap_rc rc = sim_heap_lookup(d->heap, off, &start, &bytes, &tag);
+    *dev = sim_dev_id(d);
+    sim_lock_give(&d->lock);
+    if (rc != SIM_HEAP_OK || (tag & 3) == 3) {
+        *why = "devPtr is not inside a live block of aclrtMalloc";
+        return SIM_EINVAL;
+    }
+    uint64_t page = sim_page_bytes((enum sim_page)(tag & 3));
+    if (off % page || size % HEAD_BYTES) {
+        *why = "the range does not start and end on a page boundary of its block (a small "
+               "aclrtMalloc block shares its pages: allocate at least 4 KB, or with "
+               "ACL_MEM_MALLOC_HUGE_FIRST or ACL_MEM_MALLOC_HUGE_ONLY)";
+        return SIM_EINVAL;
+    }
+    if (size > bytes - (off - start)) {
+        *why = "the range runs past the end of its block";
+        return SIM_EINVAL;
+    }
+    return SIM_OK;
+}
+
+/* Create the object of an export of [ptr, ptr+size): its name in key, the
+ * bytes copied in, its header mapped in *head. */
+static enum sim_rc create_object(struct sim_dev *d, void *ptr, uint64_t size, uint64_t flags,
+                                 char key[SIM_IPC_KEY_MAX], struct ipc_head **head)
+{
+    char name[SIM_IPC_KEY_MAX + 1];
+    snprintf(key, SIM_IPC_KEY_MAX, PREFIX "%d-%u", (int)getpid(), next_name++);
+    snprintf(name, sizeof name, "/%s", key);
+    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0)
+        return SIM_EHOSTMEM;
+    enum sim_rc rc = ftruncate(fd, (off_t)(HEAD_BYTES + size)) == 0 ? SIM_OK : SIM_EHOSTMEM;
+    for (uint64_t done = 0, n = 0; rc == SIM_OK && done < size; done += n) {
+        const char *h = sim_vaspace_span(d->vs, (uint64_t)(uintptr_t)ptr + done, size - done, &n);
+        if (!h || pwrite(fd, h, (size_t)n, (off_t)(HEAD_BYTES + done)) != (ssize_t)n)
+            rc = SIM_EHOSTMEM;
+    }
+    void *m = rc == SIM_OK ? mmap(NULL, HEAD_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                           : MAP_FAILED;
+    if (m == MAP_FAILED ||
+        sim_vaspace_share(d->vs, (uint64_t)(uintptr_t)ptr, size, fd, HEAD_BYTES) != 0) {
+        if (m != MAP_FAILED)
+            munmap(m, HEAD_BYTES);
+        close(fd);
+        shm_unlink(name);
+        return SIM_EHOSTMEM;
+    }
+    close(fd);
+    struct ipc_head *h = m;
+    h->size = size;
+    h->exporter = (int32_t)getpid();
+    h->dev = sim_dev_id(d);
+    h->flags = flags;
+    atomic_store_explicit(&h->nwhite, 0, memory_order_relaxed);
+    atomic_store_explicit(&h->magic, HEAD_MAGIC, memory_order_release);
+    *head = h;
+    return SIM_OK;
+}
+
+enum sim_rc sim_ipc_mem_export(void *ptr, uint64_t size, uint64_t flags,
+                               char key[SIM_IPC_KEY_MAX], const char **why)
+{
+    int32_t dev = 0;
+    *why = NULL;
+    enum sim_rc rc = export_range(ptr, size, &dev, why);
+    if (rc != SIM_OK)
+        return rc;
+    struct entry *e = base_calloc(1, sizeof *e);
+    if (!e)
+        return SIM_EHOSTMEM;
+    sim_ipc_sweep();
+    pthread_mutex_lock(&lock);
+    for (struct entry *x = entries; x; x = x->next)
+        if (x->info.role == SIM_IPC_EXPORTED && overlaps(ptr, size, &x->info)) {
+            pthread_mutex_unlock(&lock);
+            base_free(e);
+            *why = "the range overlaps a range this process exported already (one key per range)";
+            return SIM_EINVAL;
+        }
+    struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
+    rc = d ? create_object(d, ptr, size, flags, e->info.key, &e->head) : SIM_EINVAL;
+    if (d)
+        sim_lock_give(&d->lock);
+    if (rc == SIM_OK) {
+        e->info.role = SIM_IPC_EXPORTED;
+        e->info.ptr = ptr;
+        e->info.size = size;
+        e->info.dev = dev;
+        e->next = entries;
+        entries = e;
+        memcpy(key, e->info.key, SIM_IPC_KEY_MAX);
+    }
+    pthread_mutex_unlock(&lock);
+    if (rc != SIM_OK)
+        base_free(e);
+    return rc;
+}
+
+enum sim_rc sim_ipc_mem_set_pids(const char *key, const int32_t *pids, size_t n, const char **why)
+{
+    pthread_mutex_lock(&lock);
+    struct entry **p = find(key, SIM_IPC_EXPORTED);
+    enum sim_rc rc = SIM_OK;
+    if (!p) {
+        *why = "the key names no memory this process exported (never exported here, or closed)";
+        rc = SIM_EINVAL;
+    } else {
+        struct ipc_head *h = (*p)->head;
+        int32_t have = atomic_load_explicit(&h->nwhite, memory_order_relaxed);
+        if ((size_t)(WHITE_MAX - have) < n) {
+            *why = "the whitelist is full";
+            rc = SIM_ENOMEM;
+        } else {
+            memcpy(h->white + have, pids, n * sizeof *pids);
+            atomic_store_explicit(&h->nwhite, have + (int32_t)n, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+/* Whether this process may import the object of h. */
+static bool allowed(const struct ipc_head *h)
+{
+    int32_t me = (int32_t)getpid();
+    if ((h->flags & 1) || h->exporter == me)
+        return true;
+    int32_t n = atomic_load_explicit(&h->nwhite, memory_order_acquire);
+    for (int32_t i = 0; i < n && i < WHITE_MAX; i++)
+        if (h->white[i] == me)
+            return true;
+    return false;
+}
+
+/* Take a slot of h for this process: its index, or -1 when all are taken. */
+static int claim_slot(struct ipc_head *h)
+{
+    for (int i = 0; i < SLOTS_MAX; i++) {
+        int32_t pid = atomic_load_explicit(&h->slot[i], memory_order_relaxed);
+        if (pid != 0 && alive(pid))
+            continue;
+        if (atomic_compare_exchange_strong(&h->slot[i], &pid, (int32_t)getpid()))
+            return i;
+    }
+    return -1;
+}
+
+/* The checks of an import, on the mapped header. */
+static enum sim_rc import_check(int32_t dev, struct ipc_head *h, uint64_t size, bool peer,
+                                const char **why)
+{
+    if (atomic_load_explicit(&h->magic, memory_order_acquire) != HEAD_MAGIC || h->size != size) {
+        *why = "the key names no live export";
+        return SIM_EINVAL;
+    }
+    if (!allowed(h)) {
+        *why = "this process is not on the key's whitelist: the exporter must list its pid "
+               "(aclrtDeviceGetBareTgid) with aclrtIpcMemSetImportPid, or export with "
+               "ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION";
+        return SIM_EPERM;
+    }
+    if (h->dev != dev && !peer) {
+        *why = "the memory is on another device than the importer's: import with "
+               "ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS";
+        return SIM_EUNSUPPORTED;
+    }
+    return SIM_OK;
+}
+
+/* Open the object of key: its fd and data size, or -1. */
+static int open_object(const char *key, uint64_t *size)
+{
+    char name[SIM_IPC_KEY_MAX + 1];
+    size_t n = strnlen(key, SIM_IPC_KEY_MAX);
+    if (n == SIM_IPC_KEY_MAX || strncmp(key, PREFIX, sizeof PREFIX - 1) != 0 ||
+        strchr(key, '/'))
+        return -1;
+    snprintf(name, sizeof name, "/%s", key);
+    int fd = shm_open(name, O_RDWR, 0);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_size <= (off_t)HEAD_BYTES ||
+                    (st.st_size - HEAD_BYTES) % HEAD_BYTES)) {
+        close(fd);
+        fd = -1;
+    }
+    *size = fd >= 0 ? (uint64_t)st.st_size - HEAD_BYTES : 0;
+    return fd;
+}
+
+enum sim_rc sim_ipc_mem_import(int32_t dev, const char *key, bool peer, void **ptr,
+                               const char **why)
+{
+    uint64_t size = 0;
+    void *va = NULL, *head = NULL;
+    *why = NULL;
+    struct entry *e = base_calloc(1, sizeof *e);
+    if (!e)
+        return SIM_EHOSTMEM;
+    int fd = open_object(key, &size);
+    enum sim_rc rc = fd >= 0 ? sim_vmm_attach(dev, fd, HEAD_BYTES, size, &va, &head) : SIM_EINVAL;
+    if (fd >= 0)
+        close(fd);
+    if (fd < 0)
+        *why = "the key names no live export (never exported, closed by its exporter, or its "
+               "exporter died)";
+    if (rc == SIM_OK)
+        rc = import_check(dev, head, size, peer, why);
+    if (rc == SIM_OK && (e->slot = claim_slot(head)) < 0) {
+        *why = "too many imports of the key are open";
+        rc = SIM_ENOMEM;
+    }
+    if (rc != SIM_OK) {
+        if (va)
+            sim_vmm_detach(va);
+        base_free(e);
+        return rc;
+    }
+    snprintf(e->info.key, sizeof e->info.key, "%s", key);
+    e->info.role = SIM_IPC_IMPORTED;
+    e->info.ptr = va;
+    e->info.size = size;
+    e->info.dev = dev;
+    e->head = head;
+    pthread_mutex_lock(&lock);
+    e->next = entries;
+    entries = e;
+    pthread_mutex_unlock(&lock);
+    *ptr = va;
+    return SIM_OK;
+}
+
+/* Undo an export: the name goes, the block's bytes become its own again. */
+static void unexport(struct entry *e)
+{
+    char name[SIM_IPC_KEY_MAX + 1];
+    snprintf(name, sizeof name, "/%s", e->info.key);
+    shm_unlink(name);
+    struct sim_dev *d = sim_dev_lock_of((uintptr_t)e->info.ptr);
+    if (d) {
+        sim_vaspace_unshare(d->vs, (uint64_t)(uintptr_t)e->info.ptr, e->info.size, 1);
+        sim_lock_give(&d->lock);
+    }
+    munmap(e->head, HEAD_BYTES);
+}
+
+enum sim_rc sim_ipc_mem_close(const char *key, struct sim_ipc_info *out, const char **why)
+{
+    *why = NULL;
+    pthread_mutex_lock(&lock);
+    struct entry **p = find(key, 0), *e = p ? *p : NULL;
+    if (e)
+        *p = e->next;
+    pthread_mutex_unlock(&lock);
+    if (!e) {
+        *why = "the key names no memory this process imported or exported (never, or closed "
+               "already)";
+        return SIM_EINVAL;
+    }
+    *out = e->info;
+    struct sim_block b;
+    if (e->info.role == SIM_IPC_IMPORTED) {
+        /* the header is mapped with the bytes, until the device closes */
+        if (sim_vmm_lookup(e->info.ptr, &b) == SIM_VMM_MAPPED && b.start == e->info.ptr) {
+            atomic_store_explicit(&e->head->slot[e->slot], 0, memory_order_release);
+            sim_vmm_detach(e->info.ptr);
+        }
+    } else {
+        out->importers = importers(e->head);
+        unexport(e);
+    }
+    base_free(e);
+    return SIM_OK;
+}
+
+bool sim_ipc_mem_find(const void *p, uint64_t n, struct sim_ipc_info *out)
+{
+    pthread_mutex_lock(&lock);
+    struct entry *e = entries;
+    while (e && !overlaps(p, n, &e->info))
+        e = e->next;
+    if (e) {
+        *out = e->info;
+        out->importers = e->info.role == SIM_IPC_EXPORTED ? importers(e->head) : 0;
+    }
+    pthread_mutex_unlock(&lock);
+    return e != NULL;
+}
+
+size_t sim_ipc_mem_each(void (*fn)(const struct sim_ipc_info *i, void *user), void *user)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&lock);
+    for (struct entry *e = entries; e; e = e->next, n++)
+        fn(&e->info, user);
+    pthread_mutex_unlock(&lock);
+    return n;
+}
