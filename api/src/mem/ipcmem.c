@@ -104,7 +104,8 @@ aclError api_impl_aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t 
                                 "through IPC", v, "num", "(0, 2147483647]");
     }
     const char *why = NULL;
-    return refused(fn, be_get()->ipc_mem_set_pids(key, pid, num, &why), why);
+    aclError rc = be_get()->ipc_mem_set_pids(key, pid, num, &why);
+    return refused(fn, rc, why);
 }
 
 aclError api_impl_aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids,
