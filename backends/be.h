@@ -129,7 +129,7 @@ struct be_ipc_info {
     int role;           /* BE_IPC_EXPORTED or BE_IPC_IMPORTED, 0: not known */
     void *ptr;
     size_t size;
-    unsigned importers; /* other processes with it open (an export's) */
+    unsigned importers; /* an export's: 1 while another process has it open */
 };
 
 /* One line of aclrtGetMemUsageInfo. */
@@ -485,8 +485,8 @@ struct be_ops {
      * block on its pages' boundaries), list pids allowed to import,
      * import on open device dev (ACL_ERROR_RT_NO_PERMISSION for a process
      * not on the whitelist), close (an import of this process first, else
-     * its export: *info says which and, for an export, how many other
-     * processes still had it open; a backend that cannot tell says 0).
+     * its export: *info says which and, for an export, whether another
+     * process still had it open; a backend that cannot tell says 0).
      * pre: pointers not NULL, flags valid, n > 0. */
     aclError (*ipc_mem_export)(void *ptr, size_t size, uint64_t flags, char *key,
                                const char **why);

@@ -250,13 +250,11 @@ uint64_t sim_vmm_span(uint64_t capacity);
  * reservation goes). pre: d->lock not held; open: d being opened. */
 enum sim_rc sim_vmm_open(struct sim_dev *d, uint64_t capacity);
 void sim_vmm_close(struct sim_dev *d);
-/* Map size bytes of fd (after its first `lead`, which land just below) at a
- * fresh range of open device dev's address space, not a reservation of the
- * program's: *va the bytes (2 MB aligned), *head the host view of the lead.
- * pre: lead a multiple of the host page, at most 2 MB; size of the host
- * page; fd's size lead + size. */
-enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t lead, uint64_t size, void **va,
-                           void **head);
+/* Map fd's [foff, foff + size) at a fresh range of open device dev's
+ * address space, not a reservation of the program's (no aclrtGetMemInfo,
+ * no leak report of its own): *va, 2 MB aligned. pre: foff and size
+ * multiples of the host page; fd that long. */
+enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t foff, uint64_t size, void **va);
 /* Undo sim_vmm_attach at va (the view then reads as zero). */
 enum sim_rc sim_vmm_detach(void *va);
 

@@ -877,8 +877,8 @@ enum sim_rc sim_event_import(int32_t dev, const char *name, struct sim_event **o
  * its slash. An import in any process maps the same object at a fresh
  * range of its device's address space (not an allocation: it does not
  * count in sim_mem_usage), so both see the same bytes. The header keeps
- * the exporter, its device and flags, the pid whitelist and the pids of
- * the importers that have it open (a dead one no longer counts). The
+ * the exporter, its device and flags and the pid whitelist; each open
+ * import holds a shared flock on the object (a dead one holds none). The
  * exporter's close unlinks the name (later imports fail) and gives the
  * block its private bytes back; the object goes with its last mapping.
  * Names whose creating process died (events' and memory's) are unlinked
@@ -891,7 +891,7 @@ struct sim_ipc_info {
     void *ptr;           /* the range in this process */
     uint64_t size;
     int32_t dev;         /* this process's device of the range */
-    unsigned importers;  /* processes other than this one with an import open */
+    unsigned importers;  /* an export's: 1 while another process has it imported */
 };
 /* Export [ptr, ptr+size) of a live device block: SIM_EINVAL with *why when
  * the range is not inside one block or does not start and end on a page
@@ -908,8 +908,8 @@ enum sim_rc sim_ipc_mem_set_pids(const char *key, const int32_t *pids, size_t n,
 enum sim_rc sim_ipc_mem_import(int32_t dev, const char *key, bool peer, void **ptr,
                                const char **why);
 /* Close key in this process: its import if it has one (the first), else
- * its export; *out says which, and for an export how many importers still
- * had it open. SIM_EINVAL when neither. */
+ * its export; *out says which, and for an export whether another process
+ * still had it imported. SIM_EINVAL when neither. */
 enum sim_rc sim_ipc_mem_close(const char *key, struct sim_ipc_info *out, const char **why);
 /* The export or import of this process overlapping [p, p+n): true and *out. */
 bool sim_ipc_mem_find(const void *p, uint64_t n, struct sim_ipc_info *out);

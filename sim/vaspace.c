@@ -291,6 +291,11 @@ int sim_vaspace_unshare(struct sim_vaspace *vs, uint64_t dev, uint64_t len, int 
         void *h = sim_vaspace_span(vs, dev + done, len - done, &n);
         if (!h || !n)
             return -1;
+        if (keep == SIM_VASPACE_HOLE) {
+            munmap(h, (size_t)n);
+            done += n;
+            continue;
+        }
         void *fresh = keep ? mmap(NULL, (size_t)n, PROT_READ | PROT_WRITE, MAP_FLAGS, -1, 0)
                            : MAP_FAILED;
         if (fresh != MAP_FAILED) {

@@ -107,11 +107,14 @@ int sim_vaspace_share(struct sim_vaspace *vs, uint64_t dev, uint64_t len, int fd
 
 /*
  * Give the host alias of [dev, dev+len) private anonymous memory again, as
- * sim_vaspace_share found it; keep: with the bytes the alias showed (copied
- * into the new memory first), else zero.  pre: as sim_vaspace_share.
+ * sim_vaspace_share found it; keep SIM_VASPACE_KEEP: with the bytes the
+ * alias showed (copied into the new memory first), SIM_VASPACE_ZERO: zero,
+ * SIM_VASPACE_HOLE: nothing (unmapped: the caller lets no copy reach those
+ * bytes until it shares them again; cheapest).  pre: as sim_vaspace_share.
  * Returns 0, or -1 when keep's copy could not be had (the alias then reads
  * as zero).
  */
+enum { SIM_VASPACE_ZERO = 0, SIM_VASPACE_KEEP = 1, SIM_VASPACE_HOLE = 2 };
 int sim_vaspace_unshare(struct sim_vaspace *vs, uint64_t dev, uint64_t len, int keep);
 
 /* Unmap everything of the address space and free the handle.  vs may be NULL. */

@@ -64,7 +64,8 @@ struct phys {
     unsigned refs;     /* the program's references: 1 + retains - frees */
     unsigned maps;     /* mappings of it */
     bool imported;     /* memory of another process (sim_vmm_attach): off is
-                          the offset of its first byte in the shared file */
+                          the offset of its first byte in the shared file,
+                          which the mapping keeps (no handle names it) */
 };
 
 struct map {
@@ -148,8 +149,7 @@ void sim_vmm_close(struct sim_dev *d)
         for (uint64_t k = 0; k < r->size >> SLOT_SHIFT; k++) {
             struct map *m = r->slot[k];
             if (m && m->off == r->off + (k << SLOT_SHIFT)) {
-                uint64_t lead = r->ipc ? m->p->off : 0;
-                view_restore(d, m->off - lead, m->size + lead);
+                view_restore(d, m->off, m->size);
                 if (r->ipc)
                     base_free(m->p);
                 base_free(m);
@@ -773,11 +773,10 @@ size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user)
 
 /* ---- memory of another process (ipcmem.c) ---- */
 
-enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t lead, uint64_t size, void **va,
-                           void **head)
+enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t foff, uint64_t size, void **va)
 {
     struct sim_dev *d = sim_dev_get(dev);
-    uint64_t rsize = SLOT + ((size + SLOT - 1) & ~(SLOT - 1));
+    uint64_t rsize = (size + SLOT - 1) & ~(SLOT - 1);
     struct sim_res *r = base_calloc(1, sizeof *r);
     struct map **slot = base_calloc((size_t)(rsize >> SLOT_SHIFT), sizeof *slot);
     struct map *m = base_malloc(sizeof *m);
@@ -792,9 +791,7 @@ enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t lead, uint64_t size, vo
         rc = SIM_ENOMEM;
     if (rc == SIM_OK)
         rc = res_make_room(d, off, rsize);
-    /* the file's first `lead` bytes (its header) sit just below the data,
-     * in the reservation's first slot, which no lookup finds mapped */
-    if (rc == SIM_OK && view_share(d, off + SLOT - lead, lead + size, fd, 0) != 0)
+    if (rc == SIM_OK && view_share(d, off, size, fd, foff) != 0)
         rc = SIM_EHOSTMEM;
     if (rc != SIM_OK) {
         sim_lock_give(&d->lock);
@@ -802,19 +799,17 @@ enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t lead, uint64_t size, vo
         return rc;
     }
     struct sim_vmm *v = d->vmm;
-    *p = (struct phys){lead, size, size, SIM_PAGE_HUGE, 0, 1, true};
-    *m = (struct map){off + SLOT, size, p, SIM_ACCESS_READWRITE};
+    *p = (struct phys){foff, size, size, SIM_PAGE_HUGE, 0, 1, true};
+    *m = (struct map){off, size, p, SIM_ACCESS_READWRITE};
     *r = (struct sim_res){off, rsize, slot, 1, dev, true};
-    for (uint64_t k = 1; k < rsize >> SLOT_SHIFT; k++)
+    for (uint64_t k = 0; k < rsize >> SLOT_SHIFT; k++)
         slot[k] = m;
     memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
     v->res[at] = r;
     v->nres++;
-    *va = (void *)(uintptr_t)(d->base + off + SLOT);
-    uint64_t n = 0;
-    *head = sim_vaspace_span(d->vs, d->base + off + SLOT - lead, lead, &n);
+    *va = (void *)(uintptr_t)(d->base + off);
     if (sim_trace_enabled())
-        trace_vmm(d, "ipc import", d->base + off + SLOT, size);
+        trace_vmm(d, "ipc import", d->base + off, size);
     sim_lock_give(&d->lock);
     return SIM_OK;
 }
@@ -825,15 +820,16 @@ enum sim_rc sim_vmm_detach(void *va)
     uint64_t off;
     struct sim_dev *d = res_lock_of(va, &i, &off);
     struct sim_res *r = i >= 0 ? d->vmm->res[i] : NULL;
-    if (!r || !r->ipc || off != r->off + SLOT) {
+    if (!r || !r->ipc || off != r->off) {
         if (d)
             sim_lock_give(&d->lock);
         return SIM_EINVAL;
     }
     struct sim_vmm *v = d->vmm;
-    struct map *m = r->slot[1];
+    struct map *m = r->slot[0];
     sim_dev_freed(d);
-    view_restore(d, m->off - m->p->off, m->size + m->p->off);
+    /* a hole: no lookup finds the range any more, the next attach maps it */
+    sim_vaspace_unshare(d->vs, d->base + m->off, m->size, SIM_VASPACE_HOLE);
     memmove(v->res + i, v->res + i + 1, (v->nres - (size_t)i - 1) * sizeof *v->res);
     v->nres--;
     if (sim_trace_enabled())

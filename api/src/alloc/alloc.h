@@ -139,8 +139,9 @@ void api_check_free_end(void);
 
 /* The documented order of IPC memory (importer closes, exporter closes,
  * exporter frees) broken in this process, the exporter (ipc-order): func
- * closes the export of key ([p, p+n)) while `importers` other processes
- * still have it imported, or (freeing) frees its block before closing it. */
+ * closes the export of key ([p, p+n)) while other processes still have it
+ * imported (importers not 0), or (freeing) frees its block before closing
+ * it. */
 void api_check_ipc_order(const char *func, const void *p, size_t n, const char *key,
                          unsigned importers, bool freeing);
 

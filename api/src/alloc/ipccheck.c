@@ -5,8 +5,8 @@
  * example/1_basic_features/memory/10_ipc_memory_withpid: the importer
  * closes first, then the exporter closes, then the exporter frees; any
  * other order "may cause exceptions"), as far as the exporting process
- * can see it: the importers still holding the key are counted in the
- * key's shared header (sim/ipcmem.c).
+ * can see it: whether an importer still holds the key is the backend's
+ * answer (sim/ipcmem.c: a shared flock each open import holds).
  */
 #include "alloc.h"
 #include "internal.h"
@@ -24,11 +24,10 @@ void api_check_ipc_order(const char *func, const void *p, size_t n, const char *
                      key, key);
     else
         api_rep_line(true, "allocator check (ipc-order): %s(%s) closes the export of [%p, %p) "
-                     "while %u other process(es) still have the key imported", func, key, p,
-                     end, importers);
+                     "while another process still has the key imported", func, key, p, end);
     if (importers)
-        api_rep_line(false, "%u importing process(es) still have the key open: they keep reading "
-                     "and writing the shared bytes, which are no longer this block's", importers);
+        api_rep_line(false, "a process that imported the key has not closed it: it keeps "
+                     "reading and writing the shared bytes, which are no longer this block's");
     api_rep_line(false, "fix: the documented order is: each importer calls aclrtIpcMemClose "
                  "(after synchronising its work on the memory), then the exporter calls "
                  "aclrtIpcMemClose, then aclrtFree; order the processes with an IPC event "
