@@ -927,9 +927,10 @@ static aclError ipc_mem_import(int32_t dev, const char *key, uint64_t flags, voi
     return keep(RCALL(aclrtIpcMemImportByKey, ptr, key, flags));
 }
 
-static aclError ipc_mem_close(const char *key, struct be_ipc_info *info, const char **why)
+static aclError ipc_mem_close(const char *key, int role, struct be_ipc_info *info,
+                              const char **why)
 {
-    (void)why;
+    (void)why, (void)role; /* the real runtime closes as aclrtIpcMemClose does */
     *info = (struct be_ipc_info){.role = 0};
     return keep(RCALL(aclrtIpcMemClose, key));
 }

@@ -129,6 +129,7 @@ struct be_ipc_info {
     int role;           /* BE_IPC_EXPORTED or BE_IPC_IMPORTED, 0: not known */
     void *ptr;
     size_t size;
+    int32_t device;     /* this process's device of the range */
     unsigned importers; /* an export's: 1 while another process has it open */
 };
 
@@ -484,8 +485,9 @@ struct be_ops {
      * [ptr, ptr+size) (refused, with *why, unless it lies in one live
      * block on its pages' boundaries), list pids allowed to import,
      * import on open device dev (ACL_ERROR_RT_NO_PERMISSION for a process
-     * not on the whitelist), close (an import of this process first, else
-     * its export: *info says which and, for an export, whether another
+     * not on the whitelist), close (role 0: an import of this process
+     * first, else its export, as aclrtIpcMemClose; BE_IPC_EXPORTED: the
+     * export only: *info says which and, for an export, whether another
      * process still had it open; a backend that cannot tell says 0).
      * pre: pointers not NULL, flags valid, n > 0. */
     aclError (*ipc_mem_export)(void *ptr, size_t size, uint64_t flags, char *key,
@@ -493,7 +495,8 @@ struct be_ops {
     aclError (*ipc_mem_set_pids)(const char *key, int32_t *pids, size_t n, const char **why);
     aclError (*ipc_mem_import)(int32_t dev, const char *key, uint64_t flags, void **ptr,
                                const char **why);
-    aclError (*ipc_mem_close)(const char *key, struct be_ipc_info *info, const char **why);
+    aclError (*ipc_mem_close)(const char *key, int role, struct be_ipc_info *info,
+                              const char **why);
 
     /* ---- captured work (graphs) ----
      * From graph_begin (mode: an aclmdlRICaptureMode) until graph_end, the
@@ -612,10 +615,11 @@ struct be_tools {
      * sanitizer's check of a graph's ranges at each replay). Absent: the
      * check looks every time. */
     uint64_t (*mem_frees)(void);
-    /* IPC memory of this process: the export or import overlapping
-     * [p, p+n) (1 and *out, else 0), and each one still open (for the leak
-     * report). Absent: frees and the leak report do not look. */
-    int (*ipc_mem_find)(const void *p, size_t n, struct be_ipc_info *out);
+    /* IPC memory of this process: the export or import (role: which,
+     * 0 either) overlapping [p, p+n) (1 and *out, else 0), and each one
+     * still open (for the leak report). Absent: frees and the leak report
+     * do not look. */
+    int (*ipc_mem_find)(const void *p, size_t n, int role, struct be_ipc_info *out);
     size_t (*ipc_mem_each)(void (*fn)(const struct be_ipc_info *i, void *user), void *user);
 };
 enum { BE_LIVE_RESERVATION, BE_LIVE_PHYSICAL, BE_LIVE_POOL };

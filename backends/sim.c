@@ -1656,22 +1656,24 @@ static void info_of(const struct sim_ipc_info *i, struct be_ipc_info *out)
     out->role = i->role;
     out->ptr = i->ptr;
     out->size = (size_t)i->size;
+    out->device = i->dev;
     out->importers = i->importers;
 }
 
-static aclError ipc_mem_close(const char *key, struct be_ipc_info *info, const char **why)
+static aclError ipc_mem_close(const char *key, int role, struct be_ipc_info *info,
+                              const char **why)
 {
     struct sim_ipc_info i;
-    enum sim_rc rc = sim_ipc_mem_close(key, &i, why);
+    enum sim_rc rc = sim_ipc_mem_close(key, role, &i, why);
     if (rc == SIM_OK)
         info_of(&i, info);
     return rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
-static int ipc_mem_find(const void *p, size_t n, struct be_ipc_info *out)
+static int ipc_mem_find(const void *p, size_t n, int role, struct be_ipc_info *out)
 {
     struct sim_ipc_info i;
-    if (!sim_ipc_mem_find(p, n, &i))
+    if (!sim_ipc_mem_find(p, n, role, &i))
         return 0;
     info_of(&i, out);
     return 1;

@@ -255,6 +255,12 @@ void sim_vmm_close(struct sim_dev *d);
  * no leak report of its own): *va, 2 MB aligned. pre: foff and size
  * multiples of the host page; fd that long. */
 enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t foff, uint64_t size, void **va);
+/* ---- ipcmem.c ---- */
+
+/* Device dev closes: forget the exports and imports of this process on it
+ * (an export's range becomes private memory again, its key goes). pre: d
+ * open no more, its address space still there, no call on it running. */
+void sim_ipc_mem_drop(int32_t dev);
 /* Undo sim_vmm_attach at va (the view then reads as zero). */
 enum sim_rc sim_vmm_detach(void *va);
 

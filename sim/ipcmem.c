@@ -386,11 +386,12 @@ static void unexport(struct entry *e)
     munmap(e->head, HEAD_BYTES);
 }
 
-enum sim_rc sim_ipc_mem_close(const char *key, struct sim_ipc_info *out, const char **why)
+enum sim_rc sim_ipc_mem_close(const char *key, int role, struct sim_ipc_info *out,
+                              const char **why)
 {
     *why = NULL;
     pthread_mutex_lock(&lock);
-    struct entry **p = find(key, 0), *e = p ? *p : NULL;
+    struct entry **p = find(key, role), *e = p ? *p : NULL;
     if (e)
         *p = e->next;
     pthread_mutex_unlock(&lock);
@@ -411,11 +412,11 @@ enum sim_rc sim_ipc_mem_close(const char *key, struct sim_ipc_info *out, const c
     return SIM_OK;
 }
 
-bool sim_ipc_mem_find(const void *p, uint64_t n, struct sim_ipc_info *out)
+bool sim_ipc_mem_find(const void *p, uint64_t n, int role, struct sim_ipc_info *out)
 {
     pthread_mutex_lock(&lock);
     struct entry *e = entries;
-    while (e && !overlaps(p, n, &e->info))
+    while (e && (!overlaps(p, n, &e->info) || (role && e->info.role != role)))
         e = e->next;
     if (e) {
         *out = e->info;
@@ -423,6 +424,33 @@ bool sim_ipc_mem_find(const void *p, uint64_t n, struct sim_ipc_info *out)
     }
     pthread_mutex_unlock(&lock);
     return e != NULL;
+}
+
+void sim_ipc_mem_drop(int32_t dev)
+{
+    pthread_mutex_lock(&lock);
+    struct entry **p = &entries;
+    while (*p) {
+        struct entry *e = *p;
+        if (e->info.dev != dev) {
+            p = &e->next;
+            continue;
+        }
+        *p = e->next;
+        if (e->info.role == SIM_IPC_EXPORTED) {
+            char name[SIM_IPC_KEY_MAX + 1];
+            snprintf(name, sizeof name, "/%s", e->info.key);
+            shm_unlink(name);
+            munmap(e->head, HEAD_BYTES);
+            /* the range's next block must not share the object's bytes */
+            struct sim_dev *d = sim_dev_get(dev);
+            sim_vaspace_unshare(d->vs, (uint64_t)(uintptr_t)e->info.ptr, e->info.size,
+                                SIM_VASPACE_ZERO);
+        } /* an import's view goes with the device's mappings (vmm.c) */
+        close(e->fd);
+        base_free(e);
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 size_t sim_ipc_mem_each(void (*fn)(const struct sim_ipc_info *i, void *user), void *user)

@@ -907,12 +907,14 @@ enum sim_rc sim_ipc_mem_set_pids(const char *key, const int32_t *pids, size_t n,
  * another device than the export (else SIM_EUNSUPPORTED for one). */
 enum sim_rc sim_ipc_mem_import(int32_t dev, const char *key, bool peer, void **ptr,
                                const char **why);
-/* Close key in this process: its import if it has one (the first), else
- * its export; *out says which, and for an export whether another process
+/* Close key in this process: role 0, its import if it has one (the
+ * first), else its export; role SIM_IPC_EXPORTED, its export only; *out says which, and for an export whether another process
  * still had it imported. SIM_EINVAL when neither. */
-enum sim_rc sim_ipc_mem_close(const char *key, struct sim_ipc_info *out, const char **why);
-/* The export or import of this process overlapping [p, p+n): true and *out. */
-bool sim_ipc_mem_find(const void *p, uint64_t n, struct sim_ipc_info *out);
+enum sim_rc sim_ipc_mem_close(const char *key, int role, struct sim_ipc_info *out,
+                              const char **why);
+/* The export or import (role: which, 0 either) of this process
+ * overlapping [p, p+n): true and *out. */
+bool sim_ipc_mem_find(const void *p, uint64_t n, int role, struct sim_ipc_info *out);
 /* Call fn for each export and import this process has open; how many. */
 size_t sim_ipc_mem_each(void (*fn)(const struct sim_ipc_info *i, void *user), void *user);
 /* Unlink the shared objects (events', memory's) of processes that died. */

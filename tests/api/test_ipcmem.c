@@ -16,6 +16,11 @@
 #include <unistd.h>
 #include "aclsim/aclsim.h"
 #include "testutil.h"
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#endif
+#endif
 
 #define MB2 (2u << 20)
 
@@ -266,6 +271,61 @@ static void test_free_before_close(void **state)
     down();
 }
 
+/* The leak report (ACLSIM_LEAK_CHECK) names the exported and imported
+ * ranges never closed when their device closes; the keys go with it. */
+static void test_leak_report(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/aclsim-ipcmem-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    setenv("ACLSIM_LEAK_CHECK", "warn", 1);
+    setenv("ACLSIM_REPORT", path, 1);
+    up();
+    void *p, *q;
+    char key[65];
+    assert_int_equal(aclrtMalloc(&p, MB2, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcMemGetExportKey(p, MB2, key, 65, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcMemImportByKey(&q, key, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS); /* (reported: ipc-order) */
+    assert_int_equal(aclrtIpcMemGetExportKey(NULL, 0, key, 65, 1), ACL_ERROR_INVALID_PARAM);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMalloc(&p, MB2, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    char key2[65];
+    assert_int_equal(aclrtIpcMemGetExportKey(p, MB2, key2, 65, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtResetDeviceForce(0), ACL_SUCCESS); /* the report */
+#ifdef VALGRIND_FREELIKE_BLOCK
+    /* the block left allocated on purpose: memcheck would report it too */
+    VALGRIND_FREELIKE_BLOCK(p, 0);
+#endif
+    unsetenv("ACLSIM_LEAK_CHECK");
+    unsetenv("ACLSIM_REPORT");
+    char text[16384] = "";
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    unlink(path);
+    char want[256];
+    snprintf(want, sizeof want, "imported memory: 2097152 bytes at %p, IPC key %s, never closed "
+             "(aclrtIpcMemImportByKey without aclrtIpcMemClose)", q, key);
+    if (!strstr(text, want))
+        fail_msg("the report\n%s\nlacks\n%s", text, want);
+    snprintf(want, sizeof want, "exported memory: 2097152 bytes at %p, IPC key %s, never closed "
+             "(aclrtIpcMemGetExportKey without aclrtIpcMemClose)", p, key2);
+    if (!strstr(text, want))
+        fail_msg("the report\n%s\nlacks\n%s", text, want);
+    assert_int_equal(aclFinalize(), ACL_SUCCESS);
+    up(); /* the keys went with the device */
+    assert_int_equal(aclrtIpcMemClose(key2), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtIpcMemImportByKey(&q, key2, 0), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    down();
+}
+
 /* ---- two processes ---- */
 
 /* The first 64 KB of a huge page are shared (a range on page boundaries
@@ -399,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_import_and_pid_checks),
         cmocka_unit_test(test_same_process),
         cmocka_unit_test(test_free_before_close),
+        cmocka_unit_test(test_leak_report),
         cmocka_unit_test(test_two_processes),
         cmocka_unit_test(test_exporter_closes_first),
     };

@@ -24,10 +24,11 @@ void api_check_ipc_order(const char *func, const void *p, size_t n, const char *
                      key, key);
     else
         api_rep_line(true, "allocator check (ipc-order): %s(%s) closes the export of [%p, %p) "
-                     "while another process still has the key imported", func, key, p, end);
+                     "while an import of it is still open", func, key, p, end);
     if (importers)
-        api_rep_line(false, "a process that imported the key has not closed it: it keeps "
-                     "reading and writing the shared bytes, which are no longer this block's");
+        api_rep_line(false, "an import of the key (in another process, or this one) has not been "
+                     "closed: it keeps reading and writing the shared bytes, which are no longer "
+                     "this block's");
     api_rep_line(false, "fix: the documented order is: each importer calls aclrtIpcMemClose "
                  "(after synchronising its work on the memory), then the exporter calls "
                  "aclrtIpcMemClose, then aclrtFree; order the processes with an IPC event "

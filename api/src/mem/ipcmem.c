@@ -193,7 +193,7 @@ aclError api_impl_aclrtIpcMemClose(const char *key)
         return rc;
     const char *why = NULL;
     struct be_ipc_info info = {.role = 0};
-    rc = be_get()->ipc_mem_close(key, &info, &why);
+    rc = be_get()->ipc_mem_close(key, 0, &info, &why);
     if (rc != ACL_SUCCESS)
         return refused(fn, rc, why);
     atomic_fetch_sub(&api_ipc_open, 1);
@@ -206,14 +206,14 @@ void api_ipc_freeing(const char *fn, void *ptr)
 {
     struct be_ipc_info info;
     struct be_ptr_info in;
-    int (*find)(const void *, size_t, struct be_ipc_info *) = API_TOOL(ipc_mem_find);
+    int (*find)(const void *, size_t, int, struct be_ipc_info *) = API_TOOL(ipc_mem_find);
     be_get()->lookup(ptr, &in);
     if (in.kind != BE_PTR_DEVICE || in.start != ptr)
         return; /* not a block: aclrtFree refuses it */
-    while (find && find(ptr, in.size, &info) && info.role == BE_IPC_EXPORTED) {
+    while (find && find(ptr, in.size, BE_IPC_EXPORTED, &info)) {
         const char *why = NULL;
         api_check_ipc_order(fn, info.ptr, info.size, info.key, info.importers, true);
-        if (be_get()->ipc_mem_close(info.key, &info, &why) != ACL_SUCCESS)
+        if (be_get()->ipc_mem_close(info.key, BE_IPC_EXPORTED, &info, &why) != ACL_SUCCESS)
             break;
         atomic_fetch_sub(&api_ipc_open, 1);
     }
