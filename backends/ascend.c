@@ -935,6 +935,28 @@ static aclError ipc_mem_close(const char *key, int role, struct be_ipc_info *inf
     return keep(RCALL(aclrtIpcMemClose, key));
 }
 
+static aclError vmm_share_export(void *handle, uint64_t flags, uint64_t *shareable,
+                                 const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtMemExportToShareableHandle, handle, ACL_MEM_HANDLE_TYPE_NONE, flags,
+                      shareable));
+}
+
+static aclError vmm_share_set_pids(uint64_t shareable, int32_t *pids, size_t n,
+                                   const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtMemSetPidToShareableHandle, shareable, pids, n));
+}
+
+static aclError vmm_share_import(uint64_t shareable, int32_t dev, void **handle,
+                                 const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtMemImportFromShareableHandle, shareable, dev, handle));
+}
+
 /* Captured work: the real runtime captures, joins streams through their
  * event waits and replays by itself. */
 static aclError graph_begin(void *s, int mode)
@@ -1196,6 +1218,9 @@ static const struct be_ops ops = {
     .ipc_mem_set_pids = ipc_mem_set_pids,
     .ipc_mem_import = ipc_mem_import,
     .ipc_mem_close = ipc_mem_close,
+    .vmm_share_export = vmm_share_export,
+    .vmm_share_set_pids = vmm_share_set_pids,
+    .vmm_share_import = vmm_share_import,
     /* ---- captured work ---- */
     .graph_begin = graph_begin,
     .graph_join = graph_join,

@@ -497,6 +497,17 @@ struct be_ops {
                                const char **why);
     aclError (*ipc_mem_close)(const char *key, int role, struct be_ipc_info *info,
                               const char **why);
+    /* Shareable handles of physical memory (a uint64_t each): export one
+     * per physical handle, list pids allowed to import it, import it as a
+     * physical handle of open device dev (refused in the exporting
+     * process, ACL_ERROR_RT_NO_PERMISSION off the whitelist). pre: pointers
+     * not NULL, n > 0. */
+    aclError (*vmm_share_export)(void *handle, uint64_t flags, uint64_t *shareable,
+                                 const char **why);
+    aclError (*vmm_share_set_pids)(uint64_t shareable, int32_t *pids, size_t n,
+                                   const char **why);
+    aclError (*vmm_share_import)(uint64_t shareable, int32_t dev, void **handle,
+                                 const char **why);
 
     /* ---- captured work (graphs) ----
      * From graph_begin (mode: an aclmdlRICaptureMode) until graph_end, the
@@ -690,7 +701,8 @@ static inline const char *be_missing(const struct be_ops *ops)
     /* ---- resource limits, device tasks, IPC events ---- */
     BE_REQUIRE(res_limit) BE_REQUIRE(device_task) BE_REQUIRE(event_ipc)
     BE_REQUIRE(ipc_mem_export) BE_REQUIRE(ipc_mem_set_pids) BE_REQUIRE(ipc_mem_import)
-    BE_REQUIRE(ipc_mem_close)
+    BE_REQUIRE(ipc_mem_close) BE_REQUIRE(vmm_share_export) BE_REQUIRE(vmm_share_set_pids)
+    BE_REQUIRE(vmm_share_import)
     /* ---- captured work ---- */
     BE_REQUIRE(graph_begin) BE_REQUIRE(graph_join) BE_REQUIRE(graph_end)
     BE_REQUIRE(graph_launch) BE_REQUIRE(graph_destroy) BE_REQUIRE(label_create)

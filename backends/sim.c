@@ -1670,6 +1670,27 @@ static aclError ipc_mem_close(const char *key, int role, struct be_ipc_info *inf
     return rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
+static aclError vmm_share_export(void *handle, uint64_t flags, uint64_t *shareable,
+                                 const char **why)
+{
+    return rc_to_acl(sim_ipc_handle_export(handle, flags, shareable, why),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError vmm_share_set_pids(uint64_t shareable, int32_t *pids, size_t n,
+                                   const char **why)
+{
+    return rc_to_acl(sim_ipc_handle_set_pids(shareable, pids, n, why),
+                     ACL_ERROR_RT_PARAM_INVALID);
+}
+
+static aclError vmm_share_import(uint64_t shareable, int32_t dev, void **handle,
+                                 const char **why)
+{
+    return rc_to_acl(sim_ipc_handle_import(shareable, dev, handle, why),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
 static int ipc_mem_find(const void *p, size_t n, int role, struct be_ipc_info *out)
 {
     struct sim_ipc_info i;
@@ -1837,6 +1858,9 @@ static const struct be_ops ops = {
     .ipc_mem_set_pids = ipc_mem_set_pids,
     .ipc_mem_import = ipc_mem_import,
     .ipc_mem_close = ipc_mem_close,
+    .vmm_share_export = vmm_share_export,
+    .vmm_share_set_pids = vmm_share_set_pids,
+    .vmm_share_import = vmm_share_import,
     .graph_begin = graph_begin,
     .graph_join = graph_join,
     .graph_end = graph_end,

@@ -93,8 +93,9 @@ void sim_ipc_sweep(void)
         const char *rest = NULL;
         if (strncmp(e->d_name, PREFIX, sizeof PREFIX - 1) == 0)
             rest = e->d_name + sizeof PREFIX - 1;
-        else if (strncmp(e->d_name, "aclsim-ev-", 10) == 0)
-            rest = e->d_name + 10;
+        else if (strncmp(e->d_name, "aclsim-ev-", 10) == 0 ||
+                 strncmp(e->d_name, "aclsim-vmm-", 11) == 0)
+            rest = strchr(e->d_name + 7, '-') + 1;
         char *end = NULL;
         long pid = rest ? strtol(rest, &end, 10) : 0;
         if (rest && end != rest && *end == '-' && pid > 0 && !alive((int32_t)pid)) {
@@ -426,8 +427,11 @@ bool sim_ipc_mem_find(const void *p, uint64_t n, int role, struct sim_ipc_info *
     return e != NULL;
 }
 
+static void handles_drop(int32_t dev);
+
 void sim_ipc_mem_drop(int32_t dev)
 {
+    handles_drop(dev);
     pthread_mutex_lock(&lock);
     struct entry **p = &entries;
     while (*p) {
@@ -461,4 +465,178 @@ size_t sim_ipc_mem_each(void (*fn)(const struct sim_ipc_info *i, void *user), vo
         fn(&e->info, user);
     pthread_mutex_unlock(&lock);
     return n;
+}
+
+/* ---- shareable handles of physical memory ----
+ *
+ * A shareable handle is (exporter's pid << 32) | n; "/aclsim-vmm-<pid>-<n>"
+ * is a header page saying where the bytes are: the exporter's device memfd
+ * (vmm.c keeps all physical memory of a device in one), the offset and
+ * size there, and the whitelist. An importer opens that memfd through
+ * /proc/<pid>/fd/<fd>, read-locks its bytes (F_OFD_SETLK: the exporter's
+ * free keeps the bytes while a lock is held) and adopts them as a handle
+ * of its own device (vmm.c, sim_vmm_phys_adopt), mapped with aclrtMapMem. */
+
+#define VHEAD_MAGIC UINT64_C(0x31686d76434c4341) /* "ACLCvmh1" */
+
+struct vhead {
+    uint64_t magic;
+    int32_t exporter, fd, dev, page;
+    uint64_t off, bytes, size, flags;
+    int32_t nwhite;
+    int32_t white[WHITE_MAX];
+};
+_Static_assert(sizeof(struct vhead) <= HEAD_BYTES, "the header fits its page");
+
+struct hexport {
+    uint64_t shareable;
+    int32_t dev;
+    struct vhead *head;
+    struct hexport *next;
+};
+
+static struct hexport *hexports;
+static unsigned next_handle = 1;
+
+static void vname(uint64_t shareable, char *name, size_t n)
+{
+    snprintf(name, n, "/aclsim-vmm-%u-%u", (unsigned)(shareable >> 32),
+             (unsigned)(shareable & 0xffffffffu));
+}
+
+enum sim_rc sim_ipc_handle_export(void *handle, uint64_t flags, uint64_t *shareable,
+                                  const char **why)
+{
+    struct sim_phys_share sh;
+    *why = NULL;
+    struct hexport *x = base_calloc(1, sizeof *x);
+    if (!x)
+        return SIM_EHOSTMEM;
+    enum sim_rc rc = sim_vmm_phys_share(handle, &sh, why);
+    if (rc != SIM_OK) {
+        base_free(x);
+        return rc;
+    }
+    sim_ipc_sweep();
+    pthread_mutex_lock(&lock);
+    x->shareable = ((uint64_t)(uint32_t)me << 32) | next_handle++;
+    x->dev = sh.dev;
+    char name[64];
+    vname(x->shareable, name, sizeof name);
+    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    void *m = fd >= 0 && ftruncate(fd, HEAD_BYTES) == 0
+                  ? mmap(NULL, HEAD_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                  : MAP_FAILED;
+    if (fd >= 0)
+        close(fd);
+    if (m == MAP_FAILED) {
+        if (fd >= 0)
+            shm_unlink(name);
+        pthread_mutex_unlock(&lock);
+        base_free(x);
+        return SIM_EHOSTMEM;
+    }
+    x->head = m;
+    *x->head = (struct vhead){VHEAD_MAGIC, me, sh.fd, sh.dev, (int32_t)sh.page, sh.off, sh.bytes,
+                              sh.size, flags, 0, {0}};
+    x->next = hexports;
+    hexports = x;
+    *shareable = x->shareable;
+    pthread_mutex_unlock(&lock);
+    return SIM_OK;
+}
+
+enum sim_rc sim_ipc_handle_set_pids(uint64_t shareable, const int32_t *pids, size_t n,
+                                    const char **why)
+{
+    enum sim_rc rc = SIM_EINVAL;
+    *why = "the shareable handle was not exported by this process";
+    pthread_mutex_lock(&lock);
+    for (struct hexport *x = hexports; x; x = x->next)
+        if (x->shareable == shareable) {
+            struct vhead *h = x->head;
+            if ((size_t)(WHITE_MAX - h->nwhite) < n) {
+                *why = "the whitelist is full";
+                rc = SIM_ENOMEM;
+            } else {
+                memcpy(h->white + h->nwhite, pids, n * sizeof *pids);
+                h->nwhite += (int32_t)n;
+                rc = SIM_OK;
+                *why = NULL;
+            }
+            break;
+        }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+/* Open the exporter's memfd of h and read-lock its bytes: the fd, or -1. */
+static int open_bytes(const struct vhead *h)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)h->exporter, (int)h->fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    struct flock l = {.l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = (off_t)h->off,
+                      .l_len = (off_t)h->bytes};
+    if (fd >= 0 && fcntl(fd, F_OFD_SETLK, &l) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+enum sim_rc sim_ipc_handle_import(uint64_t shareable, int32_t dev, void **handle,
+                                  const char **why)
+{
+    char name[64];
+    struct vhead h;
+    *why = "the shareable handle names no live export (never exported, or its exporter's "
+           "device closed or the exporter died)";
+    if ((int32_t)(shareable >> 32) == me) {
+        *why = "the shareable handle was exported by this process: import in the exporting "
+               "process is not supported";
+        return SIM_EUNSUPPORTED;
+    }
+    vname(shareable, name, sizeof name);
+    int mfd = shm_open(name, O_RDONLY | O_CLOEXEC, 0);
+    if (mfd < 0)
+        return SIM_EINVAL;
+    ssize_t got = pread(mfd, &h, sizeof h, 0);
+    close(mfd);
+    if (got != (ssize_t)sizeof h || h.magic != VHEAD_MAGIC)
+        return SIM_EINVAL;
+    bool ok = (h.flags & 1) != 0;
+    for (int32_t i = 0; !ok && i < h.nwhite && i < WHITE_MAX; i++)
+        ok = h.white[i] == me;
+    if (!ok) {
+        *why = "this process is not on the shareable handle's whitelist: the exporter must list "
+               "its pid with aclrtMemSetPidToShareableHandle, or export with "
+               "ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION";
+        return SIM_EPERM;
+    }
+    int fd = open_bytes(&h);
+    if (fd < 0)
+        return SIM_EINVAL;
+    struct sim_phys_share s = {fd, h.off, h.bytes, h.size, (enum sim_page)h.page, h.dev};
+    *why = NULL;
+    return sim_vmm_phys_adopt(dev, fd, &s, handle);
+}
+
+static void handles_drop(int32_t dev)
+{
+    pthread_mutex_lock(&lock);
+    for (struct hexport **p = &hexports; *p;) {
+        struct hexport *x = *p;
+        if (x->dev != dev) {
+            p = &x->next;
+            continue;
+        }
+        *p = x->next;
+        char name[64];
+        vname(x->shareable, name, sizeof name);
+        shm_unlink(name);
+        munmap(x->head, HEAD_BYTES);
+        base_free(x);
+    }
+    pthread_mutex_unlock(&lock);
 }

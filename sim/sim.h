@@ -917,6 +917,18 @@ enum sim_rc sim_ipc_mem_close(const char *key, int role, struct sim_ipc_info *ou
 bool sim_ipc_mem_find(const void *p, uint64_t n, int role, struct sim_ipc_info *out);
 /* Call fn for each export and import this process has open; how many. */
 size_t sim_ipc_mem_each(void (*fn)(const struct sim_ipc_info *i, void *user), void *user);
+/* Shareable handles of physical memory (aclrtMemExportToShareableHandle):
+ * export one per handle (SIM_EINVAL with *why for a handle exported
+ * already, imported, or not live); let pids import it; import it on open
+ * device dev as a handle of its own (SIM_EUNSUPPORTED in the exporting
+ * process, SIM_EPERM off the whitelist, SIM_EINVAL when nothing lives
+ * there). The bytes stay while any process holds a handle on them. */
+enum sim_rc sim_ipc_handle_export(void *handle, uint64_t flags, uint64_t *shareable,
+                                  const char **why);
+enum sim_rc sim_ipc_handle_set_pids(uint64_t shareable, const int32_t *pids, size_t n,
+                                    const char **why);
+enum sim_rc sim_ipc_handle_import(uint64_t shareable, int32_t dev, void **handle,
+                                  const char **why);
 /* Unlink the shared objects (events', memory's) of processes that died. */
 void sim_ipc_sweep(void);
 

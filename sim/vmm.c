@@ -63,9 +63,13 @@ struct phys {
     enum sim_page page;
     unsigned refs;     /* the program's references: 1 + retains - frees */
     unsigned maps;     /* mappings of it */
-    bool imported;     /* memory of another process (sim_vmm_attach): off is
-                          the offset of its first byte in the shared file,
-                          which the mapping keeps (no handle names it) */
+    bool imported;     /* memory of another process (sim_vmm_attach, or
+                          sim_vmm_phys_adopt): off is the offset of its
+                          first byte in the shared file */
+    int fd;            /* an adopted handle's file, -1: the device's memfd */
+    uint64_t hoff;     /* device offset of its handle */
+    bool shared;       /* exported (sim_vmm_phys_share) */
+    bool zombie;       /* freed, its bytes still held by another process */
 };
 
 struct map {
@@ -128,9 +132,24 @@ static int view_share(struct sim_dev *d, uint64_t off, uint64_t size, int fd, ui
     return sim_vaspace_share(d->vs, d->base + off, size, fd, foff);
 }
 
+static void adopted_release(struct sim_dev *d, struct phys *p);
+static bool held_elsewhere(const struct sim_vmm *v, const struct phys *p);
+
 static void phys_release(struct sim_dev *d, struct phys *p)
 {
     struct sim_vmm *v = d->vmm;
+    if (p->fd >= 0) {
+        adopted_release(d, p);
+        return;
+    }
+    if (p->shared && held_elsewhere(v, p)) { /* its bytes go once theirs do */
+        if (!p->zombie)
+            v->zombies++;
+        p->zombie = true;
+        return;
+    }
+    if (p->zombie)
+        v->zombies--;
     base_map_remove(&v->phys, p->off + 1, NULL);
     fallocate(v->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)p->off, (off_t)p->bytes);
     sim_heap_free(d->heap, p->off, NULL);
@@ -166,6 +185,12 @@ void sim_vmm_close(struct sim_dev *d)
         base_free(val); /* (memcheck still holds a handle never freed) */
     }
     base_map_clear(&v->phys);
+    pos = 0;
+    while (base_map_next(&v->imports, &pos, NULL, &val)) {
+        close(((struct phys *)val)->fd);
+        base_free(val);
+    }
+    base_map_clear(&v->imports);
     if (v->fd >= 0)
         close(v->fd);
     base_free(v->res);
@@ -221,6 +246,8 @@ static struct sim_dev *phys_lock_of(const void *handle, struct phys **out)
     void **slot = NULL;
     if (d->vmm && off >= d->vmm->handle_off && off < d->vmm->res_lo)
         slot = base_map_find(&d->vmm->phys, off - d->vmm->handle_off + 1);
+    else if (d->vmm && off >= d->vmm->res_lo)
+        slot = base_map_find(&d->vmm->imports, off + 1);
     if (!slot || !((struct phys *)*slot)->refs) {
         sim_lock_give(&d->lock);
         return NULL;
@@ -425,6 +452,31 @@ enum sim_rc sim_vmm_release(void *va, const char **why)
 
 /* ---- physical memory ---- */
 
+/* Whether another process holds a read lock on p's bytes in the memfd
+ * (each adopted handle does, on its own open of the file). */
+static bool held_elsewhere(const struct sim_vmm *v, const struct phys *p)
+{
+    struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = (off_t)p->off,
+                      .l_len = (off_t)p->bytes};
+    return fcntl(v->fd, F_OFD_GETLK, &l) == 0 && l.l_type != F_UNLCK;
+}
+
+/* Release the freed handles whose bytes nobody holds any more. */
+static void sweep_zombies(struct sim_dev *d)
+{
+    size_t pos = 0;
+    void *val;
+    struct phys *gone[16];
+    size_t n = 0;
+    while (n < 16 && base_map_next(&d->vmm->phys, &pos, NULL, &val)) {
+        struct phys *p = val;
+        if (p->zombie && !held_elsewhere(d->vmm, p))
+            gone[n++] = p;
+    }
+    for (size_t i = 0; i < n; i++)
+        phys_release(d, gone[i]);
+}
+
 enum sim_rc sim_vmm_phys_alloc(int32_t dev, uint64_t size, enum sim_page page, void **handle)
 {
     struct sim_dev *d = sim_dev_get(dev);
@@ -453,13 +505,16 @@ enum sim_rc sim_vmm_phys_alloc(int32_t dev, uint64_t size, enum sim_page page, v
         }
     }
     uint64_t off = 0;
+    if (rc == SIM_OK && v->zombies)
+        sweep_zombies(d);
     if (rc == SIM_OK) {
         enum sim_heap_rc h =
             sim_heap_alloc(d->heap, (size + pb - 1) & ~(pb - 1), pb, PHYS_TAG, &off);
         rc = h == SIM_HEAP_OK ? SIM_OK : h == SIM_HEAP_NOSPACE ? SIM_ENOMEM : SIM_EHOSTMEM;
     }
     if (rc == SIM_OK) {
-        *p = (struct phys){off, size, (size + pb - 1) & ~(pb - 1), page, 1, 0, false};
+        *p = (struct phys){off, size, (size + pb - 1) & ~(pb - 1), page, 1, 0, false, -1,
+                           v->handle_off + off, false, false};
         if (base_map_put(&v->phys, off + 1, p) != 0 ||
             (!d->view_whole &&
              sim_vaspace_reserve(d->vs, d->base + v->handle_off + off, p->bytes) != 0)) {
@@ -566,7 +621,7 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
         *why = bad;
         return bad ? SIM_EINVAL : SIM_EHOSTMEM;
     }
-    if (view_share(d, off, size, d->vmm->fd, p->off) != 0) {
+    if (view_share(d, off, size, p->fd >= 0 ? p->fd : d->vmm->fd, p->off) != 0) {
         sim_lock_give(&d->lock);
         base_free(m);
         *why = NULL;
@@ -644,7 +699,7 @@ enum sim_rc sim_vmm_retain(void *va, void **handle, const char **why)
     if (!d)
         return SIM_EINVAL;
     m->p->refs++;
-    *handle = (void *)(uintptr_t)(d->base + d->vmm->handle_off + m->p->off);
+    *handle = (void *)(uintptr_t)(d->base + m->p->hoff);
     if (m->p->refs == 1 && d->tracked) /* the program had freed it: a handle again */
         sim_track_alloc(*handle, m->p->size);
     sim_lock_give(&d->lock);
@@ -767,6 +822,15 @@ size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user)
             n++;
         }
     }
+    pos = 0;
+    while (v && base_map_next(&v->imports, &pos, NULL, &val)) {
+        struct phys *p = val;
+        if (p->refs) {
+            fn(SIM_VMM_LIVE_PHYSICAL, (void *)(uintptr_t)(d->base + p->hoff), p->bytes,
+               (uint64_t)p->maps, user);
+            n++;
+        }
+    }
     sim_lock_give(&d->lock);
     return n;
 }
@@ -799,7 +863,7 @@ enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t foff, uint64_t size, vo
         return rc;
     }
     struct sim_vmm *v = d->vmm;
-    *p = (struct phys){foff, size, size, SIM_PAGE_HUGE, 0, 1, true};
+    *p = (struct phys){foff, size, size, SIM_PAGE_HUGE, 0, 1, true, -1, 0, false, false};
     *m = (struct map){off, size, p, SIM_ACCESS_READWRITE};
     *r = (struct sim_res){off, rsize, slot, 1, dev, true};
     for (uint64_t k = 0; k < rsize >> SLOT_SHIFT; k++)
@@ -839,5 +903,87 @@ enum sim_rc sim_vmm_detach(void *va)
     base_free(m);
     base_free(r->slot);
     base_free(r);
+    return SIM_OK;
+}
+
+/* ---- physical memory shared between processes (ipcmem.c) ---- */
+
+enum sim_rc sim_vmm_phys_share(void *handle, struct sim_phys_share *out, const char **why)
+{
+    struct phys *p;
+    struct sim_dev *d = phys_lock_of(handle, &p);
+    if (!d) {
+        *why = "handle is not a live physical memory handle (never allocated, or freed)";
+        return SIM_EINVAL;
+    }
+    enum sim_rc rc = SIM_OK;
+    if (p->fd >= 0) {
+        *why = "the handle was imported from another process: only its exporter exports it";
+        rc = SIM_EINVAL;
+    } else if (p->shared) {
+        *why = "the handle was exported already (one shareable handle per physical handle)";
+        rc = SIM_EINVAL;
+    } else {
+        p->shared = true;
+        *out = (struct sim_phys_share){d->vmm->fd, p->off, p->bytes, p->size, p->page,
+                                       sim_dev_id(d)};
+    }
+    sim_lock_give(&d->lock);
+    return rc;
+}
+
+static void adopted_release(struct sim_dev *d, struct phys *p)
+{
+    struct sim_vmm *v = d->vmm;
+    base_map_remove(&v->imports, p->hoff + 1, NULL);
+    close(p->fd); /* drops its lock on the bytes */
+    long i = res_find(v, p->hoff);
+    if (i >= 0) {
+        struct sim_res *r = v->res[i];
+        memmove(v->res + i, v->res + i + 1, (v->nres - (size_t)i - 1) * sizeof *v->res);
+        v->nres--;
+        base_free(r->slot);
+        base_free(r);
+    }
+    sim_dev_freed(d);
+    base_free(p);
+}
+
+enum sim_rc sim_vmm_phys_adopt(int32_t dev, int fd, const struct sim_phys_share *s,
+                               void **handle)
+{
+    struct sim_dev *d = sim_dev_get(dev);
+    uint64_t rsize = (s->bytes + SLOT - 1) & ~(SLOT - 1);
+    struct sim_res *r = base_calloc(1, sizeof *r);
+    struct map **slot = base_calloc((size_t)(rsize >> SLOT_SHIFT), sizeof *slot);
+    struct phys *p = base_calloc(1, sizeof *p);
+    enum sim_rc rc = r && slot && p ? SIM_OK : SIM_EHOSTMEM;
+    size_t at = 0;
+    uint64_t off = 0;
+    sim_lock_take(&d->lock);
+    if (rc == SIM_OK && (!atomic_load_explicit(&d->open, memory_order_relaxed) || !d->vmm))
+        rc = SIM_EINVAL;
+    /* the handle is an address of the reservation window nobody maps */
+    if (rc == SIM_OK && !(off = res_place(d->vmm, rsize, SLOT, &at)))
+        rc = SIM_ENOMEM;
+    if (rc == SIM_OK && (res_make_room(d, off, rsize) != SIM_OK ||
+                         base_map_put(&d->vmm->imports, off + 1, p) != 0))
+        rc = SIM_EHOSTMEM;
+    if (rc != SIM_OK) {
+        sim_lock_give(&d->lock);
+        base_free(r), base_free(slot), base_free(p);
+        close(fd);
+        return rc;
+    }
+    struct sim_vmm *v = d->vmm;
+    *p = (struct phys){s->off, s->size, s->bytes, s->page, 1, 0, true, fd, off, false, false};
+    *r = (struct sim_res){off, rsize, slot, 0, -1, true};
+    memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
+    v->res[at] = r;
+    v->nres++;
+    *handle = (void *)(uintptr_t)(d->base + off);
+    if (d->tracked)
+        sim_track_alloc(*handle, s->size);
+    sim_lock_give(&d->lock);
     return SIM_OK;
 }

@@ -452,6 +452,199 @@ static void test_exporter_closes_first(void **state)
     two_processes(1);
 }
 
+/* ---- shareable handles of physical memory ---- */
+
+static aclrtPhysicalMemProp phys_prop(int32_t dev)
+{
+    aclrtPhysicalMemProp prop = {0};
+    prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    prop.memAttr = ACL_HBM_MEM_HUGE;
+    prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = (uint32_t)dev;
+    return prop;
+}
+
+/* The ACL layer's checks (memory.cpp L1215-1298) and the driver's rules
+ * (API reference 11-04: one shareable handle per physical handle; no
+ * import in the exporting process). */
+static void test_shareable_checks(void **state)
+{
+    (void)state;
+    up();
+    aclrtPhysicalMemProp prop = phys_prop(0);
+    aclrtDrvMemHandle h, got = NULL;
+    uint64_t sh = 0, sh2 = 0;
+    int32_t pid = 1;
+    static const char ex[] = "aclrtMemExportToShareableHandle",
+                      ex2[] = "aclrtMemExportToShareableHandleV2",
+                      im[] = "aclrtMemImportFromShareableHandle",
+                      im2[] = "aclrtMemImportFromShareableHandleV2",
+                      sp[] = "aclrtMemSetPidToShareableHandle";
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &prop, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemExportToShareableHandle(NULL, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg(ex, "handle");
+    assert_int_equal(aclrtMemExportToShareableHandle(h, (aclrtMemHandleType)1, 0, &sh),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMemExportToShareableHandle failed because value "
+               "1 for parameter handleType is invalid. Expected value: ACL_MEM_HANDLE_TYPE_NONE.");
+    assert_int_equal(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, NULL),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_null_msg(ex, "shareableHandle");
+    assert_int_equal(aclrtMemExportToShareableHandleV2(h, 0, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC,
+                                                       &sh), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemExportToShareableHandleV2(h, 0, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT,
+                                                       &sh2), ACL_ERROR_RT_PARAM_INVALID);
+    expect_refused(ex2, "the handle was exported already (one shareable handle per physical "
+                   "handle)");
+    assert_int_equal(aclrtMemSetPidToShareableHandle(sh, NULL, 1), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg(sp, "pid");
+    assert_int_equal(aclrtMemSetPidToShareableHandle(sh, &pid, 0), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0007)", "aclrtMemSetPidToShareableHandle failed because value "
+               "0 for parameter pidNum is invalid. Expected value: must be greater than 0.");
+    assert_int_equal(aclrtMemSetPidToShareableHandle(sh + 1, &pid, 1), ACL_ERROR_RT_PARAM_INVALID);
+    expect_refused(sp, "the shareable handle was not exported by this process");
+    assert_int_equal(aclrtMemSetPidToShareableHandle(sh, &pid, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemImportFromShareableHandle(sh, 0, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg(im, "handle");
+    assert_int_equal(aclrtMemImportFromShareableHandle(sh, 0, &got),
+                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    expect_refused(im, "the shareable handle was exported by this process: import in the "
+                   "exporting process is not supported");
+    assert_null(got);
+    assert_int_equal(aclrtMemImportFromShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT,
+                                                         1, &got), ACL_ERROR_INVALID_PARAM);
+    expect_msg("Invalid_Argument(EH0009)", "aclrtMemImportFromShareableHandleV2 failed. Value 1 "
+               "for parameter flags is invalid. Reason: flags is a reserved parameter and must "
+               "be 0.");
+    assert_int_equal(aclrtMemImportFromShareableHandleV2(NULL, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT,
+                                                         0, &got), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg(im2, "shareableHandle");
+    assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+    down();
+}
+
+/* Another process is refused, then listed, imports the parent's physical
+ * memory (V2 calls), maps it and reads the parent's bytes; the parent
+ * frees its handle and allocates and fills new physical memory of the
+ * same size: the child's bytes stay (the memory goes only when every
+ * process has freed its handle, API reference 11-04), and are not the
+ * new memory's. */
+static int check_pattern(void *va, unsigned char *buf)
+{
+    if (aclrtMemcpy(buf, SHARED, va, SHARED, ACL_MEMCPY_DEVICE_TO_HOST))
+        return -1;
+    for (size_t i = 0; i < SHARED; i++)
+        if (buf[i] != (unsigned char)(i * 3))
+            return -1;
+    return 0;
+}
+
+static int handle_child(int in, int out)
+{
+    uint64_t sh;
+    char go;
+    static unsigned char buf[SHARED];
+    if (get(in, &sh, sizeof sh) || aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0))
+        return 20;
+    aclrtDrvMemHandle h = NULL;
+    if (aclrtMemImportFromShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &h) !=
+        ACL_ERROR_RT_NO_PERMISSION)
+        return 21;
+    (void)aclGetRecentErrMsg();
+    if (put(out, "r", 1) || get(in, &go, 1))
+        return 22;
+    void *va;
+    if (aclrtMemImportFromShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &h) ||
+        aclrtReserveMemAddress(&va, MB2, 0, NULL, 0) || aclrtMapMem(va, MB2, 0, h, 0))
+        return 23;
+    if (check_pattern(va, buf) || put(out, "m", 1) || get(in, &go, 1))
+        return 24;
+    if (check_pattern(va, buf)) /* the parent freed its handle and filled new memory */
+        return 25;
+    if (aclrtUnmapMem(va) || aclrtReleaseMemAddress(va) || aclrtFreePhysical(h) ||
+        put(out, "c", 1))
+        return 26;
+    return aclrtResetDevice(0) == ACL_SUCCESS && aclFinalize() == ACL_SUCCESS ? 0 : 27;
+}
+
+static void test_shareable_two_processes(void **state)
+{
+    (void)state;
+    int down_p[2], up_p[2];
+    env();
+    assert_int_equal(pipe(down_p), 0);
+    assert_int_equal(pipe(up_p), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(down_p[1]);
+        close(up_p[0]);
+        exit(handle_child(down_p[0], up_p[1])); /* exit: see two_processes */
+    }
+    close(down_p[0]);
+    close(up_p[1]);
+    up();
+    size_t fr_start = 0, total_start = 0;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr_start, &total_start), ACL_SUCCESS);
+    static unsigned char buf[SHARED];
+    for (size_t i = 0; i < SHARED; i++)
+        buf[i] = (unsigned char)(i * 3);
+    aclrtPhysicalMemProp prop = phys_prop(0);
+    aclrtDrvMemHandle h, h2;
+    void *va;
+    uint64_t sh = 0;
+    char word = 0;
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &prop, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, NULL, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMapMem(va, MB2, 0, h, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(va, SHARED, buf, SHARED, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemExportToShareableHandleV2(h, ACL_RT_VMM_EXPORT_FLAG_DEFAULT,
+                                                       ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &sh),
+                     ACL_SUCCESS);
+    assert_int_equal(put(down_p[1], &sh, sizeof sh), 0);
+    assert_int_equal(get(up_p[0], &word, 1), 0);
+    assert_int_equal(word, 'r');
+    int32_t child_pid = (int32_t)pid;
+    assert_int_equal(aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT,
+                                                       &child_pid, 1), ACL_SUCCESS);
+    assert_int_equal(put(down_p[1], "g", 1), 0);
+    assert_int_equal(get(up_p[0], &word, 1), 0);
+    assert_int_equal(word, 'm');
+    /* the parent lets go while the child maps it, then takes new memory */
+    assert_int_equal(aclrtUnmapMem(va), ACL_SUCCESS);
+    assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocPhysical(&h2, MB2, &prop, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMapMem(va, MB2, 0, h2, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(va, MB2, 0x99, MB2), ACL_SUCCESS);
+    assert_int_equal(put(down_p[1], "g", 1), 0);
+    assert_int_equal(get(up_p[0], &word, 1), 0);
+    assert_int_equal(word, 'c');
+    int status = -1;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(aclrtMemcpy(buf, 16, va, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_int_equal(buf[0], 0x99);
+    assert_int_equal(aclrtUnmapMem(va), ACL_SUCCESS);
+    assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
+    assert_int_equal(aclrtFreePhysical(h2), ACL_SUCCESS);
+    /* the first handle's memory went once the child freed its handle: all
+     * the HBM is free again after the next allocation looked */
+    size_t fr = 0, total = 0;
+    assert_int_equal(aclrtMallocPhysical(&h2, MB2, &prop, 0), ACL_SUCCESS); /* sweeps */
+    assert_int_equal(aclrtFreePhysical(h2), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_int_equal(fr, fr_start);
+    close(down_p[1]);
+    close(up_p[0]);
+    down();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -462,6 +655,8 @@ int main(void)
         cmocka_unit_test(test_leak_report),
         cmocka_unit_test(test_two_processes),
         cmocka_unit_test(test_exporter_closes_first),
+        cmocka_unit_test(test_shareable_checks),
+        cmocka_unit_test(test_shareable_two_processes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

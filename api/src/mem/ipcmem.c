@@ -218,3 +218,166 @@ void api_ipc_freeing(const char *fn, void *ptr)
         atomic_fetch_sub(&api_ipc_open, 1);
     }
 }
+
+/* ---- shareable handles of physical memory (memory.cpp L1215-1298) ----
+ *
+ * The ACL layer's checks: NULL handles and pointers (EH0008), a V1
+ * handleType other than ACL_MEM_HANDLE_TYPE_NONE (EH0007), pidNum 0
+ * (EH0007), V2 import flags other than 0 (EH0009), all 100000. What the
+ * driver refuses (a handle exported twice, an import in the exporting
+ * process, a process off the whitelist: the API reference's rules) the
+ * backend says why. FABRIC handles (V2) join AI servers, which one machine
+ * does not have: 207000. */
+
+static aclError fabric(const char *fn)
+{
+    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, "
+               "ACL_MEM_SHARE_HANDLE_TYPE_FABRIC handles connect AI servers (A3 only), which the "
+               "simulator does not have: use ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT.", fn);
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
+static aclError share_type_bad(const char *fn, aclrtMemSharedHandleType t)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%d", (int)t);
+    return api_rt_bad_value(fn, "Exporting a shareable handle", v, "shareType",
+                            "ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT(1) or "
+                            "ACL_MEM_SHARE_HANDLE_TYPE_FABRIC(2)");
+}
+
+static aclError share_export(const char *fn, aclrtDrvMemHandle handle, uint64_t flags,
+                             uint64_t *shareable)
+{
+    if (flags > ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+        return flags_bad(fn, "Exporting a shareable handle", flags);
+    const char *why = NULL;
+    uint64_t out = 0;
+    aclError rc = be_get()->vmm_share_export(handle, flags, &out, &why);
+    if (rc == ACL_SUCCESS)
+        *shareable = out;
+    return refused(fn, rc, why);
+}
+
+aclError api_impl_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
+                                                  aclrtMemHandleType handleType, uint64_t flags,
+                                                  uint64_t *shareableHandle)
+{
+    static const char fn[] = "aclrtMemExportToShareableHandle";
+    API_FAULT(ACL_RT_IPC_MEM_EXPORT, fn);
+    if (!handle)
+        return api_err_null(fn, "handle");
+    if (handleType != ACL_MEM_HANDLE_TYPE_NONE) {
+        char v[32];
+        snprintf(v, sizeof v, "%d", (int)handleType);
+        return api_err_value(fn, v, "handleType", "ACL_MEM_HANDLE_TYPE_NONE");
+    }
+    if (!shareableHandle)
+        return api_err_null(fn, "shareableHandle");
+    return share_export(fn, handle, flags, shareableHandle);
+}
+
+aclError api_impl_aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags,
+                                                    aclrtMemSharedHandleType shareType,
+                                                    void *shareableHandle)
+{
+    static const char fn[] = "aclrtMemExportToShareableHandleV2";
+    API_FAULT(ACL_RT_IPC_MEM_EXPORT, fn);
+    if (!handle)
+        return api_err_null(fn, "handle");
+    if (!shareableHandle)
+        return api_err_null(fn, "shareableHandle");
+    if (shareType == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)
+        return fabric(fn);
+    if (shareType != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT)
+        return share_type_bad(fn, shareType);
+    return share_export(fn, handle, flags, shareableHandle);
+}
+
+static aclError share_import(const char *fn, uint64_t shareable, int32_t dev,
+                             aclrtDrvMemHandle *handle)
+{
+    const char *why = NULL;
+    void *h = NULL;
+    aclError rc = be_get()->vmm_share_import(shareable, dev, &h, &why);
+    if (rc == ACL_SUCCESS)
+        *handle = h;
+    return refused(fn, rc, why);
+}
+
+aclError api_impl_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
+                                                    aclrtDrvMemHandle *handle)
+{
+    static const char fn[] = "aclrtMemImportFromShareableHandle";
+    API_FAULT(ACL_RT_IPC_MEM_IMPORT, fn);
+    if (!handle)
+        return api_err_null(fn, "handle");
+    aclError rc = api_device_usable(fn, deviceId);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    return share_import(fn, shareableHandle, deviceId, handle);
+}
+
+aclError api_impl_aclrtMemImportFromShareableHandleV2(void *shareableHandle,
+                                                      aclrtMemSharedHandleType shareType,
+                                                      uint64_t flags, aclrtDrvMemHandle *handle)
+{
+    static const char fn[] = "aclrtMemImportFromShareableHandleV2";
+    API_FAULT(ACL_RT_IPC_MEM_IMPORT, fn);
+    if (!shareableHandle)
+        return api_err_null(fn, "shareableHandle");
+    if (!handle)
+        return api_err_null(fn, "handle");
+    if (flags != 0) {
+        api_report(API_MSG_EH0009, "%s failed. Value %" PRIu64 " for parameter flags is invalid. "
+                   "Reason: flags is a reserved parameter and must be 0.", fn, flags);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    struct api_ctx *c; /* the current device (memory.cpp: rtsGetDevice) */
+    aclError rc = api_current_ctx(fn, &c);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (shareType == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)
+        return fabric(fn);
+    if (shareType != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT)
+        return share_type_bad(fn, shareType);
+    return share_import(fn, *(const uint64_t *)shareableHandle, c->device, handle);
+}
+
+static aclError share_pids(const char *fn, uint64_t shareable, int32_t *pid, size_t n)
+{
+    const char *why = NULL;
+    aclError rc = be_get()->vmm_share_set_pids(shareable, pid, n, &why);
+    return refused(fn, rc, why);
+}
+
+aclError api_impl_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid,
+                                                  size_t pidNum)
+{
+    static const char fn[] = "aclrtMemSetPidToShareableHandle";
+    API_FAULT(ACL_RT_IPC_MEM_EXPORT, fn);
+    if (!pid)
+        return api_err_null(fn, "pid");
+    if (pidNum == 0)
+        return api_err_value(fn, "0", "pidNum", "must be greater than 0");
+    return share_pids(fn, shareableHandle, pid, pidNum);
+}
+
+aclError api_impl_aclrtMemSetPidToShareableHandleV2(void *shareableHandle,
+                                                    aclrtMemSharedHandleType shareType,
+                                                    int32_t *pid, size_t pidNum)
+{
+    static const char fn[] = "aclrtMemSetPidToShareableHandleV2";
+    API_FAULT(ACL_RT_IPC_MEM_EXPORT, fn);
+    if (!shareableHandle)
+        return api_err_null(fn, "shareableHandle");
+    if (!pid)
+        return api_err_null(fn, "pid");
+    if (pidNum == 0)
+        return api_err_value(fn, "0", "pidNum", "must be greater than 0");
+    if (shareType == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)
+        return fabric(fn);
+    if (shareType != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT)
+        return share_type_bad(fn, shareType);
+    return share_pids(fn, *(const uint64_t *)shareableHandle, pid, pidNum);
+}
