@@ -1,8 +1,9 @@
 /*
  * ipcmem.c - device memory shared between processes (sim.h describes the
- * model): the shared objects behind IPC keys, their headers (whitelist,
- * importers), this process's exports and imports, and the sweep of the
- * shared objects whose creating process died.
+ * model): the shared objects behind IPC keys, their headers (whitelist),
+ * this process's exports and imports, the sweep of the shared objects
+ * whose creating process died, and shareable handles of physical memory
+ * (at the end).
  *
  * An object is one header page, then the exported bytes. The exporter
  * copies the block's bytes in and maps the object's bytes over the block's

@@ -1,8 +1,8 @@
 /*
  * ipcmem.c - device memory shared between processes (the IPC family):
  * keys (aclrtIpcMemGetExportKey, aclrtIpcMemImportByKey, aclrtIpcMemClose,
- * the whitelist calls, aclrtIpcMemSetAttr), and what aclrtFree must know
- * of them.
+ * the whitelist calls, aclrtIpcMemSetAttr), what aclrtFree must know of
+ * them, and shareable handles of physical memory (at the end).
  *
  * The checks are CANN's, in its order: the ACL layer's NULL checks
  * (src/acl/aclrt_impl/memory.cpp, aclrtIpcMemGetExportKeyImpl L1775,
