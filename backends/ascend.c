@@ -908,6 +908,57 @@ static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHa
     return keep(RCALL(aclrtIpcGetEventHandle, *event, handle));
 }
 
+/* IPC memory: the real runtime and driver keep keys and whitelists. */
+static aclError ipc_mem_export(void *ptr, size_t size, uint64_t flags, char *key,
+                               const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtIpcMemGetExportKey, ptr, size, key, BE_IPC_KEY_MAX, flags));
+}
+
+static aclError ipc_mem_set_pids(const char *key, int32_t *pids, size_t n, const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtIpcMemSetImportPid, key, pids, n));
+}
+
+static aclError ipc_mem_import(int32_t dev, const char *key, uint64_t flags, void **ptr,
+                               const char **why)
+{
+    (void)dev, (void)why; /* the current device, as the ACL layer set it */
+    return keep(RCALL(aclrtIpcMemImportByKey, ptr, key, flags));
+}
+
+static aclError ipc_mem_close(const char *key, int role, struct be_ipc_info *info,
+                              const char **why)
+{
+    (void)why, (void)role; /* the real runtime closes as aclrtIpcMemClose does */
+    *info = (struct be_ipc_info){.role = 0};
+    return keep(RCALL(aclrtIpcMemClose, key));
+}
+
+static aclError vmm_share_export(void *handle, uint64_t flags, uint64_t *shareable,
+                                 const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtMemExportToShareableHandle, handle, ACL_MEM_HANDLE_TYPE_NONE, flags,
+                      shareable));
+}
+
+static aclError vmm_share_set_pids(uint64_t shareable, int32_t *pids, size_t n,
+                                   const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtMemSetPidToShareableHandle, shareable, pids, n));
+}
+
+static aclError vmm_share_import(uint64_t shareable, int32_t dev, void **handle,
+                                 const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtMemImportFromShareableHandle, shareable, dev, handle));
+}
+
 /* Captured work: the real runtime captures, joins streams through their
  * event waits and replays by itself. */
 static aclError graph_begin(void *s, int mode)
@@ -1291,6 +1342,13 @@ static const struct be_ops ops = {
     .res_limit = res_limit,
     .device_task = device_task,
     .event_ipc = event_ipc,
+    .ipc_mem_export = ipc_mem_export,
+    .ipc_mem_set_pids = ipc_mem_set_pids,
+    .ipc_mem_import = ipc_mem_import,
+    .ipc_mem_close = ipc_mem_close,
+    .vmm_share_export = vmm_share_export,
+    .vmm_share_set_pids = vmm_share_set_pids,
+    .vmm_share_import = vmm_share_import,
     /* ---- captured work ---- */
     .graph_begin = graph_begin,
     .graph_join = graph_join,

@@ -124,6 +124,18 @@ struct be_task {
     size_t size;
 };
 
+/* An IPC key's range in this process (be_ops.ipc_mem_close, be_tools). */
+#define BE_IPC_KEY_MAX 65
+enum { BE_IPC_EXPORTED = 1, BE_IPC_IMPORTED = 2 };
+struct be_ipc_info {
+    char key[BE_IPC_KEY_MAX];
+    int role;           /* BE_IPC_EXPORTED or BE_IPC_IMPORTED, 0: not known */
+    void *ptr;
+    size_t size;
+    int32_t device;     /* this process's device of the range */
+    unsigned importers; /* an export's: 1 while another process has it open */
+};
+
 /* One line of aclrtGetMemUsageInfo. */
 struct be_usage {
     const char *name;
@@ -476,6 +488,33 @@ struct be_ops {
      * An import of a handle that names no live IPC event fails with
      * ACL_ERROR_RT_PARAM_INVALID. */
     aclError (*event_ipc)(int import, int32_t dev, void **event, aclrtIpcEventHandle *handle);
+    /* IPC memory (keys of BE_IPC_KEY_MAX bytes with their NUL): export
+     * [ptr, ptr+size) (refused, with *why, unless it lies in one live
+     * block on its pages' boundaries), list pids allowed to import,
+     * import on open device dev (ACL_ERROR_RT_NO_PERMISSION for a process
+     * not on the whitelist), close (role 0: an import of this process
+     * first, else its export, as aclrtIpcMemClose; BE_IPC_EXPORTED: the
+     * export only: *info says which and, for an export, whether another
+     * process still had it open; a backend that cannot tell says 0).
+     * pre: pointers not NULL, flags valid, n > 0. */
+    aclError (*ipc_mem_export)(void *ptr, size_t size, uint64_t flags, char *key,
+                               const char **why);
+    aclError (*ipc_mem_set_pids)(const char *key, int32_t *pids, size_t n, const char **why);
+    aclError (*ipc_mem_import)(int32_t dev, const char *key, uint64_t flags, void **ptr,
+                               const char **why);
+    aclError (*ipc_mem_close)(const char *key, int role, struct be_ipc_info *info,
+                              const char **why);
+    /* Shareable handles of physical memory (a uint64_t each): export one
+     * per physical handle, list pids allowed to import it, import it as a
+     * physical handle of open device dev (refused in the exporting
+     * process, ACL_ERROR_RT_NO_PERMISSION off the whitelist). pre: pointers
+     * not NULL, n > 0. */
+    aclError (*vmm_share_export)(void *handle, uint64_t flags, uint64_t *shareable,
+                                 const char **why);
+    aclError (*vmm_share_set_pids)(uint64_t shareable, int32_t *pids, size_t n,
+                                   const char **why);
+    aclError (*vmm_share_import)(uint64_t shareable, int32_t dev, void **handle,
+                                 const char **why);
 
     /* ---- captured work (graphs) ----
      * From graph_begin (mode: an aclmdlRICaptureMode) until graph_end, the
@@ -650,6 +689,12 @@ struct be_tools {
      * sanitizer's check of a graph's ranges at each replay). Absent: the
      * check looks every time. */
     uint64_t (*mem_frees)(void);
+    /* IPC memory of this process: the export or import (role: which,
+     * 0 either) overlapping [p, p+n) (1 and *out, else 0), and each one
+     * still open (for the leak report). Absent: frees and the leak report
+     * do not look. */
+    int (*ipc_mem_find)(const void *p, size_t n, int role, struct be_ipc_info *out);
+    size_t (*ipc_mem_each)(void (*fn)(const struct be_ipc_info *i, void *user), void *user);
 };
 enum { BE_LIVE_RESERVATION, BE_LIVE_PHYSICAL, BE_LIVE_POOL };
 
@@ -718,6 +763,9 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(pool_malloc) BE_REQUIRE(pool_free) BE_REQUIRE(pool_trim)
     /* ---- resource limits, device tasks, IPC events ---- */
     BE_REQUIRE(res_limit) BE_REQUIRE(device_task) BE_REQUIRE(event_ipc)
+    BE_REQUIRE(ipc_mem_export) BE_REQUIRE(ipc_mem_set_pids) BE_REQUIRE(ipc_mem_import)
+    BE_REQUIRE(ipc_mem_close) BE_REQUIRE(vmm_share_export) BE_REQUIRE(vmm_share_set_pids)
+    BE_REQUIRE(vmm_share_import)
     /* ---- captured work ---- */
     BE_REQUIRE(graph_begin) BE_REQUIRE(graph_join) BE_REQUIRE(graph_end)
     BE_REQUIRE(graph_launch) BE_REQUIRE(graph_destroy) BE_REQUIRE(label_create)

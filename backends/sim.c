@@ -55,6 +55,8 @@ static aclError rc_to_acl(enum sim_rc rc, aclError if_nomem)
         return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
     case SIM_EWAIT:
         return ACL_ERROR_RT_WAIT_TIMEOUT;
+    case SIM_EPERM:
+        return ACL_ERROR_RT_NO_PERMISSION;
     case SIM_EINVAL:
     default:
         return ACL_ERROR_RT_PARAM_INVALID;
@@ -1860,6 +1862,100 @@ static aclError event_ipc(int import, int32_t dev, void **event, aclrtIpcEventHa
     return rc;
 }
 
+/* IPC memory (sim/ipcmem.c). */
+_Static_assert(BE_IPC_KEY_MAX == SIM_IPC_KEY_MAX, "keys are the simulator's");
+_Static_assert((int)BE_IPC_EXPORTED == (int)SIM_IPC_EXPORTED &&
+                   (int)BE_IPC_IMPORTED == (int)SIM_IPC_IMPORTED, "roles are the simulator's");
+
+static aclError ipc_mem_export(void *ptr, size_t size, uint64_t flags, char *key,
+                               const char **why)
+{
+    return rc_to_acl(sim_ipc_mem_export(ptr, size, flags, key, why),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError ipc_mem_set_pids(const char *key, int32_t *pids, size_t n, const char **why)
+{
+    return rc_to_acl(sim_ipc_mem_set_pids(key, pids, n, why), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+static aclError ipc_mem_import(int32_t dev, const char *key, uint64_t flags, void **ptr,
+                               const char **why)
+{
+    return rc_to_acl(sim_ipc_mem_import(dev, key, flags & ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS,
+                                        ptr, why),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static void info_of(const struct sim_ipc_info *i, struct be_ipc_info *out)
+{
+    memcpy(out->key, i->key, sizeof out->key);
+    out->role = i->role;
+    out->ptr = i->ptr;
+    out->size = (size_t)i->size;
+    out->device = i->dev;
+    out->importers = i->importers;
+}
+
+static aclError ipc_mem_close(const char *key, int role, struct be_ipc_info *info,
+                              const char **why)
+{
+    struct sim_ipc_info i;
+    enum sim_rc rc = sim_ipc_mem_close(key, role, &i, why);
+    if (rc == SIM_OK)
+        info_of(&i, info);
+    return rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError vmm_share_export(void *handle, uint64_t flags, uint64_t *shareable,
+                                 const char **why)
+{
+    return rc_to_acl(sim_ipc_handle_export(handle, flags, shareable, why),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static aclError vmm_share_set_pids(uint64_t shareable, int32_t *pids, size_t n,
+                                   const char **why)
+{
+    return rc_to_acl(sim_ipc_handle_set_pids(shareable, pids, n, why),
+                     ACL_ERROR_RT_PARAM_INVALID);
+}
+
+static aclError vmm_share_import(uint64_t shareable, int32_t dev, void **handle,
+                                 const char **why)
+{
+    return rc_to_acl(sim_ipc_handle_import(shareable, dev, handle, why),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+}
+
+static int ipc_mem_find(const void *p, size_t n, int role, struct be_ipc_info *out)
+{
+    struct sim_ipc_info i;
+    if (!sim_ipc_mem_find(p, n, role, &i))
+        return 0;
+    info_of(&i, out);
+    return 1;
+}
+
+struct ipc_walk {
+    void (*fn)(const struct be_ipc_info *i, void *user);
+    void *user;
+};
+
+static void ipc_visit(const struct sim_ipc_info *i, void *user)
+{
+    struct ipc_walk *w = user;
+    struct be_ipc_info out;
+    info_of(i, &out);
+    w->fn(&out, w->user);
+}
+
+static size_t ipc_mem_each(void (*fn)(const struct be_ipc_info *i, void *user), void *user)
+{
+    struct ipc_walk w = {fn, user};
+    return sim_ipc_mem_each(ipc_visit, &w);
+}
+
 /* A failed aclrtFree: device memory goes when its device closes, managed
  * memory (host memory to the simulator) at aclFinalize. */
 static void abandon(void *ptr)
@@ -1892,6 +1988,8 @@ static const struct be_tools tools = {
     /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_live = vmm_live,
     .mem_frees = sim_mem_frees,
+    .ipc_mem_find = ipc_mem_find,
+    .ipc_mem_each = ipc_mem_each,
 };
 
 static const struct be_ops ops = {
@@ -2011,6 +2109,13 @@ static const struct be_ops ops = {
     .res_limit = res_limit,
     .device_task = device_task,
     .event_ipc = event_ipc,
+    .ipc_mem_export = ipc_mem_export,
+    .ipc_mem_set_pids = ipc_mem_set_pids,
+    .ipc_mem_import = ipc_mem_import,
+    .ipc_mem_close = ipc_mem_close,
+    .vmm_share_export = vmm_share_export,
+    .vmm_share_set_pids = vmm_share_set_pids,
+    .vmm_share_import = vmm_share_import,
     .graph_begin = graph_begin,
     .graph_join = graph_join,
     .graph_end = graph_end,

@@ -149,6 +149,7 @@ void sim_device_close(int32_t id)
             sched_yield();
         /* Blocks whose free failed go now (see sim_mem_abandon). */
         sim_block_release_abandoned(d);
+        sim_ipc_mem_drop(id);
         sim_vmm_close(d);
         sim_pool_close(id);
         sim_heap_destroy(d->heap);

@@ -32,6 +32,10 @@ struct sim_vmm {
     struct sim_res **res;    /* sorted by offset */
     size_t nres, cap;
     struct base_map phys;    /* heap offset + 1 -> its physical handle */
+    struct base_map imports; /* handle offset + 1 -> physical memory of
+                                another process (sim_vmm_phys_adopt) */
+    unsigned zombies;        /* handles freed while another process still
+                                maps their shared bytes (vmm.c) */
     uint64_t reserved, mapped, physical; /* bytes */
 };
 
@@ -263,5 +267,35 @@ uint64_t sim_vmm_span(uint64_t capacity);
  * reservation goes). pre: d->lock not held; open: d being opened. */
 enum sim_rc sim_vmm_open(struct sim_dev *d, uint64_t capacity);
 void sim_vmm_close(struct sim_dev *d);
+/* Map fd's [foff, foff + size) at a fresh range of open device dev's
+ * address space, not a reservation of the program's (no aclrtGetMemInfo,
+ * no leak report of its own): *va, 2 MB aligned. pre: foff and size
+ * multiples of the host page; fd that long. */
+enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t foff, uint64_t size, void **va);
+/* ---- ipcmem.c ---- */
+
+/* Device dev closes: forget the exports and imports of this process on it
+ * (an export's range becomes private memory again, its key goes). pre: d
+ * open no more, its address space still there, no call on it running. */
+void sim_ipc_mem_drop(int32_t dev);
+/* What another process needs to map the physical memory behind handle:
+ * the memfd holding it, the offset and bytes there, its size and page and
+ * device. The handle is marked shared: freed while another process holds
+ * its bytes, they stay (sim_vmm_phys_adopt's lock says so). SIM_EINVAL
+ * (*why) for no live handle, a handle shared already or one imported. */
+struct sim_phys_share {
+    int fd;
+    uint64_t off, bytes, size;
+    enum sim_page page;
+    int32_t dev;
+};
+enum sim_rc sim_vmm_phys_share(void *handle, struct sim_phys_share *out, const char **why);
+/* A handle of open device dev on physical memory of another process: its
+ * memfd fd (kept: the handle owns it from now on, also on failure) at
+ * s->off, s->bytes long. */
+enum sim_rc sim_vmm_phys_adopt(int32_t dev, int fd, const struct sim_phys_share *s,
+                               void **handle);
+/* Undo sim_vmm_attach at va (the view then reads as zero). */
+enum sim_rc sim_vmm_detach(void *va);
 
 #endif /* ACLSIM_SIM_INTERNAL_H_ */

@@ -10,8 +10,10 @@
  * counts the events of this process on it), so the events on one page in
  * one process share one state word, and a wait on one of them is released
  * by a record through another. The creator's event unlinks the name when
- * it goes; the page itself goes with the last mapping. A process killed
- * while it created IPC events leaves their names in /dev/shm.
+ * it goes; the page itself goes with the last mapping. The names of a
+ * process killed while it had IPC events are unlinked by the next process
+ * that creates one (or exports IPC memory: sim_ipc_sweep, ipcmem.c); the
+ * pages live on in the processes that still have them open.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -87,6 +89,7 @@ static void unregister(struct sim_ipc *m)
 
 enum sim_rc sim_ipc_attach_new(struct sim_event *e)
 {
+    sim_ipc_sweep();
     pthread_mutex_lock(&lock);
     char name[SIM_IPC_NAME_MAX];
     snprintf(name, sizeof name, "/aclsim-ev-%d-%u", (int)getpid(), next_name++);

@@ -38,7 +38,8 @@ enum sim_rc {
     SIM_ETIMEOUT = -6,     /* work that did not complete in time */
     SIM_ENOTREADY = -7,    /* work not complete yet */
     SIM_EORDER = -8,       /* two events in the wrong order */
-    SIM_EWAIT = -9         /* a stream held by a wait that nothing satisfied */
+    SIM_EWAIT = -9,        /* a stream held by a wait that nothing satisfied */
+    SIM_EPERM = -10        /* a process not allowed (an IPC whitelist) */
 };
 
 /* A simulated time (ps) not known yet: work queued behind a wait that holds
@@ -906,5 +907,68 @@ enum sim_rc sim_event_export(const struct sim_event *e, char name[SIM_IPC_NAME_M
  * IPC event of that name lives, SIM_ENOMEM at the device's event limit,
  * SIM_EHOSTMEM when host memory or the mapping cannot be had (stream.c). */
 enum sim_rc sim_event_import(int32_t dev, const char *name, struct sim_event **out);
+
+/* ---- ipcmem.c: device memory shared between processes ----
+ *
+ * An export backs the exported bytes of a live device block with a POSIX
+ * shared memory object, "/aclsim-mem-<pid>-<n>" (a header page, then the
+ * bytes), mapped over the block's host view: the key is the name without
+ * its slash. An import in any process maps the same object at a fresh
+ * range of its device's address space (not an allocation: it does not
+ * count in sim_mem_usage), so both see the same bytes. The header keeps
+ * the exporter, its device and flags and the pid whitelist; each open
+ * import holds a shared flock on the object (a dead one holds none). The
+ * exporter's close unlinks the name (later imports fail) and gives the
+ * block its private bytes back; the object goes with its last mapping.
+ * Names whose creating process died (events' and memory's) are unlinked
+ * by the next export or IPC event of any process (sim_ipc_sweep). */
+#define SIM_IPC_KEY_MAX 65
+enum sim_ipc_role { SIM_IPC_EXPORTED = 1, SIM_IPC_IMPORTED = 2 };
+struct sim_ipc_info {
+    char key[SIM_IPC_KEY_MAX];
+    int role;            /* enum sim_ipc_role */
+    void *ptr;           /* the range in this process */
+    uint64_t size;
+    int32_t dev;         /* this process's device of the range */
+    unsigned importers;  /* an export's: 1 while another process has it imported */
+};
+/* Export [ptr, ptr+size) of a live device block: SIM_EINVAL with *why when
+ * the range is not inside one block or does not start and end on a page
+ * of the block's kind, or overlaps a range exported already. */
+enum sim_rc sim_ipc_mem_export(void *ptr, uint64_t size, uint64_t flags,
+                               char key[SIM_IPC_KEY_MAX], const char **why);
+/* Let the processes pids (n of them) import key; SIM_EINVAL when key is
+ * not exported by this process. */
+enum sim_rc sim_ipc_mem_set_pids(const char *key, const int32_t *pids, size_t n, const char **why);
+/* Import key on open device dev: SIM_EINVAL when no live export has that
+ * key, SIM_EPERM (with *why) when this process is not on its whitelist,
+ * SIM_ENOMEM when no address range is left. peer: the import may be on
+ * another device than the export (else SIM_EUNSUPPORTED for one). */
+enum sim_rc sim_ipc_mem_import(int32_t dev, const char *key, bool peer, void **ptr,
+                               const char **why);
+/* Close key in this process: role 0, its import if it has one (the
+ * first), else its export; role SIM_IPC_EXPORTED, its export only; *out says which, and for an export whether another process
+ * still had it imported. SIM_EINVAL when neither. */
+enum sim_rc sim_ipc_mem_close(const char *key, int role, struct sim_ipc_info *out,
+                              const char **why);
+/* The export or import (role: which, 0 either) of this process
+ * overlapping [p, p+n): true and *out. */
+bool sim_ipc_mem_find(const void *p, uint64_t n, int role, struct sim_ipc_info *out);
+/* Call fn for each export and import this process has open; how many. */
+size_t sim_ipc_mem_each(void (*fn)(const struct sim_ipc_info *i, void *user), void *user);
+/* Shareable handles of physical memory (aclrtMemExportToShareableHandle):
+ * export one per handle (SIM_EINVAL with *why for a handle exported
+ * already, imported, or not live); let pids import it; import it on open
+ * device dev as a handle of its own (SIM_EUNSUPPORTED in the exporting
+ * process, SIM_EPERM off the whitelist, SIM_EINVAL when nothing lives
+ * there). The bytes stay while any process holds a handle on them. */
+enum sim_rc sim_ipc_handle_export(void *handle, uint64_t flags, uint64_t *shareable,
+                                  const char **why);
+enum sim_rc sim_ipc_handle_set_pids(uint64_t shareable, const int32_t *pids, size_t n,
+                                    const char **why);
+enum sim_rc sim_ipc_handle_import(uint64_t shareable, int32_t dev, void **handle,
+                                  const char **why);
+/* Unlink the shared objects (events', memory's) of processes that died. */
+void sim_ipc_sweep(void);
 
 #endif /* ACLSIM_SIM_SIM_H_ */

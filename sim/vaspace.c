@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -260,6 +261,55 @@ int sim_vaspace_reserve(struct sim_vaspace *vs, uint64_t dev, uint64_t len)
     for (k = (dev - vs->base) >> CHUNK_SHIFT; k <= last; k++) {
         if (claim_chunk(vs, k) != 0)
             rc = -1;
+    }
+    return rc;
+}
+
+int sim_vaspace_share(struct sim_vaspace *vs, uint64_t dev, uint64_t len, int fd, uint64_t foff)
+{
+    uint64_t done = 0;
+    while (done < len) {
+        uint64_t n = 0;
+        void *h = sim_vaspace_span(vs, dev + done, len - done, &n);
+        if (!h || !n ||
+            mmap(h, (size_t)n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+                 (off_t)(foff + done)) == MAP_FAILED) {
+            sim_vaspace_unshare(vs, dev, done, 0);
+            return -1;
+        }
+        done += n;
+    }
+    return 0;
+}
+
+int sim_vaspace_unshare(struct sim_vaspace *vs, uint64_t dev, uint64_t len, int keep)
+{
+    uint64_t done = 0;
+    int rc = 0;
+    while (done < len) {
+        uint64_t n = 0;
+        void *h = sim_vaspace_span(vs, dev + done, len - done, &n);
+        if (!h || !n)
+            return -1;
+        if (keep == SIM_VASPACE_HOLE) {
+            munmap(h, (size_t)n);
+            done += n;
+            continue;
+        }
+        void *fresh = keep ? mmap(NULL, (size_t)n, PROT_READ | PROT_WRITE, MAP_FLAGS, -1, 0)
+                           : MAP_FAILED;
+        if (fresh != MAP_FAILED) {
+            memcpy(fresh, h, (size_t)n);
+            if (mremap(fresh, (size_t)n, (size_t)n, MREMAP_MAYMOVE | MREMAP_FIXED, h) == MAP_FAILED) {
+                munmap(fresh, (size_t)n);
+                fresh = MAP_FAILED;
+            }
+        }
+        if (fresh == MAP_FAILED) {
+            rc = keep ? -1 : 0;
+            mmap(h, (size_t)n, PROT_READ | PROT_WRITE, MAP_FLAGS | MAP_FIXED, -1, 0);
+        }
+        done += n;
     }
     return rc;
 }

@@ -94,6 +94,29 @@ int sim_vaspace_reserve(struct sim_vaspace *vs, uint64_t dev, uint64_t len);
  * that sim_vaspace_reserve never has anything to do.  pre: vs != NULL. */
 int sim_vaspace_whole(const struct sim_vaspace *vs);
 
+/*
+ * Back the host alias of the device bytes [dev, dev+len) with the file fd from
+ * offset foff on (MAP_SHARED|MAP_FIXED over the alias, piece by piece), so that
+ * every copy and fill through the alias reads and writes the file: how device
+ * memory is shared with another process (ipcmem.c) and how physical memory is
+ * mapped (vmm.c).  pre: dev, len and foff are multiples of the host page;
+ * [dev, dev+len) inside the address space.  Returns 0, or -1 with the alias
+ * as it was (the host refused a mapping).
+ */
+int sim_vaspace_share(struct sim_vaspace *vs, uint64_t dev, uint64_t len, int fd, uint64_t foff);
+
+/*
+ * Give the host alias of [dev, dev+len) private anonymous memory again, as
+ * sim_vaspace_share found it; keep SIM_VASPACE_KEEP: with the bytes the
+ * alias showed (copied into the new memory first), SIM_VASPACE_ZERO: zero,
+ * SIM_VASPACE_HOLE: nothing (unmapped: the caller lets no copy reach those
+ * bytes until it shares them again; cheapest).  pre: as sim_vaspace_share.
+ * Returns 0, or -1 when keep's copy could not be had (the alias then reads
+ * as zero).
+ */
+enum { SIM_VASPACE_ZERO = 0, SIM_VASPACE_KEEP = 1, SIM_VASPACE_HOLE = 2 };
+int sim_vaspace_unshare(struct sim_vaspace *vs, uint64_t dev, uint64_t len, int keep);
+
 /* Unmap everything of the address space and free the handle.  vs may be NULL. */
 void sim_vaspace_destroy(struct sim_vaspace *vs);
 

@@ -63,6 +63,13 @@ struct phys {
     enum sim_page page;
     unsigned refs;     /* the program's references: 1 + retains - frees */
     unsigned maps;     /* mappings of it */
+    bool imported;     /* memory of another process (sim_vmm_attach, or
+                          sim_vmm_phys_adopt): off is the offset of its
+                          first byte in the shared file */
+    int fd;            /* an adopted handle's file, -1: the device's memfd */
+    uint64_t hoff;     /* device offset of its handle */
+    bool shared;       /* exported (sim_vmm_phys_share) */
+    bool zombie;       /* freed, its bytes still held by another process */
 };
 
 struct map {
@@ -77,6 +84,8 @@ struct sim_res {
     struct map **slot; /* per 2 MB of the range: the mapping there */
     unsigned nmaps;
     int32_t bound;     /* device of the physical memory mapped, -1: none */
+    bool ipc;          /* holds one imported mapping (sim_vmm_attach), not a
+                          reservation of the program's */
 };
 
 
@@ -129,44 +138,38 @@ static void views_shared(struct sim_dev *d)
 static void view_restore(struct sim_dev *d, uint64_t off, uint64_t size)
 {
     views_exclusive(d);
-    uint64_t done = 0;
-    while (done < size) {
-        uint64_t n = 0;
-        void *h = sim_vaspace_span(d->vs, d->base + off + done, size - done, &n);
-        if (!h || !n)
-            return;
-        mmap(h, (size_t)n, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-        done += n;
-    }
+    sim_vaspace_unshare(d->vs, d->base + off, size, 0);
     views_shared(d);
 }
 
-/* Map the memfd's [foff, foff + size) over the host view of device offset
- * off; -1 (and the view as it was) when the host refuses. */
-static int view_share(struct sim_dev *d, uint64_t off, uint64_t size, uint64_t foff)
+/* Map fd's [foff, foff + size) over the host view of device offset off;
+ * -1 (and the view as it was) when the host refuses. */
+static int view_share(struct sim_dev *d, uint64_t off, uint64_t size, int fd, uint64_t foff)
 {
     views_exclusive(d);
-    uint64_t done = 0;
-    while (done < size) {
-        uint64_t n = 0;
-        void *h = sim_vaspace_span(d->vs, d->base + off + done, size - done, &n);
-        if (!h || !n ||
-            mmap(h, (size_t)n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, d->vmm->fd,
-                 (off_t)(foff + done)) == MAP_FAILED) {
-            views_shared(d);
-            view_restore(d, off, done);
-            return -1;
-        }
-        done += n;
-    }
+    int rc = sim_vaspace_share(d->vs, d->base + off, size, fd, foff);
     views_shared(d);
-    return 0;
+    return rc;
 }
+
+static void adopted_release(struct sim_dev *d, struct phys *p);
+static bool held_elsewhere(const struct sim_vmm *v, const struct phys *p);
 
 static void phys_release(struct sim_dev *d, struct phys *p)
 {
     struct sim_vmm *v = d->vmm;
+    if (p->fd >= 0) {
+        adopted_release(d, p);
+        return;
+    }
+    if (p->shared && held_elsewhere(v, p)) { /* its bytes go once theirs do */
+        if (!p->zombie)
+            v->zombies++;
+        p->zombie = true;
+        return;
+    }
+    if (p->zombie)
+        v->zombies--;
     base_map_remove(&v->phys, p->off + 1, NULL);
     fallocate(v->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)p->off, (off_t)p->bytes);
     sim_heap_free(d->heap, p->off, NULL);
@@ -186,6 +189,8 @@ void sim_vmm_close(struct sim_dev *d)
             struct map *m = r->slot[k];
             if (m && m->off == r->off + (k << SLOT_SHIFT)) {
                 view_restore(d, m->off, m->size);
+                if (r->ipc)
+                    base_free(m->p);
                 base_free(m);
             }
         }
@@ -200,6 +205,12 @@ void sim_vmm_close(struct sim_dev *d)
         base_free(val); /* (memcheck still holds a handle never freed) */
     }
     base_map_clear(&v->phys);
+    pos = 0;
+    while (base_map_next(&v->imports, &pos, NULL, &val)) {
+        close(((struct phys *)val)->fd);
+        base_free(val);
+    }
+    base_map_clear(&v->imports);
     if (v->fd >= 0)
         close(v->fd);
     base_free(v->res);
@@ -255,6 +266,8 @@ static struct sim_dev *phys_lock_of(const void *handle, struct phys **out)
     void **slot = NULL;
     if (d->vmm && off >= d->vmm->handle_off && off < d->vmm->res_lo)
         slot = base_map_find(&d->vmm->phys, off - d->vmm->handle_off + 1);
+    else if (d->vmm && off >= d->vmm->res_lo)
+        slot = base_map_find(&d->vmm->imports, off + 1);
     if (!slot || !((struct phys *)*slot)->refs) {
         sim_lock_give(&d->lock);
         return NULL;
@@ -406,7 +419,7 @@ enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
     }
     struct sim_vmm *v = d->vmm;
     memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
-    *r = (struct sim_res){off, size, slot, 0, -1};
+    *r = (struct sim_res){off, size, slot, 0, -1, false};
     v->res[at] = r;
     v->nres++;
     v->reserved += size;
@@ -434,6 +447,11 @@ enum sim_rc sim_vmm_release(void *va, const char **why)
     }
     struct sim_vmm *v = d->vmm;
     struct sim_res *r = v->res[i];
+    if (r->ipc) {
+        sim_lock_give(&d->lock);
+        *why = "it is device memory imported with aclrtIpcMemImportByKey: close it with aclrtIpcMemClose";
+        return SIM_EINVAL;
+    }
     if (r->nmaps) {
         sim_lock_give(&d->lock);
         *why = "physical memory is still mapped in the range: unmap it first (aclrtUnmapMem)";
@@ -453,6 +471,31 @@ enum sim_rc sim_vmm_release(void *va, const char **why)
 }
 
 /* ---- physical memory ---- */
+
+/* Whether another process holds a read lock on p's bytes in the memfd
+ * (each adopted handle does, on its own open of the file). */
+static bool held_elsewhere(const struct sim_vmm *v, const struct phys *p)
+{
+    struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = (off_t)p->off,
+                      .l_len = (off_t)p->bytes};
+    return fcntl(v->fd, F_OFD_GETLK, &l) == 0 && l.l_type != F_UNLCK;
+}
+
+/* Release the freed handles whose bytes nobody holds any more. */
+static void sweep_zombies(struct sim_dev *d)
+{
+    size_t pos = 0;
+    void *val;
+    struct phys *gone[16];
+    size_t n = 0;
+    while (n < 16 && base_map_next(&d->vmm->phys, &pos, NULL, &val)) {
+        struct phys *p = val;
+        if (p->zombie && !held_elsewhere(d->vmm, p))
+            gone[n++] = p;
+    }
+    for (size_t i = 0; i < n; i++)
+        phys_release(d, gone[i]);
+}
 
 enum sim_rc sim_vmm_phys_alloc(int32_t dev, uint64_t size, enum sim_page page, void **handle)
 {
@@ -482,13 +525,16 @@ enum sim_rc sim_vmm_phys_alloc(int32_t dev, uint64_t size, enum sim_page page, v
         }
     }
     uint64_t off = 0;
+    if (rc == SIM_OK && v->zombies)
+        sweep_zombies(d);
     if (rc == SIM_OK) {
         enum sim_heap_rc h =
             sim_heap_alloc(d->heap, (size + pb - 1) & ~(pb - 1), pb, PHYS_TAG, &off);
         rc = h == SIM_HEAP_OK ? SIM_OK : h == SIM_HEAP_NOSPACE ? SIM_ENOMEM : SIM_EHOSTMEM;
     }
     if (rc == SIM_OK) {
-        *p = (struct phys){off, size, (size + pb - 1) & ~(pb - 1), page, 1, 0};
+        *p = (struct phys){off, size, (size + pb - 1) & ~(pb - 1), page, 1, 0, false, -1,
+                           v->handle_off + off, false, false};
         if (base_map_put(&v->phys, off + 1, p) != 0 ||
             (!d->view_whole &&
              sim_vaspace_reserve(d->vs, d->base + v->handle_off + off, p->bytes) != 0)) {
@@ -569,6 +615,8 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
                   ? "the range was reserved on another device than the physical memory: a "
                     "reservation is bound to one device"
                   : "virPtr is not inside a range reserved with aclrtReserveMemAddress";
+    else if (r->ipc)
+        bad = "it is device memory imported with aclrtIpcMemImportByKey: close it with aclrtIpcMemClose";
     else if (offset != 0)
         bad = "offset must be 0";
     else if (size != p->size)
@@ -593,7 +641,7 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
         *why = bad;
         return bad ? SIM_EINVAL : SIM_EHOSTMEM;
     }
-    if (view_share(d, off, size, p->off) != 0) {
+    if (view_share(d, off, size, p->fd >= 0 ? p->fd : d->vmm->fd, p->off) != 0) {
         sim_lock_give(&d->lock);
         base_free(m);
         *why = NULL;
@@ -620,6 +668,11 @@ static struct sim_dev *map_lock_of(const void *va, struct sim_res **rr, struct m
     uint64_t off;
     struct sim_dev *d = res_lock_of(va, &i, &off);
     struct map *m = i >= 0 ? map_at(d->vmm->res[i], off) : NULL;
+    if (m && d->vmm->res[i]->ipc) {
+        sim_lock_give(&d->lock);
+        *why = "it is device memory imported with aclrtIpcMemImportByKey: close it with aclrtIpcMemClose";
+        return NULL;
+    }
     if (!m || m->off != off) {
         if (d)
             sim_lock_give(&d->lock);
@@ -666,7 +719,7 @@ enum sim_rc sim_vmm_retain(void *va, void **handle, const char **why)
     if (!d)
         return SIM_EINVAL;
     m->p->refs++;
-    *handle = (void *)(uintptr_t)(d->base + d->vmm->handle_off + m->p->off);
+    *handle = (void *)(uintptr_t)(d->base + m->p->hoff);
     if (m->p->refs == 1 && d->tracked) /* the program had freed it: a handle again */
         sim_track_alloc(*handle, m->p->size);
     sim_lock_give(&d->lock);
@@ -706,8 +759,12 @@ enum sim_vmm_kind sim_vmm_lookup(const void *ptr, struct sim_block *b)
     if (i >= 0) {
         struct sim_res *r = d->vmm->res[i];
         struct map *m = map_at(r, off);
-        if (!m || m->access == SIM_ACCESS_NONE) {
+        if (!m || m->access == SIM_ACCESS_NONE || off < m->off || off - m->off >= m->size) {
             kind = SIM_VMM_UNMAPPED;
+        } else if (r->ipc) {
+            *b = (struct sim_block){sim_dev_id(d), (void *)(uintptr_t)(d->base + m->off), m->size,
+                                    sim_page_bytes(m->p->page)};
+            kind = SIM_VMM_MAPPED;
         } else {
             /* the run of accessible mappings around ptr */
             uint64_t lo = m->off, hi = m->off + m->size;
@@ -734,7 +791,7 @@ enum sim_rc sim_vmm_range(const void *ptr, void **base, uint64_t *size)
     uint64_t off = (uint64_t)(uintptr_t)ptr - d->base;
     long i = d->vmm && off >= d->vmm->res_lo ? res_find(d->vmm, off) : -1;
     struct map *m = i >= 0 ? map_at(d->vmm->res[i], off) : NULL;
-    if (m) {
+    if (m && off >= m->off && off - m->off < m->size) {
         *base = (void *)(uintptr_t)(d->base + m->off);
         *size = m->size;
         rc = SIM_OK;
@@ -767,6 +824,10 @@ size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user)
     for (size_t i = 0; v && i < v->nres; i++, n++) {
         struct sim_res *r = v->res[i];
         uint64_t mapped = 0;
+        if (r->ipc) { /* the program's IPC imports: the ACL layer names them */
+            n--;
+            continue;
+        }
         for (uint64_t k = 0; k < r->size >> SLOT_SHIFT; k++)
             mapped += r->slot[k] ? SLOT : 0;
         fn(SIM_VMM_LIVE_RESERVATION, (void *)(uintptr_t)(d->base + r->off), r->size, mapped, user);
@@ -781,6 +842,168 @@ size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user)
             n++;
         }
     }
+    pos = 0;
+    while (v && base_map_next(&v->imports, &pos, NULL, &val)) {
+        struct phys *p = val;
+        if (p->refs) {
+            fn(SIM_VMM_LIVE_PHYSICAL, (void *)(uintptr_t)(d->base + p->hoff), p->bytes,
+               (uint64_t)p->maps, user);
+            n++;
+        }
+    }
     sim_lock_give(&d->lock);
     return n;
+}
+
+/* ---- memory of another process (ipcmem.c) ---- */
+
+enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t foff, uint64_t size, void **va)
+{
+    struct sim_dev *d = sim_dev_get(dev);
+    uint64_t rsize = (size + SLOT - 1) & ~(SLOT - 1);
+    struct sim_res *r = base_calloc(1, sizeof *r);
+    struct map **slot = base_calloc((size_t)(rsize >> SLOT_SHIFT), sizeof *slot);
+    struct map *m = base_malloc(sizeof *m);
+    struct phys *p = base_calloc(1, sizeof *p);
+    enum sim_rc rc = r && slot && m && p ? SIM_OK : SIM_EHOSTMEM;
+    size_t at = 0;
+    uint64_t off = 0;
+    sim_lock_take(&d->lock);
+    if (rc == SIM_OK && (!atomic_load_explicit(&d->open, memory_order_relaxed) || !d->vmm))
+        rc = SIM_EINVAL;
+    if (rc == SIM_OK && !(off = res_place(d->vmm, rsize, SLOT, &at)))
+        rc = SIM_ENOMEM;
+    if (rc == SIM_OK)
+        rc = res_make_room(d, off, rsize);
+    if (rc == SIM_OK && view_share(d, off, size, fd, foff) != 0)
+        rc = SIM_EHOSTMEM;
+    if (rc != SIM_OK) {
+        sim_lock_give(&d->lock);
+        base_free(r), base_free(slot), base_free(m), base_free(p);
+        return rc;
+    }
+    struct sim_vmm *v = d->vmm;
+    *p = (struct phys){foff, size, size, SIM_PAGE_HUGE, 0, 1, true, -1, 0, false, false};
+    *m = (struct map){off, size, p, SIM_ACCESS_READWRITE};
+    *r = (struct sim_res){off, rsize, slot, 1, dev, true};
+    for (uint64_t k = 0; k < rsize >> SLOT_SHIFT; k++)
+        slot[k] = m;
+    memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
+    v->res[at] = r;
+    v->nres++;
+    *va = (void *)(uintptr_t)(d->base + off);
+    if (sim_trace_enabled())
+        trace_vmm(d, "ipc import", d->base + off, size);
+    sim_lock_give(&d->lock);
+    return SIM_OK;
+}
+
+enum sim_rc sim_vmm_detach(void *va)
+{
+    long i;
+    uint64_t off;
+    struct sim_dev *d = res_lock_of(va, &i, &off);
+    struct sim_res *r = i >= 0 ? d->vmm->res[i] : NULL;
+    if (!r || !r->ipc || off != r->off) {
+        if (d)
+            sim_lock_give(&d->lock);
+        return SIM_EINVAL;
+    }
+    struct sim_vmm *v = d->vmm;
+    struct map *m = r->slot[0];
+    sim_dev_freed(d);
+    /* a hole: no lookup finds the range any more, the next attach maps it */
+    sim_vaspace_unshare(d->vs, d->base + m->off, m->size, SIM_VASPACE_HOLE);
+    memmove(v->res + i, v->res + i + 1, (v->nres - (size_t)i - 1) * sizeof *v->res);
+    v->nres--;
+    if (sim_trace_enabled())
+        trace_vmm(d, "ipc close", d->base + m->off, m->size);
+    sim_lock_give(&d->lock);
+    base_free(m->p);
+    base_free(m);
+    base_free(r->slot);
+    base_free(r);
+    return SIM_OK;
+}
+
+/* ---- physical memory shared between processes (ipcmem.c) ---- */
+
+enum sim_rc sim_vmm_phys_share(void *handle, struct sim_phys_share *out, const char **why)
+{
+    struct phys *p;
+    struct sim_dev *d = phys_lock_of(handle, &p);
+    if (!d) {
+        *why = "handle is not a live physical memory handle (never allocated, or freed)";
+        return SIM_EINVAL;
+    }
+    enum sim_rc rc = SIM_OK;
+    if (p->fd >= 0) {
+        *why = "the handle was imported from another process: only its exporter exports it";
+        rc = SIM_EINVAL;
+    } else if (p->shared) {
+        *why = "the handle was exported already (one shareable handle per physical handle)";
+        rc = SIM_EINVAL;
+    } else {
+        p->shared = true;
+        *out = (struct sim_phys_share){d->vmm->fd, p->off, p->bytes, p->size, p->page,
+                                       sim_dev_id(d)};
+    }
+    sim_lock_give(&d->lock);
+    return rc;
+}
+
+static void adopted_release(struct sim_dev *d, struct phys *p)
+{
+    struct sim_vmm *v = d->vmm;
+    base_map_remove(&v->imports, p->hoff + 1, NULL);
+    close(p->fd); /* drops its lock on the bytes */
+    long i = res_find(v, p->hoff);
+    if (i >= 0) {
+        struct sim_res *r = v->res[i];
+        memmove(v->res + i, v->res + i + 1, (v->nres - (size_t)i - 1) * sizeof *v->res);
+        v->nres--;
+        base_free(r->slot);
+        base_free(r);
+    }
+    sim_dev_freed(d);
+    base_free(p);
+}
+
+enum sim_rc sim_vmm_phys_adopt(int32_t dev, int fd, const struct sim_phys_share *s,
+                               void **handle)
+{
+    struct sim_dev *d = sim_dev_get(dev);
+    uint64_t rsize = (s->bytes + SLOT - 1) & ~(SLOT - 1);
+    struct sim_res *r = base_calloc(1, sizeof *r);
+    struct map **slot = base_calloc((size_t)(rsize >> SLOT_SHIFT), sizeof *slot);
+    struct phys *p = base_calloc(1, sizeof *p);
+    enum sim_rc rc = r && slot && p ? SIM_OK : SIM_EHOSTMEM;
+    size_t at = 0;
+    uint64_t off = 0;
+    sim_lock_take(&d->lock);
+    if (rc == SIM_OK && (!atomic_load_explicit(&d->open, memory_order_relaxed) || !d->vmm))
+        rc = SIM_EINVAL;
+    /* the handle is an address of the reservation window nobody maps */
+    if (rc == SIM_OK && !(off = res_place(d->vmm, rsize, SLOT, &at)))
+        rc = SIM_ENOMEM;
+    if (rc == SIM_OK && (res_make_room(d, off, rsize) != SIM_OK ||
+                         base_map_put(&d->vmm->imports, off + 1, p) != 0))
+        rc = SIM_EHOSTMEM;
+    if (rc != SIM_OK) {
+        sim_lock_give(&d->lock);
+        base_free(r), base_free(slot), base_free(p);
+        close(fd);
+        return rc;
+    }
+    struct sim_vmm *v = d->vmm;
+    *p = (struct phys){s->off, s->size, s->bytes, s->page, 1, 0, true, fd, off, false, false};
+    *r = (struct sim_res){off, rsize, slot, 0, -1, true};
+    memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
+    v->res[at] = r;
+    v->nres++;
+    *handle = (void *)(uintptr_t)(d->base + off);
+    if (d->tracked)
+        sim_track_alloc(*handle, s->size);
+    sim_lock_give(&d->lock);
+    return SIM_OK;
 }

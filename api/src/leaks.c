@@ -8,7 +8,8 @@
  * block still allocated (size, address, and with ACLSIM_TRACK=1 the
  * allocation stack), every reserved range, physical memory handle and memory
  * pool never released (with the bytes reserved, mapped and used), every
- * stream, event and context never destroyed, and at
+ * range exported or imported by IPC key and never closed
+ * (aclrtIpcMemClose), every stream, event and context never destroyed, and at
  * aclFinalize every allocator still registered on a stream that no longer
  * exists and every desc destroyed while registered (the dangling handle
  * aclrtAllocatorGetByStream would return). ACLSIM_LEAK_CHECK=error also
@@ -129,6 +130,28 @@ static void leftover(void *h, enum api_obj_kind kind, struct api_ctx *owner, voi
     end(r);
 }
 
+struct ipc_walk {
+    struct report *r;
+    int32_t dev;
+};
+
+/* An IPC key this process exported or imported on the device and never
+ * closed (be_tools.ipc_mem_each). */
+static void ipc_range(const struct be_ipc_info *i, void *user)
+{
+    struct ipc_walk *w = user;
+    if (i->device != w->dev)
+        return;
+    bool exported = i->role == BE_IPC_EXPORTED;
+    begin(w->r, exported ? "exported memory" : "imported memory");
+    leak_line("%s memory: %zu bytes at %p, IPC key %s, never closed (%s without "
+              "aclrtIpcMemClose)", exported ? "exported" : "imported", i->size, i->ptr, i->key,
+              exported ? "aclrtIpcMemGetExportKey" : "aclrtIpcMemImportByKey");
+    api_rep_fact("key", "%s", i->key);
+    api_rep_range(i->ptr, i->size);
+    end(w->r);
+}
+
 void api_leaks_device(int32_t dev, const char *where)
 {
     if (mode() == OFF || !where) /* a device that failed to open holds nothing */
@@ -139,6 +162,9 @@ void api_leaks_device(int32_t dev, const char *where)
         API_TOOL(live_blocks)(dev, block, &r);
     if (API_TOOL(vmm_live))
         API_TOOL(vmm_live)(dev, vmm_object, &r);
+    struct ipc_walk w = {&r, dev};
+    if (API_TOOL(ipc_mem_each))
+        API_TOOL(ipc_mem_each)(ipc_range, &w);
     api_obj_each(API_OBJ_STREAM, dev, NULL, leftover, &r);
     api_obj_each(API_OBJ_EVENT, dev, NULL, leftover, &r);
     api_obj_each(API_OBJ_CONTEXT, dev, NULL, leftover, &r);

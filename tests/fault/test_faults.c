@@ -742,6 +742,55 @@ static aclError scenario_ACL_RT_IPC_EVENT(void)
     return rc;
 }
 
+/* IPC memory: a 2 MB block exported (pid validation off) and imported in
+ * this very process; each point fails its call and leaves the key as it
+ * was, so the same call succeeds next. */
+static aclError scenario_ACL_RT_IPC_MEM_EXPORT(void)
+{
+    void *p;
+    char key[65] = "";
+    assert_int_equal(aclrtMalloc(&p, 2 << 20, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtIpcMemGetExportKey(p, 2 << 20, key, sizeof key, 0);
+    off();
+    assert_string_equal(key, "");
+    assert_int_equal(aclrtIpcMemGetExportKey(p, 2 << 20, key, sizeof key, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcMemClose(key), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_IPC_MEM_IMPORT(void)
+{
+    void *p, *q = NULL;
+    char key[65];
+    assert_int_equal(aclrtMalloc(&p, 2 << 20, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcMemGetExportKey(p, 2 << 20, key, sizeof key, 1), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtIpcMemImportByKey(&q, key, 0);
+    off();
+    assert_null(q);
+    assert_int_equal(aclrtIpcMemImportByKey(&q, key, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcMemClose(key), ACL_SUCCESS); /* the import */
+    assert_int_equal(aclrtIpcMemClose(key), ACL_SUCCESS); /* the export */
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_RT_IPC_MEM_CLOSE(void)
+{
+    void *p;
+    char key[65];
+    assert_int_equal(aclrtMalloc(&p, 2 << 20, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcMemGetExportKey(p, 2 << 20, key, sizeof key, 1), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtIpcMemClose(key);
+    off();
+    assert_int_equal(aclrtIpcMemClose(key), ACL_SUCCESS); /* it stayed open */
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError scenario_ACL_RT_MEM_INFO(void)
 {
     size_t f = 0, t = 0;

@@ -142,4 +142,14 @@ void api_check_graph_free(const char *call, const void *p, size_t n);
 void api_check_free_begin(const void *stream);
 void api_check_free_end(void);
 
+/* ---- ipccheck.c: device memory shared between processes ---- */
+
+/* The documented order of IPC memory (importer closes, exporter closes,
+ * exporter frees) broken in this process, the exporter (ipc-order): func
+ * closes the export of key ([p, p+n)) while other processes still have it
+ * imported (importers not 0), or (freeing) frees its block before closing
+ * it. */
+void api_check_ipc_order(const char *func, const void *p, size_t n, const char *key,
+                         unsigned importers, bool freeing);
+
 #endif /* ACLSIM_API_ALLOC_ALLOC_H_ */

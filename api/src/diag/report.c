@@ -28,8 +28,7 @@ static const char *const kind_names[API_REP_KIND_COUNT] = {
     "host-memory", "freed-memory", "out-of-bounds", "cross-stream-reuse", "host-reuse",
     "free-while-pending", "shared-allocator", "unregister-while-pending",
     "destroy-desc-while-pending", "graph-memory-freed", "graph-block-reuse", "overlapping-blocks",
-    "block-freed-before-launch",
-    "leak"};
+    "block-freed-before-launch", "ipc-order", "leak"};
 
 const char *api_rep_kind_name(enum api_rep_kind k)
 {

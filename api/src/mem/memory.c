@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <stdatomic.h>
 #include "memory.h"
 #include "backends/be.h"
 
@@ -125,6 +126,8 @@ api_free_device(const char *fn, void *devPtr, bool dev_sync)
         return api_err_null(fn, "devPtr");
     if (__builtin_expect(api_graphs_live(), 0))
         graph_free_check(fn, devPtr);
+    if (__builtin_expect(atomic_load_explicit(&api_ipc_open, memory_order_relaxed) != 0, 0))
+        api_ipc_freeing(fn, devPtr);
     struct be_ptr_info in;
     if (dev_sync) {
         be_get()->lookup(devPtr, &in);

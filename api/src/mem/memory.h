@@ -3,7 +3,8 @@
  * and plain copies and fills (memory.c), 2-D, batch and 32-bit copies and
  * fills (memcopy.c), registered, managed and configured memory
  * (hostmem.c), virtual memory (vmm.c), stream-ordered pools (pool.c),
- * cache maintenance (cache.c) and device tasks (devtask.c).
+ * cache maintenance (cache.c), device tasks (devtask.c) and device memory
+ * shared between processes (ipcmem.c).
  *
  * mem/ includes diag/, rt/ (streams, contexts, peers) and alloc/ (the
  * sanitizer it reports host accesses and frees to); never op/.
@@ -59,5 +60,14 @@ aclError api_free_host(const char *func, void *hostPtr, bool dev_sync);
 /* The message of a backend failure rc of func (why: the backend's reason,
  * or NULL); returns rc, ACL_SUCCESS without a message. */
 aclError api_vmm_failed(const char *func, aclError rc, const char *why);
+
+/* ---- ipcmem.c, for memory.c ---- */
+
+/* IPC exports and imports this process has open (read without a lock:
+ * aclrtFree looks further only when it is not 0). */
+extern _Atomic unsigned api_ipc_open;
+/* Before func frees the block at ptr: an export of its bytes still open
+ * is reported (ipc-order) and closed. */
+void api_ipc_freeing(const char *func, void *ptr);
 
 #endif /* ACLSIM_API_MEM_MEMORY_H_ */

@@ -24,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "internal.h"
 #include "base/mem.h"
 #include "base/options.h"
@@ -630,6 +631,18 @@ aclError api_impl_aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
     }
     uint64_t v = (uint64_t)mode;
     return dev_prop(fn, BE_DP_SAT_MODE, 1, &v);
+}
+
+/* The pid another process lists to let this one import its IPC memory
+ * (memory.cpp aclrtDeviceGetBareTgidImpl L1353: pid not NULL). The
+ * simulator runs in the host's pid namespace: the bare tgid is getpid(). */
+aclError api_impl_aclrtDeviceGetBareTgid(int32_t *pid)
+{
+    static const char fn[] = "aclrtDeviceGetBareTgid";
+    if (!pid)
+        return api_err_null(fn, "pid");
+    *pid = (int32_t)getpid();
+    return ACL_SUCCESS;
 }
 
 aclError api_impl_aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
