@@ -49,8 +49,9 @@ static void expect_ee1003(const char *fn, const char *what, const char *value,
                           const char *param, const char *expected)
 {
     char text[512];
-    snprintf(text, sizeof text, "The argument is invalid.Reason: %s failed: %s, value %s of "
-             "parameter %s is invalid; expected %s.", fn, what, value, param, expected);
+    (void)fn; /* the runtime names what the call does (error_code.json, EE1003) */
+    snprintf(text, sizeof text, "%s failed because value %s for parameter %s is invalid. "
+             "Expected value: %s.", what, value, param, expected);
     expect_msg("Invalid_Argument(EE1003)", text);
 }
 
