@@ -189,6 +189,22 @@ static inline struct sim_dev *sim_dev_enter(uintptr_t addr)
     return d;
 }
 
+/* A change of d's host view (a mapping, an unmapping, an IPC export or
+ * close) is about to start: no copy or fill may be inside the address space
+ * meanwhile (`remapping`); sim_views_shared ends it. pre: d's lock held, or
+ * d closing, so one change at a time. */
+static inline void sim_views_exclusive(struct sim_dev *d)
+{
+    atomic_store(&d->remapping, true);
+    while (atomic_load(&d->users) != 0)
+        sched_yield();
+}
+
+static inline void sim_views_shared(struct sim_dev *d)
+{
+    atomic_store(&d->remapping, false);
+}
+
 static inline void sim_dev_leave(struct sim_dev *d)
 {
     if (d)

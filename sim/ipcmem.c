@@ -190,8 +190,13 @@ static enum sim_rc create_object(struct sim_dev *d, void *ptr, uint64_t size, ui
     }
     void *m = rc == SIM_OK ? mmap(NULL, HEAD_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
                            : MAP_FAILED;
-    if (m == MAP_FAILED ||
-        sim_vaspace_share(d->vs, (uint64_t)(uintptr_t)ptr, size, fd, HEAD_BYTES) != 0) {
+    int shared = -1;
+    if (m != MAP_FAILED) {
+        sim_views_exclusive(d);
+        shared = sim_vaspace_share(d->vs, (uint64_t)(uintptr_t)ptr, size, fd, HEAD_BYTES);
+        sim_views_shared(d);
+    }
+    if (m == MAP_FAILED || shared != 0) {
         if (m != MAP_FAILED)
             munmap(m, HEAD_BYTES);
         close(fd);
@@ -381,8 +386,10 @@ static void unexport(struct entry *e)
     shm_unlink(name);
     struct sim_dev *d = sim_dev_lock_of((uintptr_t)e->info.ptr);
     if (d) {
+        sim_views_exclusive(d);
         sim_vaspace_unshare(d->vs, (uint64_t)(uintptr_t)e->info.ptr, e->info.size,
                             SIM_VASPACE_KEEP);
+        sim_views_shared(d);
         sim_lock_give(&d->lock);
     }
     munmap(e->head, HEAD_BYTES);

@@ -119,36 +119,21 @@ static void trace_vmm(struct sim_dev *d, const char *what, uint64_t addr, uint64
     sim_trace_counter(sim_dev_id(d), "physical", d->vmm->physical, sim_clock_host());
 }
 
-/* The host view is about to change: no copy or fill may be inside the
- * address space meanwhile (internal.h, `remapping`). pre: d's lock held, so
- * one change at a time. */
-static void views_exclusive(struct sim_dev *d)
-{
-    atomic_store(&d->remapping, true);
-    while (atomic_load(&d->users) != 0)
-        sched_yield();
-}
-
-static void views_shared(struct sim_dev *d)
-{
-    atomic_store(&d->remapping, false);
-}
-
 /* Put anonymous memory back in the host view of [off, off + size). */
 static void view_restore(struct sim_dev *d, uint64_t off, uint64_t size)
 {
-    views_exclusive(d);
+    sim_views_exclusive(d);
     sim_vaspace_unshare(d->vs, d->base + off, size, 0);
-    views_shared(d);
+    sim_views_shared(d);
 }
 
 /* Map fd's [foff, foff + size) over the host view of device offset off;
  * -1 (and the view as it was) when the host refuses. */
 static int view_share(struct sim_dev *d, uint64_t off, uint64_t size, int fd, uint64_t foff)
 {
-    views_exclusive(d);
+    sim_views_exclusive(d);
     int rc = sim_vaspace_share(d->vs, d->base + off, size, fd, foff);
-    views_shared(d);
+    sim_views_shared(d);
     return rc;
 }
 
@@ -913,7 +898,9 @@ enum sim_rc sim_vmm_detach(void *va)
     struct map *m = r->slot[0];
     sim_dev_freed(d);
     /* a hole: no lookup finds the range any more, the next attach maps it */
+    sim_views_exclusive(d);
     sim_vaspace_unshare(d->vs, d->base + m->off, m->size, SIM_VASPACE_HOLE);
+    sim_views_shared(d);
     memmove(v->res + i, v->res + i + 1, (v->nres - (size_t)i - 1) * sizeof *v->res);
     v->nres--;
     if (sim_trace_enabled())
