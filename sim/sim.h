@@ -556,6 +556,8 @@ struct sim_op {
     struct sim_tensor out;     /* data is a device address */
     bool trans_a, trans_b;     /* MATMUL, GEMM */
     bool keep_dims;            /* REDUCE_SUM */
+    bool scaled;               /* ADD, SUB: in[1] times alpha first */
+    double alpha;
     int n_axes;                /* REDUCE_SUM: axes (distinct, in range); TRANSPOSE: perm */
     int64_t axes[SIM_OP_MAX_DIMS];
     void *ws;                  /* device workspace the kernel writes (NULL: none) */

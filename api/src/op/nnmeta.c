@@ -1,0 +1,508 @@
+/*
+ * nnmeta.c - the objects of the aclnn API (CANN's nnopbase,
+ * aclnn/acl_meta.h and aclnn/aclnn_base.h): tensors, scalars, arrays and
+ * lists with their create, destroy and getter calls, the executors that
+ * the operators' GetWorkspaceSize calls plan (nnop.c) and
+ * aclSetAclOpExecutorRepeatable / aclDestroyAclOpExecutor, aclnnInit and
+ * aclnnFinalize.
+ *
+ * Checks and codes as CANN's (hicann/opbase at aa3cd74,
+ * src/nnopbase/common/api/acl_op_api.cpp): a create with NULL dims and a
+ * non-zero count, or a NULL scalar value, returns NULL (L34-56); a destroy
+ * of NULL succeeds (L92-97); getters refuse NULL arguments with
+ * ACLNN_ERR_PARAM_NULLPTR (L186-300); aclSetAclOpExecutorRepeatable and
+ * aclDestroyAclOpExecutor refuse a NULL executor with
+ * ACLNN_ERR_INNER_NULLPTR and one they do not know with ACLNN_ERR_INNER
+ * (L476-505). Destroying a list destroys its elements (L160-185).
+ * The arrays the shape getters hand out come from malloc: the caller frees
+ * them (CANN's come from new[]).
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/hash.h"
+#include "base/mem.h"
+#include "op.h"
+
+#define EXECUTOR_MAGIC UINT64_C(0x61636c73696d6e6e) /* "aclsimnn" */
+
+struct aclIntArray {
+    uint64_t n;
+    int64_t v[];
+};
+struct aclFloatArray {
+    uint64_t n;
+    float v[];
+};
+struct aclBoolArray {
+    uint64_t n;
+    bool v[];
+};
+struct aclTensorList {
+    uint64_t n;
+    const aclTensor *v[];
+};
+struct aclScalarList {
+    uint64_t n;
+    const aclScalar *v[];
+};
+
+aclnnStatus api_nn_fail(aclnnStatus rc, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    int first = rc;
+    while (first >= 10)
+        first /= 10;
+    api_report(first == 1 ? API_MSG_EZ1001 : first == 3 ? API_MSG_EZ9903 : API_MSG_EZ9999, "%s",
+               text);
+    return rc;
+}
+
+/* ---- Tensors ---- */
+
+static bool tensor_init(aclTensor *t, const int64_t *viewDims, uint64_t viewDimsNum,
+                        aclDataType dataType, const int64_t *stride, int64_t offset,
+                        aclFormat format, const int64_t *storageDims, uint64_t storageDimsNum,
+                        void *data)
+{
+    if (viewDimsNum > API_NN_MAX_DIMS || storageDimsNum > API_NN_MAX_DIMS)
+        return false;
+    t->dtype = dataType;
+    t->format = format;
+    t->ndims = viewDimsNum;
+    t->n_storage = storageDimsNum;
+    t->offset = offset;
+    t->data = data;
+    int64_t s = 1;
+    for (uint64_t i = viewDimsNum; i-- > 0;) {
+        t->dims[i] = viewDims[i];
+        t->strides[i] = stride ? stride[i] : s; /* no strides: contiguous */
+        s *= viewDims[i] > 0 ? viewDims[i] : 1;
+    }
+    for (uint64_t i = 0; i < storageDimsNum; i++)
+        t->storage[i] = storageDims[i];
+    return true;
+}
+
+aclTensor *api_impl_aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum,
+                                    aclDataType dataType, const int64_t *stride, int64_t offset,
+                                    aclFormat format, const int64_t *storageDims,
+                                    uint64_t storageDimsNum, void *tensorData)
+{
+    if ((viewDims == NULL && viewDimsNum > 0) || (storageDims == NULL && storageDimsNum > 0))
+        return NULL;
+    if (viewDimsNum > API_NN_MAX_DIMS || storageDimsNum > API_NN_MAX_DIMS) {
+        api_nn_fail(ACLNN_ERR_INNER, "aclCreateTensor error: a tensor has at most %d dims, got "
+                    "%llu view and %llu storage dims", API_NN_MAX_DIMS,
+                    (unsigned long long)viewDimsNum, (unsigned long long)storageDimsNum);
+        return NULL;
+    }
+    aclTensor *t = base_calloc(1, sizeof *t);
+    if (!t) {
+        api_nn_fail(ACLNN_ERR_INNER, "aclCreateTensor error.");
+        return NULL;
+    }
+    tensor_init(t, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+                storageDimsNum, tensorData);
+    return t;
+}
+
+aclnnStatus api_impl_aclInitTensor(aclTensor *tensor, const int64_t *viewDims,
+                                   uint64_t viewDimsNum, aclDataType dataType,
+                                   const int64_t *stride, int64_t offset, aclFormat format,
+                                   const int64_t *storageDims, uint64_t storageDimsNum,
+                                   void *tensorDataAddr)
+{
+    if (tensor == NULL)
+        return ACLNN_ERR_PARAM_NULLPTR;
+    if ((viewDims == NULL && viewDimsNum > 0) || (storageDims == NULL && storageDimsNum > 0))
+        return api_nn_fail(ACLNN_ERR_PARAM_NULLPTR, "aclInitTensor: dims are NULL with a non-zero "
+                           "count");
+    if (!tensor_init(tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+                     storageDimsNum, tensorDataAddr))
+        return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "aclInitTensor: a tensor has at most %d dims",
+                           API_NN_MAX_DIMS);
+    return OK;
+}
+
+aclnnStatus api_impl_aclDestroyTensor(const aclTensor *tensor)
+{
+    base_free((void *)tensor);
+    return OK;
+}
+
+bool api_nn_contiguous(const aclTensor *t)
+{
+    int64_t s = 1;
+    for (uint64_t i = t->ndims; i-- > 0;) {
+        if (t->dims[i] != 1 && t->strides[i] != s)
+            return false;
+        s *= t->dims[i];
+    }
+    return true;
+}
+
+/* A malloc'd copy of n dims for the caller, or NULL. */
+static aclnnStatus hand_out(const int64_t *v, uint64_t n, int64_t **out, uint64_t *num)
+{
+    *num = n;
+    *out = malloc(n ? n * sizeof *v : 1);
+    if (!*out)
+        return ACLNN_ERR_INNER_NULLPTR;
+    if (n)
+        memcpy(*out, v, n * sizeof *v);
+    return OK;
+}
+
+aclnnStatus api_impl_aclGetViewShape(const aclTensor *tensor, int64_t **viewDims,
+                                     uint64_t *viewDimsNum)
+{
+    if (tensor == NULL || viewDims == NULL || viewDimsNum == NULL)
+        return ACLNN_ERR_PARAM_NULLPTR;
+    return hand_out(tensor->dims, tensor->ndims, viewDims, viewDimsNum);
+}
+
+aclnnStatus api_impl_aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims,
+                                        uint64_t *storageDimsNum)
+{
+    if (tensor == NULL || storageDims == NULL || storageDimsNum == NULL)
+        return ACLNN_ERR_PARAM_NULLPTR;
+    return hand_out(tensor->storage, tensor->n_storage, storageDims, storageDimsNum);
+}
+
+aclnnStatus api_impl_aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue,
+                                       uint64_t *stridesNum)
+{
+    if (tensor == NULL || stridesValue == NULL || stridesNum == NULL)
+        return ACLNN_ERR_PARAM_NULLPTR;
+    return hand_out(tensor->strides, tensor->ndims, stridesValue, stridesNum);
+}
+
+aclnnStatus api_impl_aclGetViewOffset(const aclTensor *tensor, int64_t *offset)
+{
+    if (tensor == NULL || offset == NULL)
+        return ACLNN_ERR_PARAM_NULLPTR;
+    *offset = tensor->offset;
+    return OK;
+}
+
+aclnnStatus api_impl_aclGetFormat(const aclTensor *tensor, aclFormat *format)
+{
+    if (tensor == NULL || format == NULL)
+        return ACLNN_ERR_PARAM_NULLPTR;
+    *format = tensor->format;
+    return OK;
+}
+
+aclnnStatus api_impl_aclGetDataType(const aclTensor *tensor, aclDataType *dataType)
+{
+    if (tensor == NULL || dataType == NULL)
+        return ACLNN_ERR_PARAM_NULLPTR;
+    *dataType = tensor->dtype;
+    return OK;
+}
+
+aclnnStatus api_impl_aclSetRawTensorAddr(aclTensor *tensor, void *addr)
+{
+    if (tensor == NULL)
+        return ACLNN_ERR_PARAM_NULLPTR;
+    tensor->data = addr;
+    return OK;
+}
+
+aclnnStatus api_impl_aclGetRawTensorAddr(const aclTensor *tensor, void **addr)
+{
+    if (tensor == NULL || addr == NULL)
+        return ACLNN_ERR_PARAM_NULLPTR;
+    *addr = tensor->data;
+    return OK;
+}
+
+/* ---- Scalars ---- */
+
+aclScalar *api_impl_aclCreateScalar(void *value, aclDataType dataType)
+{
+    if (value == NULL)
+        return NULL;
+    size_t n = api_impl_aclDataTypeSize(dataType);
+    if (n == 0 || n > 8) {
+        api_nn_fail(ACLNN_ERR_INNER, "aclCreateScalar error: data type %d is no scalar type",
+                    (int)dataType);
+        return NULL;
+    }
+    aclScalar *s = base_calloc(1, sizeof *s);
+    if (!s) {
+        api_nn_fail(ACLNN_ERR_INNER, "aclCreateScalar error.");
+        return NULL;
+    }
+    s->dtype = dataType;
+    memcpy(&s->v, value, n);
+    return s;
+}
+
+aclnnStatus api_impl_aclDestroyScalar(const aclScalar *scalar)
+{
+    base_free((void *)scalar);
+    return OK;
+}
+
+static double half_value(uint16_t h, bool bf16)
+{
+    uint32_t bits;
+    if (bf16) {
+        bits = (uint32_t)h << 16;
+    } else {
+        uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+        if (exp == 0x1f)
+            bits = sign | 0x7f800000u | (man << 13);
+        else if (exp)
+            bits = sign | ((exp + 112) << 23) | (man << 13);
+        else { /* zero or subnormal: man * 2^-24 */
+            float f = (float)man / 16777216.0f;
+            return sign ? -f : f;
+        }
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+double api_nn_scalar_value(const aclScalar *s)
+{
+    switch ((int)s->dtype) {
+    case ACL_DOUBLE:
+        return s->v.f64;
+    case ACL_FLOAT:
+        return s->v.f32;
+    case ACL_FLOAT16:
+        return half_value(s->v.h16, false);
+    case ACL_BF16:
+        return half_value(s->v.h16, true);
+    case ACL_INT64:
+        return (double)s->v.i64;
+    case ACL_UINT64:
+        return (double)s->v.bits;
+    case ACL_INT32:
+        return s->v.i32;
+    case ACL_UINT32:
+        return (uint32_t)s->v.i32;
+    case ACL_INT16:
+        return s->v.i16;
+    case ACL_UINT16:
+        return s->v.h16;
+    case ACL_INT8:
+        return s->v.i8;
+    default: /* UINT8, BOOL */
+        return s->v.u8;
+    }
+}
+
+/* ---- Arrays and lists ---- */
+
+#define ARRAY_CALLS(Type, elem, Create, Destroy, GetSize)                                   \
+    Type *api_impl_##Create(const elem *value, uint64_t size)                               \
+    {                                                                                       \
+        if (value == NULL && size > 0)                                                      \
+            return NULL;                                                                    \
+        Type *a = size > (SIZE_MAX - sizeof *a) / sizeof a->v[0]                            \
+                      ? NULL                                                                \
+                      : base_malloc(sizeof *a + (size_t)size * sizeof a->v[0]);             \
+        if (!a) {                                                                           \
+            api_nn_fail(ACLNN_ERR_INNER, #Create " error.");                                \
+            return NULL;                                                                    \
+        }                                                                                   \
+        a->n = size;                                                                        \
+        if (size)                                                                           \
+            memcpy(a->v, value, (size_t)size * sizeof a->v[0]);                             \
+        return a;                                                                           \
+    }                                                                                       \
+    aclnnStatus api_impl_##GetSize(const Type *array, uint64_t *size)                       \
+    {                                                                                       \
+        if (array == NULL || size == NULL)                                                  \
+            return ACLNN_ERR_PARAM_NULLPTR;                                                 \
+        *size = array->n;                                                                   \
+        return OK;                                                                          \
+    }
+
+ARRAY_CALLS(aclIntArray, int64_t, aclCreateIntArray, aclDestroyIntArray, aclGetIntArraySize)
+ARRAY_CALLS(aclFloatArray, float, aclCreateFloatArray, aclDestroyFloatArray, aclGetFloatArraySize)
+ARRAY_CALLS(aclBoolArray, bool, aclCreateBoolArray, aclDestroyBoolArray, aclGetBoolArraySize)
+ARRAY_CALLS(aclTensorList, aclTensor *const, aclCreateTensorList, aclDestroyTensorList,
+            aclGetTensorListSize)
+ARRAY_CALLS(aclScalarList, aclScalar *const, aclCreateScalarList, aclDestroyScalarList,
+            aclGetScalarListSize)
+
+aclnnStatus api_impl_aclDestroyIntArray(const aclIntArray *array)
+{
+    base_free((void *)array);
+    return OK;
+}
+
+aclnnStatus api_impl_aclDestroyFloatArray(const aclFloatArray *array)
+{
+    base_free((void *)array);
+    return OK;
+}
+
+aclnnStatus api_impl_aclDestroyBoolArray(const aclBoolArray *array)
+{
+    base_free((void *)array);
+    return OK;
+}
+
+aclnnStatus api_impl_aclDestroyTensorList(const aclTensorList *array)
+{
+    if (array)
+        for (uint64_t i = 0; i < array->n; i++)
+            api_impl_aclDestroyTensor(array->v[i]);
+    base_free((void *)array);
+    return OK;
+}
+
+aclnnStatus api_impl_aclDestroyScalarList(const aclScalarList *array)
+{
+    if (array)
+        for (uint64_t i = 0; i < array->n; i++)
+            api_impl_aclDestroyScalar(array->v[i]);
+    base_free((void *)array);
+    return OK;
+}
+
+/* ---- Executors ---- */
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct base_map live; /* executor address -> executor */
+
+aclOpExecutor *api_nn_executor_new(const char *launch)
+{
+    aclOpExecutor *e = base_calloc(1, sizeof *e);
+    if (!e) {
+        api_nn_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: failed to create the executor (host "
+                    "memory).", launch);
+        return NULL;
+    }
+    e->magic = EXECUTOR_MAGIC;
+    e->launch = launch;
+    pthread_mutex_lock(&lock);
+    int rc = base_map_put(&live, (uint64_t)(uintptr_t)e, e);
+    pthread_mutex_unlock(&lock);
+    if (rc != 0) {
+        base_free(e);
+        api_nn_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: failed to create the executor (host "
+                    "memory).", launch);
+        return NULL;
+    }
+    return e;
+}
+
+bool api_nn_executor_live(const aclOpExecutor *e)
+{
+    pthread_mutex_lock(&lock);
+    bool found = base_map_find(&live, (uint64_t)(uintptr_t)e) != NULL;
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+void api_nn_executor_free(aclOpExecutor *e)
+{
+    pthread_mutex_lock(&lock);
+    bool was = base_map_remove(&live, (uint64_t)(uintptr_t)e, NULL);
+    if (base_map_next(&live, &(size_t){0}, NULL, NULL) == false)
+        base_map_clear(&live); /* nothing left: give the table back */
+    pthread_mutex_unlock(&lock);
+    if (was) {
+        e->magic = 0;
+        base_free(e);
+    }
+}
+
+aclnnStatus api_impl_aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
+{
+    if (executor == NULL)
+        return api_nn_fail(ACLNN_ERR_INNER_NULLPTR, "executor is nullptr.");
+    if (!api_nn_executor_live(executor))
+        return api_nn_fail(ACLNN_ERR_INNER, "aclSetAclOpExecutorRepeatable: %p is no live "
+                           "executor (already run once, destroyed, or never made by a "
+                           "GetWorkspaceSize call)", (void *)executor);
+    executor->repeatable = true;
+    return OK;
+}
+
+aclnnStatus api_impl_aclDestroyAclOpExecutor(aclOpExecutor *executor)
+{
+    if (executor == NULL)
+        return api_nn_fail(ACLNN_ERR_INNER_NULLPTR, "executor is nullptr.");
+    if (!api_nn_executor_live(executor))
+        return api_nn_fail(ACLNN_ERR_INNER, "aclDestroyAclOpExecutor: %p is no live executor "
+                           "(a single-use executor is destroyed by its launch)",
+                           (void *)executor);
+    api_nn_executor_free(executor);
+    return OK;
+}
+
+/* Rebinding a tensor's address in a repeatable executor: aclsim's plans
+ * keep device addresses, so the tensor and the plan's input or output
+ * `index` both take addr. */
+static aclnnStatus set_addr(const char *fn, aclOpExecutor *executor, size_t index,
+                            aclTensor *tensor, void *addr, bool output)
+{
+    if (tensor == NULL)
+        return api_nn_fail(ACLNN_ERR_INNER_NULLPTR, "%s: tensor is nullptr.", fn);
+    tensor->data = addr;
+    if (executor == NULL)
+        return api_nn_fail(ACLNN_ERR_INNER_NULLPTR, "%s: executor is nullptr.", fn);
+    if (!api_nn_executor_live(executor))
+        return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%s: %p is no live executor", fn,
+                           (void *)executor);
+    struct be_op *op = &executor->plan.op;
+    size_t elem = api_impl_aclDataTypeSize(tensor->dtype);
+    void *at = (char *)addr + tensor->offset * (int64_t)elem;
+    if (output) {
+        if (index != 0)
+            return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%s: output index %zu is out of range "
+                               "(1 output)", fn, index);
+        op->out.data = at;
+        return OK;
+    }
+    for (int i = 0; i < op->n_in; i++)
+        if (executor->plan.in_index[i] == (int)index) {
+            op->in[i].data = at;
+            return OK;
+        }
+    return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%s: input index %zu is out of range (%d "
+                       "inputs)", fn, index, op->n_in);
+}
+
+aclnnStatus api_impl_aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index,
+                                           aclTensor *tensor, void *addr)
+{
+    return set_addr("aclSetInputTensorAddr", executor, index, tensor, addr, false);
+}
+
+aclnnStatus api_impl_aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index,
+                                            aclTensor *tensor, void *addr)
+{
+    return set_addr("aclSetOutputTensorAddr", executor, index, tensor, addr, true);
+}
+
+/* ---- Process setup ---- */
+
+/* CANN's aclnnInit reads an optional configuration file and registers the
+ * op library (src/nnopbase/common/api/aclnn_init.cpp L76); aclsim's
+ * operators are built in: both succeed. */
+aclnnStatus api_impl_aclnnInit(const char *configPath)
+{
+    (void)configPath;
+    return OK;
+}
+
+aclnnStatus api_impl_aclnnFinalize(void)
+{
+    return OK;
+}
