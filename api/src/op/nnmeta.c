@@ -19,10 +19,10 @@
  */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/hash.h"
 #include "base/mem.h"
 #include "op.h"
 
@@ -374,52 +374,97 @@ aclnnStatus api_impl_aclDestroyScalarList(const aclScalarList *array)
     return OK;
 }
 
-/* ---- Executors ---- */
+/* ---- Executors ----
+ *
+ * Executors come from slabs of SLAB that are never given back before the
+ * library unloads: a freed one keeps its memory with its magic cleared, so
+ * telling a live executor from a consumed or destroyed one reads only
+ * aclsim's own memory (a pointer into no slab is no executor at all), and
+ * planning an operator allocates nothing once the slabs are warm (scons
+ * bench: aclnn_vs_aclop). */
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct base_map live; /* executor address -> executor */
+#define SLAB 64u
+#define MAX_SLABS 4096u /* 262144 executors live at once */
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* making slabs */
+static aclOpExecutor *slabs[MAX_SLABS];                  /* each SLAB executors */
+static _Atomic size_t n_slabs;
+/* Free executors, per thread (one freed on another thread joins that
+ * thread's list): planning and launching take no lock. */
+static _Thread_local aclOpExecutor *free_list;
+
+/* A new slab's executors onto this thread's free list. */
+static bool grow(void)
+{
+    aclOpExecutor *slab = base_calloc(SLAB, sizeof *slab);
+    if (!slab)
+        return false;
+    pthread_mutex_lock(&lock);
+    size_t n = atomic_load(&n_slabs);
+    bool room = n < MAX_SLABS;
+    if (room) {
+        slabs[n] = slab;
+        atomic_store(&n_slabs, n + 1);
+    }
+    pthread_mutex_unlock(&lock);
+    if (!room) {
+        base_free(slab);
+        return false;
+    }
+    for (unsigned i = SLAB; i-- > 0;) {
+        slab[i].next_free = free_list;
+        free_list = &slab[i];
+    }
+    return true;
+}
 
 aclOpExecutor *api_nn_executor_new(const char *launch)
 {
-    aclOpExecutor *e = base_calloc(1, sizeof *e);
-    if (!e) {
+    if (!free_list && !grow()) {
         api_nn_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: failed to create the executor (host "
                     "memory).", launch);
         return NULL;
     }
-    e->magic = EXECUTOR_MAGIC;
+    aclOpExecutor *e = free_list;
+    free_list = e->next_free;
     e->launch = launch;
-    pthread_mutex_lock(&lock);
-    int rc = base_map_put(&live, (uint64_t)(uintptr_t)e, e);
-    pthread_mutex_unlock(&lock);
-    if (rc != 0) {
-        base_free(e);
-        api_nn_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: failed to create the executor (host "
-                    "memory).", launch);
-        return NULL;
-    }
+    e->repeatable = false;
+    e->ws_bytes = 0;
+    atomic_store_explicit(&e->magic, EXECUTOR_MAGIC, memory_order_release);
     return e;
+}
+
+/* Whether e points at an executor of a slab (slabs are never moved). */
+static bool in_slabs(const aclOpExecutor *e)
+{
+    size_t n = atomic_load_explicit(&n_slabs, memory_order_acquire);
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t at = (uintptr_t)e, lo = (uintptr_t)slabs[i];
+        if (at >= lo && at < lo + SLAB * sizeof *e)
+            return (at - lo) % sizeof *e == 0;
+    }
+    return false;
 }
 
 bool api_nn_executor_live(const aclOpExecutor *e)
 {
-    pthread_mutex_lock(&lock);
-    bool found = base_map_find(&live, (uint64_t)(uintptr_t)e) != NULL;
-    pthread_mutex_unlock(&lock);
-    return found;
+    return in_slabs(e) &&
+           atomic_load_explicit(&e->magic, memory_order_acquire) == EXECUTOR_MAGIC;
 }
 
 void api_nn_executor_free(aclOpExecutor *e)
 {
-    pthread_mutex_lock(&lock);
-    bool was = base_map_remove(&live, (uint64_t)(uintptr_t)e, NULL);
-    if (base_map_next(&live, &(size_t){0}, NULL, NULL) == false)
-        base_map_clear(&live); /* nothing left: give the table back */
-    pthread_mutex_unlock(&lock);
-    if (was) {
-        e->magic = 0;
-        base_free(e);
+    uint64_t live = EXECUTOR_MAGIC;
+    if (in_slabs(e) && atomic_compare_exchange_strong(&e->magic, &live, 0)) {
+        e->next_free = free_list;
+        free_list = e;
     }
+}
+
+__attribute__((destructor)) static void nnmeta_unload(void)
+{
+    for (size_t i = 0; i < n_slabs; i++)
+        base_free(slabs[i]);
 }
 
 aclnnStatus api_impl_aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)

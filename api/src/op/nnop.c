@@ -99,25 +99,27 @@ static aclnnStatus plan(const struct nn_call *c, const aclScalar *alpha, uint64_
     if (rc != OK)
         return rc;
     struct api_op_args a = {c->type, c->n_in, pin, qin, 1, &pout, &qout, c->attr};
-    struct api_op_plan p;
-    char why[320];
-    if (api_op_plan(&a, false, &p, why, sizeof why) != API_OPM_OK)
-        return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s", c->launch, why);
-    if (alpha) {
-        double v = api_nn_scalar_value(alpha);
-        p.op.scaled = v != 1;
-        p.op.alpha = v;
-    }
-    uint64_t bytes = 0;
-    for (int i = 0; i < p.n_req; i++)
-        if (p.req[i].workspace)
-            bytes += p.req[i].bytes;
-    p.n_req = 0; /* the launch's workspace replaces the allocator's blocks */
     API_FAULT(ACL_NN_EXECUTOR, c->launch);
+    /* Planned straight into the executor: no copy of the plan. */
     aclOpExecutor *e = api_nn_executor_new(c->launch);
     if (!e)
         return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    e->plan = p;
+    struct api_op_plan *p = &e->plan;
+    char why[320];
+    if (api_op_plan(&a, false, p, why, sizeof why) != API_OPM_OK) {
+        api_nn_executor_free(e);
+        return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s", c->launch, why);
+    }
+    if (alpha) {
+        double v = api_nn_scalar_value(alpha);
+        p->op.scaled = v != 1;
+        p->op.alpha = v;
+    }
+    uint64_t bytes = 0;
+    for (int i = 0; i < p->n_req; i++)
+        if (p->req[i].workspace)
+            bytes += p->req[i].bytes;
+    p->n_req = 0; /* the launch's workspace replaces the allocator's blocks */
     e->ws_bytes = bytes;
     *ws = bytes;
     *executor = e;
@@ -144,7 +146,7 @@ static aclnnStatus launch(const char *fn, void *workspace, uint64_t workspaceSiz
                            "executor is destroyed by its first launch (make it repeatable with "
                            "aclSetAclOpExecutorRepeatable to launch it again), or it was "
                            "destroyed", fn, (void *)e);
-    if (strcmp(e->launch, fn) != 0)
+    if (e->launch != fn && strcmp(e->launch, fn) != 0)
         return done(e, api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%s: executor %p was planned by "
                                    "%sGetWorkspaceSize", fn, (void *)e, e->launch));
     if (workspaceSize > 0 && workspace == NULL)
@@ -170,8 +172,9 @@ static aclnnStatus launch(const char *fn, void *workspace, uint64_t workspaceSiz
     }
     if (FLT_HIT(ACL_NN_LAUNCH))
         return done(e, api_fault(FLT_ACL_NN_LAUNCH, fn));
-    struct api_op_plan p = e->plan; /* a repeatable executor keeps its plan as made */
-    aclError rc = api_op_execute_ws(fn, &p, stream, e->ws_bytes ? workspace : NULL,
+    /* The launch sets the plan's workspace each time: a repeatable
+     * executor's plan is otherwise as made. */
+    aclError rc = api_op_execute_ws(fn, &e->plan, stream, e->ws_bytes ? workspace : NULL,
                                     (size_t)e->ws_bytes);
     if (rc == ACL_SUCCESS)
         return done(e, OK);

@@ -234,14 +234,15 @@ bool api_nn_contiguous(const aclTensor *t);
  * runs. Single-use unless made repeatable (CANN's rule): a launch of a
  * single-use executor destroys it. */
 struct aclOpExecutor {
-    uint64_t magic;
+    _Atomic uint64_t magic; /* nnmeta.c's: set while live */
     const char *launch;     /* the launch call it belongs to ("aclnnAdd") */
     struct api_op_plan plan;
     uint64_t ws_bytes;      /* the workspace it planned */
     bool repeatable;
+    struct aclOpExecutor *next_free; /* nnmeta.c's free list */
 };
 
-/* A new executor for the launch call `launch`, registered as live; NULL
+/* A new executor for the launch call `launch`, live until freed; NULL
  * when host memory runs out (reported). */
 aclOpExecutor *api_nn_executor_new(const char *launch);
 /* Whether e is a live executor (made and not yet run once or destroyed). */
