@@ -95,6 +95,7 @@ aclTensor *api_impl_aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNu
                                     aclFormat format, const int64_t *storageDims,
                                     uint64_t storageDimsNum, void *tensorData)
 {
+    API_FORWARD(aclCreateTensor, (viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum, tensorData));
     if ((viewDims == NULL && viewDimsNum > 0) || (storageDims == NULL && storageDimsNum > 0))
         return NULL;
     if (viewDimsNum > API_NN_MAX_DIMS || storageDimsNum > API_NN_MAX_DIMS) {
@@ -119,6 +120,7 @@ aclnnStatus api_impl_aclInitTensor(aclTensor *tensor, const int64_t *viewDims,
                                    const int64_t *storageDims, uint64_t storageDimsNum,
                                    void *tensorDataAddr)
 {
+    API_FORWARD(aclInitTensor, (tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum, tensorDataAddr));
     if (tensor == NULL)
         return ACLNN_ERR_PARAM_NULLPTR;
     if ((viewDims == NULL && viewDimsNum > 0) || (storageDims == NULL && storageDimsNum > 0))
@@ -133,6 +135,7 @@ aclnnStatus api_impl_aclInitTensor(aclTensor *tensor, const int64_t *viewDims,
 
 aclnnStatus api_impl_aclDestroyTensor(const aclTensor *tensor)
 {
+    API_FORWARD(aclDestroyTensor, (tensor));
     base_free((void *)tensor);
     return OK;
 }
@@ -163,6 +166,7 @@ static aclnnStatus hand_out(const int64_t *v, uint64_t n, int64_t **out, uint64_
 aclnnStatus api_impl_aclGetViewShape(const aclTensor *tensor, int64_t **viewDims,
                                      uint64_t *viewDimsNum)
 {
+    API_FORWARD(aclGetViewShape, (tensor, viewDims, viewDimsNum));
     if (tensor == NULL || viewDims == NULL || viewDimsNum == NULL)
         return ACLNN_ERR_PARAM_NULLPTR;
     return hand_out(tensor->dims, tensor->ndims, viewDims, viewDimsNum);
@@ -171,6 +175,7 @@ aclnnStatus api_impl_aclGetViewShape(const aclTensor *tensor, int64_t **viewDims
 aclnnStatus api_impl_aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims,
                                         uint64_t *storageDimsNum)
 {
+    API_FORWARD(aclGetStorageShape, (tensor, storageDims, storageDimsNum));
     if (tensor == NULL || storageDims == NULL || storageDimsNum == NULL)
         return ACLNN_ERR_PARAM_NULLPTR;
     return hand_out(tensor->storage, tensor->n_storage, storageDims, storageDimsNum);
@@ -179,6 +184,7 @@ aclnnStatus api_impl_aclGetStorageShape(const aclTensor *tensor, int64_t **stora
 aclnnStatus api_impl_aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue,
                                        uint64_t *stridesNum)
 {
+    API_FORWARD(aclGetViewStrides, (tensor, stridesValue, stridesNum));
     if (tensor == NULL || stridesValue == NULL || stridesNum == NULL)
         return ACLNN_ERR_PARAM_NULLPTR;
     return hand_out(tensor->strides, tensor->ndims, stridesValue, stridesNum);
@@ -186,6 +192,7 @@ aclnnStatus api_impl_aclGetViewStrides(const aclTensor *tensor, int64_t **stride
 
 aclnnStatus api_impl_aclGetViewOffset(const aclTensor *tensor, int64_t *offset)
 {
+    API_FORWARD(aclGetViewOffset, (tensor, offset));
     if (tensor == NULL || offset == NULL)
         return ACLNN_ERR_PARAM_NULLPTR;
     *offset = tensor->offset;
@@ -194,6 +201,7 @@ aclnnStatus api_impl_aclGetViewOffset(const aclTensor *tensor, int64_t *offset)
 
 aclnnStatus api_impl_aclGetFormat(const aclTensor *tensor, aclFormat *format)
 {
+    API_FORWARD(aclGetFormat, (tensor, format));
     if (tensor == NULL || format == NULL)
         return ACLNN_ERR_PARAM_NULLPTR;
     *format = tensor->format;
@@ -202,6 +210,7 @@ aclnnStatus api_impl_aclGetFormat(const aclTensor *tensor, aclFormat *format)
 
 aclnnStatus api_impl_aclGetDataType(const aclTensor *tensor, aclDataType *dataType)
 {
+    API_FORWARD(aclGetDataType, (tensor, dataType));
     if (tensor == NULL || dataType == NULL)
         return ACLNN_ERR_PARAM_NULLPTR;
     *dataType = tensor->dtype;
@@ -210,6 +219,7 @@ aclnnStatus api_impl_aclGetDataType(const aclTensor *tensor, aclDataType *dataTy
 
 aclnnStatus api_impl_aclSetRawTensorAddr(aclTensor *tensor, void *addr)
 {
+    API_FORWARD(aclSetRawTensorAddr, (tensor, addr));
     if (tensor == NULL)
         return ACLNN_ERR_PARAM_NULLPTR;
     tensor->data = addr;
@@ -218,6 +228,7 @@ aclnnStatus api_impl_aclSetRawTensorAddr(aclTensor *tensor, void *addr)
 
 aclnnStatus api_impl_aclGetRawTensorAddr(const aclTensor *tensor, void **addr)
 {
+    API_FORWARD(aclGetRawTensorAddr, (tensor, addr));
     if (tensor == NULL || addr == NULL)
         return ACLNN_ERR_PARAM_NULLPTR;
     *addr = tensor->data;
@@ -228,6 +239,7 @@ aclnnStatus api_impl_aclGetRawTensorAddr(const aclTensor *tensor, void **addr)
 
 aclScalar *api_impl_aclCreateScalar(void *value, aclDataType dataType)
 {
+    API_FORWARD(aclCreateScalar, (value, dataType));
     if (value == NULL)
         return NULL;
     size_t n = api_impl_aclDataTypeSize(dataType);
@@ -248,6 +260,7 @@ aclScalar *api_impl_aclCreateScalar(void *value, aclDataType dataType)
 
 aclnnStatus api_impl_aclDestroyScalar(const aclScalar *scalar)
 {
+    API_FORWARD(aclDestroyScalar, (scalar));
     base_free((void *)scalar);
     return OK;
 }
@@ -308,6 +321,7 @@ double api_nn_scalar_value(const aclScalar *s)
 #define ARRAY_CALLS(Type, elem, Create, Destroy, GetSize)                                   \
     Type *api_impl_##Create(const elem *value, uint64_t size)                               \
     {                                                                                       \
+        API_FORWARD(Create, (value, size));                                                 \
         if (value == NULL && size > 0)                                                      \
             return NULL;                                                                    \
         Type *a = size > (SIZE_MAX - sizeof *a) / sizeof a->v[0]                            \
@@ -324,6 +338,7 @@ double api_nn_scalar_value(const aclScalar *s)
     }                                                                                       \
     aclnnStatus api_impl_##GetSize(const Type *array, uint64_t *size)                       \
     {                                                                                       \
+        API_FORWARD(GetSize, (array, size));                                                \
         if (array == NULL || size == NULL)                                                  \
             return ACLNN_ERR_PARAM_NULLPTR;                                                 \
         *size = array->n;                                                                   \
@@ -340,24 +355,28 @@ ARRAY_CALLS(aclScalarList, aclScalar *const, aclCreateScalarList, aclDestroyScal
 
 aclnnStatus api_impl_aclDestroyIntArray(const aclIntArray *array)
 {
+    API_FORWARD(aclDestroyIntArray, (array));
     base_free((void *)array);
     return OK;
 }
 
 aclnnStatus api_impl_aclDestroyFloatArray(const aclFloatArray *array)
 {
+    API_FORWARD(aclDestroyFloatArray, (array));
     base_free((void *)array);
     return OK;
 }
 
 aclnnStatus api_impl_aclDestroyBoolArray(const aclBoolArray *array)
 {
+    API_FORWARD(aclDestroyBoolArray, (array));
     base_free((void *)array);
     return OK;
 }
 
 aclnnStatus api_impl_aclDestroyTensorList(const aclTensorList *array)
 {
+    API_FORWARD(aclDestroyTensorList, (array));
     if (array)
         for (uint64_t i = 0; i < array->n; i++)
             api_impl_aclDestroyTensor(array->v[i]);
@@ -367,6 +386,7 @@ aclnnStatus api_impl_aclDestroyTensorList(const aclTensorList *array)
 
 aclnnStatus api_impl_aclDestroyScalarList(const aclScalarList *array)
 {
+    API_FORWARD(aclDestroyScalarList, (array));
     if (array)
         for (uint64_t i = 0; i < array->n; i++)
             api_impl_aclDestroyScalar(array->v[i]);
@@ -469,6 +489,7 @@ __attribute__((destructor)) static void nnmeta_unload(void)
 
 aclnnStatus api_impl_aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
 {
+    API_FORWARD(aclSetAclOpExecutorRepeatable, (executor));
     if (executor == NULL)
         return api_nn_fail(ACLNN_ERR_INNER_NULLPTR, "executor is nullptr.");
     if (!api_nn_executor_live(executor))
@@ -481,6 +502,7 @@ aclnnStatus api_impl_aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
 
 aclnnStatus api_impl_aclDestroyAclOpExecutor(aclOpExecutor *executor)
 {
+    API_FORWARD(aclDestroyAclOpExecutor, (executor));
     if (executor == NULL)
         return api_nn_fail(ACLNN_ERR_INNER_NULLPTR, "executor is nullptr.");
     if (!api_nn_executor_live(executor))
@@ -527,12 +549,14 @@ static aclnnStatus set_addr(const char *fn, aclOpExecutor *executor, size_t inde
 aclnnStatus api_impl_aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index,
                                            aclTensor *tensor, void *addr)
 {
+    API_FORWARD(aclSetInputTensorAddr, (executor, index, tensor, addr));
     return set_addr("aclSetInputTensorAddr", executor, index, tensor, addr, false);
 }
 
 aclnnStatus api_impl_aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index,
                                             aclTensor *tensor, void *addr)
 {
+    API_FORWARD(aclSetOutputTensorAddr, (executor, index, tensor, addr));
     return set_addr("aclSetOutputTensorAddr", executor, index, tensor, addr, true);
 }
 
@@ -543,11 +567,13 @@ aclnnStatus api_impl_aclSetOutputTensorAddr(aclOpExecutor *executor, const size_
  * operators are built in: both succeed. */
 aclnnStatus api_impl_aclnnInit(const char *configPath)
 {
+    API_FORWARD(aclnnInit, (configPath));
     (void)configPath;
     return OK;
 }
 
 aclnnStatus api_impl_aclnnFinalize(void)
 {
+    API_FORWARD(aclnnFinalize, ());
     return OK;
 }

@@ -25,6 +25,9 @@
  * outside live device memory, and an executor that is not live (a
  * single-use one already run, or destroyed), are ACLNN_ERR_PARAM_INVALID.
  * A single-use executor is consumed by its launch, failed or not.
+ * On a backend with a real runtime every call forwards to the install's own
+ * libopapi.so (API_FORWARD; backends/ascend.c loads it), as the tensor and
+ * executor calls of nnmeta.c forward to its libnnopbase.so.
  */
 #include <string.h>
 #include "op.h"
@@ -188,6 +191,7 @@ static aclnnStatus launch(const char *fn, void *workspace, uint64_t workspaceSiz
     aclnnStatus api_impl_aclnn##Name(void *workspace, uint64_t workspaceSize,               \
                                      aclOpExecutor *executor, aclrtStream stream)           \
     {                                                                                       \
+        API_FORWARD(aclnn##Name, (workspace, workspaceSize, executor, stream));             \
         return launch("aclnn" #Name, workspace, workspaceSize, executor, stream);           \
     }
 
@@ -213,6 +217,7 @@ aclnnStatus api_impl_aclnnAddGetWorkspaceSize(const aclTensor *self, const aclTe
                                               const aclScalar *alpha, aclTensor *out,
                                               uint64_t *workspaceSize, aclOpExecutor **executor)
 {
+    API_FORWARD(aclnnAddGetWorkspaceSize, (self, other, alpha, out, workspaceSize, executor));
     return binary("aclnnAdd", "Add", self, other, alpha, true, out, workspaceSize, executor,
                   "self");
 }
@@ -224,6 +229,7 @@ aclnnStatus api_impl_aclnnInplaceAddGetWorkspaceSize(const aclTensor *selfRef,
                                                      uint64_t *workspaceSize,
                                                      aclOpExecutor **executor)
 {
+    API_FORWARD(aclnnInplaceAddGetWorkspaceSize, (selfRef, other, alpha, workspaceSize, executor));
     return binary("aclnnInplaceAdd", "Add", selfRef, other, alpha, true, selfRef, workspaceSize,
                   executor, "selfRef");
 }
@@ -233,6 +239,7 @@ aclnnStatus api_impl_aclnnSubGetWorkspaceSize(const aclTensor *self, const aclTe
                                               const aclScalar *alpha, aclTensor *out,
                                               uint64_t *workspaceSize, aclOpExecutor **executor)
 {
+    API_FORWARD(aclnnSubGetWorkspaceSize, (self, other, alpha, out, workspaceSize, executor));
     return binary("aclnnSub", "Sub", self, other, alpha, true, out, workspaceSize, executor,
                   "self");
 }
@@ -242,6 +249,7 @@ aclnnStatus api_impl_aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTe
                                               aclTensor *out, uint64_t *workspaceSize,
                                               aclOpExecutor **executor)
 {
+    API_FORWARD(aclnnMulGetWorkspaceSize, (self, other, out, workspaceSize, executor));
     return binary("aclnnMul", "Mul", self, other, NULL, false, out, workspaceSize, executor,
                   "self");
 }
@@ -251,6 +259,7 @@ aclnnStatus api_impl_aclnnInplaceMulGetWorkspaceSize(aclTensor *selfRef, const a
                                                      uint64_t *workspaceSize,
                                                      aclOpExecutor **executor)
 {
+    API_FORWARD(aclnnInplaceMulGetWorkspaceSize, (selfRef, other, workspaceSize, executor));
     return binary("aclnnInplaceMul", "Mul", selfRef, other, NULL, false, selfRef, workspaceSize,
                   executor, "selfRef");
 }
@@ -261,6 +270,7 @@ aclnnStatus api_impl_aclnnDivGetWorkspaceSize(const aclTensor *self, const aclTe
                                               aclTensor *out, uint64_t *workspaceSize,
                                               aclOpExecutor **executor)
 {
+    API_FORWARD(aclnnDivGetWorkspaceSize, (self, other, out, workspaceSize, executor));
     return binary("aclnnDiv", "RealDiv", self, other, NULL, false, out, workspaceSize, executor,
                   "self");
 }
@@ -271,6 +281,7 @@ LAUNCH(Div)
                                                        uint64_t *workspaceSize,             \
                                                        aclOpExecutor **executor)            \
     {                                                                                       \
+        API_FORWARD(aclnn##Name##GetWorkspaceSize, (self, out, workspaceSize, executor));   \
         struct nn_call c = {"aclnn" #Name, Type, 1, {self}, {"self"}, out, NULL};           \
         return plan(&c, NULL, workspaceSize, executor);                                     \
     }                                                                                       \
@@ -289,6 +300,7 @@ aclnnStatus api_impl_aclnnCastGetWorkspaceSize(const aclTensor *self, const aclD
                                                aclTensor *out, uint64_t *workspaceSize,
                                                aclOpExecutor **executor)
 {
+    API_FORWARD(aclnnCastGetWorkspaceSize, (self, dtype, out, workspaceSize, executor));
     if (self && out && out->dtype != dtype)
         return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "aclnnCastGetWorkspaceSize: dtype %d differs "
                            "from out's data type %d", (int)dtype, (int)out->dtype);
@@ -326,6 +338,7 @@ aclnnStatus api_impl_aclnnMatmulGetWorkspaceSize(const aclTensor *self, const ac
                                                  uint64_t *workspaceSize,
                                                  aclOpExecutor **executor)
 {
+    API_FORWARD(aclnnMatmulGetWorkspaceSize, (self, mat2, out, cubeMathType, workspaceSize, executor));
     (void)cubeMathType; /* the kernel accumulates in fp32 whatever it says */
     return matmul("aclnnMatmul", self, mat2, out, false, workspaceSize, executor);
 }
@@ -337,6 +350,7 @@ aclnnStatus api_impl_aclnnBatchMatMulGetWorkspaceSize(const aclTensor *self,
                                                       uint64_t *workspaceSize,
                                                       aclOpExecutor **executor)
 {
+    API_FORWARD(aclnnBatchMatMulGetWorkspaceSize, (self, mat2, out, cubeMathType, workspaceSize, executor));
     (void)cubeMathType;
     return matmul("aclnnBatchMatMul", self, mat2, out, true, workspaceSize, executor);
 }
