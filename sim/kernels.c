@@ -475,6 +475,10 @@ static enum sim_rc compute(const struct sim_op *op)
         case SIM_OP_TRANSPOSE:
             k_transpose(op, in, out);
             break;
+        case SIM_OP_FILL:
+            for (size_t i = 0; i < no; i++)
+                store(out, op->out.dt, i, op->alpha);
+            break;
         default:
             k_elementwise(op, in, out);
         }

@@ -32,6 +32,12 @@
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_tanh.h"
+#include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_fill_scalar.h"
+#include "aclnnop/aclnn_gemm.h"
+#include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_zero.h"
 #include "aclsim/aclsim.h"
 #include "aclsim/fault.h"
 

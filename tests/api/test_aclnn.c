@@ -31,6 +31,12 @@
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_tanh.h"
+#include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_fill_scalar.h"
+#include "aclnnop/aclnn_gemm.h"
+#include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_zero.h"
 #include "aclsim/aclsim.h"
 
 static aclrtStream S;
@@ -580,6 +586,134 @@ static void test_launch_takes_the_aclop_kernels_time(void **state)
     drop(&o);
 }
 
+/* ReduceSum plans RoundUp(elements(out) * 4, 512) and writes its fp32 sums
+ * there; Permute moves elements; the fills and the copy. */
+static void test_reduce_permute_fill_copy(void **state)
+{
+    (void)state;
+    int64_t d23[2] = {2, 3}, d3[1] = {3}, d32[2] = {3, 2}, d13[2] = {1, 3};
+    float x[6] = {1, 2, 3, 10, 20, 30}, out[6], acc[3];
+    struct dt tx = make(ACL_FLOAT, d23, 2, x), ts = make(ACL_FLOAT, d3, 1, NULL),
+              tk = make(ACL_FLOAT, d13, 2, NULL), tp = make(ACL_FLOAT, d32, 2, NULL);
+    int64_t axis0[1] = {0}, perm[2] = {1, 0};
+    aclIntArray *dim = aclCreateIntArray(axis0, 1), *pm = aclCreateIntArray(perm, 2);
+    uint64_t ws;
+    aclOpExecutor *e;
+    assert_int_equal(aclnnReduceSumGetWorkspaceSize(tx.t, dim, false, ACL_FLOAT, ts.t, &ws, &e), OK);
+    assert_int_equal(ws, 512); /* RoundUp(3 * 4, 512) */
+    void *w;
+    assert_int_equal(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    assert_int_equal(aclnnReduceSum(w, ws, e, S), OK);
+    get(&ts, out);
+    assert_int_equal(aclrtMemcpy(acc, sizeof acc, w, sizeof acc, ACL_MEMCPY_DEVICE_TO_HOST), 0);
+    for (int j = 0; j < 3; j++) {
+        assert_float_equal(out[j], x[j] + x[3 + j], 0);
+        assert_float_equal(acc[j], x[j] + x[3 + j], 0); /* the workspace was written */
+    }
+    /* keepDim: out is [1, 3]; a [3] out is then refused */
+    assert_int_equal(aclnnReduceSumGetWorkspaceSize(tx.t, dim, true, ACL_FLOAT, tk.t, &ws, &e), OK);
+    assert_int_equal(aclnnReduceSum(w, ws, e, S), OK);
+    get(&tk, out);
+    assert_float_equal(out[2], 33, 0);
+    assert_int_equal(aclnnReduceSumGetWorkspaceSize(tx.t, dim, true, ACL_FLOAT, ts.t, &ws, &e),
+                     ACLNN_ERR_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclnnReduceSumGetWorkspaceSize(tx.t, NULL, true, ACL_FLOAT, tk.t, &ws, &e),
+                     ACLNN_ERR_PARAM_NULLPTR);
+    (void)aclGetRecentErrMsg();
+    /* Permute [2,3] -> [3,2] */
+    assert_int_equal(aclnnPermuteGetWorkspaceSize(tx.t, pm, tp.t, &ws, &e), OK);
+    assert_int_equal(ws, 0);
+    assert_int_equal(aclnnPermute(NULL, ws, e, S), OK);
+    get(&tp, out);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++)
+            assert_float_equal(out[i * 2 + j], x[j * 3 + i], 0);
+    /* InplaceCopy: x into an fp16 tensor of its shape */
+    struct dt th = make(ACL_FLOAT16, d23, 2, NULL);
+    assert_int_equal(aclnnInplaceCopyGetWorkspaceSize(th.t, tx.t, &ws, &e), OK);
+    assert_int_equal(aclnnInplaceCopy(NULL, ws, e, S), OK);
+    uint16_t h[6];
+    get(&th, h);
+    for (int i = 0; i < 6; i++)
+        assert_float_equal(aclFloat16ToFloat(h[i]), x[i], 0);
+    assert_int_equal(aclnnInplaceCopyGetWorkspaceSize(tp.t, tx.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    (void)aclGetRecentErrMsg(); /* [2,3] into [3,2] */
+    /* fills */
+    float v = -2.5f;
+    aclScalar *val = aclCreateScalar(&v, ACL_FLOAT);
+    assert_int_equal(aclnnInplaceFillScalarGetWorkspaceSize(tx.t, val, &ws, &e), OK);
+    assert_int_equal(aclnnInplaceFillScalar(NULL, ws, e, S), OK);
+    get(&tx, out);
+    for (int i = 0; i < 6; i++)
+        assert_float_equal(out[i], v, 0);
+    assert_int_equal(aclnnInplaceZeroGetWorkspaceSize(tx.t, &ws, &e), OK);
+    assert_int_equal(aclnnInplaceZero(NULL, ws, e, S), OK);
+    get(&tx, out);
+    for (int i = 0; i < 6; i++)
+        assert_float_equal(out[i], 0, 0);
+    assert_int_equal(aclnnInplaceFillScalarGetWorkspaceSize(tx.t, NULL, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclnnInplaceZeroGetWorkspaceSize(NULL, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
+    (void)aclGetRecentErrMsg();
+    aclDestroyScalar(val);
+    aclDestroyIntArray(dim);
+    aclDestroyIntArray(pm);
+    assert_int_equal(aclrtFree(w), 0);
+    struct dt *all[] = {&tx, &ts, &tk, &tp, &th};
+    for (size_t i = 0; i < 5; i++)
+        drop(all[i]);
+}
+
+/* Gemm: out = alpha * A^T @ B + beta * C in fp16, through the aclblas GEMM kernel. */
+static void test_gemm(void **state)
+{
+    (void)state;
+    int64_t da[2] = {3, 2}, db[2] = {3, 4}, dc[2] = {2, 4};
+    float a[6] = {1, -1, 2, 0.5f, -2, 3}, b[12], c[8];
+    for (int i = 0; i < 12; i++)
+        b[i] = (float)(i % 4) - 1;
+    for (int i = 0; i < 8; i++)
+        c[i] = (float)i;
+    uint16_t ha[6], hb[12], hc[8], ho[8];
+    for (int i = 0; i < 6; i++)
+        ha[i] = aclFloatToFloat16(a[i]);
+    for (int i = 0; i < 12; i++)
+        hb[i] = aclFloatToFloat16(b[i]);
+    for (int i = 0; i < 8; i++)
+        hc[i] = aclFloatToFloat16(c[i]);
+    struct dt ta = make(ACL_FLOAT16, da, 2, ha), tb = make(ACL_FLOAT16, db, 2, hb),
+              tc = make(ACL_FLOAT16, dc, 2, hc), to = make(ACL_FLOAT16, dc, 2, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    assert_int_equal(aclnnGemmGetWorkspaceSize(ta.t, tb.t, tc.t, 0.5f, 2.0f, 1, 0, to.t, 0, &ws, &e), OK);
+    assert_int_equal(ws, 512); /* RoundUp(2*4*4, 512) */
+    void *w;
+    assert_int_equal(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    assert_int_equal(aclnnGemm(w, ws, e, S), OK);
+    get(&to, ho);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 4; j++) {
+            double s = 0;
+            for (int k = 0; k < 3; k++)
+                s += (double)a[k * 2 + i] * b[k * 4 + j];
+            float want = aclFloat16ToFloat(aclFloatToFloat16((float)(0.5 * s + 2.0 * c[i * 4 + j])));
+            assert_float_equal(aclFloat16ToFloat(ho[i * 4 + j]), want, 0);
+        }
+    /* fp32 operands are not the GEMM kernel's */
+    struct dt f = make(ACL_FLOAT, dc, 2, NULL);
+    assert_int_equal(aclnnGemmGetWorkspaceSize(f.t, f.t, f.t, 1, 0, 0, 0, f.t, 0, &ws, &e),
+                     ACLNN_ERR_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclnnGemmGetWorkspaceSize(ta.t, NULL, tc.t, 1, 0, 0, 0, to.t, 0, &ws, &e),
+                     ACLNN_ERR_PARAM_NULLPTR);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtFree(w), 0);
+    struct dt *all[] = {&ta, &tb, &tc, &to, &f};
+    for (size_t i = 0; i < 5; i++)
+        drop(all[i]);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -624,6 +758,8 @@ int main(void)
         cmocka_unit_test_setup(test_mul_div_and_in_place_mul, fresh),
         cmocka_unit_test_setup(test_activations_and_cast, fresh),
         cmocka_unit_test_setup(test_matmul_workspace_planned_checked_and_written, fresh),
+        cmocka_unit_test_setup(test_reduce_permute_fill_copy, fresh),
+        cmocka_unit_test_setup(test_gemm, fresh),
         cmocka_unit_test_setup(test_bad_input_codes, fresh),
         cmocka_unit_test_setup(test_repeatable_executor_rebound_captured_and_replayed, fresh),
         cmocka_unit_test_setup(test_launch_takes_the_aclop_kernels_time, fresh),

@@ -2,7 +2,7 @@
  * aclnnop/aclnn_abs.h - the aclnn Abs operator: out = |self|.
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math math/abs/op_host/op_api/aclnn_abs.h).
+ * stream. Signatures as CANN's (hicann/ops-math, aclnn_abs.h).
  */
 #ifndef OP_API_INC_ABS_H_
 #define OP_API_INC_ABS_H_

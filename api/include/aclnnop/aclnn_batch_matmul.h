@@ -2,7 +2,7 @@
  * aclnnop/aclnn_batch_matmul.h - the aclnn BatchMatMul operator: out = self @ mat2 over batches (3-D); plans a workspace for the fp32 accumulators.
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-nn matmul/batch_mat_mul_v3/op_host/op_api/aclnn_batch_matmul.h).
+ * stream. Signatures as CANN's (hicann/ops-nn, aclnn_batch_matmul.h).
  */
 #ifndef OP_API_INC_BATCH_MATMUL_H_
 #define OP_API_INC_BATCH_MATMUL_H_

@@ -2,7 +2,7 @@
  * aclnnop/aclnn_cast.h - the aclnn Cast operator: out = self in data type dtype (out's).
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math math/cast/op_host/op_api/aclnn_cast.h).
+ * stream. Signatures as CANN's (hicann/ops-math, aclnn_cast.h).
  */
 #ifndef OP_API_INC_CAST_H_
 #define OP_API_INC_CAST_H_

@@ -2,7 +2,7 @@
  * aclnnop/aclnn_div.h - the aclnn Div operator: out = self / other (broadcast).
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math math/div/op_host/op_api/aclnn_div.h).
+ * stream. Signatures as CANN's (hicann/ops-math, aclnn_div.h).
  */
 #ifndef OP_API_INC_DIV_H_
 #define OP_API_INC_DIV_H_

@@ -2,7 +2,7 @@
  * aclnnop/aclnn_exp.h - the aclnn Exp operator: out = exp(self).
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math math/exp/op_host/op_api/aclnn_exp.h).
+ * stream. Signatures as CANN's (hicann/ops-math, aclnn_exp.h).
  */
 #ifndef OP_API_INC_EXP_H_
 #define OP_API_INC_EXP_H_

@@ -2,7 +2,7 @@
  * aclnnop/aclnn_gelu.h - the aclnn Gelu operator: out = Gelu(self), the tanh approximation.
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-nn activation/gelu/op_host/op_api/aclnn_gelu.h).
+ * stream. Signatures as CANN's (hicann/ops-nn, aclnn_gelu.h).
  */
 #ifndef OP_API_INC_GELU_H_
 #define OP_API_INC_GELU_H_

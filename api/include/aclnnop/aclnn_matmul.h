@@ -2,7 +2,7 @@
  * aclnnop/aclnn_matmul.h - the aclnn Matmul operator: out = self @ mat2 (2-D, or batched with broadcast leading dims); plans a workspace for the fp32 accumulators.
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-nn matmul/mat_mul_v3/op_host/op_api/aclnn_matmul.h).
+ * stream. Signatures as CANN's (hicann/ops-nn, aclnn_matmul.h).
  */
 #ifndef OP_API_INC_MATMUL_H_
 #define OP_API_INC_MATMUL_H_

@@ -2,7 +2,7 @@
  * aclnnop/aclnn_mul.h - the aclnn Mul operators: out = self * other (broadcast); InplaceMul writes selfRef.
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math math/mul/op_host/op_api/aclnn_mul.h).
+ * stream. Signatures as CANN's (hicann/ops-math, aclnn_mul.h).
  */
 #ifndef OP_API_INC_MUL_H_
 #define OP_API_INC_MUL_H_

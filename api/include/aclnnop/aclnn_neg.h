@@ -2,7 +2,7 @@
  * aclnnop/aclnn_neg.h - the aclnn Neg operator: out = -self.
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math math/neg/op_host/op_api/aclnn_neg.h).
+ * stream. Signatures as CANN's (hicann/ops-math, aclnn_neg.h).
  */
 #ifndef OP_API_INC_NEG_H_
 #define OP_API_INC_NEG_H_

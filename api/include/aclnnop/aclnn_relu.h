@@ -2,7 +2,7 @@
  * aclnnop/aclnn_relu.h - the aclnn Relu operator: out = max(self, 0).
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-nn activation/relu/op_host/op_api/aclnn_relu.h).
+ * stream. Signatures as CANN's (hicann/ops-nn, aclnn_relu.h).
  */
 #ifndef OP_API_INC_RELU_H_
 #define OP_API_INC_RELU_H_

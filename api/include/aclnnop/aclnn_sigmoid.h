@@ -2,7 +2,7 @@
  * aclnnop/aclnn_sigmoid.h - the aclnn Sigmoid operator: out = 1 / (1 + exp(-self)).
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-nn activation/sigmoid/op_host/op_api/aclnn_sigmoid.h).
+ * stream. Signatures as CANN's (hicann/ops-nn, aclnn_sigmoid.h).
  */
 #ifndef OP_API_INC_SIGMOID_H_
 #define OP_API_INC_SIGMOID_H_

@@ -2,7 +2,7 @@
  * aclnnop/aclnn_sqrt.h - the aclnn Sqrt operator: out = sqrt(self).
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math math/sqrt/op_host/op_api/aclnn_sqrt.h).
+ * stream. Signatures as CANN's (hicann/ops-math, aclnn_sqrt.h).
  */
 #ifndef OP_API_INC_SQRT_H_
 #define OP_API_INC_SQRT_H_

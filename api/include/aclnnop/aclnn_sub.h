@@ -2,7 +2,7 @@
  * aclnnop/aclnn_sub.h - the aclnn Sub operator: out = self - alpha * other (broadcast).
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math math/sub/op_host/op_api/aclnn_sub.h).
+ * stream. Signatures as CANN's (hicann/ops-math, aclnn_sub.h).
  */
 #ifndef OP_API_INC_SUB_H_
 #define OP_API_INC_SUB_H_

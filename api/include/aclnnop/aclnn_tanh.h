@@ -2,7 +2,7 @@
  * aclnnop/aclnn_tanh.h - the aclnn Tanh operator: out = tanh(self).
  * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
  * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math math/tanh/op_host/op_api/aclnn_tanh.h).
+ * stream. Signatures as CANN's (hicann/ops-math, aclnn_tanh.h).
  */
 #ifndef OP_API_INC_TANH_H_
 #define OP_API_INC_TANH_H_

@@ -353,6 +353,12 @@ ARRAY_CALLS(aclTensorList, aclTensor *const, aclCreateTensorList, aclDestroyTens
 ARRAY_CALLS(aclScalarList, aclScalar *const, aclCreateScalarList, aclDestroyScalarList,
             aclGetScalarListSize)
 
+void api_nn_int_array(const aclIntArray *a, int64_t *v)
+{
+    if (a->n)
+        memcpy(v, a->v, (size_t)a->n * sizeof *v);
+}
+
 aclnnStatus api_impl_aclDestroyIntArray(const aclIntArray *array)
 {
     API_FORWARD(aclDestroyIntArray, (array));

@@ -72,9 +72,11 @@ static aclnnStatus as_desc(const struct nn_call *c, const aclTensor *t, const ch
 }
 
 /* Check, plan and make the executor of call c; *ws the planned workspace.
- * `tune` may adjust the plan (alpha) before it is kept. */
-static aclnnStatus plan(const struct nn_call *c, const aclScalar *alpha, uint64_t *ws,
-                        aclOpExecutor **executor)
+ * alpha (may be NULL) is the kernel's scalar (Add/Sub's factor, a fill's
+ * value); host[i] (host may be NULL), when not NULL, is input i's value in
+ * host memory (a scalar the kernel reads from the host). */
+static aclnnStatus plan_host(const struct nn_call *c, const aclScalar *alpha,
+                             const void *const *host, uint64_t *ws, aclOpExecutor **executor)
 {
     for (int i = 0; i < c->n_in; i++)
         if (!c->in[i])
@@ -95,6 +97,11 @@ static aclnnStatus plan(const struct nn_call *c, const aclScalar *alpha, uint64_
         aclnnStatus rc = as_desc(c, c->in[i], c->in_names[i], &din[i], &bin[i]);
         if (rc != OK)
             return rc;
+        if (host && host[i]) {
+            din[i].is_const = true;
+            din[i].const_data = (void *)host[i];
+            din[i].const_len = bin[i].length;
+        }
         pin[i] = &din[i];
         qin[i] = &bin[i];
     }
@@ -113,6 +120,11 @@ static aclnnStatus plan(const struct nn_call *c, const aclScalar *alpha, uint64_
         api_nn_executor_free(e);
         return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s", c->launch, why);
     }
+    for (int i = 0; i < p->op.n_in; i++)
+        if (!p->op.in[i].dev) { /* a host scalar: the executor keeps its own copy */
+            memcpy(&e->host_vals[i], p->op.in[i].data, api_impl_aclDataTypeSize(p->op.in[i].dtype));
+            p->op.in[i].data = &e->host_vals[i];
+        }
     if (alpha) {
         double v = api_nn_scalar_value(alpha);
         p->op.scaled = v != 1;
@@ -127,6 +139,12 @@ static aclnnStatus plan(const struct nn_call *c, const aclScalar *alpha, uint64_
     *ws = bytes;
     *executor = e;
     return OK;
+}
+
+static aclnnStatus plan(const struct nn_call *c, const aclScalar *alpha, uint64_t *ws,
+                        aclOpExecutor **executor)
+{
+    return plan_host(c, alpha, NULL, ws, executor);
 }
 
 /* ---- Launching ---- */
@@ -355,3 +373,146 @@ aclnnStatus api_impl_aclnnBatchMatMulGetWorkspaceSize(const aclTensor *self,
     return matmul("aclnnBatchMatMul", self, mat2, out, true, workspaceSize, executor);
 }
 LAUNCH(BatchMatMul)
+
+/* The int64 values of an aclIntArray, at most BE_OP_MAX_DIMS (nnmeta.c's
+ * layout). */
+static aclnnStatus int_values(const char *launch, const char *name, const aclIntArray *a,
+                              int64_t *v, uint64_t *n)
+{
+    if (api_impl_aclGetIntArraySize(a, n) != OK)
+        return null_arg(launch, "IntArray", name);
+    if (*n > BE_OP_MAX_DIMS)
+        return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s has %llu values, at "
+                           "most %d", launch, name, (unsigned long long)*n, BE_OP_MAX_DIMS);
+    api_nn_int_array(a, v);
+    return OK;
+}
+
+aclnnStatus api_impl_aclnnReduceSumGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim,
+                                                    bool keepDim, aclDataType dtype,
+                                                    aclTensor *out, uint64_t *workspaceSize,
+                                                    aclOpExecutor **executor)
+{
+    API_FORWARD(aclnnReduceSumGetWorkspaceSize, (self, dim, keepDim, dtype, out, workspaceSize,
+                                                 executor));
+    if (!self)
+        return null_arg("aclnnReduceSum", "Tensor", "self");
+    int64_t axes[BE_OP_MAX_DIMS];
+    uint64_t n = 0;
+    aclnnStatus rc = int_values("aclnnReduceSum", "dim", dim, axes, &n);
+    if (rc != OK)
+        return rc;
+    if (out && dtype != out->dtype)
+        return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "aclnnReduceSumGetWorkspaceSize: dtype %d "
+                           "differs from out's data type %d", (int)dtype, (int)out->dtype);
+    int64_t keep = keepDim;
+    struct api_attr at[2] = {
+        {.name = (char *)"axes", .kind = API_ATTR_LIST_INT, .n = n, .ints = axes},
+        {.name = (char *)"keep_dims", .kind = API_ATTR_BOOL, .n = 1, .ints = &keep}};
+    aclopAttr attr = {at, 2, 2};
+    struct nn_call c = {"aclnnReduceSum", "ReduceSumD", 1, {self}, {"self"}, out, &attr};
+    return plan(&c, NULL, workspaceSize, executor);
+}
+LAUNCH(ReduceSum)
+
+aclnnStatus api_impl_aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims,
+                                                  aclTensor *out, uint64_t *workspaceSize,
+                                                  aclOpExecutor **executor)
+{
+    API_FORWARD(aclnnPermuteGetWorkspaceSize, (self, dims, out, workspaceSize, executor));
+    if (!self)
+        return null_arg("aclnnPermute", "Tensor", "self");
+    int64_t perm[BE_OP_MAX_DIMS];
+    uint64_t n = 0;
+    aclnnStatus rc = int_values("aclnnPermute", "dims", dims, perm, &n);
+    if (rc != OK)
+        return rc;
+    for (uint64_t i = 0; i < n; i++) /* negative dims count from the end, as torch's */
+        if (perm[i] < 0)
+            perm[i] += (int64_t)self->ndims;
+    struct api_attr at = {.name = (char *)"perm", .kind = API_ATTR_LIST_INT, .n = n, .ints = perm};
+    aclopAttr attr = {&at, 1, 1};
+    struct nn_call c = {"aclnnPermute", "TransposeD", 1, {self}, {"self"}, out, &attr};
+    return plan(&c, NULL, workspaceSize, executor);
+}
+LAUNCH(Permute)
+
+aclnnStatus api_impl_aclnnInplaceZeroGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize,
+                                                      aclOpExecutor **executor)
+{
+    API_FORWARD(aclnnInplaceZeroGetWorkspaceSize, (selfRef, workspaceSize, executor));
+    struct nn_call c = {"aclnnInplaceZero", "ZerosLike", 1, {selfRef}, {"selfRef"}, selfRef, NULL};
+    return plan(&c, NULL, workspaceSize, executor);
+}
+LAUNCH(InplaceZero)
+
+aclnnStatus api_impl_aclnnInplaceFillScalarGetWorkspaceSize(aclTensor *selfRef,
+                                                            const aclScalar *value,
+                                                            uint64_t *workspaceSize,
+                                                            aclOpExecutor **executor)
+{
+    API_FORWARD(aclnnInplaceFillScalarGetWorkspaceSize, (selfRef, value, workspaceSize, executor));
+    if (selfRef && !value)
+        return null_arg("aclnnInplaceFillScalar", "Scalar", "value");
+    struct nn_call c = {"aclnnInplaceFillScalar", "ZerosLike", 1, {selfRef}, {"selfRef"}, selfRef,
+                        NULL};
+    return plan(&c, value, workspaceSize, executor); /* the fill kernel writes alpha */
+}
+LAUNCH(InplaceFillScalar)
+
+/* selfRef = src in selfRef's type: the Cast kernel (a copy when the types
+ * agree); shapes must be equal. */
+aclnnStatus api_impl_aclnnInplaceCopyGetWorkspaceSize(aclTensor *selfRef, const aclTensor *src,
+                                                      uint64_t *workspaceSize,
+                                                      aclOpExecutor **executor)
+{
+    API_FORWARD(aclnnInplaceCopyGetWorkspaceSize, (selfRef, src, workspaceSize, executor));
+    int64_t v = selfRef ? selfRef->dtype : 0;
+    struct api_attr dst = {.name = (char *)"dst_type", .kind = API_ATTR_DTYPE, .n = 1, .ints = &v};
+    aclopAttr attr = {&dst, 1, 1};
+    struct nn_call c = {"aclnnInplaceCopy", "Cast", 1, {src}, {"src"}, selfRef, &attr};
+    return plan(&c, NULL, workspaceSize, executor);
+}
+LAUNCH(InplaceCopy)
+
+/* out = alpha * op(A) @ op(B) + beta * C through the GEMM kernel of the
+ * aclblas calls: fp16 (or int8) A and B, C of fp16/fp32 (int32); out must
+ * have C's shape and type. alpha and beta reach the kernel as host scalars
+ * of C's type. */
+aclnnStatus api_impl_aclnnGemmGetWorkspaceSize(const aclTensor *A, const aclTensor *B,
+                                               const aclTensor *C, float alpha, float beta,
+                                               int64_t transA, int64_t transB, aclTensor *out,
+                                               int8_t cubeMathType, uint64_t *workspaceSize,
+                                               aclOpExecutor **executor)
+{
+    API_FORWARD(aclnnGemmGetWorkspaceSize, (A, B, C, alpha, beta, transA, transB, out,
+                                            cubeMathType, workspaceSize, executor));
+    (void)cubeMathType;
+    if (!A || !B || !C || !out)
+        return null_arg("aclnnGemm", "Tensor", !A ? "A" : !B ? "B" : !C ? "C" : "out");
+    /* GEMM's alpha and beta: 0-d host tensors of C's type */
+    union { float f; uint16_t h; int32_t i; } va, vb;
+    aclDataType ct = C->dtype;
+    if (ct == ACL_FLOAT16) {
+        aclFloat16 a16 = aclFloatToFloat16(alpha), b16 = aclFloatToFloat16(beta);
+        memcpy(&va.h, &a16, 2);
+        memcpy(&vb.h, &b16, 2);
+    } else if (ct == ACL_INT32) {
+        va.i = (int32_t)alpha;
+        vb.i = (int32_t)beta;
+    } else {
+        va.f = alpha;
+        vb.f = beta;
+    }
+    aclTensor sa = {.dtype = ct, .format = ACL_FORMAT_ND}, sb = sa;
+    struct nn_call c = {"aclnnGemm", "GEMM", 5, {A, B, C, &sa, &sb}, {"A", "B", "C", "alpha", "beta"},
+                        out, NULL};
+    struct api_attr at[2] = {
+        {.name = (char *)"transpose_a", .kind = API_ATTR_BOOL, .n = 1, .ints = &transA},
+        {.name = (char *)"transpose_b", .kind = API_ATTR_BOOL, .n = 1, .ints = &transB}};
+    aclopAttr attr = {at, 2, 2};
+    c.attr = &attr;
+    const void *host[5] = {NULL, NULL, NULL, &va, &vb};
+    return plan_host(&c, NULL, host, workspaceSize, executor);
+}
+LAUNCH(Gemm)

@@ -227,6 +227,9 @@ struct aclScalar {
 /* The scalar's value as a double (fp16/bf16 widened, integers converted). */
 double api_nn_scalar_value(const aclScalar *s);
 
+/* Copy an int array's values into v (as many as aclGetIntArraySize says). */
+void api_nn_int_array(const aclIntArray *a, int64_t *v);
+
 /* Whether t's view is contiguous (strides row-major over its dims). */
 bool api_nn_contiguous(const aclTensor *t);
 
@@ -239,7 +242,8 @@ struct aclOpExecutor {
     struct api_op_plan plan;
     uint64_t ws_bytes;      /* the workspace it planned */
     bool repeatable;
-    struct aclOpExecutor *next_free; /* nnmeta.c's free list */
+    uint64_t host_vals[BE_OP_MAX_IN]; /* host scalar inputs (Gemm's alpha, beta), kept */
+    struct aclOpExecutor *next_free;  /* nnmeta.c's free list */
 };
 
 /* A new executor for the launch call `launch`, live until freed; NULL
