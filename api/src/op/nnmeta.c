@@ -318,40 +318,47 @@ double api_nn_scalar_value(const aclScalar *s)
 
 /* ---- Arrays and lists ---- */
 
-#define ARRAY_CALLS(Type, elem, Create, Destroy, GetSize)                                   \
-    Type *api_impl_##Create(const elem *value, uint64_t size)                               \
+/* aclCreate<Type> (`name`): a copy of size values; NULL for NULL values
+ * with a non-zero size. */
+#define ARRAY_CREATE(name, Type, elem)                                                      \
+    Type *api_impl_##name(const elem *value, uint64_t size)                                 \
     {                                                                                       \
-        API_FORWARD(Create, (value, size));                                                 \
+        API_FORWARD(name, (value, size));                                                   \
         if (value == NULL && size > 0)                                                      \
             return NULL;                                                                    \
         Type *a = size > (SIZE_MAX - sizeof *a) / sizeof a->v[0]                            \
                       ? NULL                                                                \
                       : base_malloc(sizeof *a + (size_t)size * sizeof a->v[0]);             \
         if (!a) {                                                                           \
-            api_nn_fail(ACLNN_ERR_INNER, #Create " error.");                                \
+            api_nn_fail(ACLNN_ERR_INNER, #name " error.");                                  \
             return NULL;                                                                    \
         }                                                                                   \
         a->n = size;                                                                        \
         if (size)                                                                           \
             memcpy(a->v, value, (size_t)size * sizeof a->v[0]);                             \
         return a;                                                                           \
-    }                                                                                       \
-    aclnnStatus api_impl_##GetSize(const Type *array, uint64_t *size)                       \
+    }
+/* aclGet<Type>Size (`name`). */
+#define ARRAY_SIZE(name, Type)                                                              \
+    aclnnStatus api_impl_##name(const Type *array, uint64_t *size)                          \
     {                                                                                       \
-        API_FORWARD(GetSize, (array, size));                                                \
+        API_FORWARD(name, (array, size));                                                   \
         if (array == NULL || size == NULL)                                                  \
             return ACLNN_ERR_PARAM_NULLPTR;                                                 \
         *size = array->n;                                                                   \
         return OK;                                                                          \
     }
 
-ARRAY_CALLS(aclIntArray, int64_t, aclCreateIntArray, aclDestroyIntArray, aclGetIntArraySize)
-ARRAY_CALLS(aclFloatArray, float, aclCreateFloatArray, aclDestroyFloatArray, aclGetFloatArraySize)
-ARRAY_CALLS(aclBoolArray, bool, aclCreateBoolArray, aclDestroyBoolArray, aclGetBoolArraySize)
-ARRAY_CALLS(aclTensorList, aclTensor *const, aclCreateTensorList, aclDestroyTensorList,
-            aclGetTensorListSize)
-ARRAY_CALLS(aclScalarList, aclScalar *const, aclCreateScalarList, aclDestroyScalarList,
-            aclGetScalarListSize)
+ARRAY_CREATE(aclCreateIntArray, aclIntArray, int64_t)
+ARRAY_SIZE(aclGetIntArraySize, aclIntArray)
+ARRAY_CREATE(aclCreateFloatArray, aclFloatArray, float)
+ARRAY_SIZE(aclGetFloatArraySize, aclFloatArray)
+ARRAY_CREATE(aclCreateBoolArray, aclBoolArray, bool)
+ARRAY_SIZE(aclGetBoolArraySize, aclBoolArray)
+ARRAY_CREATE(aclCreateTensorList, aclTensorList, aclTensor *const)
+ARRAY_SIZE(aclGetTensorListSize, aclTensorList)
+ARRAY_CREATE(aclCreateScalarList, aclScalarList, aclScalar *const)
+ARRAY_SIZE(aclGetScalarListSize, aclScalarList)
 
 void api_nn_int_array(const aclIntArray *a, int64_t *v)
 {

@@ -205,12 +205,13 @@ static aclnnStatus launch(const char *fn, void *workspace, uint64_t workspaceSiz
                                "%d.", fn, rc));
 }
 
-#define LAUNCH(Name)                                                                        \
-    aclnnStatus api_impl_aclnn##Name(void *workspace, uint64_t workspaceSize,               \
-                                     aclOpExecutor *executor, aclrtStream stream)           \
+/* The launch call `name` (aclnnAdd, ...). */
+#define LAUNCH(name)                                                                        \
+    aclnnStatus api_impl_##name(void *workspace, uint64_t workspaceSize,                    \
+                                aclOpExecutor *executor, aclrtStream stream)                \
     {                                                                                       \
-        API_FORWARD(aclnn##Name, (workspace, workspaceSize, executor, stream));             \
-        return launch("aclnn" #Name, workspace, workspaceSize, executor, stream);           \
+        API_FORWARD(name, (workspace, workspaceSize, executor, stream));                    \
+        return launch(#name, workspace, workspaceSize, executor, stream);                   \
     }
 
 /* ---- The operators ---- */
@@ -239,7 +240,7 @@ aclnnStatus api_impl_aclnnAddGetWorkspaceSize(const aclTensor *self, const aclTe
     return binary("aclnnAdd", "Add", self, other, alpha, true, out, workspaceSize, executor,
                   "self");
 }
-LAUNCH(Add)
+LAUNCH(aclnnAdd)
 
 aclnnStatus api_impl_aclnnInplaceAddGetWorkspaceSize(const aclTensor *selfRef,
                                                      const aclTensor *other,
@@ -251,7 +252,7 @@ aclnnStatus api_impl_aclnnInplaceAddGetWorkspaceSize(const aclTensor *selfRef,
     return binary("aclnnInplaceAdd", "Add", selfRef, other, alpha, true, selfRef, workspaceSize,
                   executor, "selfRef");
 }
-LAUNCH(InplaceAdd)
+LAUNCH(aclnnInplaceAdd)
 
 aclnnStatus api_impl_aclnnSubGetWorkspaceSize(const aclTensor *self, const aclTensor *other,
                                               const aclScalar *alpha, aclTensor *out,
@@ -261,7 +262,7 @@ aclnnStatus api_impl_aclnnSubGetWorkspaceSize(const aclTensor *self, const aclTe
     return binary("aclnnSub", "Sub", self, other, alpha, true, out, workspaceSize, executor,
                   "self");
 }
-LAUNCH(Sub)
+LAUNCH(aclnnSub)
 
 aclnnStatus api_impl_aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *other,
                                               aclTensor *out, uint64_t *workspaceSize,
@@ -271,7 +272,7 @@ aclnnStatus api_impl_aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTe
     return binary("aclnnMul", "Mul", self, other, NULL, false, out, workspaceSize, executor,
                   "self");
 }
-LAUNCH(Mul)
+LAUNCH(aclnnMul)
 
 aclnnStatus api_impl_aclnnInplaceMulGetWorkspaceSize(aclTensor *selfRef, const aclTensor *other,
                                                      uint64_t *workspaceSize,
@@ -281,7 +282,7 @@ aclnnStatus api_impl_aclnnInplaceMulGetWorkspaceSize(aclTensor *selfRef, const a
     return binary("aclnnInplaceMul", "Mul", selfRef, other, NULL, false, selfRef, workspaceSize,
                   executor, "selfRef");
 }
-LAUNCH(InplaceMul)
+LAUNCH(aclnnInplaceMul)
 
 /* True division, as CANN's aclnnDiv: the floating types only here. */
 aclnnStatus api_impl_aclnnDivGetWorkspaceSize(const aclTensor *self, const aclTensor *other,
@@ -292,27 +293,34 @@ aclnnStatus api_impl_aclnnDivGetWorkspaceSize(const aclTensor *self, const aclTe
     return binary("aclnnDiv", "RealDiv", self, other, NULL, false, out, workspaceSize, executor,
                   "self");
 }
-LAUNCH(Div)
+LAUNCH(aclnnDiv)
 
-#define UNARY(Name, Type)                                                                   \
-    aclnnStatus api_impl_aclnn##Name##GetWorkspaceSize(const aclTensor *self, aclTensor *out,  \
-                                                       uint64_t *workspaceSize,             \
-                                                       aclOpExecutor **executor)            \
+/* The planning call `name` of launch call `launch`, of library type `type`. */
+#define UNARY(name, launch, type)                                                           \
+    aclnnStatus api_impl_##name(const aclTensor *self, aclTensor *out,                      \
+                                uint64_t *workspaceSize, aclOpExecutor **executor)          \
     {                                                                                       \
-        API_FORWARD(aclnn##Name##GetWorkspaceSize, (self, out, workspaceSize, executor));   \
-        struct nn_call c = {"aclnn" #Name, Type, 1, {self}, {"self"}, out, NULL};           \
+        API_FORWARD(name, (self, out, workspaceSize, executor));                            \
+        struct nn_call c = {launch, type, 1, {self}, {"self"}, out, NULL};                  \
         return plan(&c, NULL, workspaceSize, executor);                                     \
-    }                                                                                       \
-    LAUNCH(Name)
+    }
 
-UNARY(Relu, "Relu")
-UNARY(Sigmoid, "Sigmoid")
-UNARY(Tanh, "Tanh")
-UNARY(Gelu, "Gelu")
-UNARY(Exp, "Exp")
-UNARY(Abs, "Abs")
-UNARY(Neg, "Neg")
-UNARY(Sqrt, "Sqrt")
+UNARY(aclnnReluGetWorkspaceSize, "aclnnRelu", "Relu")
+LAUNCH(aclnnRelu)
+UNARY(aclnnSigmoidGetWorkspaceSize, "aclnnSigmoid", "Sigmoid")
+LAUNCH(aclnnSigmoid)
+UNARY(aclnnTanhGetWorkspaceSize, "aclnnTanh", "Tanh")
+LAUNCH(aclnnTanh)
+UNARY(aclnnGeluGetWorkspaceSize, "aclnnGelu", "Gelu")
+LAUNCH(aclnnGelu)
+UNARY(aclnnExpGetWorkspaceSize, "aclnnExp", "Exp")
+LAUNCH(aclnnExp)
+UNARY(aclnnAbsGetWorkspaceSize, "aclnnAbs", "Abs")
+LAUNCH(aclnnAbs)
+UNARY(aclnnNegGetWorkspaceSize, "aclnnNeg", "Neg")
+LAUNCH(aclnnNeg)
+UNARY(aclnnSqrtGetWorkspaceSize, "aclnnSqrt", "Sqrt")
+LAUNCH(aclnnSqrt)
 
 aclnnStatus api_impl_aclnnCastGetWorkspaceSize(const aclTensor *self, const aclDataType dtype,
                                                aclTensor *out, uint64_t *workspaceSize,
@@ -328,7 +336,7 @@ aclnnStatus api_impl_aclnnCastGetWorkspaceSize(const aclTensor *self, const aclD
     struct nn_call c = {"aclnnCast", "Cast", 1, {self}, {"self"}, out, &attr};
     return plan(&c, NULL, workspaceSize, executor);
 }
-LAUNCH(Cast)
+LAUNCH(aclnnCast)
 
 static aclnnStatus matmul(const char *launch, const aclTensor *self, const aclTensor *mat2,
                           const aclTensor *out, bool batch_only, uint64_t *ws,
@@ -360,7 +368,7 @@ aclnnStatus api_impl_aclnnMatmulGetWorkspaceSize(const aclTensor *self, const ac
     (void)cubeMathType; /* the kernel accumulates in fp32 whatever it says */
     return matmul("aclnnMatmul", self, mat2, out, false, workspaceSize, executor);
 }
-LAUNCH(Matmul)
+LAUNCH(aclnnMatmul)
 
 aclnnStatus api_impl_aclnnBatchMatMulGetWorkspaceSize(const aclTensor *self,
                                                       const aclTensor *mat2, aclTensor *out,
@@ -372,7 +380,7 @@ aclnnStatus api_impl_aclnnBatchMatMulGetWorkspaceSize(const aclTensor *self,
     (void)cubeMathType;
     return matmul("aclnnBatchMatMul", self, mat2, out, true, workspaceSize, executor);
 }
-LAUNCH(BatchMatMul)
+LAUNCH(aclnnBatchMatMul)
 
 /* The int64 values of an aclIntArray, at most BE_OP_MAX_DIMS (nnmeta.c's
  * layout). */
@@ -413,7 +421,7 @@ aclnnStatus api_impl_aclnnReduceSumGetWorkspaceSize(const aclTensor *self, const
     struct nn_call c = {"aclnnReduceSum", "ReduceSumD", 1, {self}, {"self"}, out, &attr};
     return plan(&c, NULL, workspaceSize, executor);
 }
-LAUNCH(ReduceSum)
+LAUNCH(aclnnReduceSum)
 
 aclnnStatus api_impl_aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims,
                                                   aclTensor *out, uint64_t *workspaceSize,
@@ -435,7 +443,7 @@ aclnnStatus api_impl_aclnnPermuteGetWorkspaceSize(const aclTensor *self, const a
     struct nn_call c = {"aclnnPermute", "TransposeD", 1, {self}, {"self"}, out, &attr};
     return plan(&c, NULL, workspaceSize, executor);
 }
-LAUNCH(Permute)
+LAUNCH(aclnnPermute)
 
 aclnnStatus api_impl_aclnnInplaceZeroGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize,
                                                       aclOpExecutor **executor)
@@ -444,7 +452,7 @@ aclnnStatus api_impl_aclnnInplaceZeroGetWorkspaceSize(aclTensor *selfRef, uint64
     struct nn_call c = {"aclnnInplaceZero", "ZerosLike", 1, {selfRef}, {"selfRef"}, selfRef, NULL};
     return plan(&c, NULL, workspaceSize, executor);
 }
-LAUNCH(InplaceZero)
+LAUNCH(aclnnInplaceZero)
 
 aclnnStatus api_impl_aclnnInplaceFillScalarGetWorkspaceSize(aclTensor *selfRef,
                                                             const aclScalar *value,
@@ -458,7 +466,7 @@ aclnnStatus api_impl_aclnnInplaceFillScalarGetWorkspaceSize(aclTensor *selfRef,
                         NULL};
     return plan(&c, value, workspaceSize, executor); /* the fill kernel writes alpha */
 }
-LAUNCH(InplaceFillScalar)
+LAUNCH(aclnnInplaceFillScalar)
 
 /* selfRef = src in selfRef's type: the Cast kernel (a copy when the types
  * agree); shapes must be equal. */
@@ -473,7 +481,7 @@ aclnnStatus api_impl_aclnnInplaceCopyGetWorkspaceSize(aclTensor *selfRef, const 
     struct nn_call c = {"aclnnInplaceCopy", "Cast", 1, {src}, {"src"}, selfRef, &attr};
     return plan(&c, NULL, workspaceSize, executor);
 }
-LAUNCH(InplaceCopy)
+LAUNCH(aclnnInplaceCopy)
 
 /* out = alpha * op(A) @ op(B) + beta * C through the GEMM kernel of the
  * aclblas calls: fp16 (or int8) A and B, C of fp16/fp32 (int32); out must
@@ -494,7 +502,7 @@ aclnnStatus api_impl_aclnnGemmGetWorkspaceSize(const aclTensor *A, const aclTens
     union { float f; uint16_t h; int32_t i; } va, vb;
     aclDataType ct = C->dtype;
     if (ct == ACL_FLOAT16) {
-        aclFloat16 a16 = aclFloatToFloat16(alpha), b16 = aclFloatToFloat16(beta);
+        aclFloat16 a16 = api_impl_aclFloatToFloat16(alpha), b16 = api_impl_aclFloatToFloat16(beta);
         memcpy(&va.h, &a16, 2);
         memcpy(&vb.h, &b16, 2);
     } else if (ct == ACL_INT32) {
@@ -515,4 +523,4 @@ aclnnStatus api_impl_aclnnGemmGetWorkspaceSize(const aclTensor *A, const aclTens
     const void *host[5] = {NULL, NULL, NULL, &va, &vb};
     return plan_host(&c, NULL, host, workspaceSize, executor);
 }
-LAUNCH(Gemm)
+LAUNCH(aclnnGemm)
