@@ -453,6 +453,13 @@ static void test_bad_input_codes(void **state)
     (void)aclGetRecentErrMsg();
     assert_int_equal(aclDestroyAclOpExecutor(e), ACLNN_ERR_INNER); /* consumed already */
     (void)aclGetRecentErrMsg();
+    /* still recognised after another plan was made in between */
+    aclOpExecutor *stale = e, *e2 = NULL;
+    assert_int_equal(aclnnAddGetWorkspaceSize(a.t, a.t, al, o.t, &ws, &e2), OK);
+    assert_ptr_not_equal(e2, stale);
+    assert_int_equal(aclnnAdd(NULL, 0, stale, S), ACLNN_ERR_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclnnAdd(NULL, 0, e2, S), OK);
     assert_int_equal(aclnnAddGetWorkspaceSize(a.t, a.t, al, o.t, &ws, &e), OK);
     assert_int_equal(aclnnMul(NULL, 0, e, S), ACLNN_ERR_PARAM_INVALID);
     (void)aclGetRecentErrMsg();

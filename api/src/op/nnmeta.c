@@ -14,8 +14,8 @@
  * aclDestroyAclOpExecutor refuse a NULL executor with
  * ACLNN_ERR_INNER_NULLPTR and one they do not know with ACLNN_ERR_INNER
  * (L476-505). Destroying a list destroys its elements (L160-185).
- * The arrays the shape getters hand out come from malloc: the caller frees
- * them (CANN's come from new[]).
+ * The arrays the shape getters hand out are the caller's to free() (CANN's
+ * come from new[]).
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -151,11 +151,12 @@ bool api_nn_contiguous(const aclTensor *t)
     return true;
 }
 
-/* A malloc'd copy of n dims for the caller, or NULL. */
+/* A copy of n dims for the caller, who frees it with free() (base_malloc's
+ * memory is posix_memalign's), or ACLNN_ERR_INNER_NULLPTR as CANN's. */
 static aclnnStatus hand_out(const int64_t *v, uint64_t n, int64_t **out, uint64_t *num)
 {
     *num = n;
-    *out = malloc(n ? n * sizeof *v : 1);
+    *out = base_malloc(n ? n * sizeof *v : 1);
     if (!*out)
         return ACLNN_ERR_INNER_NULLPTR;
     if (n)
@@ -423,8 +424,21 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* making slabs */
 static aclOpExecutor *slabs[MAX_SLABS];                  /* each SLAB executors */
 static _Atomic size_t n_slabs;
 /* Free executors, per thread (one freed on another thread joins that
- * thread's list): planning and launching take no lock. */
-static _Thread_local aclOpExecutor *free_list;
+ * thread's list): planning and launching take no lock. First in, first
+ * out: a freed executor is handed out again only after every other free
+ * one, so a stale handle (a single-use executor launched again) is still
+ * recognised as not live after the plans made in between. */
+static _Thread_local aclOpExecutor *free_head, *free_tail;
+
+static void put_free(aclOpExecutor *e)
+{
+    e->next_free = NULL;
+    if (free_tail)
+        free_tail->next_free = e;
+    else
+        free_head = e;
+    free_tail = e;
+}
 
 /* A new slab's executors onto this thread's free list. */
 static bool grow(void)
@@ -444,22 +458,22 @@ static bool grow(void)
         base_free(slab);
         return false;
     }
-    for (unsigned i = SLAB; i-- > 0;) {
-        slab[i].next_free = free_list;
-        free_list = &slab[i];
-    }
+    for (unsigned i = 0; i < SLAB; i++)
+        put_free(&slab[i]);
     return true;
 }
 
 aclOpExecutor *api_nn_executor_new(const char *launch)
 {
-    if (!free_list && !grow()) {
+    if (!free_head && !grow()) {
         api_nn_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: failed to create the executor (host "
                     "memory).", launch);
         return NULL;
     }
-    aclOpExecutor *e = free_list;
-    free_list = e->next_free;
+    aclOpExecutor *e = free_head;
+    free_head = e->next_free;
+    if (!free_head)
+        free_tail = NULL;
     e->launch = launch;
     e->repeatable = false;
     e->ws_bytes = 0;
@@ -488,10 +502,8 @@ bool api_nn_executor_live(const aclOpExecutor *e)
 void api_nn_executor_free(aclOpExecutor *e)
 {
     uint64_t live = EXECUTOR_MAGIC;
-    if (in_slabs(e) && atomic_compare_exchange_strong(&e->magic, &live, 0)) {
-        e->next_free = free_list;
-        free_list = e;
-    }
+    if (in_slabs(e) && atomic_compare_exchange_strong(&e->magic, &live, 0))
+        put_free(e);
 }
 
 __attribute__((destructor)) static void nnmeta_unload(void)
