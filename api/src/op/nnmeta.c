@@ -424,20 +424,25 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* making slabs */
 static aclOpExecutor *slabs[MAX_SLABS];                  /* each SLAB executors */
 static _Atomic size_t n_slabs;
 /* Free executors, per thread (one freed on another thread joins that
- * thread's list): planning and launching take no lock. First in, first
- * out: a freed executor is handed out again only after every other free
- * one, so a stale handle (a single-use executor launched again) is still
- * recognised as not live after the plans made in between. */
-static _Thread_local aclOpExecutor *free_head, *free_tail;
+ * thread's list): planning and launching take no lock. A freed executor
+ * first waits in a small ring of the last QUARANTINE freed ones, and only
+ * then goes back to the list (last in, first out, so the few in use stay
+ * in cache): a stale handle - a single-use executor launched again - is
+ * still recognised as not live after the next QUARANTINE plans. */
+#define QUARANTINE 16u
+static _Thread_local aclOpExecutor *free_list;
+static _Thread_local aclOpExecutor *ring[QUARANTINE];
+static _Thread_local unsigned ring_at;
 
 static void put_free(aclOpExecutor *e)
 {
-    e->next_free = NULL;
-    if (free_tail)
-        free_tail->next_free = e;
-    else
-        free_head = e;
-    free_tail = e;
+    aclOpExecutor *out = ring[ring_at];
+    ring[ring_at] = e;
+    ring_at = (ring_at + 1) % QUARANTINE;
+    if (out) {
+        out->next_free = free_list;
+        free_list = out;
+    }
 }
 
 /* A new slab's executors onto this thread's free list. */
@@ -458,22 +463,22 @@ static bool grow(void)
         base_free(slab);
         return false;
     }
-    for (unsigned i = 0; i < SLAB; i++)
-        put_free(&slab[i]);
+    for (unsigned i = SLAB; i-- > 0;) {
+        slab[i].next_free = free_list;
+        free_list = &slab[i];
+    }
     return true;
 }
 
 aclOpExecutor *api_nn_executor_new(const char *launch)
 {
-    if (!free_head && !grow()) {
+    if (!free_list && !grow()) {
         api_nn_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: failed to create the executor (host "
                     "memory).", launch);
         return NULL;
     }
-    aclOpExecutor *e = free_head;
-    free_head = e->next_free;
-    if (!free_head)
-        free_tail = NULL;
+    aclOpExecutor *e = free_list;
+    free_list = e->next_free;
     e->launch = launch;
     e->repeatable = false;
     e->ws_bytes = 0;
