@@ -13,6 +13,9 @@
  * checks every argument and writes CANN's messages; what the real runtime
  * adds when a forwarded call fails is handed up by take_message.
  *
+ * The aclnn calls go to the install's own libnnopbase.so and libopapi.so
+ * (and the per-package libopapi_*.so), loaded into the same namespace.
+ *
  * Not available here: simulated clocks, leak walks of device memory,
  * fault points inside the device (those are the simulator's).
  */
@@ -94,6 +97,38 @@ static const char *const names[API_CALL_COUNT] = {
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void *lib;
+/* The aclnn libraries of the install (nnopbase's objects, the operator
+ * packages), loaded into the real runtime's namespace: the catalogue's
+ * aclnn calls resolve there (a name the runtime lacks is looked up in
+ * each in turn). */
+static const char *const nn_libs[] = {"lib64/libnnopbase.so", "lib64/libopapi.so",
+                                      "lib64/libopapi_math.so", "lib64/libopapi_nn.so"};
+#define N_NN_LIBS (sizeof nn_libs / sizeof nn_libs[0])
+static void *nn_lib[N_NN_LIBS];
+
+/* Load the aclnn libraries root has beside the runtime, in its namespace. */
+static void load_nn(const char *root)
+{
+    Lmid_t lmid;
+    if (dlinfo(lib, RTLD_DI_LMID, &lmid) != 0)
+        return;
+    for (size_t i = 0; i < N_NN_LIBS; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s/%s", root, nn_libs[i]);
+        if (access(p, R_OK) == 0)
+            nn_lib[i] = dlmopen(lmid, p, RTLD_NOW | RTLD_LOCAL);
+    }
+}
+
+/* name in the runtime, else in the aclnn libraries. */
+static void *resolve(const char *name)
+{
+    void *f = dlsym(lib, name);
+    for (size_t i = 0; !f && i < N_NN_LIBS; i++)
+        if (nn_lib[i])
+            f = dlsym(nn_lib[i], name);
+    return f;
+}
 static char lib_path[4096];
 static char load_error[512];
 
@@ -143,11 +178,15 @@ static void load(void)
         lib = NULL;
         return;
     }
+    load_nn(root);
     for (int i = 0; i < API_CALL_COUNT; i++)
-        *(void **)&table[i] = dlsym(lib, names[i]); /* POSIX's way round ISO C */
+        *(void **)&table[i] = resolve(names[i]); /* POSIX's way round ISO C */
 #define CHECK(sym)                                                                           \
     if (!table[API_CALL_##sym]) {                                                            \
         snprintf(load_error, sizeof load_error, "%s has no %s", lib_path, #sym);             \
+        for (size_t i_ = 0; i_ < N_NN_LIBS; i_++)                                            \
+            if (nn_lib[i_])                                                                  \
+                dlclose(nn_lib[i_]);                                                         \
         dlclose(lib);                                                                        \
         lib = NULL;                                                                          \
         return;                                                                              \

@@ -184,6 +184,8 @@ struct be_op {
     struct be_tensor in[BE_OP_MAX_IN];
     struct be_tensor out;
     bool trans_a, trans_b, keep_dims;
+    bool scaled;  /* ADD, SUB: in[1] is scaled by alpha first (aclnn's alpha) */
+    double alpha; /* ADD, SUB: that factor; FILL: the value every element gets */
     int n_axes; /* ReduceSum axes (distinct, in range), Transpose perm */
     int64_t axes[BE_OP_MAX_DIMS];
     void *ws, *tiling; /* allocator blocks the kernel writes (NULL: none) */

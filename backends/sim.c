@@ -964,6 +964,7 @@ static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, ui
     struct sim_op o = {.kind = op_kind_of[op->kind], .name = op->type, .n_in = op->n_in,
                        .out = sim_tensor_of(&op->out), .trans_a = op->trans_a,
                        .trans_b = op->trans_b, .keep_dims = op->keep_dims,
+                       .scaled = op->scaled, .alpha = op->alpha,
                        .n_axes = op->n_axes, .ws = op->ws, .ws_bytes = op->ws_bytes,
                        .tiling = op->tiling, .tiling_bytes = op->tiling_bytes};
     for (int i = 0; i < op->n_in && i < SIM_OP_MAX_IN; i++)

@@ -293,9 +293,11 @@ static void k_elementwise(const struct sim_op *op, void *const *in, void *out)
     bool ints = !is_float(odt);
     const struct sim_tensor *a = &op->in[0], *b = &op->in[1];
     const enum sim_dtype bdt = b->dt;
+    /* aclnn's Add and Sub scale the second operand: self +- alpha * other */
+    const double alpha = op->scaled ? op->alpha : 1;
     if (elems(a) == n && elems(b) == n) {
         for (size_t i = 0; i < n; i++)
-            store(out, odt, i, binary(kind, load(in[0], adt, i), load(in[1], bdt, i), ints));
+            store(out, odt, i, binary(kind, load(in[0], adt, i), alpha * load(in[1], bdt, i), ints));
         return;
     }
     int64_t sa[SIM_OP_MAX_DIMS], sb[SIM_OP_MAX_DIMS];
@@ -303,7 +305,7 @@ static void k_elementwise(const struct sim_op *op, void *const *in, void *out)
     bcast_strides(b, o->dims, o->ndims, sb);
     for (size_t i = 0; i < n; i++) {
         double x = load(in[0], adt, offset_of(i, o->dims, o->ndims, sa));
-        double y = load(in[1], bdt, offset_of(i, o->dims, o->ndims, sb));
+        double y = alpha * load(in[1], bdt, offset_of(i, o->dims, o->ndims, sb));
         store(out, odt, i, binary(kind, x, y, ints));
     }
 }
@@ -472,6 +474,10 @@ static enum sim_rc compute(const struct sim_op *op)
             break;
         case SIM_OP_TRANSPOSE:
             k_transpose(op, in, out);
+            break;
+        case SIM_OP_FILL:
+            for (size_t i = 0; i < no; i++)
+                store(out, op->out.dt, i, op->alpha);
             break;
         default:
             k_elementwise(op, in, out);

@@ -593,6 +593,8 @@ struct sim_op {
     struct sim_tensor out;     /* data is a device address */
     bool trans_a, trans_b;     /* MATMUL, GEMM */
     bool keep_dims;            /* REDUCE_SUM */
+    bool scaled;               /* ADD, SUB: in[1] times alpha first */
+    double alpha;              /* ADD, SUB: that factor; FILL: the value */
     int n_axes;                /* REDUCE_SUM: axes (distinct, in range); TRANSPOSE: perm */
     int64_t axes[SIM_OP_MAX_DIMS];
     void *ws;                  /* device workspace the kernel writes (NULL: none) */

@@ -459,6 +459,26 @@ static void test_activations(void **state)
     drop(&ty);
 }
 
+/* ZerosLike and OnesLike: x's shape and type, every element 0 / 1 (the fill
+ * kernel aclnnInplaceZero and aclnnInplaceFillScalar share). */
+static void test_zeros_like_ones_like(void **state)
+{
+    (void)state;
+    int64_t d[1] = {3};
+    int32_t x[3] = {7, -8, 9}, y[3] = {5, 5, 5};
+    struct tensor tx = make(ACL_INT32, 1, d, x), ty = make(ACL_INT32, 1, d, y);
+    assert_int_equal(run2("OnesLike", &tx, NULL, &ty, NULL, S), ACL_SUCCESS);
+    read_back(&ty, y);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(y[i], 1);
+    assert_int_equal(run2("ZerosLike", &tx, NULL, &ty, NULL, S), ACL_SUCCESS);
+    read_back(&ty, y);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(y[i], 0);
+    drop(&tx);
+    drop(&ty);
+}
+
 /* ---- The executor's allocator ---- */
 
 static void test_alloc_null_fails_the_execute_no_fallback(void **state)
@@ -686,6 +706,7 @@ int main(void)
         cmocka_unit_test_setup(test_matmul_transpose_and_its_memory, fresh),
         cmocka_unit_test_setup(test_reduce_sum_axes_keep_dims_and_transpose, fresh),
         cmocka_unit_test_setup(test_activations, fresh),
+        cmocka_unit_test_setup(test_zeros_like_ones_like, fresh),
         cmocka_unit_test_setup(test_alloc_null_fails_the_execute_no_fallback, fresh),
         cmocka_unit_test_setup(test_fallback_allocator_kept_for_life_late_registration_ignored, fresh),
         cmocka_unit_test_setup(test_operator_takes_roofline_time_on_its_stream, fresh),

@@ -17,6 +17,8 @@
 #include "../api/testutil.h"
 #include "acl/acl_rt_allocator.h"
 #include "acl/acl_op.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnn/opdev/op_errno.h"
 #include "acl/acl_rt_memory_soma.h"
 #include "aclsim/fault.h"
 #include "fault/fault.h"
@@ -954,6 +956,79 @@ static aclError op_scenario(void)
 
 static aclError scenario_ACL_OP_ALLOC(void) { return op_scenario(); }
 static aclError scenario_ACL_OP_GET_ADDR(void) { return op_scenario(); }
+
+/* ---- The aclnn operators: an Add of 16 floats on a fresh stream ---- */
+
+struct nn_add {
+    aclrtStream s;
+    void *mem[3];
+    aclTensor *t[3];
+    aclScalar *alpha;
+};
+
+static void nn_up(struct nn_add *a)
+{
+    assert_int_equal(aclrtCreateStream(&a->s), ACL_SUCCESS);
+    int64_t dims[1] = {16}, strides[1] = {1};
+    float one = 1.0f;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(aclrtMalloc(&a->mem[i], 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        assert_int_equal(aclrtMemset(a->mem[i], 64, 0, 64), ACL_SUCCESS);
+        a->t[i] = aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, a->mem[i]);
+    }
+    a->alpha = aclCreateScalar(&one, ACL_FLOAT);
+}
+
+static void nn_down(struct nn_add *a)
+{
+    /* The operator works again once the point is off. */
+    uint64_t ws = 1;
+    aclOpExecutor *e = NULL;
+    assert_int_equal(aclnnAddGetWorkspaceSize(a->t[0], a->t[1], a->alpha, a->t[2], &ws, &e), 0);
+    assert_int_equal(aclnnAdd(NULL, ws, e, a->s), 0);
+    assert_int_equal(aclrtSynchronizeStream(a->s), ACL_SUCCESS);
+    for (int i = 0; i < 3; i++) {
+        aclDestroyTensor(a->t[i]);
+        assert_int_equal(aclrtFree(a->mem[i]), ACL_SUCCESS);
+    }
+    aclDestroyScalar(a->alpha);
+    assert_int_equal(aclrtDestroyStream(a->s), ACL_SUCCESS);
+}
+
+static aclError nn_plan_scenario(void)
+{
+    struct nn_add a;
+    nn_up(&a);
+    uint64_t ws = 7;
+    aclOpExecutor *e = NULL;
+    on();
+    aclError rc = aclnnAddGetWorkspaceSize(a.t[0], a.t[1], a.alpha, a.t[2], &ws, &e);
+    off();
+    assert_null(e); /* nothing handed out */
+    assert_int_equal(ws, 7);
+    nn_down(&a);
+    return rc;
+}
+
+static aclError scenario_ACL_NN_WORKSPACE(void) { return nn_plan_scenario(); }
+static aclError scenario_ACL_NN_EXECUTOR(void) { return nn_plan_scenario(); }
+
+static aclError scenario_ACL_NN_LAUNCH(void)
+{
+    struct nn_add a;
+    nn_up(&a);
+    uint64_t ws = 1;
+    aclOpExecutor *e = NULL;
+    assert_int_equal(aclnnAddGetWorkspaceSize(a.t[0], a.t[1], a.alpha, a.t[2], &ws, &e), 0);
+    on();
+    aclError rc = aclnnAdd(NULL, ws, e, a.s);
+    off();
+    /* The single-use executor went with the failed launch. */
+    assert_int_equal(aclnnAdd(NULL, ws, e, a.s), ACLNN_ERR_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    nn_down(&a);
+    return rc;
+}
 
 /* ---- 2-D, batch and descriptor copies ---- */
 

@@ -462,3 +462,37 @@ aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream st
     api_stream_put(&ref);
     return rc;
 }
+
+/* ---- aclnn: a workspace the caller allocated ---- */
+
+aclError api_op_execute_ws(const char *fn, struct api_op_plan *plan, aclrtStream stream,
+                           void *ws, size_t ws_bytes)
+{
+    aclError rc = check_buffers(plan);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    struct api_stream_ref ref;
+    rc = api_stream_get(fn, stream, &ref);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    /* The workspace is the caller's block: the sanitizer sees it as it sees
+     * an allocator's (no allocator object: the caller's own memory). */
+    struct api_check_op chk;
+    api_check_op_begin(&chk, plan->op.type, ref.stream, NULL, NULL);
+    struct exec_blocks x = {{NULL, NULL}, {NULL, NULL}, {0, 0}, 0};
+    plan->op.tiling = NULL;
+    plan->op.tiling_bytes = 0;
+    plan->op.ws = NULL;
+    plan->op.ws_bytes = 0;
+    if (ws && ws_bytes) {
+        x.blocks[0] = ws;
+        x.addrs[0] = api_check_block(&chk, ws, ws, ws_bytes, true) ? ws : NULL;
+        x.sizes[0] = ws_bytes;
+        x.got = 1;
+        plan->op.ws = x.addrs[0];
+        plan->op.ws_bytes = x.addrs[0] ? ws_bytes : 0;
+    }
+    rc = launch(ref.stream, plan, &chk, &x);
+    api_stream_put(&ref);
+    return rc;
+}

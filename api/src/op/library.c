@@ -18,6 +18,7 @@
  *   ReduceSumD             x -> y, attrs axes, keep_dims
  *   Transpose              x, perm (const or host tensor) -> y
  *   TransposeD             x -> y, attr perm
+ *   ZerosLike OnesLike     x -> y of x's shape and type, every element 0 / 1
  * Formats: the plain layouts (ND, NCHW, NHWC, NC, NCL, NCDHW, NDHWC, HWCN)
  * with no different storage format. Shapes must be static (no -1/-2)
  * except unknown output dims in the V2 calls, which are planned here and
@@ -41,7 +42,7 @@
 #include <string.h>
 #include "op.h"
 
-enum cls { BINARY, UNARY, CAST, MATMUL, BATCHMATMUL, GEMM, REDUCE, REDUCE_D, TRANSPOSE, TRANSPOSE_D };
+enum cls { BINARY, UNARY, CAST, MATMUL, BATCHMATMUL, GEMM, REDUCE, REDUCE_D, TRANSPOSE, TRANSPOSE_D, FILL };
 
 /* Data type sets. */
 #define T_F32 (1u << 0)
@@ -89,6 +90,8 @@ static const struct opdef defs[] = {
     {"ReduceSumD", BE_OP_REDUCE_SUM, REDUCE_D, T_NUMBER},
     {"Transpose", BE_OP_TRANSPOSE, TRANSPOSE, T_CAST},
     {"TransposeD", BE_OP_TRANSPOSE, TRANSPOSE_D, T_CAST},
+    {"ZerosLike", BE_OP_FILL, FILL, T_CAST},
+    {"OnesLike", BE_OP_FILL, FILL, T_CAST},
 };
 
 static const struct opdef *find(const char *type)
@@ -643,6 +646,9 @@ enum api_op_mismatch api_op_plan(const struct api_op_args *a, bool refresh,
     case REDUCE:
     case REDUCE_D:
         return plan_reduce(&c, def, plan);
+    case FILL:
+        plan->op.alpha = strcmp(def->type, "OnesLike") == 0 ? 1 : 0;
+        return plan_unary(&c, def, plan);
     default:
         return plan_transpose(&c, def, plan);
     }

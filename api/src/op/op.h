@@ -17,6 +17,7 @@
 #include "backends/be.h"
 #include "mem/memory.h"
 #include "rt/rt.h"
+#include "aclnn/opdev/op_errno.h"
 
 /* ---- tensor.c: tensor descriptions (struct aclTensorDesc of acl_base_mdl.h) ---- */
 
@@ -173,6 +174,15 @@ aclError api_op_call(const char *fn, unsigned how, const struct api_op_args *a,
  * launch. `fn` names the call for messages. */
 aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream stream);
 
+/* Run a planned aclnn operator on `stream` with the workspace its caller
+ * allocated (ws, ws_bytes; NULL, 0: none): the buffers and the stream are
+ * checked as api_op_execute checks them, the workspace is shown to the
+ * allocator sanitizer as an executor's block is (address, bounds, pending
+ * use by other streams, graph memory) and the kernel writes it. The plan's
+ * own requests are not drawn from any allocator. */
+aclError api_op_execute_ws(const char *fn, struct api_op_plan *plan, aclrtStream stream,
+                           void *ws, size_t ws_bytes);
+
 /* ---- executor.c, as a watcher (api/src/watchers.c) ---- */
 
 /* A stream's backend object is released: its executor state and the
@@ -181,5 +191,72 @@ void api_op_stream_released(void *stream);
 /* Device dev is closing: release the executor's own allocators of its
  * streams (before the leak report, which must not count them). */
 void api_op_device_closing(int32_t dev, const char *where);
+
+/* ---- nnmeta.c: the aclnn objects (CANN's nnopbase, aclnn/acl_meta.h) ---- */
+
+/* What aclCreateTensor hands out: a view (shape, strides and offset in
+ * elements) of storage at `data`, which it does not own. The three arrays
+ * follow the struct in one allocation, sized for API_NN_MAX_DIMS each, so
+ * aclInitTensor can change them in place. */
+#define API_NN_MAX_DIMS 8
+struct aclTensor {
+    aclDataType dtype;
+    aclFormat format;
+    uint64_t ndims, n_storage;
+    int64_t offset;
+    void *data;
+    int64_t dims[API_NN_MAX_DIMS], strides[API_NN_MAX_DIMS], storage[API_NN_MAX_DIMS];
+};
+
+/* A host scalar: its type and its value, copied at create. */
+struct aclScalar {
+    aclDataType dtype;
+    union {
+        double f64;
+        float f32;
+        uint16_t h16;
+        int64_t i64;
+        int32_t i32;
+        int16_t i16;
+        int8_t i8;
+        uint8_t u8;
+        uint64_t bits;
+    } v;
+};
+
+/* The scalar's value as a double (fp16/bf16 widened, integers converted). */
+double api_nn_scalar_value(const aclScalar *s);
+
+/* Copy an int array's values into v (as many as aclGetIntArraySize says). */
+void api_nn_int_array(const aclIntArray *a, int64_t *v);
+
+/* Whether t's view is contiguous (strides row-major over its dims). */
+bool api_nn_contiguous(const aclTensor *t);
+
+/* An operator planned by an aclnn GetWorkspaceSize call: what its launch
+ * runs. Single-use unless made repeatable (CANN's rule): a launch of a
+ * single-use executor destroys it. */
+struct aclOpExecutor {
+    _Atomic uint64_t magic; /* nnmeta.c's: set while live */
+    const char *launch;     /* the launch call it belongs to ("aclnnAdd") */
+    struct api_op_plan plan;
+    uint64_t ws_bytes;      /* the workspace it planned */
+    bool repeatable;
+    uint64_t host_vals[BE_OP_MAX_IN]; /* host scalar inputs (Gemm's alpha, beta), kept */
+    struct aclOpExecutor *next_free;  /* nnmeta.c's free list */
+};
+
+/* A new executor for the launch call `launch`, live until freed; NULL
+ * when host memory runs out (reported). */
+aclOpExecutor *api_nn_executor_new(const char *launch);
+/* Whether e is a live executor (made and not yet run once or destroyed). */
+bool api_nn_executor_live(const aclOpExecutor *e);
+/* Unregister and free a live executor. */
+void api_nn_executor_free(aclOpExecutor *e);
+
+/* Report an aclnn failure as CANN's op layer does (hicann/opbase
+ * include/nnopbase/opdev/op_log.h L48-60: the code's first digit picks
+ * EZ1001, EZ9903 or EZ9999) and return it. */
+aclnnStatus api_nn_fail(aclnnStatus rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* ACLSIM_API_OP_OP_H_ */

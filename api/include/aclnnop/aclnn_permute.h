@@ -1,0 +1,26 @@
+/*
+ * aclnnop/aclnn_permute.h - the aclnn Permute operator: out = self with its dims permuted.
+ * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
+ * and says how much device workspace it needs; the launch runs it on a
+ * stream. Signatures as CANN's (hicann/ops-math, aclnn_permute.h).
+ */
+#ifndef OP_API_INC_PERMUTE_H_
+#define OP_API_INC_PERMUTE_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims, aclTensor *out, uint64_t *workspaceSize,
+        aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnPermute(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+        aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OP_API_INC_PERMUTE_H_ */
