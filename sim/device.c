@@ -122,10 +122,12 @@ enum sim_rc sim_device_open(int32_t id)
     d->base = base;
     d->capacity = cap;
     d->span = span;
-    atomic_store(&d->retired, false);
     atomic_store_explicit(&d->plain, !stacks && !d->tracked && d->view_whole,
                           memory_order_relaxed);
     atomic_store_explicit(&d->open, true, memory_order_release);
+    /* Only now: a stale pointer must find the range open or retired at
+     * every moment, or it is taken for host memory (sim_mem_in_range). */
+    atomic_store(&d->retired, false);
     sim_lock_give(&d->lock);
     sim_config_count_open(+1);
     sim_config_unlock();
