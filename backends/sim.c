@@ -1442,8 +1442,10 @@ static aclError vmm_phys_alloc(size_t size, const aclrtPhysicalMemProp *prop, ui
 
 static aclError vmm_phys_free(void *handle, const char **why)
 {
-    if (sim_vmm_phys_free(handle) == SIM_OK)
+    if (sim_vmm_phys_free(handle) == SIM_OK) {
+        sim_ipc_handle_forget(handle);
         return ACL_SUCCESS;
+    }
     *why = "handle is not a live physical memory handle (never allocated, or already freed)";
     return ACL_ERROR_RT_PARAM_INVALID;
 }

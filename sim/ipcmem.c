@@ -498,6 +498,7 @@ _Static_assert(sizeof(struct vhead) <= HEAD_BYTES, "the header fits its page");
 
 struct hexport {
     uint64_t shareable;
+    void *handle; /* the exporter's physical handle */
     int32_t dev;
     struct vhead *head;
     struct hexport *next;
@@ -528,6 +529,7 @@ enum sim_rc sim_ipc_handle_export(void *handle, uint64_t flags, uint64_t *sharea
     sim_ipc_sweep();
     pthread_mutex_lock(&lock);
     x->shareable = ((uint64_t)(uint32_t)me << 32) | next_handle++;
+    x->handle = handle;
     x->dev = sh.dev;
     char name[64];
     vname(x->shareable, name, sizeof name);
@@ -552,6 +554,24 @@ enum sim_rc sim_ipc_handle_export(void *handle, uint64_t flags, uint64_t *sharea
     *shareable = x->shareable;
     pthread_mutex_unlock(&lock);
     return SIM_OK;
+}
+
+void sim_ipc_handle_forget(void *handle)
+{
+    pthread_mutex_lock(&lock);
+    for (struct hexport **p = &hexports; *p; p = &(*p)->next) {
+        struct hexport *x = *p;
+        if (x->handle != handle)
+            continue;
+        *p = x->next;
+        char name[64];
+        vname(x->shareable, name, sizeof name);
+        shm_unlink(name); /* later imports find no live export; made ones keep their bytes */
+        munmap(x->head, HEAD_BYTES);
+        base_free(x);
+        break;
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 enum sim_rc sim_ipc_handle_set_pids(uint64_t shareable, const int32_t *pids, size_t n,

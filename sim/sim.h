@@ -970,6 +970,10 @@ enum sim_rc sim_ipc_handle_set_pids(uint64_t shareable, const int32_t *pids, siz
                                     const char **why);
 enum sim_rc sim_ipc_handle_import(uint64_t shareable, int32_t dev, void **handle,
                                   const char **why);
+/* The exporter freed physical handle `handle`: its shareable handle, if
+ * any, names no live export from now on (imports made keep their bytes).
+ * pre: no device lock held (the IPC lock comes first). */
+void sim_ipc_handle_forget(void *handle);
 /* Unlink the shared objects (events', memory's) of processes that died. */
 void sim_ipc_sweep(void);
 

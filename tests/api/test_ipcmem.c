@@ -646,6 +646,63 @@ static void test_shareable_two_processes(void **state)
     down();
 }
 
+/* The exporter freed its physical handle before anyone imported it: the
+ * shareable handle names no live export any more (before, an import then
+ * mapped whatever bytes had since reused that memory). */
+static int late_importer(int in, int out)
+{
+    uint64_t sh;
+    if (get(in, &sh, sizeof sh) || aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0))
+        return 30;
+    aclrtDrvMemHandle h = NULL;
+    aclError rc = aclrtMemImportFromShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0,
+                                                      &h);
+    (void)aclGetRecentErrMsg();
+    if (rc == ACL_SUCCESS)
+        return 31;
+    if (put(out, "x", 1))
+        return 32;
+    return aclrtResetDevice(0) == ACL_SUCCESS && aclFinalize() == ACL_SUCCESS ? 0 : 33;
+}
+
+static void test_shareable_after_the_exporter_freed_it(void **state)
+{
+    (void)state;
+    int down_p[2], up_p[2];
+    env();
+    assert_int_equal(pipe(down_p), 0);
+    assert_int_equal(pipe(up_p), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(down_p[1]);
+        close(up_p[0]);
+        exit(late_importer(down_p[0], up_p[1]));
+    }
+    close(down_p[0]);
+    close(up_p[1]);
+    up();
+    aclrtPhysicalMemProp prop = phys_prop(0);
+    aclrtDrvMemHandle h;
+    uint64_t sh = 0;
+    char word = 0;
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &prop, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtMemExportToShareableHandleV2(h, ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION,
+                                                       ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &sh),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+    assert_int_equal(put(down_p[1], &sh, sizeof sh), 0);
+    assert_int_equal(get(up_p[0], &word, 1), 0);
+    assert_int_equal(word, 'x');
+    int status = -1;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    close(down_p[1]);
+    close(up_p[0]);
+    down();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -658,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_exporter_closes_first),
         cmocka_unit_test(test_shareable_checks),
         cmocka_unit_test(test_shareable_two_processes),
+        cmocka_unit_test(test_shareable_after_the_exporter_freed_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
