@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include "aclsim/fault.h"
 #include "testutil.h"
 
@@ -62,6 +63,12 @@ static void *slow_set_device(void *arg)
     s->rc = aclrtSetDevice(s->device);
     atomic_store(&s->done, 1);
     return NULL;
+}
+
+static void nap(void)
+{
+    struct timespec ts = {0, 100000}; /* 0.1 ms */
+    nanosleep(&ts, NULL);
 }
 
 /* Wait until the slow call is inside the backend (the point was hit). */
@@ -290,12 +297,14 @@ static void test_stream_and_event_destroyed_while_another_thread_uses_them(void 
         assert_int_equal(aclrtMalloc(&u.dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
         pthread_t t;
         assert_int_equal(pthread_create(&t, NULL, use_stream_and_event, &u), 0);
+        /* A short sleep, not sched_yield: under memcheck a yielding loop once
+         * starved the worker for minutes (valgrind runs one thread at a time). */
         while (atomic_load(&u.ok) < 5)
-            sched_yield();
+            nap();
         assert_int_equal(aclrtDestroyStream(u.stream), ACL_SUCCESS);
         assert_int_equal(aclrtDestroyEvent(u.event), ACL_SUCCESS);
         while (atomic_load(&u.failed) < 5)
-            sched_yield();
+            nap();
         atomic_store(&u.stop, 1);
         assert_int_equal(pthread_join(t, NULL), 0);
         assert_int_equal(aclrtFree(u.dev), ACL_SUCCESS);
