@@ -1,5 +1,5 @@
 /*
- * soc_table.h - reads the README's "SoC profiles" table, for the suites that
+ * soc_table.h - reads the "SoC profiles" table of docs/timing.md, for the suites that
  * hold it against the simulator (tests/sim/test_profile.c, from the profile
  * structs; tests/api/test_policy.c, through the ACL API).
  *
@@ -100,7 +100,7 @@ static inline bool soc_table_row(const char *line, struct soc_row *r)
     return soc_table_yes(cells[7], &r->uvm);
 }
 
-/* The rows of the README at path that start with a backquoted name (at most
+/* The rows of the page at path that start with a backquoted name (at most
  * max), each parsed or not: their number, or -1 when the file cannot be read
  * or has no "## SoC profiles" section. */
 static inline int soc_table_read(const char *path, struct soc_row *rows, int max)

@@ -2,9 +2,10 @@
  * test_options.c - aclsim's run-time options (base/options.def): a bad
  * value makes aclInit fail with ACL_ERROR_INVALID_PARAM and a message that
  * names the variable in one format, nothing is left half-built (the next
- * aclInit with a good value works), and the README's table and the
- * catalogue never drift apart.
+ * aclInit with a good value works), and the manual (docs/using.md's table,
+ * every page) and the catalogue never drift apart.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "testutil.h"
@@ -135,35 +136,37 @@ static void test_unwritable_trace_fails_init_naming_it(void **state)
 
 /* ---- The documentation ---- */
 
-static char readme[1 << 17];
+/* The manual's pages: the front door and every docs/ page. */
+static char doc[1 << 18];
 
-static void load_readme(void)
+static void load_doc(const char *path)
 {
-    FILE *f = fopen(ACLSIM_README, "r");
-    assert_non_null(f);
-    size_t n = fread(readme, 1, sizeof readme - 1, f);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
     fclose(f);
-    readme[n] = '\0';
+    doc[n] = '\0';
 }
 
-static void test_readme_table_lists_every_option(void **state)
+/* docs/using.md's table of environment variables lists every option. */
+static void test_docs_table_lists_every_option(void **state)
 {
     (void)state;
-    load_readme();
+    load_doc(ACLSIM_ROOT "/docs/using.md");
     for (size_t i = 0; i < N_OPTIONS; i++) {
         char row[128];
         snprintf(row, sizeof row, "`%s`", options[i].name);
-        if (!strstr(readme, row))
-            fail_msg("README.md does not document %s", options[i].name);
+        if (!strstr(doc, row))
+            fail_msg("docs/using.md's table does not document %s", options[i].name);
     }
 }
 
-/* An ACLSIM_* variable the README names must be one the library reads. */
-static void test_readme_names_no_option_the_library_lacks(void **state)
+/* An ACLSIM_* variable any page names must be one the library reads. */
+static void names_no_unknown_option(const char *path)
 {
-    (void)state;
-    load_readme();
-    for (const char *p = strstr(readme, "ACLSIM_"); p; p = strstr(p + 1, "ACLSIM_")) {
+    load_doc(path);
+    for (const char *p = strstr(doc, "ACLSIM_"); p; p = strstr(p + 1, "ACLSIM_")) {
         char name[64];
         size_t n = 0;
         while (n < sizeof name - 1 && ((p[n] >= 'A' && p[n] <= 'Z') || p[n] == '_' ||
@@ -174,8 +177,28 @@ static void test_readme_names_no_option_the_library_lacks(void **state)
         for (size_t i = 0; i < N_OPTIONS; i++)
             known |= strcmp(options[i].name, name) == 0;
         if (!known)
-            fail_msg("README.md names %s, which base/options.def does not define", name);
+            fail_msg("%s names %s, which base/options.def does not define", path, name);
     }
+}
+
+static void test_docs_name_no_option_the_library_lacks(void **state)
+{
+    (void)state;
+    names_no_unknown_option(ACLSIM_ROOT "/README.md");
+    DIR *d = opendir(ACLSIM_ROOT "/docs");
+    assert_non_null(d);
+    int pages = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 3, ".md") != 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/docs/%s", ACLSIM_ROOT, e->d_name);
+        names_no_unknown_option(path);
+        pages++;
+    }
+    closedir(d);
+    assert_true(pages >= 5);
 }
 
 int main(void)
@@ -188,8 +211,8 @@ int main(void)
         cmocka_unit_test(test_words_and_flags_are_checked),
         cmocka_unit_test(test_unwritable_trace_fails_init_naming_it),
         cmocka_unit_test(test_bad_setting_is_printed_on_stderr),
-        cmocka_unit_test(test_readme_table_lists_every_option),
-        cmocka_unit_test(test_readme_names_no_option_the_library_lacks),
+        cmocka_unit_test(test_docs_table_lists_every_option),
+        cmocka_unit_test(test_docs_name_no_option_the_library_lacks),
     };
     return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

@@ -5,7 +5,7 @@
  * aclrtPointerGetAttributes, plus aclrtGetMemUsageInfo.
  *
  * Each case opens the simulator with its own profile and a small HBM; one
- * opens every profile of the README's "SoC profiles" table at its full size
+ * opens every profile of docs/timing.md's "SoC profiles" table at its full size
  * and checks what the API shows of each row.
  */
 #include <stdlib.h>
@@ -280,7 +280,7 @@ static double host_gbps_of_copies(void)
     return (double)(BIG - SMALL) / ((double)(second - first) * 1e-3) / 1e9;
 }
 
-/* Each profile a README row names opens as the row says: aclrtGetSocName
+/* Each profile a table row names opens as the row says: aclrtGetSocName
  * gives its name, aclrtGetMemInfo its HBM less the row's reserve, a
  * 100-byte aclrtMalloc takes 128 bytes plus the padding (in 64-byte
  * granules), 1 GB pages exist or give 207000, fills run at its HBM
@@ -290,12 +290,12 @@ static void test_every_readme_profile_opens_as_its_row_says(void **state)
 {
     (void)state;
     static struct soc_row rows[SOC_TABLE_MAX_ROWS];
-    int n = soc_table_read(ACLSIM_README, rows, SOC_TABLE_MAX_ROWS), opened = 0;
+    int n = soc_table_read(ACLSIM_ROOT "/docs/timing.md", rows, SOC_TABLE_MAX_ROWS), opened = 0;
     assert_true(n > 0);
     unsetenv("ACLSIM_HBM_BYTES");
     for (int r = 0; r < n; r++) {
         if (!rows[r].parsed)
-            fail_msg("README row not in the table's form: %s", rows[r].line);
+            fail_msg("docs/timing.md row not in the table's form: %s", rows[r].line);
         for (int k = 0; k < rows[r].n_names; k++) {
             const struct soc_row *row = &rows[r];
             size_t fr, total;
@@ -317,11 +317,11 @@ static void test_every_readme_profile_opens_as_its_row_says(void **state)
             (void)aclGetRecentErrMsg();
             double gbps = hbm_gbps_of_fills();
             if (gbps < row->hbm_gbps * 0.999 || gbps > row->hbm_gbps * 1.001)
-                fail_msg("%s fills at %g GB/s, its README row says %g", row->names[k], gbps,
+                fail_msg("%s fills at %g GB/s, its docs/timing.md row says %g", row->names[k], gbps,
                          row->hbm_gbps);
             gbps = host_gbps_of_copies();
             if (gbps < row->host_gbps * 0.999 || gbps > row->host_gbps * 1.001)
-                fail_msg("%s copies pinned memory at %g GB/s, its README row says %g",
+                fail_msg("%s copies pinned memory at %g GB/s, its docs/timing.md row says %g",
                          row->names[k], gbps, row->host_gbps);
             p = NULL;
             rc = aclrtMemAllocManaged(&p, 4096, ACL_RT_MEM_ATTACH_GLOBAL);

@@ -1,7 +1,7 @@
 /*
  * test_pool.c - stream-ordered memory pools: CANN's checks
  * (src/acl/aclrt_impl/memory.cpp aclrtMemPoolCreateImpl...) and reuse in
- * stream order, in simulated time (README "Virtual memory and pools").
+ * stream order, in simulated time (docs/memory.md, "Virtual memory and pools").
  */
 #include <stdint.h>
 #include <stdlib.h>

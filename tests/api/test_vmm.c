@@ -2,7 +2,7 @@
  * test_vmm.c - virtual memory management: reserved ranges, physical
  * handles, mappings. Checks and messages of the ACL layer are CANN's
  * (src/acl/aclrt_impl/memory.cpp); the state checks below it are the
- * simulator's (aclsim's wording, README "Virtual memory and pools").
+ * simulator's (aclsim's wording, docs/memory.md, "Virtual memory and pools").
  */
 #include <stdint.h>
 #include <stdlib.h>

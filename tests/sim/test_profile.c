@@ -1,10 +1,10 @@
 /*
  * tests/sim/test_profile.c - the built-in SoC profiles (sim/profile.c)
- * against the README's "SoC profiles" table: every profile has a row whose
+ * against the "SoC profiles" table of docs/timing.md: every profile has a row whose
  * HBM, HBM GB/s, padding, 1 GB-pages, reserve, host GB/s and UVM cells are
  * the profile's, every row
- * names only real profiles, and no profile has two rows. The README's path
- * comes from the build (ACLSIM_README). tests/api/test_policy.c opens each
+ * names only real profiles, and no profile has two rows. The page's path
+ * comes from the build (ACLSIM_ROOT, the project root). tests/api/test_policy.c opens each
  * row's profiles through the ACL API.
  */
 #include <setjmp.h>
@@ -21,12 +21,12 @@ static struct soc_row rows[SOC_TABLE_MAX_ROWS];
 
 static int read_rows(void)
 {
-    int n = soc_table_read(ACLSIM_README, rows, SOC_TABLE_MAX_ROWS);
+    int n = soc_table_read(ACLSIM_ROOT "/docs/timing.md", rows, SOC_TABLE_MAX_ROWS);
     if (n <= 0)
-        fail_msg("%s has no SoC profiles table", ACLSIM_README);
+        fail_msg("%s has no SoC profiles table", ACLSIM_ROOT "/docs/timing.md");
     for (int i = 0; i < n; i++)
         if (!rows[i].parsed)
-            fail_msg("README row not in the table's form: %s", rows[i].line);
+            fail_msg("docs/timing.md row not in the table's form: %s", rows[i].line);
     return n;
 }
 

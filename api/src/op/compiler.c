@@ -47,7 +47,7 @@ static aclError check_op_path(aclopCompileType compileFlag, const char *opPath)
     if (!opPath)
         return api_err_arg_null("opPath");
     api_report(API_MSG_EH0006, "compiling an unregistered operator from %s is not supported. "
-               "Reason: aclsim runs only its built-in operators (README: Operators).", opPath);
+               "Reason: aclsim runs only its built-in operators (docs/operators.md).", opPath);
     return ACL_ERROR_API_NOT_SUPPORT;
 }
 

@@ -600,7 +600,7 @@ enum api_op_mismatch api_op_plan(const struct api_op_args *a, bool refresh,
     const struct opdef *def = find(type);
     if (!def)
         return no(&c, API_OPM_TYPE, "%s is not an operator of aclsim's built-in library "
-                  "(README: Operators)", type);
+                  "(docs/operators.md)", type);
     plan->op.kind = def->kind;
     plan->op.type = def->type;
     int lo, hi;

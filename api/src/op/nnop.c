@@ -8,7 +8,7 @@
  * (executor.c, api_op_execute_ws), which shows the workspace to the
  * allocator sanitizer and takes the kernel's roofline time on the stream.
  *
- * Workspace sizes (documented in the README's aclnn table): the plan's
+ * Workspace sizes (documented in the aclnn table of docs/operators.md): the plan's
  * workspace request of library.c, without the tiling record (aclnn's
  * kernels carry their tiling in the launch): RoundUp(batch * m * n * 4,
  * 512) bytes for Matmul and BatchMatMul, 0 for every elementwise operator.

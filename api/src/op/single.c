@@ -9,7 +9,7 @@
  * null.", a negative count EH0001 (or no message where CANN gives none),
  * all of them ACL_ERROR_INVALID_PARAM. Execution (executor.c) runs the
  * built-in operators of library.c without any operator model: see the
- * README's "Operators" section for how that differs from CANN.
+ * "Operators" section of docs/operators.md for how that differs from CANN.
  * Forwarded whole to a real runtime when one is loaded (API_FORWARD).
  */
 #include <errno.h>
