@@ -199,9 +199,10 @@ __attribute__((constructor(101))) static void opt_load(void)
     o.nested = detect_nested();
     for (int i = 0; i < OPT_COUNT; i++) {
         read_one((enum opt_id)i);
-        /* Nothing may run before aclInit reports it: say it now. */
+        /* Nothing may run before aclInit reports it: say it now, and what
+         * follows (aclInit refuses to start while any value is bad). */
         if (catalogue[i].when == LOAD && o.error[i][0] && !o.nested)
-            fprintf(stderr, "aclsim: %s; ignored until it is fixed\n", o.error[i]);
+            fprintf(stderr, "aclsim: %s; aclInit fails until it is fixed\n", o.error[i]);
     }
 }
 
@@ -229,7 +230,7 @@ const char *opt_invalid(enum opt_id id, const char *expected_text)
     complain(id, o.raw[id], expected_text);
     pthread_mutex_unlock(&lock);
     if (catalogue[id].when == LOAD && !o.nested)
-        fprintf(stderr, "aclsim: %s; ignored until it is fixed\n", o.error[id]);
+        fprintf(stderr, "aclsim: %s; aclInit fails until it is fixed\n", o.error[id]);
     return o.error[id];
 }
 

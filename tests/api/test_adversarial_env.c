@@ -440,8 +440,8 @@ static void test_bad_fault_specs_are_reported_at_load_and_by_aclinit(void **stat
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char env[256], load[512], init[512];
         snprintf(env, sizeof env, "ACLSIM_FAULT=%s", bad[i].spec);
-        snprintf(load, sizeof load, "aclsim: ACLSIM_FAULT=%s is invalid: %s; ignored until it is "
-                 "fixed\n", bad[i].spec, bad[i].why);
+        snprintf(load, sizeof load, "aclsim: ACLSIM_FAULT=%s is invalid: %s; aclInit fails until "
+                 "it is fixed\n", bad[i].spec, bad[i].why);
         snprintf(init, sizeof init, "msg=The argument is invalid.Reason: aclInit failed: "
                  "ACLSIM_FAULT=%s is invalid: %s.\n", bad[i].spec, bad[i].why);
         const char *e[] = {env, NULL};
@@ -505,8 +505,8 @@ static void test_fault_count_file_and_diff_on_the_sim(void **state)
                                "init=0\n", "malloc2=0\n", NULL};
     expect_child(diff, want_diff);
     const char *bad_diff[] = {"ACLSIM_DIFF=yes", NULL};
-    const char *want_bad_diff[] = {"aclsim: ACLSIM_DIFF=yes is invalid: expected 0 or 1; ignored "
-                                   "until it is fixed\n",
+    const char *want_bad_diff[] = {"aclsim: ACLSIM_DIFF=yes is invalid: expected 0 or 1; aclInit "
+                                   "fails until it is fixed\n",
                                    "init=100000\n", "malloc1=0\n", NULL};
     expect_child(bad_diff, want_bad_diff);
 }
