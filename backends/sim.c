@@ -512,7 +512,10 @@ static void note(const char *what, const void *a, const void *b)
     if (!sim_trace_enabled())
         return;
     char arg[96];
-    snprintf(arg, sizeof arg, "stream=%p desc=%p", a, b);
+    if (b)
+        snprintf(arg, sizeof arg, "stream=%p desc=%p", a, b);
+    else
+        snprintf(arg, sizeof arg, "stream=%p (no allocator registered)", a);
     sim_trace_instant(-1, what, sim_clock_host(), arg);
 }
 

@@ -348,15 +348,23 @@ static void test_trace_is_chrome_json_with_copies_counters_and_registrations(voi
     aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, (aclrtAllocatorGetAddrFromBlockFunc)(uintptr_t)3);
     assert_int_equal(aclrtAllocatorRegister(s1, d), ACL_SUCCESS);
     assert_int_equal(aclrtAllocatorUnregister(s1), ACL_SUCCESS);
+    assert_int_equal(aclrtAllocatorUnregister(s2), ACL_SUCCESS); /* nothing registered */
+    char desc[32];
+    snprintf(desc, sizeof desc, "desc=%p", (void *)d);
     aclrtAllocatorDestroyDesc(d);
     assert_int_equal(down(NULL), ACL_SUCCESS); /* aclFinalize writes the file */
-    char cmd[512];
+    /* Register's and the first Unregister's instants name the desc; the
+     * second Unregister had none to name. */
+    char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "python3 -c \"import json,sys; t=json.load(open('%s'))['traceEvents']; "
              "x=[e for e in t if e.get('ph')=='X' and e.get('args',{}).get('bytes')==%u]; "
              "c=[e for e in t if e.get('ph')=='C' and e['name']=='device memory']; "
-             "i=[e for e in t if e.get('ph') in ('i','I') and 'aclrtAllocatorRegister' in e['name']]; "
-             "sys.exit(0 if len(x)>=4 and c and i else 1)\"", path, BIG);
+             "i=[str(e.get('args')) for e in t if e.get('ph') in ('i','I') and 'aclrtAllocatorRegister' in e['name']]; "
+             "u=[str(e.get('args')) for e in t if e.get('ph') in ('i','I') and 'aclrtAllocatorUnregister' in e['name']]; "
+             "ok=len(x)>=4 and c and len(i)==1 and '%s' in i[0] and len(u)==2 and '%s' in u[0] "
+             "and 'desc' not in u[1] and 'no allocator registered' in u[1]; "
+             "sys.exit(0 if ok else 1)\"", path, BIG, desc, desc);
     int rc = system(cmd);
     unlink(path);
     assert_int_equal(rc, 0);

@@ -346,9 +346,12 @@ aclError api_impl_aclrtAllocatorUnregister(aclrtStream stream)
     if (!stream)
         return api_err_null("aclrtAllocatorUnregister", "stream");
     api_check_unregister(stream); /* operators still using it? */
+    /* The trace names the desc the stream had (none: nothing was registered). */
+    const struct api_alloc_snapshot *had = API_TOOL(note) ? api_registry_get(stream) : NULL;
+    aclrtAllocatorDesc desc = had ? had->desc : NULL;
     api_registry_remove(stream);
     if (API_TOOL(note))
-        API_TOOL(note)("aclrtAllocatorUnregister", stream, NULL);
+        API_TOOL(note)("aclrtAllocatorUnregister", stream, desc);
     if (API_BRIDGE(alloc_unregister) && !api_diff_on)
         API_BRIDGE(alloc_unregister)(stream);
     return ACL_SUCCESS;
