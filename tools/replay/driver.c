@@ -446,20 +446,21 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < h.records && rc == 0;) {
         struct devrun d;
         size_t from = i;
-        if (recs[i].id >= h.blocks || recs[i].stream >= h.streams || start(&d, recs[i].dev)) {
+        if (recs[i].op != OP_DEVICE || start(&d, recs[i].dev)) {
             rc = 1;
             break;
         }
         rec_dev = &d;
         if (rec_out)
             fprintf(rec_out, "D %d\n", d.dev);
-        for (; i < h.records && recs[i].dev == d.dev; i++) {
+        for (i++; i < h.records && recs[i].op != OP_DEVICE; i++) {
+            if (recs[i].op == OP_DEVICE)
+                continue;
             if (recs[i].id >= h.blocks || recs[i].stream >= h.streams) {
                 rc = 1;
                 break;
             }
-            if (recs[i].op != OP_DEVICE)
-                step(&d, &recs[i], keep_going);
+            step(&d, &recs[i], keep_going);
             if (progress && (i & 0xfffff) == 0)
                 fprintf(stderr, "\raclsim-replay: %zu of %llu events", i,
                         (unsigned long long)h.records);
