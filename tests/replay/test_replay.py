@@ -249,6 +249,9 @@ def test_recorded_oom():
     rc, r, err = replay(path, '--soc', 'Ascend950PR_9599')
     check(rc == 0 and r and r['peak_requested'] == 70 * GiB and r['first_failure'] is None,
           'oom on 950PR: exit %d %s' % (rc, err))
+    # --hbm past the profile's own: a 910B1 with 96 GiB would hold it
+    rc, r, err = replay(path, '--soc', 'Ascend910B1', '--hbm', str(96 * GiB))
+    check(rc == 0 and r and r['hbm_total'] > 95 * GiB, '--hbm 96 GiB: exit %d %s' % (rc, err))
 
 
 def test_blocks_without_addresses():
