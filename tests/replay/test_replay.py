@@ -445,6 +445,66 @@ def test_expandable_vs_plain():
           'caching reserved %s' % (c and c['peak_reserved']))
 
 
+def test_garbage_collection():
+    # per_process_memory_fraction:0.5 caps the allocator at half the device
+    # (setMemoryFraction CA:1712); garbage_collection_threshold:0.5 then
+    # frees, before a new segment, the unsplit cached blocks of the large
+    # pool older than the average (CA:2859-2929) once more than half the cap
+    # is held. A (200 MiB) is freed, B (100 MiB, stream 1) taken and freed,
+    # C (100 MiB, stream 2) asked: 304 MiB are held, over the 254 MiB
+    # threshold, and A, the older, goes: C's segment makes 204 MiB. Without
+    # the collector C's segment joins the other two.
+    A, B, C = 0x100000000, 0x200000000, 0x300000000
+    trace = [ev('alloc', A, 200 * MiB)] + alloc_free(A, 200 * MiB) + \
+        [ev('alloc', B, 100 * MiB, stream=1)] + alloc_free(B, 100 * MiB, stream=1) + \
+        [ev('alloc', C, 100 * MiB, stream=2)]
+    path = snapshot('gc.pickle', [trace])
+    a, b = segment_of(200 * MiB), segment_of(100 * MiB)
+    runs = {}
+    for conf in ('per_process_memory_fraction:0.5',
+                 'per_process_memory_fraction:0.5,garbage_collection_threshold:0.5'):
+        rc, r, err = replay(path, '--allocator', 'caching', '--hbm', str(GiB), '--alloc-conf', conf,
+                            '--snapshot', os.path.join(tmp, 'gc-out.pickle'))
+        check(rc == 0 and r, 'gc %s: exit %d %s' % (conf, rc, err))
+        if not r:
+            return
+        runs[conf] = (r, pickle.load(open(os.path.join(tmp, 'gc-out.pickle'), 'rb')))
+    total = runs[conf][0]['hbm_total']
+    check(a + b > 0.5 * 0.5 * total > a and a + 2 * b < 0.5 * total,
+          'gc: the thresholds do not fall between the steps (total %d)' % total)
+    nogc, gc = runs['per_process_memory_fraction:0.5'], runs[conf]
+    check(sorted(x['total_size'] for x in nogc[1]['segments']) == sorted([a, b, b]),
+          'no gc: segments %s' % [x['total_size'] for x in nogc[1]['segments']])
+    check(sorted(x['total_size'] for x in gc[1]['segments']) == [b, b] and
+          [e['action'] for e in gc[1]['device_traces'][0]].count('segment_free') == 1,
+          'gc: segments %s' % [x['total_size'] for x in gc[1]['segments']])
+
+
+def test_expandable_alignment():
+    # Expandable segments: a block of 2 MiB or more starts on a 16 KiB
+    # boundary (base_addr_aligned_kb, CA:1397-1421), the bytes skipped kept
+    # as a free block; --alloc-conf expandable_segments:True with caching is
+    # the expandable allocator.
+    A, B = 0x100000000, 0x200000000
+    trace = [ev('alloc', A, 3 * MiB // 2), ev('alloc', B, 3 * MiB)]
+    path, out = snapshot('align.pickle', [trace]), os.path.join(tmp, 'align-out.pickle')
+    for opts in (['--allocator', 'expandable'],
+                 ['--allocator', 'caching', '--alloc-conf', 'expandable_segments:True']):
+        rc, r, err = replay(path, '--snapshot', out, *opts)
+        check(rc == 0, 'alignment %s: exit %d %s' % (opts, rc, err))
+        if rc:
+            continue
+        segs = pickle.load(open(out, 'rb'))['segments']
+        blocks = [(b['size'], b['state']) for x in segs for b in x['blocks']]
+        skip = 16384 - rounded(3 * MiB // 2) % 16384
+        want = [(rounded(3 * MiB // 2), 'active_allocated'), (skip, 'inactive'),
+                (rounded(3 * MiB), 'active_allocated'),
+                (20 * MiB - rounded(3 * MiB // 2) - skip - rounded(3 * MiB), 'inactive')]
+        check(len(segs) == 1 and segs[0]['is_expandable'] and blocks == want and
+              segs[0]['blocks'][2]['address'] % 16384 == 0,
+              'alignment %s: %s, want %s' % (opts, blocks, want))
+
+
 def test_hostile_input():
     # Exit 2 and one line naming what is wrong, never a traceback or a
     # hang: reads are bounded in bytes and, for what is not a file, in time.
@@ -598,7 +658,8 @@ tests = (test_truncated_history, test_graph_pool, test_split_cached_block, test_
          test_rmm_csv, test_recorded_oom, test_blocks_without_addresses,
          test_frames_as_memory_viz_shows_them, test_json_schema, test_empty_snapshot,
          test_frag_at_peak_of_use, test_gap_sq_digits, test_snapshot_and_memview,
-         test_hostile_input, test_misspelt_soc, test_fits_64_not_32,
+         test_garbage_collection, test_expandable_alignment, test_hostile_input,
+         test_misspelt_soc, test_fits_64_not_32,
          test_expandable_vs_plain, test_bad_input, test_aclsim_run, test_own_allocator)
 for t in tests[:1] if MISTAKE else tests:
     t()

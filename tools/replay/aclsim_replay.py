@@ -300,7 +300,7 @@ def write_outputs(trace, record, args, run0):
                                      requested_size=sum(x['requested_size'] for x in act)))
         try:
             with open(args.snapshot, 'wb') as f:
-                pickle.dump({'segments': segments, 'device_traces': traces}, f)
+                pickle.dump({'segments': segments, 'device_traces': traces}, f, protocol=4)
         except OSError as e:
             raise RuntimeError('%s: cannot be written: %s' % (args.snapshot, e.strerror or e))
     if args.memview:

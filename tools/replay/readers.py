@@ -166,7 +166,7 @@ class Trace:
         """The frames of entry `index` of the device's trace ([] if none)."""
         ev = self.devices.get(device, [])
         if 0 <= index < len(ev):
-            return list(ev[index].get('frames') or [])
+            return [f for f in ev[index].get('frames') or [] if isinstance(f, dict)]
         return []
 
 
@@ -216,11 +216,8 @@ def _pool(path, where, p):
 
 
 def _frames(path, where, fr):
-    if fr is None:
-        return []
-    if not isinstance(fr, list) or not all(isinstance(f, dict) for f in fr):
+    if fr is not None and not isinstance(fr, list):
         raise TraceError('%s: %s: "frames" is not a list of frames' % (path, where))
-    return fr
 
 
 def _torch(path, f):
@@ -244,7 +241,10 @@ def _torch(path, f):
     for d, ev in enumerate(snap.get('device_traces', [])):
         if not isinstance(ev, list):
             raise TraceError('%s: device_traces[%d]: not a list of entries' % (path, d))
-        t.devices[d] = [_entry(path, 'device_traces[%d][%d]' % (d, i), e) for i, e in enumerate(ev)]
+        for i, e in enumerate(ev):
+            if not _plain(e):
+                _entry(path, 'device_traces[%d][%d]' % (d, i), e)
+        t.devices[d] = ev
     _build(t)
     return t
 
@@ -283,15 +283,44 @@ def _segment(path, i, s):
     return seg
 
 
+CHECKED = frozenset(('alloc', 'free_requested', 'oom') + FREES)
+
+
+def _plain(e):
+    """The common entry, checked quickly: a dict whose fields are what they
+    should be and whose pool is the default one (made None)."""
+    if e.__class__ is not dict:
+        return False
+    a = e.get('action')
+    if a not in CHECKED:
+        return a.__class__ is str
+    size, addr, stream, fr = e.get('size'), e.get('addr'), e.get('stream', 0), e.get('frames')
+    if (size.__class__ is not int or not 0 <= size < SIZE_LIMIT or stream.__class__ is not int or
+            (fr is not None and fr.__class__ is not list) or
+            (a != 'oom' and (addr.__class__ is not int or addr < 0))):
+        return False
+    p = e.get('pool_id')
+    if p is None:
+        return True
+    if p == (0, 0) or p == [0, 0]:
+        e['pool_id'] = None
+        return True
+    return False
+
+
 def _entry(path, where, e):
+    """Entry e checked, its pool id made hashable (in place: a trace may
+    hold millions)."""
     if not isinstance(e, dict) or not isinstance(e.get('action'), str):
         raise TraceError('%s: %s: not a trace entry (a dict with an "action")' % (path, where))
     a = e['action']
     if a not in ('alloc', 'free_requested', 'oom') + FREES:
         return e
-    out = dict(e, size=_size(path, where, e.get('size')),
-               pool_id=_pool(path, where, e.get('pool_id')),
-               frames=_frames(path, where, e.get('frames')))
+    _size(path, where, e.get('size'))
+    p = e.get('pool_id')
+    if p is not None:
+        e['pool_id'] = _pool(path, where, p)
+    _frames(path, where, e.get('frames'))
     if a != 'oom':
         v = e.get('addr')
         if not _int(v) or v < 0:
@@ -300,7 +329,7 @@ def _entry(path, where, e):
     s = e.get('stream', 0)
     if not _int(s):
         raise TraceError('%s: %s: "stream" is not a number' % (path, where))
-    return out
+    return e
 
 
 def _rmm(path, f):
