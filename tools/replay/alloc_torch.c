@@ -1,7 +1,11 @@
 /*
  * alloc_torch.c - the replay's "caching" and "expandable" allocators: the
  * rules of torch_npu's NPUCachingAllocator, so that "will it fit?" is
- * answered for the allocator a torch_npu workload really runs on.
+ * answered for the allocator a torch_npu workload really runs on. This
+ * file: sizes, pools, finding and splitting cached blocks, giving memory
+ * back, the allocator's calls; torch_vmm.c the expandable segments,
+ * torch_blocks.c merging and PYTORCH_NPU_ALLOC_CONF, torch_set.c the
+ * ordered sets of blocks (torch.h).
  * "expandable" is the same allocator with PYTORCH_NPU_ALLOC_CONF's
  * expandable_segments:True; "caching" reads PYTORCH_NPU_ALLOC_CONF too.
  *
@@ -43,343 +47,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "builtin.h"
-
-#define MIB ((size_t)1 << 20)
-#define MIN_BLOCK ((size_t)512)        /* kMinBlockSize CA:97 */
-#define SMALL_SIZE MIB                 /* kSmallSize CA:98 */
-#define SMALL_BUFFER (2 * MIB)         /* kSmallBuffer CFG:16 */
-#define LARGE_BUFFER (20 * MIB)        /* kLargeBuffer CFG:17 */
-#define MIN_LARGE_ALLOC (10 * MIB)     /* kMinLargeAlloc CFG:18 */
-#define ROUND_LARGE (2 * MIB)          /* kRoundLarge CA:100 */
-#define ALIGN_ROUND_LARGE ((size_t)16384) /* kAlignRoundLarge CA:101 */
-
-struct tpool;
-struct tseg;
-
-struct tblock {
-    char *ptr;
-    size_t size, req;
-    aclrtStream stream;
-    struct tpool *pool;
-    struct tblock *prev, *next; /* neighbours in the segment */
-    struct tseg *seg;
-    uint64_t gc_count;
-    unsigned allocated : 1, mapped : 1;
-    struct tblock *l, *r; /* treap links (free or unmapped set) */
-    uint32_t prio;
-};
-
-/* A segment: an aclrtMalloc'd range, or an expandable segment's reserved range. */
-struct tseg {
-    struct tblock *any;  /* some block of it, kept valid through merges */
-    struct tseg *prev, *next;
-    /* expandable only */
-    char *base;
-    size_t page, max_pages, nh;
-    aclrtDrvMemHandle *h; /* per page, NULL when unmapped */
-};
-
-struct tpool {
-    int small;
-    uint32_t id;                        /* the trace's pool number */
-    struct tblock *free_root;           /* mapped free blocks: stream, size, address */
-    struct tblock *unmapped_root;       /* unmapped ranges: stream, address */
-    aclrtDrvMemHandle *spare;           /* free_physical_handles_ */
-    size_t nspare, capspare;
-};
-
-struct conf {
-    size_t max_split, max_non_split_rounding, divisions, align, large_segment;
-    double gc_threshold, fraction;
-    int expandable;
-};
-
-struct torch {
-    struct conf cf;
-    size_t pad, device_total, allowed_max, total_allocated;
-    struct tpool **pools;
-    size_t npools;
-    struct tseg *segs;
-    struct replay_map live; /* ptr -> struct tblock * */
-    size_t cached;          /* free mapped bytes and spare pages */
-    double gap_sq;
-    uint32_t seed;
-    int32_t device;
-};
-
-/* ---- ordered sets of blocks: treaps ---- */
-
-typedef int (*cmp_fn)(const struct tblock *, const struct tblock *);
-
-static int cmp_u(uintptr_t a, uintptr_t b)
-{
-    return a < b ? -1 : a > b;
-}
-
-/* BlockComparatorSize CA:668: stream, size, address. */
-static int by_size(const struct tblock *a, const struct tblock *b)
-{
-    int c = cmp_u((uintptr_t)a->stream, (uintptr_t)b->stream);
-    if (!c)
-        c = cmp_u(a->size, b->size);
-    return c ? c : cmp_u((uintptr_t)a->ptr, (uintptr_t)b->ptr);
-}
-
-/* BlockComparatorAddress CA:678: stream, address. */
-static int by_addr(const struct tblock *a, const struct tblock *b)
-{
-    int c = cmp_u((uintptr_t)a->stream, (uintptr_t)b->stream);
-    return c ? c : cmp_u((uintptr_t)a->ptr, (uintptr_t)b->ptr);
-}
-
-static struct tblock *t_insert(struct tblock *t, struct tblock *b, cmp_fn cmp)
-{
-    if (!t) {
-        b->l = b->r = NULL;
-        return b;
-    }
-    if (cmp(b, t) < 0) {
-        t->l = t_insert(t->l, b, cmp);
-        if (t->l->prio < t->prio) {
-            struct tblock *x = t->l;
-            t->l = x->r;
-            x->r = t;
-            return x;
-        }
-    } else {
-        t->r = t_insert(t->r, b, cmp);
-        if (t->r->prio < t->prio) {
-            struct tblock *x = t->r;
-            t->r = x->l;
-            x->l = t;
-            return x;
-        }
-    }
-    return t;
-}
-
-static struct tblock *t_join(struct tblock *a, struct tblock *b)
-{
-    if (!a)
-        return b;
-    if (!b)
-        return a;
-    if (a->prio < b->prio) {
-        a->r = t_join(a->r, b);
-        return a;
-    }
-    b->l = t_join(a, b->l);
-    return b;
-}
-
-static struct tblock *t_erase(struct tblock *t, struct tblock *b, cmp_fn cmp)
-{
-    if (!t)
-        return NULL;
-    if (t == b)
-        return t_join(t->l, t->r);
-    if (cmp(b, t) < 0)
-        t->l = t_erase(t->l, b, cmp);
-    else
-        t->r = t_erase(t->r, b, cmp);
-    return t;
-}
-
-/* The first block not less than key (std::set::lower_bound). */
-static struct tblock *t_lower(struct tblock *t, const struct tblock *key, cmp_fn cmp)
-{
-    struct tblock *best = NULL;
-    while (t) {
-        if (cmp(t, key) >= 0) {
-            best = t;
-            t = t->l;
-        } else {
-            t = t->r;
-        }
-    }
-    return best;
-}
-
-/* The block after b / before b in the set. */
-static struct tblock *t_next(struct tblock *t, const struct tblock *b, cmp_fn cmp)
-{
-    struct tblock *best = NULL;
-    while (t) {
-        if (cmp(t, b) > 0) {
-            best = t;
-            t = t->l;
-        } else {
-            t = t->r;
-        }
-    }
-    return best;
-}
-
-static struct tblock *t_prev(struct tblock *t, const struct tblock *b, cmp_fn cmp)
-{
-    struct tblock *best = NULL;
-    while (t) {
-        if (cmp(t, b) < 0) {
-            best = t;
-            t = t->r;
-        } else {
-            t = t->l;
-        }
-    }
-    return best;
-}
-
-static size_t t_collect(struct tblock *t, struct tblock **out, size_t n)
-{
-    if (!t)
-        return n;
-    n = t_collect(t->l, out, n);
-    if (out)
-        out[n] = t;
-    n++;
-    return t_collect(t->r, out, n);
-}
-
-/* ---- blocks ---- */
-
-static double sq(size_t n)
-{
-    return (double)n * (double)n;
-}
-
-static struct tblock *new_block(struct torch *T, struct tpool *p, aclrtStream s, char *ptr,
-                                size_t size, struct tseg *seg)
-{
-    struct tblock *b = calloc(1, sizeof *b);
-    if (!b)
-        return NULL;
-    T->seed = T->seed * 1103515245u + 12345u;
-    b->prio = T->seed ^ (T->seed >> 16);
-    b->pool = p;
-    b->stream = s;
-    b->ptr = ptr;
-    b->size = size;
-    b->seg = seg;
-    b->mapped = 1;
-    return b;
-}
-
-static void cache_in(struct torch *T, struct tblock *b)
-{
-    b->pool->free_root = t_insert(b->pool->free_root, b, by_size);
-    T->cached += b->size;
-    T->gap_sq += sq(b->size);
-}
-
-static void cache_out(struct torch *T, struct tblock *b)
-{
-    b->pool->free_root = t_erase(b->pool->free_root, b, by_size);
-    T->cached -= b->size;
-    T->gap_sq -= sq(b->size);
-}
-
-static void drop_block(struct tblock *gone, struct tblock *heir)
-{
-    if (gone->seg && gone->seg->any == gone)
-        gone->seg->any = heir;
-    free(gone);
-}
-
-/* try_merge_blocks CA:2656: src into dst when src is free and alike. */
-static size_t merge(struct torch *T, struct tblock *dst, struct tblock *src)
-{
-    if (!src || src->allocated || dst->mapped != src->mapped)
-        return 0;
-    if (src->mapped)
-        cache_out(T, src);
-    else
-        src->pool->unmapped_root = t_erase(src->pool->unmapped_root, src, by_addr);
-    if (dst->prev == src) {
-        dst->ptr = src->ptr;
-        dst->prev = src->prev;
-        if (dst->prev)
-            dst->prev->next = dst;
-    } else {
-        dst->next = src->next;
-        if (dst->next)
-            dst->next->prev = dst;
-    }
-    size_t n = src->size;
-    dst->size += n;
-    drop_block(src, dst);
-    return n;
-}
-
-static void link_seg(struct torch *T, struct tseg *s)
-{
-    s->next = T->segs;
-    if (T->segs)
-        T->segs->prev = s;
-    T->segs = s;
-}
-
-static void unlink_seg(struct torch *T, struct tseg *s)
-{
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        T->segs = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
-    free(s->h);
-    free(s);
-}
-
-/* ---- configuration: PYTORCH_NPU_ALLOC_CONF ---- */
-
-/* c10's AllocatorConfig defaults (max_split_size: no limit,
- * max_non_split_rounding_size: kLargeBuffer, no GC) and torch_npu's own
- * (base_addr_aligned_kb 16, CFG:167-171). "key:value,key:value". */
-static int parse_conf(struct conf *c, const char *s)
-{
-    *c = (struct conf){SIZE_MAX, LARGE_BUFFER, 0, ALIGN_ROUND_LARGE, LARGE_BUFFER, 0, 1.0, 0};
-    while (s && *s) {
-        const char *end = strchr(s, ',');
-        size_t len = end ? (size_t)(end - s) : strlen(s);
-        char item[128];
-        if (len >= sizeof item)
-            return -1;
-        memcpy(item, s, len);
-        item[len] = 0;
-        s = end ? end + 1 : NULL;
-        char *colon = strchr(item, ':');
-        if (!len)
-            continue;
-        if (!colon)
-            return -1;
-        *colon = 0;
-        const char *k = item, *v = colon + 1;
-        char *rest = NULL;
-        double d = strtod(v, &rest);
-        int num = rest != v && !*rest;
-        if (!strcmp(k, "expandable_segments") && (!strcmp(v, "True") || !strcmp(v, "False")))
-            c->expandable = !strcmp(v, "True");
-        else if (!strcmp(k, "max_split_size_mb") && num && d > 20) /* > kLargeBuffer in MB */
-            c->max_split = (size_t)d * MIB;
-        else if (!strcmp(k, "max_non_split_rounding_mb") && num && d >= 0)
-            c->max_non_split_rounding = (size_t)d * MIB;
-        else if (!strcmp(k, "garbage_collection_threshold") && num && d > 0 && d < 1)
-            c->gc_threshold = d;
-        else if (!strcmp(k, "per_process_memory_fraction") && num && d >= 0 && d <= 1)
-            c->fraction = d;
-        else if (!strcmp(k, "roundup_power2_divisions") && num && d >= 0 &&
-                 ((size_t)d & ((size_t)d - 1)) == 0)
-            c->divisions = (size_t)d;
-        else if (!strcmp(k, "base_addr_aligned_kb") && num && d >= 0 && d <= 16)
-            c->align = (size_t)d * 1024;
-        else if (!strcmp(k, "segment_size_mb") && num && d >= 1)
-            c->large_segment = (size_t)d * MIB;
-        else
-            return -1;
-    }
-    return 0;
-}
+#include "torch.h"
 
 /* ---- sizes and pools ---- */
 
@@ -449,24 +117,24 @@ static size_t expandable_size(const struct tblock *b)
 static struct tblock *get_free_block(struct torch *T, struct tpool *p, aclrtStream s, size_t size)
 {
     if (T->allowed_max && T->cf.gc_threshold > 0) { /* CA:2785: ages for the GC */
-        size_t n = t_collect(p->free_root, NULL, 0);
+        size_t n = tset_collect(p->free_root, NULL, 0);
         struct tblock **all = n ? malloc(n * sizeof *all) : NULL;
         if (all) {
-            t_collect(p->free_root, all, 0);
+            tset_collect(p->free_root, all, 0);
             for (size_t i = 0; i < n; i++)
                 all[i]->gc_count++;
             free(all);
         }
     }
     struct tblock key = {.stream = s, .size = size};
-    struct tblock *it = t_lower(p->free_root, &key, by_size);
+    struct tblock *it = tset_lower(p->free_root, &key, tset_by_size);
     if (!it || it->stream != s)
         return NULL;
     if (it->seg && it->seg->h) { /* best fit counts what an expandable block can grow to */
-        struct tblock *nx = t_next(p->free_root, it, by_size);
+        struct tblock *nx = tset_next(p->free_root, it, tset_by_size);
         while (it->seg->h && nx && nx->stream == s && expandable_size(nx) < expandable_size(it)) {
             it = nx;
-            nx = t_next(p->free_root, nx, by_size);
+            nx = tset_next(p->free_root, nx, tset_by_size);
         }
     }
     if (size < T->cf.max_split && it->size >= T->cf.max_split)
@@ -474,7 +142,7 @@ static struct tblock *get_free_block(struct torch *T, struct tpool *p, aclrtStre
     if (size >= T->cf.max_split && it->size >= size + T->cf.max_non_split_rounding)
         return NULL;
     it->gc_count = 0;
-    cache_out(T, it);
+    torch_cache_out(T, it);
     return it;
 }
 
@@ -484,180 +152,11 @@ static struct tblock *get_free_block(struct torch *T, struct tpool *p, aclrtStre
 static void release_block(struct torch *T, struct tblock *b)
 {
     replay_note(REPLAY_SEGMENT_FREE, b->ptr, b->size, b->stream, b->pool->id);
-    cache_out(T, b);
+    torch_cache_out(T, b);
     aclrtFree(b->ptr);
     T->total_allocated -= b->size;
-    unlink_seg(T, b->seg);
+    torch_unlink_seg(T, b->seg);
     free(b);
-}
-
-/* One page of an expandable segment: a spare handle of the pool or a new one. */
-static int map_page(struct torch *T, struct tseg *s, struct tpool *p, size_t i)
-{
-    aclrtDrvMemHandle h = NULL;
-    if (p->nspare) {
-        h = p->spare[--p->nspare];
-        T->cached -= s->page;
-    } else {
-        aclrtPhysicalMemProp prop = {0};
-        prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
-        prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
-        prop.memAttr = ACL_HBM_MEM_HUGE;
-        prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
-        prop.location.id = (uint32_t)T->device;
-        if (aclrtMallocPhysical(&h, s->page, &prop, 0) != ACL_SUCCESS)
-            return -1;
-    }
-    if (aclrtMapMem(s->base + i * s->page, s->page, 0, h, 0) != ACL_SUCCESS) {
-        aclrtFreePhysical(h);
-        return -1;
-    }
-    s->h[i] = h;
-    if (i + 1 > s->nh)
-        s->nh = i + 1;
-    return 0;
-}
-
-static void unmap_page(struct torch *T, struct tseg *s, struct tpool *keep, size_t i)
-{
-    aclrtUnmapMem(s->base + i * s->page);
-    aclrtDrvMemHandle h = s->h[i];
-    s->h[i] = NULL;
-    if (keep && keep->nspare < keep->capspare) {
-        keep->spare[keep->nspare++] = h;
-        T->cached += s->page;
-    } else if (keep) {
-        size_t cap = keep->capspare ? 2 * keep->capspare : 16;
-        aclrtDrvMemHandle *v = realloc(keep->spare, cap * sizeof *v);
-        if (v) {
-            keep->spare = v;
-            keep->capspare = cap;
-            keep->spare[keep->nspare++] = h;
-            T->cached += s->page;
-        } else {
-            aclrtFreePhysical(h);
-        }
-    } else {
-        aclrtFreePhysical(h);
-    }
-    while (s->nh && !s->h[s->nh - 1])
-        s->nh--;
-}
-
-/* find_expandable_block CA:2437: the lowest address, in an expandable
- * segment of this pool and stream, with `size` bytes free or unmapped from
- * it; else a new segment. */
-static struct tblock *find_expandable(struct torch *T, struct tpool *p, aclrtStream s, size_t size)
-{
-    struct tblock key = {.stream = s};
-    for (struct tblock *c = t_lower(p->unmapped_root, &key, by_addr); c && c->stream == s;
-         c = t_next(p->unmapped_root, c, by_addr)) {
-        struct tblock *from = c->prev && !c->prev->allocated ? c->prev : c;
-        size_t bytes = 0;
-        for (struct tblock *b = from; b && bytes < size && !b->allocated; b = b->next)
-            bytes += b->size;
-        if (bytes >= size)
-            return from;
-    }
-    struct tseg *seg = calloc(1, sizeof *seg);
-    if (!seg)
-        return NULL;
-    seg->page = p->small ? SMALL_BUFFER : T->cf.large_segment;
-    /* room for 1 1/8 of the device's memory (CA:369-371); the simulator's
-     * window of addresses holds two such ranges, not one per pool and
-     * stream as a real device's does, so a range that does not fit is
-     * asked for again at half the size, down to what the request needs
-     * (a segment then fills sooner and the next one is made) */
-    size_t need = (size + seg->page - 1) / seg->page;
-    void *va = NULL;
-    for (seg->max_pages = (T->device_total + T->device_total / 8 + seg->page - 1) / seg->page;
-         seg->max_pages >= need && seg->max_pages > 0; seg->max_pages /= 2)
-        if (aclrtReserveMemAddress(&va, seg->page * seg->max_pages, 0, NULL, 0) == ACL_SUCCESS)
-            break;
-    seg->h = va ? calloc(seg->max_pages, sizeof *seg->h) : NULL;
-    if (!seg->h) {
-        if (va)
-            aclrtReleaseMemAddress(va);
-        free(seg);
-        return NULL;
-    }
-    seg->base = va;
-    struct tblock *b = new_block(T, p, s, seg->base, seg->page * seg->max_pages, seg);
-    if (!b) {
-        aclrtReleaseMemAddress(va);
-        free(seg->h);
-        free(seg);
-        return NULL;
-    }
-    b->mapped = 0;
-    seg->any = b;
-    link_seg(T, seg);
-    p->unmapped_root = t_insert(p->unmapped_root, b, by_addr);
-    return b;
-}
-
-/* map_block CA:2488: the pages under the first `size` bytes of an unmapped
- * range; the rest stays unmapped; merged with free neighbours. */
-static int map_block(struct torch *T, struct tblock *b, size_t size)
-{
-    struct tseg *s = b->seg;
-    struct tpool *p = b->pool;
-    size_t begin = (size_t)(b->ptr - s->base) / s->page;
-    size_t end = ((size_t)(b->ptr - s->base) + size + s->page - 1) / s->page;
-    if (begin == end)
-        return -1;
-    for (size_t i = begin; i < end; i++)
-        if (map_page(T, s, p, i) != 0) { /* CA:410-418: what this call mapped goes */
-            while (i-- > begin) {
-                aclrtUnmapMem(s->base + i * s->page);
-                aclrtFreePhysical(s->h[i]);
-                s->h[i] = NULL;
-            }
-            while (s->nh && !s->h[s->nh - 1])
-                s->nh--;
-            return -1;
-        }
-    size_t got = (end - begin) * s->page;
-    p->unmapped_root = t_erase(p->unmapped_root, b, by_addr);
-    b->mapped = 1;
-    if (got < b->size) {
-        struct tblock *rest = new_block(T, p, b->stream, b->ptr + got, b->size - got, s);
-        if (rest) { /* (no host memory: the tail is lost to this segment) */
-            rest->mapped = 0;
-            rest->prev = b;
-            rest->next = b->next;
-            if (b->next)
-                b->next->prev = rest;
-            b->next = rest;
-            p->unmapped_root = t_insert(p->unmapped_root, rest, by_addr);
-        }
-        b->size = got;
-    }
-    merge(T, b, b->prev);
-    merge(T, b, b->next);
-    cache_in(T, b);
-    T->total_allocated += got;
-    replay_note(REPLAY_SEGMENT_MAP, s->base + begin * s->page, got, b->stream, p->id);
-    return 0;
-}
-
-/* try_allocate_expandable_block CA:2545. */
-static struct tblock *alloc_expandable(struct torch *T, struct tpool *p, aclrtStream s, size_t size)
-{
-    struct tblock *c = find_expandable(T, p, s, size);
-    if (!c)
-        return NULL;
-    if (!c->mapped && map_block(T, c, c->size < size ? c->size : size) != 0)
-        return NULL;
-    while (c->size < size) {
-        struct tblock *nx = c->next;
-        size_t rest = size - c->size;
-        if (!nx || map_block(T, nx, rest < nx->size ? rest : nx->size) != 0)
-            return NULL;
-        c = nx; /* merged into nx */
-    }
-    cache_out(T, c);
-    return c;
 }
 
 /* alloc_block CA:2931: a new segment of alloc_size bytes. */
@@ -667,93 +166,32 @@ static struct tblock *alloc_block(struct torch *T, struct tpool *p, aclrtStream 
     if (T->allowed_max && T->total_allocated + alloc_size > T->allowed_max)
         return NULL;
     if (T->cf.expandable)
-        return alloc_expandable(T, p, s, size);
+        return torch_alloc_expandable(T, p, s, size);
     struct tseg *seg = calloc(1, sizeof *seg);
     void *ptr = NULL;
     if (!seg || aclrtMallocAlign32(&ptr, alloc_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
         free(seg);
         return NULL;
     }
-    struct tblock *b = new_block(T, p, s, ptr, alloc_size, seg);
+    struct tblock *b = torch_new_block(T, p, s, ptr, alloc_size, seg);
     if (!b) {
         aclrtFree(ptr);
         free(seg);
         return NULL;
     }
     seg->any = b;
-    link_seg(T, seg);
+    torch_link_seg(T, seg);
     T->total_allocated += alloc_size;
     replay_note(REPLAY_SEGMENT_ALLOC, ptr, alloc_size, s, p->id);
     return b;
 }
 
-/* unmap_block CA:3241: the whole pages of a free expandable block unmapped;
- * its ends, if any, stay free blocks. */
-static void unmap_block(struct torch *T, struct tblock *b, int free_physical)
-{
-    struct tseg *s = b->seg;
-    struct tpool *p = b->pool;
-    size_t off = (size_t)(b->ptr - s->base);
-    size_t begin = (off + s->page - 1) / s->page, end = (off + b->size) / s->page;
-    if (begin >= end)
-        return;
-    cache_out(T, b);
-    for (size_t i = begin; i < end; i++)
-        unmap_page(T, s, free_physical ? NULL : p, i);
-    char *at = s->base + begin * s->page;
-    size_t len = (end - begin) * s->page;
-    size_t before = (size_t)(at - b->ptr), after = b->size - before - len;
-    if (before) {
-        struct tblock *f = new_block(T, p, b->stream, b->ptr, before, s);
-        if (f) {
-            f->prev = b->prev;
-            if (b->prev)
-                b->prev->next = f;
-            f->next = b;
-            b->prev = f;
-            cache_in(T, f);
-        }
-    }
-    if (after) {
-        struct tblock *f = new_block(T, p, b->stream, at + len, after, s);
-        if (f) {
-            f->next = b->next;
-            if (b->next)
-                b->next->prev = f;
-            f->prev = b;
-            b->next = f;
-            cache_in(T, f);
-        }
-    }
-    b->ptr = at;
-    b->size = len;
-    b->mapped = 0;
-    merge(T, b, b->prev);
-    merge(T, b, b->next);
-    p->unmapped_root = t_insert(p->unmapped_root, b, by_addr);
-    T->total_allocated -= len;
-    replay_note(REPLAY_SEGMENT_UNMAP, at, len, b->stream, p->id);
-}
-
-/* release_expandable_segment CA:3170. */
-static void release_segment(struct torch *T, struct tblock *b)
-{
-    struct tseg *s = b->seg;
-    for (size_t i = 0; i < s->nh; i++)
-        if (s->h[i])
-            unmap_page(T, s, NULL, i);
-    b->pool->unmapped_root = t_erase(b->pool->unmapped_root, b, by_addr);
-    aclrtReleaseMemAddress(s->base);
-    unlink_seg(T, s);
-    free(b);
-}
-
 static struct tblock **free_blocks(struct tpool *p, size_t *n)
 {
-    *n = t_collect(p->free_root, NULL, 0);
+    *n = tset_collect(p->free_root, NULL, 0);
     struct tblock **all = *n ? malloc(*n * sizeof *all) : NULL;
     if (all)
-        t_collect(p->free_root, all, 0);
+        tset_collect(p->free_root, all, 0);
     else
         *n = 0;
     return all;
@@ -772,9 +210,9 @@ static void release_blocks(struct torch *T, struct tpool *p, int free_physical)
     for (size_t i = 0; i < n; i++)
         if (all[i]->seg && all[i]->seg->h) {
             struct tblock *b = all[i];
-            unmap_block(T, b, free_physical);
+            torch_unmap_block(T, b, free_physical);
             if (!b->mapped && !b->prev && !b->next)
-                release_segment(T, b);
+                torch_release_segment(T, b);
         }
     free(all);
     while (free_physical && p->nspare) {
@@ -790,22 +228,25 @@ static int release_available(struct torch *T, struct tpool *p, aclrtStream s, si
     if (T->cf.max_split == SIZE_MAX)
         return 0;
     struct tblock key = {.stream = s, .size = size < T->cf.max_split ? T->cf.max_split : size};
-    struct tblock *it = t_lower(p->free_root, &key, by_size);
+    struct tblock *it = tset_lower(p->free_root, &key, tset_by_size);
     if (it && it->stream == s) {
         if (it->seg->h)
             return 0;
         release_block(T, it);
         return 1;
     }
-    it = it ? t_prev(p->free_root, it, by_size) : NULL;
-    if (!it) { /* the largest of all */
+    /* none large enough: back up one (CA:3078-3086), to the largest below
+     * the key, or the last of the set when the key is past them all */
+    if (it) {
+        it = tset_prev(p->free_root, it, tset_by_size);
+    } else {
         for (struct tblock *t = p->free_root; t; t = t->r)
             it = t;
     }
     size_t released = 0;
     while (it && released < key.size && it->size >= T->cf.max_split && it->stream == s &&
            !it->seg->h) {
-        struct tblock *before = t_prev(p->free_root, it, by_size);
+        struct tblock *before = tset_prev(p->free_root, it, tset_by_size);
         released += it->size;
         release_block(T, it);
         it = before;
@@ -864,7 +305,7 @@ static void *torch_open_as(int32_t device, int expandable)
     size_t fr = 0;
     if (!T)
         return NULL;
-    if (parse_conf(&T->cf, getenv("PYTORCH_NPU_ALLOC_CONF")) != 0 ||
+    if (torch_parse_conf(&T->cf, getenv("PYTORCH_NPU_ALLOC_CONF")) != 0 ||
         aclrtGetMemInfo(ACL_HBM_MEM, &fr, &T->device_total) != ACL_SUCCESS) {
         free(T);
         return NULL;
@@ -919,7 +360,7 @@ static void *torch_alloc(void *state, size_t orig, aclrtStream s, uint32_t pool)
     if (size >= ROUND_LARGE && T->cf.expandable && T->cf.align && at % T->cf.align) {
         size_t skip = T->cf.align - at % T->cf.align;
         struct tblock *nb = skip + size <= b->size
-                                ? new_block(T, p, s, b->ptr + skip, b->size - skip, b->seg)
+                                ? torch_new_block(T, p, s, b->ptr + skip, b->size - skip, b->seg)
                                 : NULL;
         if (nb) {
             nb->next = b->next;
@@ -928,12 +369,12 @@ static void *torch_alloc(void *state, size_t orig, aclrtStream s, uint32_t pool)
             nb->prev = b;
             b->next = nb;
             b->size = skip;
-            cache_in(T, b);
+            torch_cache_in(T, b);
             b = nb;
         }
     }
     if (should_split(T, b, size)) { /* alloc_found_block CA:1428 */
-        struct tblock *nb = new_block(T, p, s, b->ptr, size, b->seg);
+        struct tblock *nb = torch_new_block(T, p, s, b->ptr, size, b->seg);
         if (nb) {
             nb->prev = b->prev;
             if (nb->prev)
@@ -942,17 +383,17 @@ static void *torch_alloc(void *state, size_t orig, aclrtStream s, uint32_t pool)
             b->prev = nb;
             b->ptr += size;
             b->size -= size;
-            cache_in(T, b);
+            torch_cache_in(T, b);
             b = nb;
         }
     }
     if (replay_map_put(&T->live, (uintptr_t)b->ptr, (uint64_t)(uintptr_t)b) != 0) {
-        cache_in(T, b);
+        torch_cache_in(T, b);
         return NULL;
     }
     b->allocated = 1;
     b->req = orig;
-    T->gap_sq += sq(b->size - orig);
+    T->gap_sq += torch_sq(b->size - orig);
     return b->ptr;
 }
 
@@ -966,12 +407,12 @@ static void torch_free(void *state, void *ptr, size_t size, aclrtStream s)
     if (!replay_map_take(&T->live, (uintptr_t)ptr, &v))
         return;
     struct tblock *b = (struct tblock *)(uintptr_t)v;
-    T->gap_sq -= sq(b->size - b->req);
+    T->gap_sq -= torch_sq(b->size - b->req);
     b->allocated = 0;
     b->req = 0;
-    merge(T, b, b->prev);
-    merge(T, b, b->next);
-    cache_in(T, b);
+    torch_merge(T, b, b->prev);
+    torch_merge(T, b, b->next);
+    torch_cache_in(T, b);
 }
 
 static void torch_close(void *state)
@@ -998,7 +439,7 @@ static void torch_close(void *state)
             b = nx;
         }
         s->any = NULL;
-        unlink_seg(T, s);
+        torch_unlink_seg(T, s);
     }
     for (size_t i = 0; i < T->npools; i++) {
         while (T->pools[i]->nspare)
@@ -1044,7 +485,7 @@ void replay_torch_walk(void *state, replay_walk_fn fn, void *ctx)
 int replay_torch_conf_ok(void)
 {
     struct conf c;
-    return parse_conf(&c, getenv("PYTORCH_NPU_ALLOC_CONF")) == 0;
+    return torch_parse_conf(&c, getenv("PYTORCH_NPU_ALLOC_CONF")) == 0;
 }
 
 const aclsim_replay_allocator replay_caching = {
