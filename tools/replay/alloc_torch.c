@@ -363,11 +363,7 @@ static void *torch_alloc(void *state, size_t orig, aclrtStream s, uint32_t pool)
                                 ? torch_new_block(T, p, s, b->ptr + skip, b->size - skip, b->seg)
                                 : NULL;
         if (nb) {
-            nb->next = b->next;
-            if (nb->next)
-                nb->next->prev = nb;
-            nb->prev = b;
-            b->next = nb;
+            torch_splice(nb, b, b->next);
             b->size = skip;
             torch_cache_in(T, b);
             b = nb;
@@ -376,11 +372,7 @@ static void *torch_alloc(void *state, size_t orig, aclrtStream s, uint32_t pool)
     if (should_split(T, b, size)) { /* alloc_found_block CA:1428 */
         struct tblock *nb = torch_new_block(T, p, s, b->ptr, size, b->seg);
         if (nb) {
-            nb->prev = b->prev;
-            if (nb->prev)
-                nb->prev->next = nb;
-            nb->next = b;
-            b->prev = nb;
+            torch_splice(nb, b->prev, b);
             b->ptr += size;
             b->size -= size;
             torch_cache_in(T, b);

@@ -94,6 +94,8 @@ size_t tset_collect(struct tblock *t, struct tblock **out, size_t n);
 double torch_sq(size_t n);
 struct tblock *torch_new_block(struct torch *T, struct tpool *p, aclrtStream s, char *ptr,
                                size_t size, struct tseg *seg);
+/* b between neighbours before and after (Block::splice CA:263). */
+void torch_splice(struct tblock *b, struct tblock *before, struct tblock *after);
 /* Into / out of the pool's free set, counted as cached and as a gap. */
 void torch_cache_in(struct torch *T, struct tblock *b);
 void torch_cache_out(struct torch *T, struct tblock *b);

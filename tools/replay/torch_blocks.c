@@ -30,6 +30,16 @@ struct tblock *torch_new_block(struct torch *T, struct tpool *p, aclrtStream s, 
     return b;
 }
 
+void torch_splice(struct tblock *b, struct tblock *before, struct tblock *after)
+{
+    b->prev = before;
+    b->next = after;
+    if (before)
+        before->next = b;
+    if (after)
+        after->prev = b;
+}
+
 void torch_cache_in(struct torch *T, struct tblock *b)
 {
     b->pool->free_root = tset_insert(b->pool->free_root, b, tset_by_size);

@@ -143,11 +143,7 @@ static int map_block(struct torch *T, struct tblock *b, size_t size)
         struct tblock *rest = torch_new_block(T, p, b->stream, b->ptr + got, b->size - got, s);
         if (rest) { /* (no host memory: the tail is lost to this segment) */
             rest->mapped = 0;
-            rest->prev = b;
-            rest->next = b->next;
-            if (b->next)
-                b->next->prev = rest;
-            b->next = rest;
+            torch_splice(rest, b, b->next);
             p->unmapped_root = tset_insert(p->unmapped_root, rest, tset_by_addr);
         }
         b->size = got;
@@ -198,22 +194,14 @@ void torch_unmap_block(struct torch *T, struct tblock *b, int free_physical)
     if (before) {
         struct tblock *f = torch_new_block(T, p, b->stream, b->ptr, before, s);
         if (f) {
-            f->prev = b->prev;
-            if (b->prev)
-                b->prev->next = f;
-            f->next = b;
-            b->prev = f;
+            torch_splice(f, b->prev, b);
             torch_cache_in(T, f);
         }
     }
     if (after) {
         struct tblock *f = torch_new_block(T, p, b->stream, at + len, after, s);
         if (f) {
-            f->next = b->next;
-            if (b->next)
-                b->next->prev = f;
-            f->prev = b;
-            b->next = f;
+            torch_splice(f, b, b->next);
             torch_cache_in(T, f);
         }
     }
