@@ -445,6 +445,26 @@ def test_expandable_vs_plain():
           'caching reserved %s' % (c and c['peak_reserved']))
 
 
+def test_cache_given_back_when_full():
+    # On 910B4 (29.49 GiB) a cached 16 GiB segment cannot serve 20 GiB, and
+    # a new segment does not fit beside it: the caching allocator gives its
+    # unsplit cached blocks back (release_cached_blocks CA:3122, the retry
+    # of malloc CA:1272-1289) and asks again, so the trace fits, holding at
+    # most the 20 GiB segment. The pool allocator never gives back: refused.
+    A, B = 0x100000000, 0x600000000
+    trace = [ev('alloc', A, 16 * GiB)] + alloc_free(A, 16 * GiB) + [ev('alloc', B, 20 * GiB)]
+    path, out = snapshot('full.pickle', [trace]), os.path.join(tmp, 'full-out.pickle')
+    rc, r, err = replay(path, '--soc', 'Ascend910B4', '--allocator', 'caching', '--snapshot', out)
+    check(rc == 0 and r and r['peak_reserved'] == segment_of(20 * GiB),
+          'given back when full: exit %d %s %s' % (rc, r and r['peak_reserved'], err))
+    if rc == 0:
+        acts = [e['action'] for e in pickle.load(open(out, 'rb'))['device_traces'][0]]
+        check(acts.count('segment_free') == 1 and acts.index('segment_free') < acts.index('alloc', 2),
+              'given back when full: trace %s' % acts)
+    rc, r, _ = replay(path, '--soc', 'Ascend910B4', '--allocator', 'pool')
+    check(rc == 3 and r['first_failure']['index'] == 3, 'pool when full: exit %d' % rc)
+
+
 def test_garbage_collection():
     # per_process_memory_fraction:0.5 caps the allocator at half the device
     # (setMemoryFraction CA:1712); garbage_collection_threshold:0.5 then
@@ -658,7 +678,7 @@ tests = (test_truncated_history, test_graph_pool, test_split_cached_block, test_
          test_rmm_csv, test_recorded_oom, test_blocks_without_addresses,
          test_frames_as_memory_viz_shows_them, test_json_schema, test_empty_snapshot,
          test_frag_at_peak_of_use, test_gap_sq_digits, test_snapshot_and_memview,
-         test_garbage_collection, test_expandable_alignment, test_hostile_input,
+         test_cache_given_back_when_full, test_garbage_collection, test_expandable_alignment, test_hostile_input,
          test_misspelt_soc, test_fits_64_not_32,
          test_expandable_vs_plain, test_bad_input, test_aclsim_run, test_own_allocator)
 for t in tests[:1] if MISTAKE else tests:

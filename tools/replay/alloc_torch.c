@@ -203,12 +203,12 @@ static void release_blocks(struct torch *T, struct tpool *p, int free_physical)
     size_t n;
     struct tblock **all = free_blocks(p, &n);
     for (size_t i = 0; i < n; i++)
-        if (all[i]->seg->h)
-            ;
-        else if (!all[i]->prev && !all[i]->next)
+        if (!all[i]->seg->h && !all[i]->prev && !all[i]->next) {
             release_block(T, all[i]);
+            all[i] = NULL;
+        }
     for (size_t i = 0; i < n; i++)
-        if (all[i]->seg && all[i]->seg->h) {
+        if (all[i] && all[i]->seg->h) {
             struct tblock *b = all[i];
             torch_unmap_block(T, b, free_physical);
             if (!b->mapped && !b->prev && !b->next)
