@@ -9,7 +9,7 @@
  *
  * Options (base/options.def), applied by sim_configure while no device is
  * open: ACLSIM_SOC (profile), ACLSIM_HBM_BYTES (capacity override, checked
- * here against the profile and the heap's granule), ACLSIM_DEVICE_COUNT,
+ * here against SIM_HBM_MAX and the heap's granule), ACLSIM_DEVICE_COUNT,
  * ACLSIM_SERVER (the server the devices sit in, and its default count).
  * A process-wide mutex guards the configuration and, held by device.c, the
  * opening and closing of devices; the figures are read without it.
@@ -23,6 +23,8 @@
 #include "base/options.h"
 #include "heap.h"
 #include "internal.h"
+
+#define SIM_HBM_MAX (UINT64_C(1) << 44) /* the most ACLSIM_HBM_BYTES gives a device */
 
 static struct {
     pthread_mutex_t lock;    /* configuration and open/close */
@@ -104,10 +106,13 @@ static enum sim_rc check_soc(const struct sim_profile **out, uint64_t *hbm_out, 
         return SIM_EINVAL;
     }
     uint64_t hbm = opt_uint(OPT_HBM_BYTES);
-    if (opt_is_set(OPT_HBM_BYTES) && (hbm > p->hbm_bytes || hbm % SIM_HEAP_GRANULE)) {
+    /* Above the profile's HBM too: "would it fit a part with more memory?"
+     * (aclsim-replay --hbm). 16 TiB keeps the device's four windows of
+     * addresses (vmm.c) well inside a host's 128 TiB. */
+    if (opt_is_set(OPT_HBM_BYTES) && (hbm > SIM_HBM_MAX || hbm % SIM_HEAP_GRANULE)) {
         char want[128];
-        snprintf(want, sizeof want, "expected a multiple of %u bytes from 1 MiB to %s's %llu",
-                 SIM_HEAP_GRANULE, p->name, (unsigned long long)p->hbm_bytes);
+        snprintf(want, sizeof want, "expected a multiple of %u bytes from 1 MiB to 16 TiB (%llu)",
+                 SIM_HEAP_GRANULE, (unsigned long long)SIM_HBM_MAX);
         *why = opt_invalid(OPT_HBM_BYTES, want);
         return SIM_EINVAL;
     }

@@ -77,7 +77,7 @@ static void expect_accepted(const char *name, const char *value)
 
 static const char at_least_1m[] = "expected a decimal number of at least 1048576";
 static const char granule[] =
-    "expected a multiple of 64 bytes from 1 MiB to Ascend910B1's 68719476736";
+    "expected a multiple of 64 bytes from 1 MiB to 16 TiB (17592186044416)";
 
 static void test_hbm_bytes_bounds_signs_blanks_and_overflow(void **state)
 {
@@ -90,10 +90,12 @@ static void test_hbm_bytes_bounds_signs_blanks_and_overflow(void **state)
     expect_rejected("ACLSIM_HBM_BYTES", "1e6", at_least_1m);
     expect_rejected("ACLSIM_HBM_BYTES", "18446744073709551616", at_least_1m); /* 2^64 */
     expect_rejected("ACLSIM_HBM_BYTES", "18446744073709551615", granule);     /* 2^64 - 1 */
-    expect_rejected("ACLSIM_HBM_BYTES", "68719476800", granule); /* one granule too many */
+    expect_rejected("ACLSIM_HBM_BYTES", "17592186044480", granule); /* one granule too many */
+    expect_rejected("ACLSIM_HBM_BYTES", "68719476737", granule);    /* off the granule */
     /* The bounds themselves, and an empty value (= unset: the profile's). */
     expect_accepted("ACLSIM_HBM_BYTES", "1048576");
     expect_accepted("ACLSIM_HBM_BYTES", "68719476736");
+    expect_accepted("ACLSIM_HBM_BYTES", "68719476800"); /* above the profile's: a larger part */
     expect_accepted("ACLSIM_HBM_BYTES", "");
 }
 

@@ -4,15 +4,13 @@
  * small pointer map they share.
  *
  *   plain       aclrtMalloc / aclrtFree for every request (alloc_plain.c)
- *   caching     the examples' caching allocator: 512-byte rounding, blocks
- *               cached per stream and pool, reused for a request up to half
- *               their size, the cache emptied and the request retried when
- *               the device is full (alloc_caching.c)
+ *   caching     torch_npu's NPUCachingAllocator: small and large pools,
+ *               2 MiB and 20 MiB segments, best fit, splitting and merging,
+ *               PYTORCH_NPU_ALLOC_CONF (alloc_torch.c)
+ *   expandable  the same with expandable_segments:True: segments grown over
+ *               VMM in 2 MiB / 20 MiB pages (alloc_torch.c)
  *   pool        the examples' per-stream pool: blocks reused only for the
- *               same size, never given back (alloc_caching.c)
- *   expandable  the examples' expandable segment: one reserved range of
- *               addresses per device, 2 MB physical pieces mapped where
- *               blocks lie and unmapped when none does (alloc_expandable.c)
+ *               same size, never given back (alloc_pool.c)
  */
 #ifndef ACLSIM_REPLAY_BUILTIN_H_
 #define ACLSIM_REPLAY_BUILTIN_H_
@@ -36,6 +34,22 @@ int replay_map_put(struct replay_map *m, uintptr_t key, uint64_t val);
 /* Remove key; its value in *val. Returns 1 if it was there, else 0. */
 int replay_map_take(struct replay_map *m, uintptr_t key, uint64_t *val);
 void replay_map_free(struct replay_map *m);
+
+/* What the built-in allocators tell the driver for --snapshot: the
+ * segments they take from the device and give back (torch's trace actions
+ * segment_alloc, segment_free, segment_map, segment_unmap). */
+enum { REPLAY_SEGMENT_ALLOC, REPLAY_SEGMENT_FREE, REPLAY_SEGMENT_MAP, REPLAY_SEGMENT_UNMAP };
+void replay_note(int what, const void *addr, size_t size, aclrtStream stream, uint32_t pool);
+
+/* One segment (is_segment: its address, total size, stream, pool) or one
+ * of its blocks (address, size, requested, allocated), in address order. */
+typedef void (*replay_walk_fn)(void *ctx, int is_segment, const void *addr, size_t size,
+                               size_t req, int allocated, aclrtStream stream, uint32_t pool,
+                               int small, int expandable);
+/* The caching and expandable allocators' segments and blocks now. */
+void replay_torch_walk(void *state, replay_walk_fn fn, void *ctx);
+/* 1 when PYTORCH_NPU_ALLOC_CONF is one the caching allocator reads. */
+int replay_torch_conf_ok(void);
 
 /* Device bytes in use on the current device (aclrtGetMemInfo: total - free). */
 size_t replay_used(void);

@@ -1,18 +1,14 @@
 /*
- * alloc_caching.c - the replay's "caching" and "pool" allocators, the
- * designs of examples/caching_allocator (torch_npu's style: sizes rounded
- * to 512 bytes, a freed block cached for its stream and handed out again
- * for a request of at least half its size, best fit first) and
- * examples/pool_allocator (MindSpore's style: a pool per stream whose
- * blocks are reused for requests of the same rounded size only). Both take
- * each block with one aclrtMalloc. When the device is full the caching one
- * empties its cache (every cached block back with aclrtFree, as
- * empty_cache does) and asks once more; the pool never gives a block back.
+ * alloc_pool.c - the replay's "pool" allocator, the design of
+ * examples/pool_allocator (MindSpore's style): a pool per stream and trace
+ * pool whose blocks (sizes rounded to 512 bytes, each taken with one
+ * aclrtMalloc) are reused for requests of the same rounded size only and
+ * never given back to the device.
  *
- * The examples keep their blocks in a short list because their workloads
- * are short; a trace may hold millions of blocks, so here each stream's
- * and pool's free blocks are an array sorted by size (binary search) and
- * the live ones a pointer map.
+ * The example keeps its blocks in a short list because its workload is
+ * short; a trace may hold millions of blocks, so here each stream's and
+ * pool's free blocks are an array sorted by size (binary search) and the
+ * live ones a pointer map.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +29,6 @@ struct freelist {
 };
 
 struct cache {
-    int exact;  /* the pool: same size only, never emptied */
     struct freelist *lists;
     size_t nlists;
     struct replay_map live; /* ptr -> struct cblock * */
@@ -41,24 +36,10 @@ struct cache {
     double gap_sq;
 };
 
-static void *open_as(int exact)
-{
-    struct cache *c = calloc(1, sizeof *c);
-    if (c)
-        c->exact = exact;
-    return c;
-}
-
-static void *caching_open(int32_t device)
-{
-    (void)device;
-    return open_as(0);
-}
-
 static void *pool_open(int32_t device)
 {
     (void)device;
-    return open_as(1);
+    return calloc(1, sizeof(struct cache));
 }
 
 static struct freelist *list_of(struct cache *c, aclrtStream stream, uint32_t pool)
@@ -93,26 +74,11 @@ static double sq(size_t n)
     return (double)n * (double)n;
 }
 
-/* Every cached block back to the device (empty_cache). */
-static void empty(struct cache *c)
-{
-    for (size_t i = 0; i < c->nlists; i++) {
-        struct freelist *l = &c->lists[i];
-        for (size_t j = 0; j < l->n; j++) {
-            c->cached -= l->v[j]->size;
-            c->gap_sq -= sq(l->v[j]->size);
-            aclrtFree(l->v[j]->ptr);
-            free(l->v[j]);
-        }
-        l->n = 0;
-    }
-}
-
 /* A cached block for `need` bytes, taken off its list, or NULL. */
 static struct cblock *reuse(struct cache *c, struct freelist *l, size_t need)
 {
     size_t i = lower_bound(l, need);
-    if (i == l->n || l->v[i]->size > (c->exact ? need : 2 * need))
+    if (i == l->n || l->v[i]->size != need)
         return NULL;
     struct cblock *b = l->v[i];
     memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof *l->v);
@@ -122,7 +88,7 @@ static struct cblock *reuse(struct cache *c, struct freelist *l, size_t need)
     return b;
 }
 
-static struct cblock *fresh(struct cache *c, size_t need)
+static struct cblock *fresh(size_t need)
 {
     struct cblock *b = malloc(sizeof *b);
     if (!b)
@@ -130,11 +96,6 @@ static struct cblock *fresh(struct cache *c, size_t need)
     b->size = need;
     if (aclrtMalloc(&b->ptr, need, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS)
         return b;
-    if (!c->exact) { /* torch's retry: the cache back, then once more */
-        empty(c);
-        if (aclrtMalloc(&b->ptr, need, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS)
-            return b;
-    }
     free(b);
     return NULL;
 }
@@ -147,7 +108,7 @@ static void *cache_alloc(void *state, size_t size, aclrtStream stream, uint32_t 
     if (!l)
         return NULL;
     struct cblock *b = reuse(c, l, need);
-    if (!b && !(b = fresh(c, need)))
+    if (!b && !(b = fresh(need)))
         return NULL;
     if (replay_map_put(&c->live, (uintptr_t)b->ptr, (uint64_t)(uintptr_t)b) != 0) {
         aclrtFree(b->ptr);
@@ -196,9 +157,13 @@ static void cache_free(void *state, void *ptr, size_t size, aclrtStream stream)
 static void cache_close(void *state)
 {
     struct cache *c = state;
-    empty(c);
-    for (size_t i = 0; i < c->nlists; i++)
+    for (size_t i = 0; i < c->nlists; i++) {
+        for (size_t j = 0; j < c->lists[i].n; j++) {
+            aclrtFree(c->lists[i].v[j]->ptr);
+            free(c->lists[i].v[j]);
+        }
         free(c->lists[i].v);
+    }
     free(c->lists);
     replay_map_free(&c->live);
     free(c);
@@ -211,8 +176,5 @@ static void cache_stats(void *state, aclsim_replay_stats *out)
     out->gap_sq = c->gap_sq > 0 ? c->gap_sq : 0;
 }
 
-const aclsim_replay_allocator replay_caching = {
-    ACLSIM_REPLAY_ABI, "caching", caching_open, cache_alloc, cache_free, NULL, cache_close,
-    cache_stats};
 const aclsim_replay_allocator replay_pool = {
     ACLSIM_REPLAY_ABI, "pool", pool_open, cache_alloc, cache_free, NULL, cache_close, cache_stats};
