@@ -230,6 +230,12 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
         sim_task_faults_defer();
         pthread_mutex_lock(&g->rec.lock);
         bool live = record_live(g);
+        /* Happens-before: the lanes start after the launch stream's work so
+         * far, and its later work follows all of theirs. */
+        for (unsigned i = 1; i < g->n_lanes; i++)
+            if (g->own[i])
+                sim_hb_fork(g->own[i], s);
+        sim_hb_graph(g);
         unsigned long passed = 0;
         for (const struct sim_task *t = g->rec.head; t;) {
             if (t->kind == SIM_T_SWITCH) {
@@ -247,6 +253,10 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
                 rc = r;
             t = t->next;
         }
+        sim_hb_graph(NULL);
+        for (unsigned i = 1; i < g->n_lanes; i++)
+            if (g->own[i])
+                sim_hb_join(s, g->own[i]);
         pthread_mutex_unlock(&g->rec.lock);
         sim_task_faults_raise();
     }

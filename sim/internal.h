@@ -263,17 +263,6 @@ enum sim_rc sim_mem_copy_view(void *dst, const void *src, size_t n);
 enum sim_rc sim_mem_fill_view(void *dst, int value, size_t n);
 
 
-/* ---- pending.c: pending uses of a queued operator's blocks ---- */
-
-/* [p, p+n) will be used by an operator queued on `stream` from `from` on:
- * the record of those bytes and that stream stays pending (until
- * SIM_PS_PENDING) until sim_pending_ran. */
-void sim_pending_hold(const void *p, size_t n, const void *stream, uint64_t from);
-/* The queued operator that used [p, p+n) on `stream` has run during
- * [start, end), or will never run (both the host's now): that use of the
- * record ends at end. */
-void sim_pending_ran(const void *p, size_t n, const void *stream, uint64_t start, uint64_t end);
-
 /* ---- vmm.c: virtual memory ---- */
 
 /* Bytes of address space a device of `capacity` bytes needs: the heap,

@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "clock.h"
+#include "hb.h"
 #include "sim.h"
 
 struct sim_task;
@@ -71,6 +72,8 @@ struct sim_stream {
      * the fast path is one atomic load. */
     struct sim_record *_Atomic rec;
     unsigned lane;
+    /* Its happens-before clock (hb.c). */
+    struct sim_hb_clock hb;
 };
 
 /* An event's state is one atomic word, so a record on one thread and
@@ -88,6 +91,8 @@ struct sim_event {
     struct sim_ipc *ipc;   /* NULL unless ACL_EVENT_IPC */
     /* The record that set mark: its stream, task and thread (device faults). */
     _Atomic uint32_t rec_stream, rec_task, rec_thread;
+    /* The recording stream's clock at the record (hb.c). */
+    struct sim_hb_vc hb;
 };
 
 /* ---- ipc.c: the state of events shared between processes ---- */
@@ -176,6 +181,7 @@ struct sim_task {
     unsigned lane; /* a recorded task: the lane of the stream that captured it */
     void *hdst;       /* a recorded copy or fill whose memory graph.c found live: */
     const void *hsrc; /* the host views of its ranges (NULL: none) */
+    struct sim_hb_vc enq; /* a queued task: the host's clock at its enqueue (hb.c) */
     struct sim_task *next;
 };
 

@@ -20,15 +20,16 @@
  * With ACLSIM_TRACK=1 each report shows the stack that captured the task.
  */
 #include <stdio.h>
+#include <string.h>
 #include "backends/be.h"
 #include "internal.h"
 
 static const char *graph_name(const struct api_graph_use *u, char *buf, size_t len)
 {
     if (u->name[0])
-        snprintf(buf, len, "graph %u \"%s\"", u->id, u->name);
+        snprintf(buf, len, "graph %u \"%s\" (aclmdlRI %p)", u->id, u->name, (void *)u->graph);
     else
-        snprintf(buf, len, "graph %u", u->id);
+        snprintf(buf, len, "graph %u (aclmdlRI %p)", u->id, (void *)u->graph);
     return buf;
 }
 
@@ -36,10 +37,11 @@ static const char *graph_name(const struct api_graph_use *u, char *buf, size_t l
 static void task_lines(const struct api_graph_use *u, const char *name)
 {
     const struct api_cap_task *t = &u->task;
+    char st[API_NAME_LEN];
     api_rep_line(false, "%s (model runtime instance) uses [%p, %p) in its captured task #%u (%s) "
-                 "on stream %u, at every replay", name, u->range.p,
+                 "on %s, at every replay", name, u->range.p,
                  (const void *)((const char *)u->range.p + u->range.n), t->seq, t->what,
-                 api_cap_stream_id(t->stream));
+                 api_stream_name(t->stream, st));
     api_rep_fact("graph", "%s", name);
     api_rep_fact("task", "#%u %s", t->seq, t->what);
     api_rep_stream(t->stream);
@@ -79,11 +81,12 @@ void api_check_graph_blocks(const struct api_check_op *op, const struct api_grap
             continue;
         char name[96];
         graph_name(&u, name, sizeof name);
+        char st[API_NAME_LEN];
         api_rep_begin(API_REP_GRAPH_REUSE);
-        api_rep_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on stream %u: "
+        api_rep_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on %s: "
                      "the allocator (obj %p) gave it [%p, %p), but %s still uses those bytes",
-                     op->type, (unsigned long long)op->seq, api_cap_stream_id(op->stream), op->obj,
-                     addr[i], (const void *)((const char *)addr[i] + bytes[i]), name);
+                     op->type, (unsigned long long)op->seq, api_stream_name(op->stream, st),
+                     op->obj, addr[i], (const void *)((const char *)addr[i] + bytes[i]), name);
         api_rep_op("operator", op->type, op->seq, op->stream);
         api_rep_range(addr[i], bytes[i]);
         task_lines(&u, name);
@@ -94,6 +97,54 @@ void api_check_graph_blocks(const struct api_check_op *op, const struct api_grap
         san_op_stack("this operator was issued at", op->seq);
         san_count(API_REP_GRAPH_REUSE);
     }
+}
+
+/* What the owned bytes are to the graph's task: "its workspace (passed to
+ * aclnnMatmul)", "the executor's block", "its output". */
+static const char *owned_as(const struct api_cap_range *r, char *buf, size_t len)
+{
+    if (r->as && r->call)
+        snprintf(buf, len, "as its %s, passed to %s", r->as, r->call);
+    else if (r->as && strcmp(r->as, "output") == 0)
+        snprintf(buf, len, "as its output");
+    else if (r->as)
+        snprintf(buf, len, "as %s", r->as);
+    else
+        snprintf(buf, len, "as data it writes");
+    return buf;
+}
+
+void api_check_graph_write(const char *what, const void *stream, uint64_t seq, const void *p,
+                           size_t n)
+{
+    struct api_graph_use u;
+    if (!p || !n || api_check_mode() == API_CHECK_OFF || !api_graph_owns(p, n, &u))
+        return;
+    char name[96], st[API_NAME_LEN], who[200], as[96];
+    graph_name(&u, name, sizeof name);
+    api_stream_name(stream, st);
+    if (seq)
+        snprintf(who, sizeof who, "operator %s (#%llu) on %s stores %s", san_op_type(seq),
+                 (unsigned long long)seq, st, what);
+    else
+        snprintf(who, sizeof who, "%s on %s stores its data", what, st);
+    api_rep_begin(API_REP_GRAPH_REUSE);
+    api_rep_line(true, "allocator check (graph-block-reuse): %s in [%p, %p), but %s owns those "
+                 "bytes: its captured task #%u (%s) writes them %s at every replay before "
+                 "reading them, so the next replay overwrites this data", who, u.range.p,
+                 (const void *)((const char *)u.range.p + u.range.n), name, u.task.seq,
+                 u.task.what, owned_as(&u.range, as, sizeof as));
+    api_rep_range(u.range.p, u.range.n);
+    api_rep_stream(stream);
+    task_lines(&u, name);
+    api_rep_line(false, "fix: bytes a live graph writes (its workspaces, intermediates and "
+                 "outputs) are the graph's until aclmdlRIDestroy: store this data in a buffer "
+                 "of its own, or destroy the graph first");
+    if (seq)
+        san_op_stack("this operator was issued at", seq);
+    else
+        san_here("the call was made at");
+    san_count(API_REP_GRAPH_REUSE);
 }
 
 /* The first device range of t that is no longer allocated (*r), if any. */
