@@ -113,7 +113,7 @@ static void vc_raise(struct sim_hb_vc *v, uint32_t id, uint32_t c)
     }
     if (v->n == v->cap) {
         uint32_t cap = v->cap ? v->cap * 2 : 4;
-        struct sim_hb_ent *e = base_realloc(v->e, cap * sizeof *e);
+        struct sim_hb_ent *e = base_realloc_plain(v->e, cap * sizeof *e);
         if (!e)
             return;
         v->e = e;
@@ -383,7 +383,7 @@ void sim_hb_value_write(struct sim_stream *s, const void *addr)
             m = &values[i];
     if (!m && n_values == cap_values) {
         size_t cap = cap_values ? cap_values * 2 : 8;
-        struct value_mark *v = base_realloc(values, cap * sizeof *v);
+        struct value_mark *v = base_realloc_plain(values, cap * sizeof *v);
         if (v) {
             values = v;
             cap_values = cap;
@@ -495,7 +495,7 @@ static struct rec *exact(struct table *t, uintptr_t lo, size_t n)
             return &t->v[j];
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
-        struct rec *v = base_realloc(t->v, cap * sizeof *v);
+        struct rec *v = base_realloc_plain(t->v, cap * sizeof *v);
         if (!v)
             return NULL;
         t->v = v;
@@ -653,7 +653,7 @@ void sim_hb_hold(const void *key, struct sim_stream *s, const struct sim_use *u,
     pthread_mutex_lock(&lock);
     if (n_helds == cap_helds) {
         size_t cap = cap_helds ? cap_helds * 2 : 8;
-        struct held *h = base_realloc(helds, cap * sizeof *h);
+        struct held *h = base_realloc_plain(helds, cap * sizeof *h);
         if (h) {
             helds = h;
             cap_helds = cap;
