@@ -42,6 +42,14 @@
 #include "queue.h"
 
 #define HOST_ID 0u
+/* Device addresses are kept with their top bit flipped (user addresses
+ * have it clear, so the order stays): a block the program lost must not
+ * look pointed to from here to memcheck's leak search (track.h). */
+#define HIDE ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
+static const void *hide(const void *p)
+{
+    return (const void *)((uintptr_t)p ^ HIDE);
+}
 #define READS 4
 #define MAX_RACES 8
 
@@ -378,6 +386,7 @@ void sim_hb_value_write(struct sim_stream *s, const void *addr)
         return;
     pthread_mutex_lock(&lock);
     struct value_mark *m = NULL;
+    addr = hide(addr);
     for (size_t i = 0; i < n_values && !m; i++)
         if (values[i].addr == addr)
             m = &values[i];
@@ -405,6 +414,7 @@ void sim_hb_value_wait(struct sim_stream *s, const void *addr)
         return;
     pthread_mutex_lock(&lock);
     task_locked(&s->hb, NULL);
+    addr = hide(addr);
     for (size_t i = 0; i < n_values; i++)
         if (values[i].addr == addr)
             vc_join(&s->hb.vc, &values[i].vc);
@@ -514,11 +524,13 @@ struct races {
     struct sim_use now[MAX_RACES], before[MAX_RACES];
 };
 
+/* A race of now with a kept use (its address hidden). */
 static void race(struct races *out, const struct sim_use *now, const struct sim_use *earlier)
 {
     if (out->n < MAX_RACES) {
         out->now[out->n] = *now;
-        out->before[out->n++] = *earlier;
+        out->before[out->n] = *earlier;
+        out->before[out->n++].p = hide(earlier->p);
     }
 }
 
@@ -528,7 +540,7 @@ static void check_use(const struct sim_use *u, uint32_t id, uint32_t c,
                       const struct sim_hb_vc *v, uint32_t told, struct races *out)
 {
     struct table *t = &tables[u->space];
-    uintptr_t lo = (uintptr_t)u->p, hi = lo + u->n;
+    uintptr_t lo = (uintptr_t)u->p ^ HIDE, hi = lo + u->n;
     for (size_t i = lower_bound(t, lo > t->longest ? lo - t->longest : 0);
          i < t->n && t->v[i].lo < hi; i++) {
         struct rec *r = &t->v[i];
@@ -551,6 +563,7 @@ static void check_use(const struct sim_use *u, uint32_t id, uint32_t c,
     if (!r)
         return;
     struct use me = {id, c, *u};
+    me.u.p = hide(u->p);
     if (u->write) {
         r->w = me;
         r->has_w = true;
@@ -583,9 +596,9 @@ static uint32_t check_held(const struct sim_use *u, uint32_t id, struct races *o
             continue;
         for (int k = 0; k < helds[i].n; k++) {
             const struct sim_use *h = &helds[i].u[k];
+            uintptr_t hp = (uintptr_t)hide(h->p);
             if (h->space == u->space && (h->write || u->write) &&
-                (uintptr_t)h->p < (uintptr_t)u->p + u->n &&
-                (uintptr_t)u->p < (uintptr_t)h->p + h->n) {
+                hp < (uintptr_t)u->p + u->n && (uintptr_t)u->p < hp + h->n) {
                 race(out, u, h);
                 told = helds[i].id + 1;
                 break;
@@ -665,6 +678,8 @@ void sim_hb_hold(const void *key, struct sim_stream *s, const struct sim_use *u,
         h->id = s->hb.id;
         h->n = n < SIM_OP_USES ? n : SIM_OP_USES;
         memcpy(h->u, u, (size_t)h->n * sizeof *u);
+        for (int i = 0; i < h->n; i++)
+            h->u[i].p = hide(h->u[i].p);
     }
     pthread_mutex_unlock(&lock);
 }
