@@ -138,7 +138,8 @@ static inline bool sim_ev_same(const struct sim_event *a, const struct sim_event
 
 /* One operation enqueued on a stream. */
 enum sim_task_kind {
-    SIM_T_NOP,
+    SIM_T_NOP,           /* flag: a forgotten record or wait of a graph (SIM_NOP_*),
+                            obj then only its key for happens-before (graph.c) */
     SIM_T_COPY,          /* dst, src, n; staging: a copy of a host source */
     SIM_T_COPY2D,        /* dst, dpitch, src, spitch, n (width), rows; staging as COPY */
     SIM_T_FILL,          /* dst, n, fill */
@@ -264,6 +265,12 @@ void sim_record_fini(struct sim_record *r);
 /* An event or notify is being destroyed: the records of every live
  * capture forget it (its records and waits become no-ops). */
 void sim_record_forget(const void *obj);
+/* A graph's record or wait whose event or notify was destroyed after the
+ * capture: CANN's capture recorded into an event the model owns
+ * (runtime src/runtime/feature/aclgraph/v100/api_impl_capture_event.cc:
+ * 28-78, InsertCaptureEvent at :71), so the edge outlives the user's
+ * handle. A replay still orders the lanes by it (graph.c). */
+enum { SIM_NOP_PLAIN, SIM_NOP_MARK, SIM_NOP_WAIT };
 
 /* ---- stream.c, for graph.c ---- */
 

@@ -334,6 +334,53 @@ static void test_replay_is_ordered_on_its_stream(void **state)
     assert_int_equal(aclrtMemcpy(X, BYTES, host, BYTES, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
 }
 
+/* A graph's second lane writes what its first lane wrote, ordered by the
+ * captured record -> wait or not (`ordered`); the user's events are
+ * destroyed after the capture, as torch's graph pool does: CANN's capture
+ * recorded into events the model owns (runtime
+ * src/runtime/feature/aclgraph/v100/api_impl_capture_event.cc:28-78,
+ * InsertCaptureEvent at :71; CaptureEventWait at :80-103 waits on that
+ * event), so the edge stays in the graph. */
+static unsigned long two_lane_graph(bool ordered)
+{
+    unsigned long before = n(NULL);
+    aclrtEvent fork, early, join;
+    assert_int_equal(aclrtCreateEvent(&fork), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateEvent(&early), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateEvent(&join), ACL_SUCCESS);
+    aclmdlRI ri = NULL;
+    assert_int_equal(aclmdlRICaptureBegin(A, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(early, A), ACL_SUCCESS); /* before the write */
+    assert_int_equal(aclrtMemsetAsync(Y, BYTES, 1, BYTES, A), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(fork, A), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamWaitEvent(B, ordered ? fork : early), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(Y, BYTES, 2, BYTES, B), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(join, B), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamWaitEvent(A, join), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureEnd(A, &ri), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(fork), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(early), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(join), ACL_SUCCESS);
+    unsigned long at_capture = n(NULL);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(aclmdlRIExecuteAsync(ri, A), ACL_SUCCESS);
+    settle();
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(at_capture, before); /* a capture runs nothing */
+    return n(NULL) - before;
+}
+
+static void test_graph_lanes_keep_their_captured_events(void **state)
+{
+    (void)state;
+    mark();
+    assert_int_equal(two_lane_graph(true), 0);
+    /* the twin: the second lane waits for a record made before the write;
+     * each replay is one race of the two lanes' writes */
+    assert_int_equal(two_lane_graph(false), 3);
+    mark();
+}
+
 /* ---- aclnn: workspaces, graph-owned memory ---- */
 
 static aclTensor *t2(void *dev)
@@ -484,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_notify_orders),
         cmocka_unit_test(test_value_wait_orders),
         cmocka_unit_test(test_replay_is_ordered_on_its_stream),
+        cmocka_unit_test(test_graph_lanes_keep_their_captured_events),
         cmocka_unit_test(test_same_verdict_on_every_profile),
         cmocka_unit_test(test_graph_owned_workspace),
         cmocka_unit_test(test_report_wording),
