@@ -694,8 +694,11 @@ struct be_tools {
      * Every task the backend runs tells its uses of bytes to a checker that
      * orders them by the program's edges (events, synchronisations,
      * callbacks, notifies, value waits, replays). hb_reporter sets the
-     * function told of each race (now, before: two uses of shared bytes, one
-     * writing, neither ordered before the other); it is called from the
+     * function told of each race of two tasks (now[i], before[i], i < n:
+     * the pairs of uses of shared bytes, one writing, neither ordered
+     * before the other, of one later and one earlier task; the first is
+     * the one to name, the others more ranges of the same race); it is
+     * called from the
      * thread whose call made the later use, maybe inside the backend's
      * queue lock: it must not call the backend. hb_use is a use of the
      * host's own (u->stream NULL: aclrtFree, an unregistration), checked and
@@ -703,7 +706,7 @@ struct be_tools {
      * the calling thread (enter 1 before, 0 after): it is ordered after the
      * stream's work before it and, when blocking, before its later work.
      * Absent: the sanitizer checks addresses only. */
-    void (*hb_reporter)(void (*fn)(const struct be_use *now, const struct be_use *before));
+    void (*hb_reporter)(void (*fn)(const struct be_use *now, const struct be_use *before, int n));
     void (*hb_use)(const struct be_use *u);
     void (*hb_callback)(void *stream, int enter, int blocking);
     /* ---- virtual memory and stream-ordered pools ----

@@ -990,7 +990,7 @@ _Static_assert((int)BE_SPACE_DESC == (int)SIM_SPACE_DESC &&
                    (int)BE_USE_FREE == (int)SIM_USE_FREE && (int)BE_USE_VALUE == (int)SIM_USE_VALUE,
                "be.h's use kinds are sim.h's");
 
-static void (*_Atomic race_fn)(const struct be_use *now, const struct be_use *before);
+static void (*_Atomic race_fn)(const struct be_use *now, const struct be_use *before, int n);
 
 static struct be_use be_use_of(const struct sim_use *u)
 {
@@ -998,16 +998,22 @@ static struct be_use be_use_of(const struct sim_use *u)
                            u->p, u->n, u->at};
 }
 
-static void on_race(const struct sim_use *now, const struct sim_use *before)
+static void on_race(const struct sim_use *now, const struct sim_use *before, int n)
 {
-    void (*fn)(const struct be_use *, const struct be_use *) = atomic_load(&race_fn);
-    if (!fn)
+    void (*fn)(const struct be_use *, const struct be_use *, int) = atomic_load(&race_fn);
+    if (!fn || n <= 0)
         return;
-    struct be_use a = be_use_of(now), b = be_use_of(before);
-    fn(&a, &b);
+    struct be_use a[16], b[16];
+    if (n > 16)
+        n = 16;
+    for (int i = 0; i < n; i++) {
+        a[i] = be_use_of(&now[i]);
+        b[i] = be_use_of(&before[i]);
+    }
+    fn(a, b, n);
 }
 
-static void hb_reporter(void (*fn)(const struct be_use *now, const struct be_use *before))
+static void hb_reporter(void (*fn)(const struct be_use *now, const struct be_use *before, int n))
 {
     atomic_store(&race_fn, fn);
     sim_hb_reporter(fn ? on_race : NULL);

@@ -51,7 +51,7 @@ static const void *hide(const void *p)
     return (const void *)((uintptr_t)p ^ HIDE);
 }
 #define READS 4
-#define MAX_RACES 8
+#define MAX_RACES 16
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(sim_race_fn) reporter;
@@ -522,15 +522,20 @@ static struct rec *exact(struct table *t, uintptr_t lo, size_t n)
 struct races {
     int n;
     struct sim_use now[MAX_RACES], before[MAX_RACES];
+    uint32_t id[MAX_RACES], c[MAX_RACES]; /* the earlier task's epoch: who it was */
 };
 
-/* A race of now with a kept use (its address hidden). */
-static void race(struct races *out, const struct sim_use *now, const struct sim_use *earlier)
+/* A race of now with a kept use (its address hidden) of the task whose
+ * epoch is (id, c). */
+static void race(struct races *out, const struct sim_use *now, const struct sim_use *earlier,
+                 uint32_t id, uint32_t c)
 {
     if (out->n < MAX_RACES) {
         out->now[out->n] = *now;
         out->before[out->n] = *earlier;
-        out->before[out->n++].p = hide(earlier->p);
+        out->before[out->n].p = hide(earlier->p);
+        out->id[out->n] = id;
+        out->c[out->n++] = c;
     }
 }
 
@@ -548,12 +553,12 @@ static void check_use(const struct sim_use *u, uint32_t id, uint32_t c,
             continue;
         bool hit = false;
         if (r->has_w && !before(r->w.id, r->w.c, v, id)) {
-            race(out, u, &r->w.u);
+            race(out, u, &r->w.u, r->w.id, r->w.c);
             hit = true;
         }
         for (int j = 0; u->write && !hit && j < r->nr; j++)
             if (!before(r->r[j].id, r->r[j].c, v, id)) {
-                race(out, u, &r->r[j].u);
+                race(out, u, &r->r[j].u, r->r[j].id, r->r[j].c);
                 hit = true;
             }
         if (hit)
@@ -599,7 +604,7 @@ static uint32_t check_held(const struct sim_use *u, uint32_t id, struct races *o
             uintptr_t hp = (uintptr_t)hide(h->p);
             if (h->space == u->space && (h->write || u->write) &&
                 hp < (uintptr_t)u->p + u->n && (uintptr_t)u->p < hp + h->n) {
-                race(out, u, h);
+                race(out, u, h, helds[i].id, UINT32_MAX); /* queued: not run yet */
                 told = helds[i].id + 1;
                 break;
             }
@@ -608,11 +613,26 @@ static uint32_t check_held(const struct sim_use *u, uint32_t id, struct races *o
     return told;
 }
 
+/* Told once per earlier task and space: its pairs together, in the
+ * order found. */
 static void tell(const struct races *r)
 {
     sim_race_fn fn = atomic_load(&reporter);
-    for (int i = 0; fn && i < r->n; i++)
-        fn(&r->now[i], &r->before[i]);
+    bool done[MAX_RACES] = {false};
+    for (int i = 0; fn && i < r->n; i++) {
+        if (done[i])
+            continue;
+        struct sim_use now[MAX_RACES], before[MAX_RACES];
+        int k = 0;
+        for (int j = i; j < r->n; j++)
+            if (!done[j] && r->id[j] == r->id[i] && r->c[j] == r->c[i] &&
+                r->now[j].space == r->now[i].space) {
+                done[j] = true;
+                now[k] = r->now[j];
+                before[k++] = r->before[j];
+            }
+        fn(now, before, k);
+    }
 }
 
 /* The uses of one task: checked, recorded, then told. */

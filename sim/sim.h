@@ -682,10 +682,16 @@ struct sim_use {
     size_t n;
     uint64_t at;            /* simulated time it ran (ps): for reports only */
 };
-/* A race: `now` and `before` touch shared bytes, one writes, and neither
- * is ordered before the other. Called with no simulator lock but maybe
- * the queue's: it must not call the simulator. */
-typedef void (*sim_race_fn)(const struct sim_use *now, const struct sim_use *before);
+/* A race of two tasks: now[i] and before[i] touch shared bytes, one
+ * writes, and neither is ordered before the other. The n pairs are every
+ * such pair of one task with one earlier task in one space (an operator's
+ * output, workspace and tiling record racing with another's are one race
+ * of two tasks, as ThreadSanitizer tells one race per pair of accesses),
+ * in the order the later task lists its uses (sim_op_uses: inputs, then
+ * output, then blocks): the first is the one a report names. Called with
+ * no simulator lock but maybe the queue's: it must not call the
+ * simulator. */
+typedef void (*sim_race_fn)(const struct sim_use *now, const struct sim_use *before, int n);
 void sim_hb_reporter(sim_race_fn fn);
 /* Whether uses are recorded (a reporter is set and the check is on). */
 bool sim_hb_on(void);

@@ -534,10 +534,47 @@ static void why_line(enum kind k)
              "at once, whatever the simulated times say");
 }
 
-static void on_race(const struct be_use *now, const struct be_use *before)
+/* What one use does to its bytes, without naming its task: "writes its
+ * output", "reads" (a copy's source). pre: lock held. */
+static void short_use(const struct be_use *u, char *buf, size_t len)
 {
-    if (api_check_mode() == API_CHECK_OFF)
+    char what[96] = "";
+    if (u->role == BE_USE_INPUT || u->role == BE_USE_OUTPUT || u->role == BE_USE_WORKSPACE ||
+        u->role == BE_USE_TILING)
+        op_role(u, op_of(u->tag), what, sizeof what);
+    snprintf(buf, len, "%s%s%s", verb(u), what[0] ? " " : "", what);
+}
+
+/* The further ranges two racing tasks share, after the one the report
+ * names: a line each. pre: lock held. */
+static void also_lines(const struct be_use *now, const struct be_use *before, int n)
+{
+    char ranges[16 * 48] = "";
+    size_t used = 0;
+    for (int i = 1; i < n; i++) {
+        const char *lo = (const char *)(now[i].p > before[i].p ? now[i].p : before[i].p);
+        const char *e1 = (const char *)now[i].p + now[i].n;
+        const char *e2 = (const char *)before[i].p + before[i].n;
+        const char *hi = e1 < e2 ? e1 : e2;
+        char a[128], b[128];
+        short_use(&now[i], a, sizeof a);
+        short_use(&before[i], b, sizeof b);
+        line(false, "the same two also race on [%p, %p): the later %s, the earlier %s",
+             (const void *)lo, (const void *)hi, a, b);
+        if (used < sizeof ranges)
+            used += (size_t)snprintf(ranges + used, sizeof ranges - used, "%s[%p, %p)",
+                                     used ? " " : "", (const void *)lo, (const void *)hi);
+    }
+    if (n > 1)
+        api_rep_fact("also_shared", "%s", ranges);
+}
+
+/* One race of two tasks: the first pair named, the rest as more lines. */
+static void on_race(const struct be_use *now, const struct be_use *before, int n_pairs)
+{
+    if (api_check_mode() == API_CHECK_OFF || n_pairs <= 0)
         return;
+    const struct be_use *all_now = now, *all_before = before;
     enum kind k = race_kind(now, before);
     char n1[320], n2[320];
     pthread_mutex_lock(&lock);
@@ -559,6 +596,8 @@ static void on_race(const struct be_use *now, const struct be_use *before)
         line(true, "allocator check (%s): %s(%p), but %s, which used that allocator, has not "
              "been waited for", kind_name(k), now->call ? now->call : before->call,
              now->stream ? before->p : now->p, now->stream ? n1 : n2);
+    if (now->space == BE_SPACE_DEVICE)
+        also_lines(all_now, all_before, n_pairs);
     why_line(k);
     fix_line(k, now, before);
     if (now->space == BE_SPACE_DEVICE)
