@@ -122,12 +122,18 @@ void api_check_op_workspace(const struct api_check_op *op, const char *call);
 #define API_NAME_LEN 64
 const char *api_stream_name(const void *stream, char buf[API_NAME_LEN]);
 
-/* The blocks an allocator gave op (on a stream capturing into graph g, or
- * NULL): a live graph other than g whose captured work uses their bytes
- * is reported (graph-block-reuse), as the graph would run on bytes now
- * someone else's. */
-void api_check_graph_blocks(const struct api_check_op *op, const struct api_graph *g,
-                            const void *const *addr, const size_t *bytes, int n);
+/* An operator's conflicts with live graphs, one report per graph
+ * (graph-block-reuse): blocks its allocator gave it (addr, bytes: n of
+ * them) that a live graph other than g (the graph op is captured into,
+ * or NULL) uses, as the graph would run on bytes now someone else's; and,
+ * for an operator outside any capture (g NULL), its output [out,
+ * out+out_bytes) and its blocks (block_what: "its workspace", "the
+ * executor's block") stored in bytes a live graph owns, which its next
+ * replay overwrites. */
+#define API_CHECK_BLOCKS 4
+void api_check_graph_op(const struct api_check_op *op, const struct api_graph *g,
+                        const void *const *addr, const size_t *bytes, int n, const void *out,
+                        size_t out_bytes, const char *block_what);
 /* Before a replay of g: every device byte range its tasks touch must
  * still be allocated (graph-memory-freed, naming the replay). */
 void api_check_graph_replay(struct api_graph *g);

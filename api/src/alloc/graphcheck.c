@@ -70,35 +70,6 @@ void api_check_graph_free(const char *call, const void *p, size_t n)
     san_count(API_REP_GRAPH_FREED);
 }
 
-void api_check_graph_blocks(const struct api_check_op *op, const struct api_graph *g,
-                            const void *const *addr, const size_t *bytes, int n)
-{
-    if (api_check_mode() == API_CHECK_OFF || !op->obj)
-        return;
-    for (int i = 0; i < n; i++) {
-        struct api_graph_use u;
-        if (!api_graph_uses(addr[i], bytes[i], g, &u))
-            continue;
-        char name[96];
-        graph_name(&u, name, sizeof name);
-        char st[API_NAME_LEN];
-        api_rep_begin(API_REP_GRAPH_REUSE);
-        api_rep_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on %s: "
-                     "the allocator (obj %p) gave it [%p, %p), but %s still uses those bytes",
-                     op->type, (unsigned long long)op->seq, api_stream_name(op->stream, st),
-                     op->obj, addr[i], (const void *)((const char *)addr[i] + bytes[i]), name);
-        api_rep_op("operator", op->type, op->seq, op->stream);
-        api_rep_range(addr[i], bytes[i]);
-        task_lines(&u, name);
-        api_rep_line(false, "the executor hands a captured operator's blocks back right after its "
-                     "launch, as CANN's does, but the graph uses them at every replay: allocate "
-                     "them from a pool private to the graph (torch_npu's graph pools), and "
-                     "release that pool only after aclmdlRIDestroy");
-        san_op_stack("this operator was issued at", op->seq);
-        san_count(API_REP_GRAPH_REUSE);
-    }
-}
-
 /* What the owned bytes are to the graph's task: "its workspace (passed to
  * aclnnMatmul)", "the executor's block", "its output". */
 static const char *owned_as(const struct api_cap_range *r, char *buf, size_t len)
@@ -145,6 +116,108 @@ void api_check_graph_write(const char *what, const void *stream, uint64_t seq, c
     else
         san_here("the call was made at");
     san_count(API_REP_GRAPH_REUSE);
+}
+
+/* One conflict of an operator with a live graph: the allocator gave it a
+ * block the graph uses (gave), or it stores data (what) in bytes the
+ * graph owns. */
+struct hit {
+    bool gave;
+    const char *what;
+    const void *p;
+    size_t n;
+    struct api_graph_use u;
+};
+
+static void first_line(const struct api_check_op *op, const struct hit *h, const char *name)
+{
+    char st[API_NAME_LEN], as[96];
+    api_stream_name(op->stream, st);
+    if (h->gave) {
+        api_rep_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on %s: "
+                     "the allocator (obj %p) gave it [%p, %p), but %s still uses those bytes",
+                     op->type, (unsigned long long)op->seq, st, op->obj, h->p,
+                     (const void *)((const char *)h->p + h->n), name);
+        api_rep_range(h->p, h->n);
+        return;
+    }
+    api_rep_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on %s stores %s "
+                 "in [%p, %p), but %s owns those bytes: its captured task #%u (%s) writes them %s "
+                 "at every replay before reading them, so the next replay overwrites this data",
+                 op->type, (unsigned long long)op->seq, st, h->what, h->u.range.p,
+                 (const void *)((const char *)h->u.range.p + h->u.range.n), name,
+                 h->u.task.seq, h->u.task.what, owned_as(&h->u.range, as, sizeof as));
+    api_rep_range(h->u.range.p, h->u.range.n);
+}
+
+static void more_line(const struct hit *h)
+{
+    char as[96];
+    if (h->gave)
+        api_rep_line(false, "the allocator also gave it [%p, %p), which the same graph uses",
+                     h->p, (const void *)((const char *)h->p + h->n));
+    else
+        api_rep_line(false, "it also stores %s in [%p, %p), which the same graph's captured "
+                     "task #%u (%s) writes %s at every replay", h->what, h->u.range.p,
+                     (const void *)((const char *)h->u.range.p + h->u.range.n), h->u.task.seq,
+                     h->u.task.what, owned_as(&h->u.range, as, sizeof as));
+}
+
+void api_check_graph_op(const struct api_check_op *op, const struct api_graph *g,
+                        const void *const *addr, const size_t *bytes, int n, const void *out,
+                        size_t out_bytes, const char *block_what)
+{
+    if (api_check_mode() == API_CHECK_OFF || n > API_CHECK_BLOCKS)
+        return;
+    struct hit hits[2 * API_CHECK_BLOCKS + 1];
+    int k = 0;
+    bool gave[API_CHECK_BLOCKS] = {false};
+    for (int i = 0; op->obj && i < n; i++)
+        if (api_graph_uses(addr[i], bytes[i], g, &hits[k].u)) {
+            hits[k] = (struct hit){true, NULL, addr[i], bytes[i], hits[k].u};
+            gave[i] = true;
+            k++;
+        }
+    if (!g && out && out_bytes && api_graph_owns(out, out_bytes, &hits[k].u)) {
+        hits[k] = (struct hit){false, "its output", out, out_bytes, hits[k].u};
+        k++;
+    }
+    for (int i = 0; !g && i < n; i++) /* a block already told of is the same finding */
+        if (!gave[i] && api_graph_owns(addr[i], bytes[i], &hits[k].u)) {
+            hits[k] = (struct hit){false, block_what, addr[i], bytes[i], hits[k].u};
+            k++;
+        }
+    /* One report per graph the operator conflicts with: one pair of tasks
+     * (the operator, the graph's replay), its first conflict named and the
+     * others as more lines. */
+    bool done[2 * API_CHECK_BLOCKS + 1] = {false};
+    for (int i = 0; i < k; i++) {
+        if (done[i])
+            continue;
+        char name[96];
+        graph_name(&hits[i].u, name, sizeof name);
+        api_rep_begin(API_REP_GRAPH_REUSE);
+        first_line(op, &hits[i], name);
+        api_rep_op("operator", op->type, op->seq, op->stream);
+        api_rep_stream(op->stream);
+        for (int j = i + 1; j < k; j++)
+            if (!done[j] && hits[j].u.graph == hits[i].u.graph) {
+                done[j] = true;
+                more_line(&hits[j]);
+            }
+        task_lines(&hits[i].u, name);
+        if (hits[i].gave)
+            api_rep_line(false, "the executor hands a captured operator's blocks back right after "
+                         "its launch, as CANN's does, but the graph uses them at every replay: "
+                         "allocate them from a pool private to the graph (torch_npu's graph "
+                         "pools), and release that pool only after aclmdlRIDestroy");
+        else
+            api_rep_line(false, "fix: bytes a live graph writes (its workspaces, intermediates "
+                         "and outputs) are the graph's until aclmdlRIDestroy: store this data "
+                         "in a buffer of its own, or destroy the graph first");
+        san_op_stack("this operator was issued at", op->seq);
+        san_count(API_REP_GRAPH_REUSE);
+    }
 }
 
 /* The first device range of t that is no longer allocated (*r), if any. */

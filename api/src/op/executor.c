@@ -403,7 +403,8 @@ static aclError launch(void *stream, const struct api_op_plan *plan, struct api_
     /* Blocks a live graph still uses must not serve other work; a captured
      * operator keeps its bytes for its graph's life (rt/capture.c). */
     struct api_graph *g = api_cap_graph_of(stream);
-    api_check_graph_blocks(chk, g, used, used_bytes, nu);
+    if (g)
+        api_check_graph_op(chk, g, used, used_bytes, nu, NULL, 0, NULL);
     if (g) {
         struct api_cap_range r[API_CAP_RANGES];
         int n = 0;
@@ -420,10 +421,8 @@ static aclError launch(void *stream, const struct api_op_plan *plan, struct api_
     api_check_launched(chk);
     /* What it stores in bytes a live graph owns, the graph's next replay
      * overwrites. */
-    api_check_graph_write("its output", stream, chk->seq, bufs[nb - 1], buf_bytes[nb - 1]);
-    for (int i = 0; i < nu; i++)
-        api_check_graph_write(x->ws_call ? "its workspace" : "the executor's block", stream,
-                              chk->seq, used[i], used_bytes[i]);
+    api_check_graph_op(chk, NULL, used, used_bytes, nu, bufs[nb - 1], buf_bytes[nb - 1],
+                       x->ws_call ? "its workspace" : "the executor's block");
     return ACL_SUCCESS;
 }
 
