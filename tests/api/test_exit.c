@@ -16,7 +16,9 @@
 
 static char dir[] = "/tmp/aclsim-exit-XXXXXX", trace[64];
 
-/* Two streams, an Add on each, and out without aclFinalize. */
+/* Two streams, an Add in place on each, the second ordered after the
+ * first by an event (both write x: unordered, they would race), and out
+ * without aclFinalize. */
 static void child(int status, bool leak, bool finalize)
 {
     void *x = NULL;
@@ -28,10 +30,17 @@ static void child(int status, bool leak, bool finalize)
     aclDataBuffer *b = aclCreateDataBuffer(x, 1024);
     aclTensorDesc *in[2] = {td, td};
     aclDataBuffer *ib[2] = {b, b};
+    aclrtEvent e;
+    if (aclrtCreateEvent(&e))
+        _exit(91);
     for (int i = 0; i < 2; i++)
-        if (aclrtCreateStream(&s[i]) || aclopExecuteV2("Add", 2, in, ib, 1, &td, &b, NULL, s[i]))
+        if (aclrtCreateStream(&s[i]) || (i && aclrtStreamWaitEvent(s[i], e)) ||
+            aclopExecuteV2("Add", 2, in, ib, 1, &td, &b, NULL, s[i]) ||
+            (!i && aclrtRecordEvent(e, s[i])))
             _exit(91);
     aclrtSynchronizeDevice();
+    if (!leak)
+        aclrtDestroyEvent(e);
     aclDestroyTensorDesc(td);
     aclDestroyDataBuffer(b);
     if (!leak) {
