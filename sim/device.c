@@ -95,12 +95,7 @@ enum sim_rc sim_device_open(int32_t id)
     uint64_t base = sim_vaspace_base(vs);
     /* The heap works in offsets from base (see track.h for why) and hands
      * out what the driver's reserve, at the top of the range, leaves. */
-    /* Under memcheck the heap starts one granule in: the device's base is
-     * kept in plain words (here, the address space), and a block starting
-     * at it would read as still pointed to for as long as the device is
-     * open, so the leak gate could never call it lost (track.h). */
-    uint64_t guard = sim_track_active() ? SIM_HEAP_GRANULE : 0;
-    struct sim_heap *h = sim_heap_create(guard, cap - sim_reserve_bytes(p, cap) - guard);
+    struct sim_heap *h = sim_heap_create(0, cap - sim_reserve_bytes(p, cap));
     if (!h) {
         sim_clock_device_close(id);
         if (vs != d->vs)
