@@ -125,7 +125,7 @@ enum sim_rc sim_device_open(int32_t id)
     d->padding = p->malloc_padding;
     d->vs = vs;
     d->heap = h;
-    d->base = base;
+    sim_dev_set_base(d, base);
     d->capacity = cap;
     d->span = span;
     atomic_store_explicit(&d->plain, !stacks && !d->tracked && d->view_whole,
@@ -162,7 +162,7 @@ void sim_device_close(int32_t id)
         sim_pool_close(id);
         sim_heap_destroy(d->heap);
         /* The range stays reserved, its pages given back (see the top). */
-        sim_vaspace_discard(d->vs, d->base, d->capacity);
+        sim_vaspace_discard(d->vs, sim_dev_base(d), d->capacity);
         sim_clock_device_close(id);
         sim_stacks_destroy(d->stacks);
         d->stacks = NULL;
