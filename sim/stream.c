@@ -26,6 +26,7 @@
 #include "fault/fault.h"
 #include "internal.h"
 #include "queue.h"
+#include "trace.h"
 #include "sim.h"
 
 static bool recorded(const struct sim_event *e, sim_ps *at)
@@ -78,6 +79,8 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
     for (int i = 0; i < SIM_SP_COUNT; i++)
         atomic_init(&s->prop[i], 0);
     sim_hb_stream_init(&s->hb, dev);
+    if (sim_trace_enabled())
+        sim_trace_stream(dev, s->clk.id, s);
     *out = s;
     return SIM_OK;
 }
