@@ -138,7 +138,14 @@ static void test_event_wait_orders(void **state)
 
 enum how { SYNC_STREAM, SYNC_EVENT, SYNC_DEVICE, QUERY_STREAM, QUERY_EVENT, NOTHING };
 
-/* A writes Y; the host learns of it by `how`; B writes Y. */
+/* A writes Y; the host learns of it by `how`; B writes Y. What each call
+ * waits for, in the runtime (hicann/runtime src/runtime/api/impl/
+ * api_impl.cc): StreamSynchronize (:1704) the stream's work;
+ * EventSynchronize (:2250) the event's record (an IPC event's through
+ * IpcEventSync); EventQuery / EventQueryStatus (:2274-2297) only report,
+ * so the host learns only from an answer of "complete"; DeviceSynchronize
+ * (:3975) synchronises the current context (curCtx->Synchronize): every
+ * stream here is the one context's. */
 static void ordered_by_host(enum how how)
 {
     aclrtEvent e;
@@ -188,7 +195,12 @@ static void test_host_learns_by_sync_and_query(void **state)
 }
 
 /* The host's own uses: a synchronous copy after a synchronisation is
- * clean, before it is host-reuse; aclrtFree before it free-while-pending. */
+ * clean, before it is host-reuse; aclrtFree before it free-while-pending.
+ * A synchronous copy or memset waits for no stream: aclrtMemcpy calls
+ * rtMemcpy (hicann/runtime src/acl/aclrt_impl/memory.cpp:650-667), and
+ * ApiImpl::MemCopySync (src/runtime/api/impl/api_impl.cc:2745-2777) and
+ * MemSetSync (:3202-3212) go straight to the driver's copy or set: they
+ * are uses of the host's, ordered after nothing a stream does. */
 static void test_host_uses(void **state)
 {
     (void)state;
