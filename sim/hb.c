@@ -604,7 +604,7 @@ static uint32_t check_held(const struct sim_use *u, uint32_t id, struct races *o
             uintptr_t hp = (uintptr_t)hide(h->p);
             if (h->space == u->space && (h->write || u->write) &&
                 hp < (uintptr_t)u->p + u->n && (uintptr_t)u->p < hp + h->n) {
-                race(out, u, h, helds[i].id, UINT32_MAX); /* queued: not run yet */
+                race(out, u, h, helds[i].id, UINT32_MAX - (uint32_t)i); /* queued: one per operator */
                 told = helds[i].id + 1;
                 break;
             }
