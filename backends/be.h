@@ -709,6 +709,9 @@ struct be_tools {
     void (*hb_reporter)(void (*fn)(const struct be_use *now, const struct be_use *before, int n));
     void (*hb_use)(const struct be_use *u);
     void (*hb_callback)(void *stream, int enter, int blocking);
+    /* hb_quiet: nothing a use of the host's own could race with is kept
+     * (the caller may skip the use and the lookups it needs). */
+    int (*hb_quiet)(void);
     /* ---- virtual memory and stream-ordered pools ----
      * Call fn for each live reservation (aux: bytes mapped in it), physical
      * handle the program holds (aux: its mappings) and memory pool (size:

@@ -1026,6 +1026,11 @@ static void hb_use(const struct be_use *u)
     sim_use(&v);
 }
 
+static int hb_quiet(void)
+{
+    return sim_hb_quiet();
+}
+
 static void hb_callback(void *stream, int enter, int blocking)
 {
     if (enter)
@@ -2031,6 +2036,7 @@ static const struct be_tools tools = {
     .hb_reporter = hb_reporter,
     .hb_use = hb_use,
     .hb_callback = hb_callback,
+    .hb_quiet = hb_quiet,
     /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_live = vmm_live,
     .mem_frees = sim_mem_frees,

@@ -60,6 +60,9 @@ static struct sim_hb_vc host;       /* the host's clock; host.e[id 0] its own co
 static uint64_t host_ver = 1;       /* bumped whenever the host's clock changes */
 static struct sim_hb_clock *clocks; /* every live stream's */
 static bool prune_due;
+static unsigned callbacks_running; /* host tasks running now, on any thread */
+static atomic_bool quiet = true;   /* see settle() */
+static void settle(void);
 
 /* The host task (callback) the calling thread runs, if any: a clock of its
  * own, ordered after its stream's work before it. */
@@ -349,6 +352,8 @@ void sim_hb_callback_enter(struct sim_stream *s)
     if (!sim_hb_on() || cb.on)
         return;
     pthread_mutex_lock(&lock);
+    callbacks_running++;
+    settle();
     cb.on = true;
     cb.id = next_id++;
     cb.own = 1;
@@ -362,6 +367,8 @@ void sim_hb_callback_exit(struct sim_stream *s, bool blocking)
     if (!cb.on)
         return;
     pthread_mutex_lock(&lock);
+    callbacks_running--;
+    settle();
     if (blocking) { /* the stream's later work waited for the callback */
         vc_join(&s->hb.vc, &cb.vc);
         vc_raise(&s->hb.vc, cb.id, cb.own);
@@ -472,6 +479,37 @@ static bool before(uint32_t id, uint32_t c, const struct sim_hb_vc *v, uint32_t 
     return id == own || vc_get(v, id) >= c;
 }
 
+/* Records kept, and how many make a prune due even when the host learned
+ * nothing: the host's own uses (an aclrtFree, a synchronous copy) are seen
+ * by the host as they are made, and a program that never synchronises
+ * (a loop of aclrtMalloc and aclrtFree) would otherwise pile them up, each
+ * insertion moving all the others. Twice what the last prune kept:
+ * amortised O(1) per use. */
+static size_t records(void)
+{
+    size_t n = 0;
+    for (int s = 0; s < SIM_SPACES; s++)
+        n += tables[s].n;
+    return n;
+}
+/* Whether nothing is kept that a use of the host's own could race with
+ * now or later: no record, no held operator, no host task running (and,
+ * read with it, no stream queue). Stored under the lock at every change
+ * (settle), read without it. */
+static void settle(void)
+{
+    atomic_store_explicit(&quiet, records() == 0 && n_helds == 0 && callbacks_running == 0,
+                          memory_order_release);
+}
+
+bool sim_hb_quiet(void)
+{
+    return atomic_load_explicit(&quiet, memory_order_acquire) && !sim_queue_any();
+}
+
+#define PRUNE_FLOOR 4096u
+static size_t prune_at = PRUNE_FLOOR;
+
 /* Drop the records the host has seen entirely. pre: lock held. */
 static void prune(void)
 {
@@ -493,6 +531,9 @@ static void prune(void)
         }
         t->n = k;
     }
+    size_t kept = records();
+    prune_at = kept > PRUNE_FLOOR / 2 ? 2 * kept : PRUNE_FLOOR;
+    settle();
 }
 
 /* The record of exactly [lo, lo+n), made when missing (NULL: no host
@@ -542,7 +583,7 @@ static void race(struct races *out, const struct sim_use *now, const struct sim_
 /* Check use u (epoch id, c; clock v) against the table and record it.
  * pre: lock held. */
 static void check_use(const struct sim_use *u, uint32_t id, uint32_t c,
-                      const struct sim_hb_vc *v, uint32_t told, struct races *out)
+                      const struct sim_hb_vc *v, uint32_t told, bool keep, struct races *out)
 {
     struct table *t = &tables[u->space];
     uintptr_t lo = (uintptr_t)u->p ^ HIDE, hi = lo + u->n;
@@ -564,6 +605,8 @@ static void check_use(const struct sim_use *u, uint32_t id, uint32_t c,
         if (hit)
             r->reported = id + 1; /* once per record and clock */
     }
+    if (!keep)
+        return;
     struct rec *r = exact(t, lo, u->n);
     if (!r)
         return;
@@ -640,9 +683,14 @@ void sim_uses(const struct sim_use *u, int n)
 {
     if (n <= 0 || !sim_hb_on())
         return;
-    struct races out = {0};
+    /* A use of the host's own with nothing kept to race with, now or later:
+     * nothing to do (a program that never ran stream work pays this). */
+    if (!u[0].stream && !cb.on && sim_hb_quiet())
+        return;
+    struct races out;
+    out.n = 0; /* (the arrays are filled as races are found) */
     pthread_mutex_lock(&lock);
-    if (prune_due)
+    if (prune_due || records() >= prune_at)
         prune();
     uint32_t id, c;
     const struct sim_hb_vc *v;
@@ -664,12 +712,19 @@ void sim_uses(const struct sim_use *u, int n)
         c = vc_get(&host, HOST_ID);
         v = &host;
     }
+    /* A use of the host's own is checked, but kept only while something
+     * could still run unordered after it: a task queued before it (a
+     * stream's queue) or a host task running meanwhile. Any other task
+     * enqueued later is ordered after it (host -> task), and pruning would
+     * drop it at once: an aclrtMalloc/aclrtFree loop stays cheap. */
+    bool keep = id != HOST_ID || callbacks_running || n_helds || sim_queue_any();
     for (int i = 0; i < n; i++) {
         if (!u[i].n)
             continue;
         uint32_t told = n_helds ? check_held(&u[i], id, &out) : 0;
-        check_use(&u[i], id, c, v, told, &out);
+        check_use(&u[i], id, c, v, told, keep, &out);
     }
+    settle();
     pthread_mutex_unlock(&lock);
     tell(&out);
 }
@@ -701,6 +756,7 @@ void sim_hb_hold(const void *key, struct sim_stream *s, const struct sim_use *u,
         for (int i = 0; i < h->n; i++)
             h->u[i].p = hide(h->u[i].p);
     }
+    settle();
     pthread_mutex_unlock(&lock);
 }
 
@@ -712,6 +768,7 @@ void sim_hb_unhold(const void *key)
             helds[i] = helds[--n_helds];
             break;
         }
+    settle();
     pthread_mutex_unlock(&lock);
 }
 

@@ -76,6 +76,11 @@ static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a stream was releas
 static struct sim_stream *queues;    /* the streams with a queue */
 static _Atomic unsigned nqueues;     /* how many queues: the fast path of device-wide calls */
 static unsigned value_waits;         /* queues behind a value wait */
+
+bool sim_queue_any(void)
+{
+    return atomic_load_explicit(&nqueues, memory_order_acquire) != 0;
+}
 static _Atomic unsigned any_values;  /* value_waits, for the fast path */
 static _Atomic uint32_t grace_ms = 60000;
 static uint32_t next_notify_id[SIM_MAX_DEVICES];

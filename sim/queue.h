@@ -188,6 +188,10 @@ struct sim_task {
 
 /* ---- queue.c: the queue of a held stream ---- */
 
+/* Whether any stream has a queue (tasks enqueued before now that have
+ * not run yet). */
+bool sim_queue_any(void);
+
 /* Whether tasks enqueued on s now join its queue (the fast path: one
  * atomic load). */
 static inline bool sim_stream_queueing(struct sim_stream *s)

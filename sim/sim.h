@@ -695,6 +695,10 @@ typedef void (*sim_race_fn)(const struct sim_use *now, const struct sim_use *bef
 void sim_hb_reporter(sim_race_fn fn);
 /* Whether uses are recorded (a reporter is set and the check is on). */
 bool sim_hb_on(void);
+/* Whether a use of the host's own could race with nothing now or later
+ * (no use kept, no operator held, no host task running, no stream queue):
+ * a host use may then be skipped without looking its bytes up. */
+bool sim_hb_quiet(void);
 /* The n uses of one task (or host call), all of u[0].stream: checked,
  * then recorded. */
 void sim_uses(const struct sim_use *u, int n);
