@@ -190,14 +190,36 @@ struct be_op {
     int64_t axes[BE_OP_MAX_DIMS];
     void *ws, *tiling; /* allocator blocks the kernel writes (NULL: none) */
     size_t ws_bytes, tiling_bytes;
+    /* For the sanitizer: the ACL layer's number for the operator, and the
+     * allocator its blocks came from (obj; the stream it is registered on
+     * and its desc), NULL when none. */
+    uint64_t tag;
+    const void *alloc_obj, *alloc_stream, *alloc_desc;
+    size_t in_bytes[BE_OP_MAX_IN], out_bytes; /* bytes each tensor spans */
 };
 
-/* A pending use of device bytes (be_tools.pending_*). */
-struct be_pending {
-    const void *start;
-    size_t size;
-    const void *stream;
-    uint64_t from, until, tag;
+/* One use of bytes as the happens-before checker saw it (be_tools.hb_*):
+ * [p, p+n) of a space (BE_SPACE_*), by a task of `stream` (NULL: the host),
+ * in a role (BE_USE_*). The values equal sim.h's enum sim_use_space and
+ * enum sim_use_role (backends/sim.c checks). */
+enum { BE_SPACE_DEVICE, BE_SPACE_ALLOCATOR, BE_SPACE_REGISTRATION, BE_SPACE_DESC };
+enum {
+    BE_USE_INPUT, BE_USE_OUTPUT, BE_USE_WORKSPACE, BE_USE_TILING,
+    BE_USE_COPY_DST, BE_USE_COPY_SRC, BE_USE_FILL, BE_USE_DEVTASK, BE_USE_VALUE,
+    BE_USE_HOST_READ, BE_USE_HOST_WRITE, BE_USE_FREE,
+    BE_USE_ALLOCATOR, BE_USE_REGISTRATION, BE_USE_DESC,
+    BE_USE_UNREGISTER, BE_USE_DESTROY_DESC
+};
+struct be_use {
+    void *stream;
+    uint32_t space, role;
+    bool write;
+    uint64_t tag;      /* be_op.tag of an operator's use; 0 */
+    const char *call;  /* a host use: the call (static string), or NULL */
+    const void *graph; /* a replay of this backend graph, or NULL */
+    const void *p;
+    size_t n;
+    uint64_t at;       /* simulated ps, for illustration only */
 };
 
 struct be_tools;
@@ -367,7 +389,7 @@ struct be_ops {
      * (notify_wait, value_wait) the operator is queued, with its own copy of
      * op and of its host-memory inputs, and runs when the wait is released:
      * *start and *end are BE_PS_PENDING then, and its workspace and tiling
-     * blocks read as pending (pending_find) until it has run. pre: op
+     * uses are held (be_tools.hb_*) until it has run. pre: op
      * validated. A backend over a real runtime answers
      * ACL_ERROR_RT_FEATURE_NOT_SUPPORT: there the operator families forward
      * to the real runtime's own aclop* calls instead (API_FORWARD). */
@@ -668,16 +690,28 @@ struct be_tools {
      * work never raises exceptions. */
     void (*fault_handler)(void (*fn)(const struct be_fault *f));
     void (*task_fault)(void *stream);
-    /* ---- allocator sanitizer: pending work (sim/pending.c) ----
-     * [p, p+n) is used by work of `stream` during [from, until) of
-     * simulated time (ps). Absent: the sanitizer checks addresses only. */
-    void (*pending_add)(const void *p, size_t n, const void *stream, uint64_t from,
-                        uint64_t until, uint64_t tag);
-    /* The first pending use overlapping [p, p+n) by a stream other than
-     * `stream` (NULL: the host) whose interval overlaps [from, to): 1 and
-     * *out, else 0. */
-    int (*pending_find)(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
-                        struct be_pending *out);
+    /* ---- allocator sanitizer: happens-before (sim/hb.c) ----
+     * Every task the backend runs tells its uses of bytes to a checker that
+     * orders them by the program's edges (events, synchronisations,
+     * callbacks, notifies, value waits, replays). hb_reporter sets the
+     * function told of each race of two tasks (now[i], before[i], i < n:
+     * the pairs of uses of shared bytes, one writing, neither ordered
+     * before the other, of one later and one earlier task; the first is
+     * the one to name, the others more ranges of the same race); it is
+     * called from the
+     * thread whose call made the later use, maybe inside the backend's
+     * queue lock: it must not call the backend. hb_use is a use of the
+     * host's own (u->stream NULL: aclrtFree, an unregistration), checked and
+     * recorded the same way. hb_callback: a host task of stream runs on
+     * the calling thread (enter 1 before, 0 after): it is ordered after the
+     * stream's work before it and, when blocking, before its later work.
+     * Absent: the sanitizer checks addresses only. */
+    void (*hb_reporter)(void (*fn)(const struct be_use *now, const struct be_use *before, int n));
+    void (*hb_use)(const struct be_use *u);
+    void (*hb_callback)(void *stream, int enter, int blocking);
+    /* hb_quiet: nothing a use of the host's own could race with is kept
+     * (the caller may skip the use and the lookups it needs). */
+    int (*hb_quiet)(void);
     /* ---- virtual memory and stream-ordered pools ----
      * Call fn for each live reservation (aux: bytes mapped in it), physical
      * handle the program holds (aux: its mappings) and memory pool (size:

@@ -502,8 +502,7 @@ static aclError clock_read(int which, int32_t dev, void *stream, uint64_t *ps)
 
 static aclError clock_reset(void)
 {
-    sim_clock_reset();
-    sim_pending_clear(); /* their times are of the old clock */
+    sim_clock_reset(); /* happens-before keeps no times: nothing else to reset */
     return ACL_SUCCESS;
 }
 
@@ -947,7 +946,7 @@ static enum sim_dtype sim_dt(aclDataType t)
 
 static struct sim_tensor sim_tensor_of(const struct be_tensor *t)
 {
-    struct sim_tensor r = {t->data, t->dev, sim_dt(t->dtype), t->ndims, {0}};
+    struct sim_tensor r = {t->data, t->dev, 0, sim_dt(t->dtype), t->ndims, {0}};
     for (int i = 0; i < t->ndims && i < SIM_OP_MAX_DIMS; i++)
         r.dims[i] = t->dims[i];
     return r;
@@ -969,9 +968,14 @@ static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, ui
                        .trans_b = op->trans_b, .keep_dims = op->keep_dims,
                        .scaled = op->scaled, .alpha = op->alpha,
                        .n_axes = op->n_axes, .ws = op->ws, .ws_bytes = op->ws_bytes,
-                       .tiling = op->tiling, .tiling_bytes = op->tiling_bytes};
-    for (int i = 0; i < op->n_in && i < SIM_OP_MAX_IN; i++)
+                       .tiling = op->tiling, .tiling_bytes = op->tiling_bytes,
+                       .tag = op->tag, .alloc_obj = op->alloc_obj,
+                       .alloc_stream = op->alloc_stream, .alloc_desc = op->alloc_desc};
+    o.out.bytes = op->out_bytes;
+    for (int i = 0; i < op->n_in && i < SIM_OP_MAX_IN; i++) {
         o.in[i] = sim_tensor_of(&op->in[i]);
+        o.in[i].bytes = op->in_bytes[i];
+    }
     for (int i = 0; i < op->n_axes && i < SIM_OP_MAX_DIMS; i++)
         o.axes[i] = op->axes[i];
     struct sim_block b;
@@ -979,20 +983,60 @@ static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, ui
     return rc_to_acl(sim_op_run(dev, stream, &o, start, end), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
-static void pending_add(const void *p, size_t n, const void *stream, uint64_t from,
-                        uint64_t until, uint64_t tag)
+/* ---- Happens-before (sim/hb.c) ---- */
+
+_Static_assert((int)BE_SPACE_DESC == (int)SIM_SPACE_DESC &&
+                   (int)BE_USE_DESTROY_DESC == (int)SIM_USE_DESTROY_DESC &&
+                   (int)BE_USE_FREE == (int)SIM_USE_FREE && (int)BE_USE_VALUE == (int)SIM_USE_VALUE,
+               "be.h's use kinds are sim.h's");
+
+static void (*_Atomic race_fn)(const struct be_use *now, const struct be_use *before, int n);
+
+static struct be_use be_use_of(const struct sim_use *u)
 {
-    sim_pending_add(p, n, stream, from, until, tag);
+    return (struct be_use){u->stream, u->space, u->role, u->write, u->tag, u->call, u->graph,
+                           u->p, u->n, u->at};
 }
 
-static int pending_find(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
-                        struct be_pending *out)
+static void on_race(const struct sim_use *now, const struct sim_use *before, int n)
 {
-    struct sim_pending r;
-    if (!sim_pending_find(p, n, stream, from, to, &r))
-        return 0;
-    *out = (struct be_pending){r.start, r.size, r.stream, r.from, r.until, r.tag};
-    return 1;
+    void (*fn)(const struct be_use *, const struct be_use *, int) = atomic_load(&race_fn);
+    if (!fn || n <= 0)
+        return;
+    struct be_use a[16], b[16];
+    if (n > 16)
+        n = 16;
+    for (int i = 0; i < n; i++) {
+        a[i] = be_use_of(&now[i]);
+        b[i] = be_use_of(&before[i]);
+    }
+    fn(a, b, n);
+}
+
+static void hb_reporter(void (*fn)(const struct be_use *now, const struct be_use *before, int n))
+{
+    atomic_store(&race_fn, fn);
+    sim_hb_reporter(fn ? on_race : NULL);
+}
+
+static void hb_use(const struct be_use *u)
+{
+    struct sim_use v = {u->stream, u->space, u->role, u->write, u->tag, u->call, u->graph,
+                        u->p, u->n, sim_clock_host()};
+    sim_use(&v);
+}
+
+static int hb_quiet(void)
+{
+    return sim_hb_quiet();
+}
+
+static void hb_callback(void *stream, int enter, int blocking)
+{
+    if (enter)
+        sim_hb_callback_enter(stream);
+    else
+        sim_hb_callback_exit(stream, blocking != 0);
 }
 
 /* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
@@ -1989,8 +2033,10 @@ static const struct be_tools tools = {
     .stream_id = stream_id,
     .fault_handler = fault_handler,
     .task_fault = task_fault,
-    .pending_add = pending_add,
-    .pending_find = pending_find,
+    .hb_reporter = hb_reporter,
+    .hb_use = hb_use,
+    .hb_callback = hb_callback,
+    .hb_quiet = hb_quiet,
     /* ---- virtual memory and stream-ordered pools ---- */
     .vmm_live = vmm_live,
     .mem_frees = sim_mem_frees,

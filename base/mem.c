@@ -80,6 +80,11 @@ void *base_malloc_plain(size_t n)
     return raw(0, n);
 }
 
+void *base_realloc_plain(void *p, size_t n)
+{
+    return realloc(p, n ? n : 1);
+}
+
 char *base_strdup_plain(const char *s)
 {
     return dup(s, base_malloc_plain);

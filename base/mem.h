@@ -25,8 +25,11 @@ void *base_aligned(size_t align, size_t n);
 char *base_strdup(const char *s);
 void base_free(void *p);
 
-/* Never injected (the fault layer's own bookkeeping). */
+/* Never injected: the bookkeeping of the tools themselves (the fault
+ * layer's rules, the sanitizer's happens-before clocks in sim/hb.c), whose
+ * failure no call of the program could report. */
 void *base_malloc_plain(size_t n);
+void *base_realloc_plain(void *p, size_t n);
 char *base_strdup_plain(const char *s);
 
 /* Install the check made before each allocation: it returns non-zero to

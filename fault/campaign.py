@@ -50,6 +50,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -225,19 +226,63 @@ def summarize(cases, programs, valgrind):
     return summary
 
 
-def campaign(opts):
+class Progress:
+    """What ran so far, told on stderr as it goes (a campaign under memcheck
+    runs for many minutes) and kept for the summary of an interrupted run."""
+
+    def __init__(self):
+        self.t0 = time.monotonic()
+        self.cases = []
+        self.total = 0
+        self.last = 0.0
+
+    def say(self, text):
+        sys.stderr.write('campaign: %s\n' % text)
+        sys.stderr.flush()
+
+    def clean(self, done, total):
+        self.say('clean runs %d / %d done (counting fault-point hits), %.0f s'
+                 % (done, total, time.monotonic() - self.t0))
+
+    def case(self, c):
+        self.cases.append(c)
+        now = time.monotonic()
+        done = len(self.cases)
+        if done == self.total or now - self.last >= 2.0 or c['outcome'] in BAD:
+            self.last = now
+            found = sum(x['outcome'] in BAD for x in self.cases)
+            self.say('%d / %d cases done, %.0f s, %d finding(s) so far%s'
+                     % (done, self.total, now - self.t0, found,
+                        ' (%s@%d: %s)' % (c['point'], c['n'], c['outcome'])
+                        if c['outcome'] in BAD else ''))
+
+
+def campaign(opts, progress):
     """Runs the campaign (or its shard): (cases, shard info or None)."""
     jobs = max(1, opts.jobs)
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        clean = list(pool.map(lambda prog: count_hits(prog, opts, tmp), opts.programs))
+        progress.clean(0, len(opts.programs))
+        clean = []
+        for i, r in enumerate(pool.map(lambda prog: count_hits(prog, opts, tmp),
+                                       opts.programs)):
+            clean.append(r)
+            progress.clean(i + 1, len(opts.programs))
         keys = plan([hits for _, hits, _ in clean])
         mine = select(keys, *opts.shard) if opts.shard else keys
+        progress.total = len(mine)
         # Longest first: a program's clean run predicts its cases' length, so
         # the pool does not end with one long case running alone.
         order = sorted(range(len(mine)), key=lambda j: -clean[mine[j][0]][2])
         futures = {j: pool.submit(run_case, clean[mine[j][0]][0], *mine[j][1:], opts, tmp)
                    for j in order}
+        try:
+            for f in concurrent.futures.as_completed(futures.values()):
+                progress.case(f.result())
+        except BaseException:
+            for f in futures.values():
+                f.cancel()
+            raise
         cases = [futures[j].result() for j in range(len(mine))]
     shard = None
     if opts.shard:
@@ -380,7 +425,23 @@ def main(argv=None):
     if not opts.programs:
         ap.error('no PROGRAM given')
     t0 = time.monotonic()
-    cases, shard = campaign(opts)
+    progress = Progress()
+    # SIGTERM (a CI timeout, `timeout`) ends the run as Ctrl-C does: with
+    # the summary of the cases that ran.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        cases, shard = campaign(opts, progress)
+    except KeyboardInterrupt:
+        done = progress.cases
+        summary = summarize(done, list(opts.programs), opts.valgrind)
+        progress.say('stopped after %.0f s: %d of %d cases ran: ' % (
+            time.monotonic() - t0, len(done), progress.total) +
+            ', '.join('%s %d' % (o, summary[o]) for o in OUTCOMES))
+        for c in [c for c in done if c['outcome'] in BAD][:5]:
+            progress.say('finding: %s@%d (%s): %s, exit %s, %s'
+                         % (c['point'], c['n'], c['mode'], c['outcome'], c['exit'],
+                            c['program']))
+        return 130
     programs = list(opts.programs)
     report = {'summary': summarize(cases, programs, opts.valgrind), 'cases': cases,
               'run': {'jobs': opts.jobs, 'seconds': round(time.monotonic() - t0, 3),

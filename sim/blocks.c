@@ -64,7 +64,7 @@ static __attribute__((noinline)) void announce(struct sim_dev *d, void *p, uint6
         trace_usage(d, "malloc", p, usable);
     if (sim_snapshot_enabled()) {
         void *const *frames = NULL;
-        int n = sim_stacks_find(d->stacks, (uint64_t)(uintptr_t)p - d->base, &frames);
+        int n = sim_stacks_find(d->stacks, (uint64_t)(uintptr_t)p - sim_dev_base(d), &frames);
         sim_snapshot_alloc(sim_dev_id(d), (uint64_t)(uintptr_t)p, usable, size, frames, n);
     }
 }
@@ -76,7 +76,7 @@ static __attribute__((noinline)) enum sim_rc
 alloc_rest(struct sim_dev *d, enum sim_heap_rc hrc, uint64_t off, uint64_t size)
 {
     enum sim_rc rc = rc_of(hrc);
-    if (rc == SIM_OK && !d->view_whole && sim_vaspace_reserve(d->vs, d->base + off, size) != 0) {
+    if (rc == SIM_OK && !d->view_whole && sim_vaspace_reserve(d->vs, sim_dev_base(d) + off, size) != 0) {
         sim_heap_free(d->heap, off, NULL);
         rc = SIM_EHOSTMEM; /* the device view could not be mapped */
     }
@@ -100,7 +100,7 @@ static inline bool alloc_quick(struct sim_dev *d, uint64_t size, uint32_t tag, v
               sim_heap_pop(d->heap, size, tag, &off);
     sim_lock_give(&d->lock);
     if (ok)
-        *ptr = (void *)(uintptr_t)(d->base + off);
+        *ptr = (void *)(uintptr_t)(sim_dev_base(d) + off);
     return ok;
 }
 
@@ -126,7 +126,7 @@ static __attribute__((noinline)) enum sim_rc block_alloc(struct sim_dev *d, uint
         if (rc != SIM_OK)
             return rc;
     }
-    *ptr = (void *)(uintptr_t)(d->base + off);
+    *ptr = (void *)(uintptr_t)(sim_dev_base(d) + off);
     if (d->tracked || sim_trace_enabled() || sim_snapshot_enabled())
         announce(d, *ptr, usable, size);
     return SIM_OK;
@@ -154,7 +154,7 @@ static inline bool free_quick(void *ptr)
         sim_trace_enabled() || sim_snapshot_enabled() ? NULL : sim_dev_of((uintptr_t)ptr);
     if (!d || !sim_lock_try(&d->lock))
         return false;
-    uint64_t off = (uint64_t)(uintptr_t)ptr - d->base;
+    uint64_t off = (uint64_t)(uintptr_t)ptr - sim_dev_base(d);
     bool ok = atomic_load_explicit(&d->plain, memory_order_relaxed) && off < d->span &&
               d->n_abandoned == 0 && sim_heap_push(d->heap, off, NULL);
     if (ok)
@@ -170,7 +170,7 @@ static inline bool free_quick(void *ptr)
 static void __attribute__((noinline)) after_free(struct sim_dev *d, uint64_t off, uint64_t size)
 {
     if (size >= (2u << 20))
-        sim_vaspace_discard(d->vs, d->base + off, size);
+        sim_vaspace_discard(d->vs, sim_dev_base(d) + off, size);
     if (d->stacks)
         sim_stacks_forget(d->stacks, off);
     for (size_t i = 0; i < d->n_abandoned; i++)
@@ -184,7 +184,7 @@ static __attribute__((noinline)) enum sim_rc mem_free(void *ptr)
     struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
     if (!d)
         return SIM_EINVAL;
-    uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - d->base;
+    uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - sim_dev_base(d);
     enum sim_heap_rc rc = sim_heap_free(d->heap, off, &size);
     if (rc == SIM_HEAP_OK)
         sim_dev_freed(d);
@@ -214,7 +214,7 @@ bool sim_mem_lookup(const void *ptr, struct sim_block *b)
     struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
     if (!d)
         return false;
-    uint64_t start, size, base = d->base;
+    uint64_t start, size, base = sim_dev_base(d);
     uint32_t tag;
     enum sim_heap_rc rc =
         sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - base, &start, &size, &tag);
@@ -241,7 +241,7 @@ static void visit_live(uint64_t start, uint64_t size, int used, uint32_t tag, vo
     struct live_walk *w = user;
     if (!used || (tag & 3) == 3) /* physical handles: sim_vmm_live reports them */
         return;
-    struct sim_block b = {w->dev, (void *)(uintptr_t)(w->d->base + start), size - (tag >> 2),
+    struct sim_block b = {w->dev, (void *)(uintptr_t)(sim_dev_base(w->d) + start), size - (tag >> 2),
                           sim_page_bytes((enum sim_page)(tag & 3))};
     void *const *frames = NULL;
     int n = sim_stacks_find(w->d->stacks, start, &frames);
@@ -296,7 +296,7 @@ void sim_mem_abandon(void *ptr)
         }
     }
     if (d->n_abandoned < d->cap_abandoned)
-        d->abandoned[d->n_abandoned++] = (uint64_t)(uintptr_t)ptr - d->base;
+        d->abandoned[d->n_abandoned++] = (uint64_t)(uintptr_t)ptr - sim_dev_base(d);
     sim_lock_give(&d->lock);
 }
 
@@ -306,7 +306,7 @@ void sim_block_release_abandoned(struct sim_dev *d)
     sim_dev_freed(d);
     for (size_t i = 0; i < d->n_abandoned; i++)
         if (sim_heap_free(d->heap, d->abandoned[i], NULL) == SIM_HEAP_OK && d->tracked)
-            sim_track_free((void *)(uintptr_t)(d->base + d->abandoned[i]));
+            sim_track_free((void *)(uintptr_t)(sim_dev_base(d) + d->abandoned[i]));
     base_free(d->abandoned);
     d->abandoned = NULL;
     d->n_abandoned = d->cap_abandoned = 0;

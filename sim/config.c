@@ -263,7 +263,7 @@ bool sim_mem_in_range(const void *ptr)
     uint32_t n = atomic_load_explicit(&sim_devs.count, memory_order_relaxed);
     for (uint32_t i = 0; i < n && i < SIM_MAX_DEVICES; i++) {
         struct sim_dev *d = sim_dev_get((int32_t)i);
-        uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
+        uint64_t base = sim_dev_base(d);
         if ((atomic_load_explicit(&d->open, memory_order_acquire) ||
              atomic_load_explicit(&d->retired, memory_order_relaxed)) &&
             addr - base < atomic_load_explicit(&d->span, memory_order_relaxed))

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include "base/mem.h"
+#include "hb.h"
 #include "internal.h"
 #include "queue.h"
 
@@ -218,6 +219,52 @@ static bool record_live(struct sim_graph *g)
     return true;
 }
 
+/* The edges of records and waits whose handles were destroyed after the
+ * capture (SIM_NOP_MARK / SIM_NOP_WAIT): the clock of each key's last
+ * mark in this replay, so a wait later in the record joins it. */
+struct edges {
+    size_t n, cap;
+    struct {
+        const void *key;
+        struct sim_hb_vc vc;
+    } *e;
+};
+
+static void kept_edge(struct edges *ed, struct sim_stream *s, const struct sim_task *t)
+{
+    size_t i = 0;
+    while (i < ed->n && ed->e[i].key != t->obj)
+        i++;
+    if (t->flag == SIM_NOP_WAIT) {
+        if (i < ed->n)
+            sim_hb_wait(s, &ed->e[i].vc);
+        return;
+    }
+    if (i == ed->n) {
+        if (ed->n == ed->cap) {
+            /* Bookkeeping fault injection must not fail: without room the
+             * edge is lost, which can only add reports, never hide one. */
+            size_t cap = ed->cap ? 2 * ed->cap : 8;
+            void *e = base_realloc_plain(ed->e, cap * sizeof *ed->e);
+            if (!e)
+                return;
+            ed->e = e;
+            ed->cap = cap;
+        }
+        ed->e[ed->n].key = t->obj;
+        ed->e[ed->n].vc = (struct sim_hb_vc){0};
+        ed->n++;
+    }
+    sim_hb_mark(&ed->e[i].vc, s, false);
+}
+
+static void edges_free(struct edges *ed)
+{
+    for (size_t i = 0; i < ed->n; i++)
+        sim_hb_vc_free(&ed->e[i].vc);
+    base_free(ed->e);
+}
+
 enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
 {
     pthread_mutex_lock(&g->launch);
@@ -230,6 +277,13 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
         sim_task_faults_defer();
         pthread_mutex_lock(&g->rec.lock);
         bool live = record_live(g);
+        /* Happens-before: the lanes start after the launch stream's work so
+         * far, and its later work follows all of theirs. */
+        for (unsigned i = 1; i < g->n_lanes; i++)
+            if (g->own[i])
+                sim_hb_fork(g->own[i], s);
+        sim_hb_graph(g);
+        struct edges kept = {0};
         unsigned long passed = 0;
         for (const struct sim_task *t = g->rec.head; t;) {
             if (t->kind == SIM_T_SWITCH) {
@@ -240,6 +294,11 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
                 t = t->next; /* its stream's tasks were cleared */
                 continue;
             }
+            if (t->kind == SIM_T_NOP && t->flag != SIM_NOP_PLAIN && sim_hb_on()) {
+                kept_edge(&kept, t->lane ? g->own[t->lane] : s, t);
+                t = t->next;
+                continue;
+            }
             bool data = t->kind >= SIM_T_COPY && t->kind <= SIM_T_FILL32;
             /* not live: every view is dropped, each task checks its own */
             enum sim_rc r = sim_stream_replay(t->lane ? g->own[t->lane] : s, t, live && data);
@@ -247,6 +306,11 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
                 rc = r;
             t = t->next;
         }
+        sim_hb_graph(NULL);
+        edges_free(&kept);
+        for (unsigned i = 1; i < g->n_lanes; i++)
+            if (g->own[i])
+                sim_hb_join(s, g->own[i]);
         pthread_mutex_unlock(&g->rec.lock);
         sim_task_faults_raise();
     }

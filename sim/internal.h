@@ -79,7 +79,11 @@ struct sim_dev {
     _Atomic uint64_t frees;
     struct sim_vaspace *vs;
     struct sim_heap *heap;
-    _Atomic uint64_t base, capacity; /* read without the lock by sim_dev_of */
+    /* base: the device's first address, kept with its top bit flipped
+     * (sim_dev_base): a plain copy of it would point at the block that
+     * starts there, and memcheck could never call that block lost
+     * (track.h). Read without the lock by sim_dev_of, as capacity is. */
+    _Atomic uint64_t base_hidden, capacity;
     /* ---- virtual memory (vmm.c) ---- */
     struct sim_vmm *vmm; /* &vmm_state while open, else NULL */
     struct sim_vmm vmm_state;
@@ -123,11 +127,21 @@ static inline int32_t sim_dev_id(const struct sim_dev *d)
 
 /* Whether d is open and its address range holds addr. Without d->lock
  * the answer may be stale by the time it is used: see sim_dev_lock_of. */
+#define SIM_ADDR_HIDE (UINT64_C(1) << 63)
+static inline uint64_t sim_dev_base(const struct sim_dev *d)
+{
+    return atomic_load_explicit(&d->base_hidden, memory_order_relaxed) ^ SIM_ADDR_HIDE;
+}
+static inline void sim_dev_set_base(struct sim_dev *d, uint64_t base)
+{
+    atomic_store_explicit(&d->base_hidden, base ^ SIM_ADDR_HIDE, memory_order_relaxed);
+}
+
 static inline bool sim_dev_holds(struct sim_dev *d, uintptr_t addr)
 {
     if (!atomic_load_explicit(&d->open, memory_order_acquire))
         return false;
-    uint64_t base = atomic_load_explicit(&d->base, memory_order_relaxed);
+    uint64_t base = sim_dev_base(d);
     /* below base wraps around */
     return addr - base < atomic_load_explicit(&d->span, memory_order_relaxed);
 }
@@ -262,17 +276,6 @@ void *sim_mem_view(const void *p, bool dev, uint64_t n);
 enum sim_rc sim_mem_copy_view(void *dst, const void *src, size_t n);
 enum sim_rc sim_mem_fill_view(void *dst, int value, size_t n);
 
-
-/* ---- pending.c: pending uses of a queued operator's blocks ---- */
-
-/* [p, p+n) will be used by an operator queued on `stream` from `from` on:
- * the record of those bytes and that stream stays pending (until
- * SIM_PS_PENDING) until sim_pending_ran. */
-void sim_pending_hold(const void *p, size_t n, const void *stream, uint64_t from);
-/* The queued operator that used [p, p+n) on `stream` has run during
- * [start, end), or will never run (both the host's now): that use of the
- * record ends at end. */
-void sim_pending_ran(const void *p, size_t n, const void *stream, uint64_t start, uint64_t end);
 
 /* ---- vmm.c: virtual memory ---- */
 

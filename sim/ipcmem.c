@@ -147,7 +147,7 @@ static enum sim_rc export_range(void *ptr, uint64_t size, int32_t *dev, const ch
         *why = "devPtr is not device memory of an open device";
         return SIM_EINVAL;
     }
-    uint64_t start, bytes, off = (uint64_t)(uintptr_t)ptr - d->base;
+    uint64_t start, bytes, off = (uint64_t)(uintptr_t)ptr - sim_dev_base(d);
     uint32_t tag;
     enum sim_heap_rc rc = sim_heap_lookup(d->heap, off, &start, &bytes, &tag);
     *dev = sim_dev_id(d);

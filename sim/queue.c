@@ -42,6 +42,7 @@ struct sim_notify {
     uint32_t id;
     bool set;  /* recorded and not yet consumed by a wait */
     sim_ps at; /* when the record completed */
+    struct sim_hb_vc hb; /* the recording stream's clock then (hb.c) */
 };
 
 struct sim_cnt {
@@ -49,6 +50,7 @@ struct sim_cnt {
     uint32_t id;
     uint32_t count; /* under the queue lock */
     sim_ps at;      /* when a record or reset last changed it */
+    struct sim_hb_vc hb; /* every record's stream's clock (hb.c) */
 };
 
 /* A host task queued behind a wait, from sim_queue_host_task until the
@@ -74,6 +76,11 @@ static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a stream was releas
 static struct sim_stream *queues;    /* the streams with a queue */
 static _Atomic unsigned nqueues;     /* how many queues: the fast path of device-wide calls */
 static unsigned value_waits;         /* queues behind a value wait */
+
+bool sim_queue_any(void)
+{
+    return atomic_load_explicit(&nqueues, memory_order_acquire) != 0;
+}
 static _Atomic unsigned any_values;  /* value_waits, for the fast path */
 static _Atomic uint32_t grace_ms = 60000;
 static uint32_t next_notify_id[SIM_MAX_DEVICES];
@@ -152,6 +159,7 @@ static void free_task(struct sim_stream *s, struct sim_task *t)
         h->state = HOST_DROPPED;
         h->task = NULL;
     }
+    sim_hb_vc_free(&t->enq);
     base_free(t->staging);
     base_free(t);
 }
@@ -194,28 +202,28 @@ static bool value_met(const void *addr, uint64_t want, uint32_t flag)
     }
 }
 
-static void release(struct sim_stream *s, sim_ps t);
+static void release(struct sim_stream *s, sim_ps t, struct sim_stream *by);
 
-static void wake_event(const struct sim_event *e, sim_ps at)
+static void wake_event(const struct sim_event *e, sim_ps at, struct sim_stream *by)
 {
     for (bool again = true; again;) {
         again = false;
         for (struct sim_stream *s = queues; s; s = s->q.next)
             if (s->q.behind == SIM_BEHIND_EVENT && sim_ev_same(s->q.obj, e)) {
-                release(s, at);
+                release(s, at, by);
                 again = true; /* the list may have changed */
                 break;
             }
     }
 }
 
-static void wake_values(sim_ps at)
+static void wake_values(sim_ps at, struct sim_stream *by)
 {
     for (bool again = true; again && value_waits;) {
         again = false;
         for (struct sim_stream *s = queues; s; s = s->q.next)
             if (s->q.behind == SIM_BEHIND_VALUE && value_met(s->q.addr, s->q.value, s->q.flag)) {
-                release(s, at);
+                release(s, at, by);
                 again = true;
                 break;
             }
@@ -239,8 +247,9 @@ static sim_ps reach(struct sim_stream *s, bool device)
 static bool run_record(struct sim_stream *s, struct sim_event *e, bool device)
 {
     sim_ps at = reach(s, device);
+    sim_hb_mark(&e->hb, s, false);
     sim_ev_set(e, at + 1);
-    wake_event(e, at);
+    wake_event(e, at, s);
     return false;
 }
 
@@ -251,8 +260,13 @@ static bool run_wait_event(struct sim_stream *s, const struct sim_event *e, bool
         queue_behind(s, SIM_BEHIND_EVENT, e, SIM_PS_FOREVER);
         return true;
     }
-    if (m)
+    if (m) {
         device ? sim_clock_release(&s->clk, m - 1) : sim_clock_wait(&s->clk, m - 1);
+        if (e->ipc && !sim_ipc_mine(e->ipc))
+            sim_hb_wait_foreign(s); /* recorded by another process */
+        else
+            sim_hb_wait(s, &e->hb);
+    }
     return false;
 }
 
@@ -261,10 +275,11 @@ static bool run_notify_record(struct sim_stream *s, struct sim_notify *n, bool d
     sim_ps at = reach(s, device);
     n->set = true;
     n->at = at;
+    sim_hb_mark(&n->hb, s, false);
     for (struct sim_stream *w = queues; w; w = w->q.next)
         if (w->q.behind == SIM_BEHIND_NOTIFY && w->q.obj == n) {
             n->set = false;
-            release(w, at);
+            release(w, at, s);
             break;
         }
     return false;
@@ -276,6 +291,7 @@ static bool run_notify_wait(struct sim_stream *s, struct sim_notify *n, uint64_t
     if (n->set) {
         n->set = false;
         device ? sim_clock_release(&s->clk, n->at) : sim_clock_wait(&s->clk, n->at);
+        sim_hb_wait(s, &n->hb);
         return false;
     }
     sim_ps from = reach(s, device);
@@ -287,10 +303,16 @@ static bool run_notify_wait(struct sim_stream *s, struct sim_notify *n, uint64_t
 static bool run_value_write(struct sim_stream *s, void *addr, uint64_t value, bool device)
 {
     sim_ps at = reach(s, device);
+    if (sim_hb_on()) {
+        struct sim_use u = {.space = SIM_SPACE_DEVICE, .role = SIM_USE_VALUE, .write = true,
+                            .p = addr, .n = 8};
+        sim_task_uses(s, &u, 1);
+    }
+    sim_hb_value_write(s, addr);
     if (sim_mem_holds(addr, 8))
         sim_mem_copy(addr, true, &value, false, 8);
     if (value_waits)
-        wake_values(at);
+        wake_values(at, s);
     return false;
 }
 
@@ -298,8 +320,10 @@ static bool run_value_wait(struct sim_stream *s, const struct sim_task *t, bool 
 {
     if (!device)
         sim_clock_record(&s->clk); /* the host enqueues it */
-    if (value_met(t->src, t->value, t->flag))
+    if (value_met(t->src, t->value, t->flag)) {
+        sim_hb_value_wait(s, t->src);
         return false;
+    }
     queue_behind(s, SIM_BEHIND_VALUE, NULL, SIM_PS_FOREVER);
     s->q.addr = t->src;
     s->q.value = t->value;
@@ -326,7 +350,7 @@ static bool cnt_met(const struct sim_cnt *c, uint32_t mode, uint32_t want)
 
 /* c changed at `at`: release the streams whose wait on it is met now, in
  * turn (a wait that clears the count may leave the next one waiting). */
-static void wake_cnt(struct sim_cnt *c, sim_ps at)
+static void wake_cnt(struct sim_cnt *c, sim_ps at, struct sim_stream *by)
 {
     for (bool again = true; again;) {
         again = false;
@@ -335,7 +359,7 @@ static void wake_cnt(struct sim_cnt *c, sim_ps at)
                 cnt_met(c, s->q.flag & 0xffu, (uint32_t)s->q.value)) {
                 if (s->q.flag >> 8)
                     c->count = 0;
-                release(s, at);
+                release(s, at, by);
                 again = true; /* the list may have changed */
                 break;
             }
@@ -362,7 +386,8 @@ static bool run_cnt_record(struct sim_stream *s, const struct sim_task *t, bool 
         break;
     }
     c->at = at;
-    wake_cnt(c, at);
+    sim_hb_mark(&c->hb, s, true);
+    wake_cnt(c, at, s);
     return false;
 }
 
@@ -374,6 +399,7 @@ static bool run_cnt_wait(struct sim_stream *s, const struct sim_task *t, bool de
         if (t->flag >> 8)
             c->count = 0;
         device ? sim_clock_release(&s->clk, c->at) : sim_clock_wait(&s->clk, c->at);
+        sim_hb_wait(s, &c->hb);
         return false;
     }
     sim_ps from = reach(s, device);
@@ -424,25 +450,28 @@ static bool run(struct sim_stream *s, struct sim_task *t, bool device)
         return run_cnt_wait(s, t, device);
     default:
         if (sim_task_run(s, t, device) && value_waits)
-            wake_values(sim_clock_stream_now(&s->clk));
+            wake_values(sim_clock_stream_now(&s->clk), s);
         return false;
     }
 }
 
 /* What holds s is satisfied at t: replay its queue until it is empty (s is
  * free again) or a wait holds s again. */
-static void release(struct sim_stream *s, sim_ps t)
+static void release(struct sim_stream *s, sim_ps t, struct sim_stream *by)
 {
     struct sim_queue *q = &s->q;
     set_behind(s, SIM_BEHIND_NOTHING);
     q->obj = NULL;
     sim_clock_release(&s->clk, t);
+    sim_hb_release(s, by); /* what released it is ordered before the rest */
     while (q->head) {
         struct sim_task *task = q->head;
         q->head = task->next;
         if (!q->head)
             q->tail = &q->head;
+        sim_hb_enq_begin(&task->enq);
         bool again = run(s, task, true);
+        sim_hb_enq_begin(NULL);
         task->kind = SIM_T_NOP; /* it ran: none of free_task's undoing */
         free_task(s, task);
         if (again)
@@ -465,6 +494,7 @@ static enum sim_rc enqueue(struct sim_stream *s, const struct sim_task *t, struc
         sim_ev_set(t->obj, SIM_MARK_PENDING);
     if (t->kind == SIM_T_OP)
         sim_task_queued_op(s, q->obj);
+    sim_hb_enqueued(&q->enq);
     *s->q.tail = q;
     s->q.tail = &q->next;
     if (out)
@@ -511,7 +541,7 @@ enum sim_rc sim_queue_op(int32_t dev, struct sim_stream *s, const struct sim_op 
     } else {
         rc = sim_op_exec(dev, s, op, start, end);
         if (rc == SIM_OK && value_waits)
-            wake_values(sim_clock_stream_now(&s->clk));
+            wake_values(sim_clock_stream_now(&s->clk), s);
     }
     unlock();
     return rc;
@@ -523,7 +553,7 @@ void sim_queue_written(struct sim_stream *s)
         return;
     lock();
     if (value_waits)
-        wake_values(sim_clock_stream_now(&s->clk));
+        wake_values(sim_clock_stream_now(&s->clk), s);
     unlock();
 }
 
@@ -595,7 +625,7 @@ bool sim_queue_host_done(struct sim_stream *s, uint64_t ticket)
         h->task->kind = SIM_T_NOP; /* never reached: it stays in the queue as nothing */
         h->task->obj = NULL;
     } else if (counted && s->queueing && s->q.behind == SIM_BEHIND_HOST_TASK && s->q.obj == h) {
-        release(s, sim_clock_host()); /* the host answered: the device goes on */
+        release(s, sim_clock_host(), NULL); /* the host answered: the device goes on */
     }
     base_free(h);
     unlock();
@@ -837,6 +867,7 @@ void sim_notify_destroy(struct sim_notify *n)
     lock();
     live_notifies[n->dev]--;
     unlock();
+    sim_hb_vc_free(&n->hb);
     base_free(n);
 }
 
@@ -907,6 +938,7 @@ void sim_cnt_destroy(struct sim_cnt *c)
     lock();
     live_cnts[c->dev]--;
     unlock();
+    sim_hb_vc_free(&c->hb);
     base_free(c);
 }
 

@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "clock.h"
+#include "hb.h"
 #include "sim.h"
 
 struct sim_task;
@@ -71,6 +72,8 @@ struct sim_stream {
      * the fast path is one atomic load. */
     struct sim_record *_Atomic rec;
     unsigned lane;
+    /* Its happens-before clock (hb.c). */
+    struct sim_hb_clock hb;
 };
 
 /* An event's state is one atomic word, so a record on one thread and
@@ -88,6 +91,8 @@ struct sim_event {
     struct sim_ipc *ipc;   /* NULL unless ACL_EVENT_IPC */
     /* The record that set mark: its stream, task and thread (device faults). */
     _Atomic uint32_t rec_stream, rec_task, rec_thread;
+    /* The recording stream's clock at the record (hb.c). */
+    struct sim_hb_vc hb;
 };
 
 /* ---- ipc.c: the state of events shared between processes ---- */
@@ -133,7 +138,8 @@ static inline bool sim_ev_same(const struct sim_event *a, const struct sim_event
 
 /* One operation enqueued on a stream. */
 enum sim_task_kind {
-    SIM_T_NOP,
+    SIM_T_NOP,           /* flag: a forgotten record or wait of a graph (SIM_NOP_*),
+                            obj then only its key for happens-before (graph.c) */
     SIM_T_COPY,          /* dst, src, n; staging: a copy of a host source */
     SIM_T_COPY2D,        /* dst, dpitch, src, spitch, n (width), rows; staging as COPY */
     SIM_T_FILL,          /* dst, n, fill */
@@ -176,10 +182,15 @@ struct sim_task {
     unsigned lane; /* a recorded task: the lane of the stream that captured it */
     void *hdst;       /* a recorded copy or fill whose memory graph.c found live: */
     const void *hsrc; /* the host views of its ranges (NULL: none) */
+    struct sim_hb_vc enq; /* a queued task: the host's clock at its enqueue (hb.c) */
     struct sim_task *next;
 };
 
 /* ---- queue.c: the queue of a held stream ---- */
+
+/* Whether any stream has a queue (tasks enqueued before now that have
+ * not run yet). */
+bool sim_queue_any(void);
 
 /* Whether tasks enqueued on s now join its queue (the fast path: one
  * atomic load). */
@@ -258,6 +269,12 @@ void sim_record_fini(struct sim_record *r);
 /* An event or notify is being destroyed: the records of every live
  * capture forget it (its records and waits become no-ops). */
 void sim_record_forget(const void *obj);
+/* A graph's record or wait whose event or notify was destroyed after the
+ * capture: CANN's capture recorded into an event the model owns
+ * (runtime src/runtime/feature/aclgraph/v100/api_impl_capture_event.cc:
+ * 28-78, InsertCaptureEvent at :71), so the edge outlives the user's
+ * handle. A replay still orders the lanes by it (graph.c). */
+enum { SIM_NOP_PLAIN, SIM_NOP_MARK, SIM_NOP_WAIT };
 
 /* ---- stream.c, for graph.c ---- */
 

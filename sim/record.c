@@ -79,7 +79,12 @@ void sim_record_forget(const void *obj)
                                   t->kind == SIM_T_LABEL || t->kind == SIM_T_SWITCH ||
                                   t->kind == SIM_T_CNT_RECORD || t->kind == SIM_T_CNT_WAIT ||
                                   t->kind == SIM_T_CNT_RESET))
+            {
+                bool mark = t->kind == SIM_T_RECORD || t->kind == SIM_T_NOTIFY_RECORD;
+                bool wait = t->kind == SIM_T_WAIT_EVENT || t->kind == SIM_T_NOTIFY_WAIT;
                 t->kind = SIM_T_NOP;
+                t->flag = mark ? SIM_NOP_MARK : wait ? SIM_NOP_WAIT : SIM_NOP_PLAIN;
+            }
         pthread_mutex_unlock(&r->lock);
     }
     pthread_mutex_unlock(&list_lock);

@@ -45,7 +45,7 @@ enum sim_rc {
 /* A simulated time (ps) not known yet: work queued behind a wait that holds
  * its stream runs when the wait is released. sim_op_run gives it as an
  * operator's interval, sim_host_task as a host task's ready time, and a
- * pending use lasts until it (sim_pending_add). */
+ * queued operator has no interval yet. */
 #define SIM_PS_PENDING UINT64_MAX
 
 /* ---- profile.c: SoC profiles ---- */
@@ -580,6 +580,7 @@ enum {
 struct sim_tensor {
     const void *data; /* device address, or host memory when !dev */
     bool dev;
+    size_t bytes;     /* the bytes it spans (the sanitizer's; 0: unknown) */
     enum sim_dtype dt;
     int ndims;
     int64_t dims[SIM_OP_MAX_DIMS];
@@ -601,6 +602,11 @@ struct sim_op {
     size_t ws_bytes;
     void *tiling;              /* device block for the tiling record (NULL: none) */
     size_t tiling_bytes;
+    /* For the sanitizer (hb.c): the caller's name for it, and the
+     * allocator its blocks came from (obj), with the stream it is
+     * registered on and its desc (NULL: none). */
+    uint64_t tag;
+    const void *alloc_obj, *alloc_stream, *alloc_desc;
 };
 
 /* Run op on stream s of device dev, in its turn: the results are computed
@@ -636,33 +642,83 @@ double sim_roofline_flops_per_s(const struct sim_profile *p, const struct sim_so
 uint64_t sim_roofline_ps(const struct sim_profile *p, const struct sim_soc *s, bool cube,
                          enum sim_dtype dt, double flops, double bytes);
 
-/* Pending uses of device bytes: [p, p+n) in use by work of `stream` from
- * simulated time `from` until `until` (tag: the caller's). Records whose
- * `until` the host clock has passed are dropped, as they can no longer
- * conflict with anything (every later operation starts after the host
- * enqueued it). A record of the same bytes and stream as an existing one
- * extends it. The blocks of an operator queued behind a wait are recorded
- * by sim_op_run itself, from its enqueue until SIM_PS_PENDING: such a
- * record stays until the operator has run, then ends with it. An add whose
- * `from` is SIM_PS_PENDING (the interval sim_op_run gave such an operator)
- * only names the pending record of those bytes and that stream with `tag`.
- * Thread-safe. */
-struct sim_pending {
-    const void *start;
-    size_t size;
-    const void *stream;
-    uint64_t from, until, tag;
+/* ---- hb.c: happens-before, and every use of device bytes ----
+ *
+ * The allocator sanitizer's facts: which bytes each task reads and writes,
+ * and whether two uses are ordered by what the program guarantees (events,
+ * synchronisations, callbacks, notifies, value waits, replays), never by
+ * simulated times. The simulator calls sim_uses for every task it runs
+ * (copies, fills, device tasks, operators, value writes) and the host's
+ * own uses come through the same call with stream NULL; two uses of
+ * overlapping bytes of one space, at least one a write, neither ordered
+ * before the other, are told to the reporter. A new kind of task calls
+ * sim_hb_task when it runs (hb.h) and sim_uses with the bytes it touches;
+ * a new kind of ordering calls the edge of hb.h that fits it. Nothing is
+ * recorded while no reporter is set or ACLSIM_ALLOC_CHECK is off. */
+enum sim_use_space {
+    SIM_SPACE_DEVICE,       /* device bytes */
+    SIM_SPACE_ALLOCATOR,    /* an allocator object (one byte at its address) */
+    SIM_SPACE_REGISTRATION, /* a stream's allocator registration (the stream) */
+    SIM_SPACE_DESC,         /* an allocator desc */
+    SIM_SPACES
 };
-void sim_pending_add(const void *p, size_t n, const void *stream, uint64_t from,
-                     uint64_t until, uint64_t tag);
-/* The first record (lowest address) overlapping [p, p+n) whose stream is
- * not `stream` and whose interval overlaps [from, to): true and *out. */
-bool sim_pending_find(const void *p, size_t n, const void *stream, uint64_t from, uint64_t to,
-                      struct sim_pending *out);
-/* Records kept (after dropping the ones the host clock has passed). */
-size_t sim_pending_count(void);
-/* Forget every record (the clocks were reset). */
-void sim_pending_clear(void);
+enum sim_use_role {
+    SIM_USE_INPUT, SIM_USE_OUTPUT, SIM_USE_WORKSPACE, SIM_USE_TILING,
+    SIM_USE_COPY_DST, SIM_USE_COPY_SRC, SIM_USE_FILL, SIM_USE_DEVTASK, SIM_USE_VALUE,
+    SIM_USE_HOST_READ, SIM_USE_HOST_WRITE, SIM_USE_FREE,
+    SIM_USE_ALLOCATOR, SIM_USE_REGISTRATION, SIM_USE_DESC,
+    SIM_USE_UNREGISTER, SIM_USE_DESTROY_DESC
+};
+/* One use of [p, p+n) of a space, by the task of `stream` running now or
+ * (stream NULL) by the host. */
+struct sim_use {
+    struct sim_stream *stream;
+    uint32_t space, role;   /* enum sim_use_space, enum sim_use_role */
+    bool write;
+    uint64_t tag;           /* the caller's name for the work (an operator's number); 0 */
+    const char *call;       /* a host use: the call that made it (a static string) */
+    const void *graph;      /* a task of this graph's replay (struct sim_graph), or NULL */
+    const void *p;
+    size_t n;
+    uint64_t at;            /* simulated time it ran (ps): for reports only */
+};
+/* A race of two tasks: now[i] and before[i] touch shared bytes, one
+ * writes, and neither is ordered before the other. The n pairs are every
+ * such pair of one task with one earlier task in one space (an operator's
+ * output, workspace and tiling record racing with another's are one race
+ * of two tasks, as ThreadSanitizer tells one race per pair of accesses),
+ * in the order the later task lists its uses (sim_op_uses: inputs, then
+ * output, then blocks): the first is the one a report names. Called with
+ * no simulator lock but maybe the queue's: it must not call the
+ * simulator. */
+typedef void (*sim_race_fn)(const struct sim_use *now, const struct sim_use *before, int n);
+void sim_hb_reporter(sim_race_fn fn);
+/* Whether uses are recorded (a reporter is set and the check is on). */
+bool sim_hb_on(void);
+/* Whether a use of the host's own could race with nothing now or later
+ * (no use kept, no operator held, no host task running, no stream queue):
+ * a host use may then be skipped without looking its bytes up. */
+bool sim_hb_quiet(void);
+/* The n uses of one task (or host call), all of u[0].stream: checked,
+ * then recorded. */
+void sim_uses(const struct sim_use *u, int n);
+void sim_use(const struct sim_use *u);
+/* The uses an operator queued behind a wait will make (key: its queued
+ * copy): until sim_hb_unhold, every use of those bytes by the host or
+ * another stream races with it. */
+#define SIM_OP_USES (SIM_OP_MAX_IN + 6)
+void sim_hb_hold(const void *key, struct sim_stream *s, const struct sim_use *u, int n);
+void sim_hb_unhold(const void *key);
+/* The uses an operator makes (its inputs, output, blocks, allocator),
+ * into u[SIM_OP_USES]; returns how many. */
+int sim_op_uses(struct sim_stream *s, const struct sim_op *op, struct sim_use *u);
+/* A host task (callback) of s runs on this thread from enter to exit:
+ * it is ordered after s's work before it and, when blocking, before s's
+ * later work; the host's own clock is not touched (another thread's). */
+void sim_hb_callback_enter(struct sim_stream *s);
+void sim_hb_callback_exit(struct sim_stream *s, bool blocking);
+/* Records kept (tests). */
+size_t sim_use_count(void);
 
 /* ---- vmm.c: virtual memory (reservations, physical handles, mappings) ----
  *

@@ -26,6 +26,7 @@
 #include "fault/fault.h"
 #include "internal.h"
 #include "queue.h"
+#include "trace.h"
 #include "sim.h"
 
 static bool recorded(const struct sim_event *e, sim_ps *at)
@@ -77,6 +78,9 @@ enum sim_rc sim_stream_create(int32_t dev, struct sim_stream **out)
     s->dev = dev;
     for (int i = 0; i < SIM_SP_COUNT; i++)
         atomic_init(&s->prop[i], 0);
+    sim_hb_stream_init(&s->hb, dev);
+    if (sim_trace_enabled())
+        sim_trace_stream(dev, s->clk.id, s);
     *out = s;
     return SIM_OK;
 }
@@ -85,6 +89,7 @@ void sim_stream_destroy(struct sim_stream *s)
 {
     sim_queue_drop(s); /* what a wait still held is dropped */
     sim_clock_sync_stream(&s->clk); /* outstanding work first */
+    sim_hb_stream_fini(&s->hb);
     stream_release(s->dev);
     base_free(s);
 }
@@ -106,7 +111,10 @@ enum sim_rc sim_stream_sync(struct sim_stream *s, int32_t timeout_ms)
     bool late = false;
     sim_ps limit = timeout_ms < 0 ? SIM_PS_FOREVER : (sim_ps)timeout_ms * 1000000000u;
     sim_clock_host_wait(sim_clock_stream_now(&s->clk), limit, &late);
-    return late ? SIM_ETIMEOUT : SIM_OK;
+    if (late)
+        return SIM_ETIMEOUT;
+    sim_hb_host_learns_stream(s); /* the host waited for all of s's work */
+    return SIM_OK;
 }
 
 uint64_t sim_stream_now(struct sim_stream *s)
@@ -120,7 +128,10 @@ bool sim_stream_done(struct sim_stream *s)
         sim_clock_done(SIM_PS_FOREVER); /* the host still pays the query */
         return false;
     }
-    return sim_clock_done(sim_clock_stream_now(&s->clk));
+    bool done = sim_clock_done(sim_clock_stream_now(&s->clk));
+    if (done)
+        sim_hb_host_learns_stream(s); /* a query that found it complete */
+    return done;
 }
 
 enum sim_rc sim_device_sync(int32_t dev, int32_t timeout_ms)
@@ -134,11 +145,15 @@ enum sim_rc sim_device_sync(int32_t dev, int32_t timeout_ms)
         return rc;
     if (timeout_ms < 0) {
         sim_clock_sync_device(dev);
+        sim_hb_host_learns_device(dev);
         return SIM_OK;
     }
     bool late = false;
     sim_clock_host_wait(sim_clock_device_end(dev), (sim_ps)timeout_ms * 1000000000u, &late);
-    return late ? SIM_ETIMEOUT : SIM_OK;
+    if (late)
+        return SIM_ETIMEOUT;
+    sim_hb_host_learns_device(dev);
+    return SIM_OK;
 }
 
 void sim_stream_abort(struct sim_stream *s)
@@ -377,6 +392,7 @@ void sim_event_destroy(struct sim_event *e)
     pthread_mutex_lock(&lock);
     live_events[e->dev]--;
     pthread_mutex_unlock(&lock);
+    sim_hb_vc_free(&e->hb);
     base_free(e);
 }
 
@@ -411,6 +427,16 @@ void sim_event_wait(struct sim_stream *s, const struct sim_event *e)
     sim_queue_wait_event(s, e);
 }
 
+/* The host saw e's recorded work complete: it is ordered after it (a
+ * record by another process: after everything this one knows of). */
+static void event_learned(const struct sim_event *e)
+{
+    if (e->ipc && !sim_ipc_mine(e->ipc))
+        sim_hb_host_learns_device(-1);
+    else
+        sim_hb_host_learns(&e->hb);
+}
+
 enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
 {
     sim_ps at;
@@ -420,20 +446,27 @@ enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms)
                            atomic_load(&e->rec_task), atomic_load(&e->rec_thread));
         return SIM_ETIMEOUT;
     }
-    if (sim_ev_mark(e) == SIM_MARK_PENDING)
-        return sim_queue_event_sync(e, timeout_ms);
-    if (!recorded(e, &at))
-        return SIM_OK;
-    bool late = false;
-    sim_ps limit = timeout_ms < 0 ? SIM_PS_FOREVER : (sim_ps)timeout_ms * 1000000000u;
-    sim_clock_host_wait(at, limit, &late);
-    return late ? SIM_ETIMEOUT : SIM_OK;
+    enum sim_rc rc = SIM_OK;
+    if (sim_ev_mark(e) == SIM_MARK_PENDING) {
+        rc = sim_queue_event_sync(e, timeout_ms);
+    } else if (recorded(e, &at)) {
+        bool late = false;
+        sim_ps limit = timeout_ms < 0 ? SIM_PS_FOREVER : (sim_ps)timeout_ms * 1000000000u;
+        sim_clock_host_wait(at, limit, &late);
+        rc = late ? SIM_ETIMEOUT : SIM_OK;
+    }
+    if (rc == SIM_OK)
+        event_learned(e);
+    return rc;
 }
 
 bool sim_event_done(const struct sim_event *e)
 {
     sim_ps at;
-    return !recorded(e, &at) || sim_clock_done(at);
+    bool done = !recorded(e, &at) || sim_clock_done(at);
+    if (done)
+        event_learned(e);
+    return done;
 }
 
 enum sim_rc sim_event_elapsed(const struct sim_event *a, const struct sim_event *b, float *ms)

@@ -193,9 +193,29 @@ static void time_copy(struct sim_clock_stream *clk, void *dst, bool dst_dev, con
         sim_clock_copy(clk, link, n, wait, NULL, NULL);
 }
 
+/* The uses of a copy or fill of [dst, dst+n) (from [src, src+n) when src):
+ * its device sides; the host's own when s is NULL (a synchronous one). */
+static void data_uses(struct sim_stream *s, const void *dst, bool dst_dev, const void *src,
+                      bool src_dev, size_t n, bool fill)
+{
+    if (!sim_hb_on())
+        return;
+    struct sim_use u[2];
+    int k = 0;
+    if (dst_dev)
+        u[k++] = (struct sim_use){.space = SIM_SPACE_DEVICE, .write = true, .p = dst, .n = n,
+                                  .role = s ? (fill ? SIM_USE_FILL : SIM_USE_COPY_DST)
+                                            : SIM_USE_HOST_WRITE};
+    if (src && src_dev)
+        u[k++] = (struct sim_use){.space = SIM_SPACE_DEVICE, .p = src, .n = n,
+                                  .role = s ? SIM_USE_COPY_SRC : SIM_USE_HOST_READ};
+    sim_task_uses(s, u, k);
+}
+
 enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                          const void *src, bool src_dev, size_t n, unsigned flags)
 {
+    data_uses(s, dst, dst_dev, src, src_dev, n, false);
     uint32_t task = s ? sim_task_begin(s) : 0;
     enum sim_rc rc = sim_mem_copy(dst, dst_dev, src, src_dev, n);
     if (rc == SIM_EIO && s)
@@ -209,6 +229,7 @@ enum sim_rc sim_copy_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_
 enum sim_rc sim_fill_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev, int value,
                          size_t n, bool host_waits)
 {
+    data_uses(s, dst, dst_dev, NULL, false, n, true);
     uint32_t task = s ? sim_task_begin(s) : 0;
     enum sim_rc rc = sim_mem_fill(dst, dst_dev, value, n);
     if (rc == SIM_EIO && s)
@@ -227,6 +248,8 @@ enum sim_rc sim_copy2d_run(int32_t dev, struct sim_stream *s, void *dst, size_t 
                            bool dst_dev, const void *src, size_t spitch, bool src_dev,
                            size_t width, size_t height, unsigned flags)
 {
+    if (height > 0)
+        data_uses(s, dst, dst_dev, src, src_dev, (height - 1) * dpitch + width, false);
     for (size_t r = 0; r < height; r++) {
         enum sim_rc rc = sim_mem_copy((char *)dst + r * dpitch, dst_dev,
                                       (const char *)src + r * spitch, src_dev, width);
@@ -241,6 +264,7 @@ enum sim_rc sim_copy2d_run(int32_t dev, struct sim_stream *s, void *dst, size_t 
 enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool dst_dev,
                            uint32_t value, size_t words, bool host_waits)
 {
+    data_uses(s, dst, dst_dev, NULL, false, words * 4, true);
     enum sim_rc rc = sim_mem_fill32(dst, dst_dev, value, words);
     if (rc != SIM_OK)
         return rc;
@@ -262,6 +286,18 @@ enum sim_rc sim_fill32_run(int32_t dev, struct sim_stream *s, void *dst, bool ds
 
 enum sim_rc sim_devtask_run(struct sim_stream *s, const struct sim_devtask *b)
 {
+    if (sim_hb_on()) {
+        struct sim_use u[3];
+        int k = 0;
+        size_t n = b->kind == SIM_DEVTASK_STATUS_RESET ? 512 : (size_t)b->n;
+        if (b->dst)
+            u[k++] = (struct sim_use){.space = SIM_SPACE_DEVICE, .role = SIM_USE_DEVTASK,
+                                      .write = true, .p = b->dst, .n = n};
+        if (b->src && b->kind == SIM_DEVTASK_REDUCE)
+            u[k++] = (struct sim_use){.space = SIM_SPACE_DEVICE, .role = SIM_USE_DEVTASK,
+                                      .p = b->src, .n = n};
+        sim_task_uses(s, u, k);
+    }
     uint32_t task = sim_task_begin(s);
     uint64_t bytes = 0;
     enum sim_rc rc = sim_devtask_compute(b, &bytes);
@@ -292,6 +328,10 @@ enum sim_rc sim_op_exec(int32_t dev, struct sim_stream *s, const struct sim_op *
                         uint64_t *start, uint64_t *end)
 {
     uint64_t ps = 0;
+    if (sim_hb_on()) {
+        struct sim_use u[SIM_OP_USES];
+        sim_task_uses(s, u, sim_op_uses(s, op, u));
+    }
     enum sim_rc rc = sim_op_compute(dev, op, &ps);
     if (rc != SIM_OK)
         return rc;
@@ -308,43 +348,20 @@ enum sim_rc sim_op_exec(int32_t dev, struct sim_stream *s, const struct sim_op *
     return SIM_OK;
 }
 
-/* The blocks the executor gave op (its workspace and tiling record): the
- * bytes the allocator sanitizer keeps pending for it. */
-static void op_blocks(const struct sim_op *op, const void *p[2], size_t n[2])
-{
-    p[0] = op->ws;
-    n[0] = op->ws ? op->ws_bytes : 0;
-    p[1] = op->tiling;
-    n[1] = op->tiling ? op->tiling_bytes : 0;
-}
-
+/* An operator was queued on s: the uses it will make are held (hb.c)
+ * until it runs or is dropped. */
 void sim_task_queued_op(struct sim_stream *s, const struct sim_op *op)
 {
-    const void *p[2];
-    size_t n[2];
-    op_blocks(op, p, n);
-    sim_ps now = sim_clock_host();
-    for (int i = 0; i < 2; i++)
-        if (n[i])
-            sim_pending_hold(p[i], n[i], s, now);
-}
-
-/* A queued operator ran during [start, end), or never will (both the
- * host's now): its blocks' pending uses end then. */
-static void op_settled(struct sim_stream *s, const struct sim_op *op, sim_ps start, sim_ps end)
-{
-    const void *p[2];
-    size_t n[2];
-    op_blocks(op, p, n);
-    for (int i = 0; i < 2; i++)
-        if (n[i])
-            sim_pending_ran(p[i], n[i], s, start, end);
+    if (!sim_hb_on())
+        return;
+    struct sim_use u[SIM_OP_USES];
+    sim_hb_hold(op, s, u, sim_op_uses(s, op, u));
 }
 
 void sim_task_drop_op(struct sim_stream *s, const struct sim_op *op)
 {
-    sim_ps now = sim_clock_host();
-    op_settled(s, op, now, now);
+    (void)s;
+    sim_hb_unhold(op);
 }
 
 /* Run a queued operator: on the device bytes of now, unless some of the
@@ -354,14 +371,12 @@ static void run_op(struct sim_stream *s, const struct sim_task *t)
     const struct sim_op *op = t->obj;
     uint32_t task = atomic_load_explicit(&s->tasks, memory_order_relaxed);
     uint64_t start = 0, end = 0;
+    sim_hb_unhold(op);
     enum sim_rc rc = sim_op_live(op) ? sim_op_exec(t->dev, s, op, &start, &end) : SIM_EINVAL;
-    if (rc == SIM_OK) {
-        op_settled(s, op, start, end);
+    if (rc == SIM_OK)
         return;
-    }
     if (rc == SIM_EIO || rc == SIM_EINVAL)
         fault_now(s, rc == SIM_EIO ? SIM_FAULT_COPY : SIM_FAULT_MEMORY, task);
-    sim_task_drop_op(s, op);
 }
 
 /* ---- Queued tasks ---- */
@@ -400,6 +415,7 @@ struct sim_task *sim_task_keep(const struct sim_task *t, bool host_sources)
         return NULL;
     *q = *t;
     q->next = NULL;
+    q->enq = (struct sim_hb_vc){0, 0, NULL}; /* queue.c takes the host's clock */
     if (own(q, t, host_sources) != SIM_OK) {
         base_free(q);
         return NULL;
@@ -425,6 +441,8 @@ static size_t span2d(size_t pitch, size_t width, size_t rows)
  * sim_copy_run and sim_fill_run time theirs. */
 static void run_viewed(struct sim_stream *s, const struct sim_task *t)
 {
+    data_uses(s, t->dst, t->dst_dev, t->kind == SIM_T_COPY ? t->src : NULL, t->src_dev, t->n,
+              t->kind == SIM_T_FILL);
     uint32_t task = sim_task_begin(s);
     enum sim_rc rc = t->kind == SIM_T_COPY ? sim_mem_copy_view(t->hdst, t->hsrc, t->n)
                                            : sim_mem_fill_view(t->hdst, t->fill, t->n);

@@ -52,6 +52,7 @@ static FILE *out;
 static struct rec *recs;
 static size_t nrecs, caprecs;
 static struct base_map names; /* name hash -> interned copy */
+static struct base_map handles; /* track key of a stream -> its handle */
 static uint64_t dropped;
 
 static const char *const link_names[] = {"H2D", "D2H", "HBM", "host", "peer"};
@@ -259,6 +260,17 @@ static uint64_t track_key(int pid, uint64_t tid)
     return (uint64_t)pid << 48 | tid;
 }
 
+void sim_trace_stream(int32_t dev, uint32_t id, const void *handle)
+{
+    if (dev < 0 || dev >= SIM_MAX_DEVICES || !handle)
+        return;
+    pthread_mutex_lock(&lock);
+    /* a failed put leaves the track its plain name */
+    if (out)
+        (void)base_map_put(&handles, track_key(dev + 1, TID_STREAM + id), (void *)handle);
+    pthread_mutex_unlock(&lock);
+}
+
 static int cmp_key(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -410,7 +422,11 @@ static void put_metadata(FILE *f, bool *first, const uint64_t *keys, size_t n)
             snprintf(buf, sizeof buf, "host");
             sort = 0;
         } else if (tid >= TID_STREAM) {
-            snprintf(buf, sizeof buf, "stream %" PRIu64, tid - TID_STREAM);
+            void **h = base_map_find(&handles, track_key(pid, tid));
+            if (h)
+                snprintf(buf, sizeof buf, "stream %" PRIu64 " (%p)", tid - TID_STREAM, *h);
+            else
+                snprintf(buf, sizeof buf, "stream %" PRIu64, tid - TID_STREAM);
             sort = tid - TID_STREAM < SORT_LINKS ? tid - TID_STREAM : SORT_LINKS - 1;
         } else if (tid >= TID_ENGINE) {
             snprintf(buf, sizeof buf, "copy engine %" PRIu64, tid - TID_ENGINE);
@@ -478,6 +494,7 @@ enum sim_rc sim_trace_close(void)
     nrecs = caprecs = 0;
     dropped = 0;
     free_names();
+    base_map_clear(&handles);
     pthread_mutex_unlock(&lock);
     return ok ? SIM_OK : SIM_EIO;
 }

@@ -45,6 +45,14 @@ static inline bool sim_trace_enabled(void)
 }
 
 /*
+ * Stream `id` of device dev is the handle `handle` (the program's
+ * aclrtStream): its track is named "stream N (0x...)", as the sanitizer's
+ * reports name it. Streams never named keep "stream N".
+ * No effect when no trace is open.
+ */
+void sim_trace_stream(int32_t dev, uint32_t id, const void *handle);
+
+/*
  * Record a device operation (a copy or a fill) lasting [start, end): an
  * event on the stream's track (unless stream is SIM_TRACE_NO_STREAM), on the
  * link's track and on the copy engine's track; for SIM_LINK_HOST on the

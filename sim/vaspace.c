@@ -32,8 +32,14 @@ _Static_assert(CHUNK == SIM_VASPACE_CHUNK, "vaspace.h promises 1 GiB pieces");
 #define MAX_PREFIX (UINT64_C(16) << 30) /* chunked mode: up-front reservation */
 #define MAP_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
 
+#define BASE_HIDE (UINT64_C(1) << 63)
+#define BASE(vs) ((vs)->base_hidden ^ BASE_HIDE)
+
 struct sim_vaspace {
-    uint64_t base;          /* device address of byte 0, multiple of CHUNK */
+    /* device address of byte 0, multiple of CHUNK, kept with its top bit
+     * flipped (BASE(vs)): a plain copy would point at the block starting
+     * there, which memcheck then could never call lost (track.h) */
+    uint64_t base_hidden;
     uint64_t size;          /* multiple of CHUNK */
     uint64_t nchunks;
     uint64_t page;          /* host page size */
@@ -87,7 +93,7 @@ static void claim_range(struct sim_vaspace *vs, uint64_t first, uint64_t n)
         vs->claimed[k] = 1;
 }
 
-/* Reserve len bytes at one of the fixed hints: 0 and vs->base set, else -1. */
+/* Reserve len bytes at one of the fixed hints: 0 and BASE(vs) set, else -1. */
 static int reserve_hinted(struct sim_vaspace *vs, uint64_t len)
 {
     uint64_t i, step = (vs->size + HINT_STEP - 1) & ~(HINT_STEP - 1);
@@ -100,7 +106,7 @@ static int reserve_hinted(struct sim_vaspace *vs, uint64_t len)
 
     for (i = 0; i < HINT_TRIES; i++) {
         if (reserve_at(HINT + i * step, len) == 0) {
-            vs->base = HINT + i * step;
+            vs->base_hidden = (HINT + i * step) ^ BASE_HIDE;
             return 0;
         }
     }
@@ -112,6 +118,16 @@ static int on_valgrind(void)
     return sim_track_active(); /* track.h: 0 without valgrind's headers */
 }
 
+/* reserve_anywhere into vs's hidden base. */
+static int reserve_anywhere_vs(struct sim_vaspace *vs, uint64_t len)
+{
+    uint64_t at = 0;
+    if (reserve_anywhere(len, &at) != 0)
+        return -1;
+    vs->base_hidden = at ^ BASE_HIDE;
+    return 0;
+}
+
 static int place(struct sim_vaspace *vs)
 {
     int lazy = on_valgrind();
@@ -119,7 +135,7 @@ static int place(struct sim_vaspace *vs)
 
     /* 1. the whole range at a fixed, device-looking hint, else anywhere */
     if (!lazy && (reserve_hinted(vs, vs->size) == 0 ||
-                  reserve_anywhere(vs->size, &vs->base) == 0)) {
+                  reserve_anywhere_vs(vs, vs->size) == 0)) {
         claim_range(vs, 0, vs->nchunks);
         vs->whole = 1;
         return 0;
@@ -130,7 +146,7 @@ static int place(struct sim_vaspace *vs)
     if (lazy)
         len = CHUNK;
     for (len &= ~(CHUNK - 1); len >= CHUNK; len = (len / 2) & ~(CHUNK - 1)) {
-        if (reserve_hinted(vs, len) == 0 || reserve_anywhere(len, &vs->base) == 0) {
+        if (reserve_hinted(vs, len) == 0 || reserve_anywhere_vs(vs, len) == 0) {
             claim_range(vs, 0, len >> CHUNK_SHIFT);
             return 0;
         }
@@ -167,7 +183,7 @@ struct sim_vaspace *sim_vaspace_create(uint64_t size)
 
 uint64_t sim_vaspace_base(const struct sim_vaspace *vs)
 {
-    return vs->base;
+    return BASE(vs);
 }
 
 uint64_t sim_vaspace_size(const struct sim_vaspace *vs)
@@ -183,7 +199,7 @@ int sim_vaspace_whole(const struct sim_vaspace *vs)
 static int claim_chunk(struct sim_vaspace *vs, uint64_t k)
 {
     if (!vs->claimed[k]) {
-        if (reserve_at(vs->base + (k << CHUNK_SHIFT), CHUNK) != 0)
+        if (reserve_at(BASE(vs) + (k << CHUNK_SHIFT), CHUNK) != 0)
             return -1;
         vs->claimed[k] = 1;
     }
@@ -196,9 +212,9 @@ void *sim_vaspace_span(struct sim_vaspace *vs, uint64_t dev, uint64_t len, uint6
     unsigned char *a;
 
     *avail = 0;
-    if (dev < vs->base || dev - vs->base >= vs->size)
+    if (dev < BASE(vs) || dev - BASE(vs) >= vs->size)
         return NULL;
-    off = dev - vs->base;
+    off = dev - BASE(vs);
     k = off >> CHUNK_SHIFT;
     a = atomic_load_explicit(&vs->alias[k], memory_order_acquire);
     if (a == NULL) {
@@ -227,13 +243,13 @@ void sim_vaspace_discard(struct sim_vaspace *vs, uint64_t dev, uint64_t len)
     uint64_t end, off, k, in, n, lo, hi;
     unsigned char *a;
 
-    if (dev < vs->base) {
-        len = len > vs->base - dev ? len - (vs->base - dev) : 0;
-        dev = vs->base;
+    if (dev < BASE(vs)) {
+        len = len > BASE(vs) - dev ? len - (BASE(vs) - dev) : 0;
+        dev = BASE(vs);
     }
-    if (len == 0 || dev - vs->base >= vs->size)
+    if (len == 0 || dev - BASE(vs) >= vs->size)
         return;
-    off = dev - vs->base;
+    off = dev - BASE(vs);
     end = len > vs->size - off ? vs->size : off + len;
     while (off < end) {
         k = off >> CHUNK_SHIFT;
@@ -255,10 +271,10 @@ int sim_vaspace_reserve(struct sim_vaspace *vs, uint64_t dev, uint64_t len)
 
     if (len == 0)
         return 0;
-    if (dev < vs->base || dev - vs->base >= vs->size || len > vs->size - (dev - vs->base))
+    if (dev < BASE(vs) || dev - BASE(vs) >= vs->size || len > vs->size - (dev - BASE(vs)))
         return -1;
-    last = (dev - vs->base + len - 1) >> CHUNK_SHIFT;
-    for (k = (dev - vs->base) >> CHUNK_SHIFT; k <= last; k++) {
+    last = (dev - BASE(vs) + len - 1) >> CHUNK_SHIFT;
+    for (k = (dev - BASE(vs)) >> CHUNK_SHIFT; k <= last; k++) {
         if (claim_chunk(vs, k) != 0)
             rc = -1;
     }
@@ -325,7 +341,7 @@ void sim_vaspace_destroy(struct sim_vaspace *vs)
         if (a != NULL)
             munmap(a, (size_t)CHUNK);
         if (vs->claimed[k])
-            munmap((void *)(uintptr_t)(vs->base + (k << CHUNK_SHIFT)), (size_t)CHUNK);
+            munmap((void *)(uintptr_t)(BASE(vs) + (k << CHUNK_SHIFT)), (size_t)CHUNK);
     }
     base_free(vs->claimed);
     base_free(vs->alias);

@@ -123,7 +123,7 @@ static void trace_vmm(struct sim_dev *d, const char *what, uint64_t addr, uint64
 static void view_restore(struct sim_dev *d, uint64_t off, uint64_t size)
 {
     sim_views_exclusive(d);
-    sim_vaspace_unshare(d->vs, d->base + off, size, 0);
+    sim_vaspace_unshare(d->vs, sim_dev_base(d) + off, size, 0);
     sim_views_shared(d);
 }
 
@@ -132,7 +132,7 @@ static void view_restore(struct sim_dev *d, uint64_t off, uint64_t size)
 static int view_share(struct sim_dev *d, uint64_t off, uint64_t size, int fd, uint64_t foff)
 {
     sim_views_exclusive(d);
-    int rc = sim_vaspace_share(d->vs, d->base + off, size, fd, foff);
+    int rc = sim_vaspace_share(d->vs, sim_dev_base(d) + off, size, fd, foff);
     sim_views_shared(d);
     return rc;
 }
@@ -230,7 +230,7 @@ static struct sim_dev *res_lock_of(const void *va, long *i, uint64_t *off)
     *i = -1;
     *off = 0;
     if (d && d->vmm) {
-        *off = (uint64_t)(uintptr_t)va - d->base;
+        *off = (uint64_t)(uintptr_t)va - sim_dev_base(d);
         *i = res_find(d->vmm, *off);
     }
     return d;
@@ -247,7 +247,7 @@ static struct sim_dev *phys_lock_of(const void *handle, struct phys **out)
     struct sim_dev *d = sim_dev_lock_of((uintptr_t)handle);
     if (!d)
         return NULL;
-    uint64_t off = (uint64_t)(uintptr_t)handle - d->base;
+    uint64_t off = (uint64_t)(uintptr_t)handle - sim_dev_base(d);
     void **slot = NULL;
     if (d->vmm && off >= d->vmm->handle_off && off < d->vmm->res_lo)
         slot = base_map_find(&d->vmm->phys, off - d->vmm->handle_off + 1);
@@ -337,8 +337,8 @@ static enum sim_rc res_locate(const struct sim_dev *d, const void *expect, uint6
             *why = "no free device address range of that size is left";
         return *off ? SIM_OK : SIM_ENOMEM;
     }
-    uint64_t o = want - d->base;
-    bool inside = want >= d->base && o >= v->res_lo && o < v->res_hi && v->res_hi - o >= size;
+    uint64_t o = want - sim_dev_base(d);
+    bool inside = want >= sim_dev_base(d) && o >= v->res_lo && o < v->res_hi && v->res_hi - o >= size;
     if (inside) {
         /* free: no reservation overlaps [o, o + size) */
         for (*at = 0; *at < v->nres && v->res[*at]->off + v->res[*at]->size <= o; ++*at)
@@ -367,7 +367,7 @@ static enum sim_rc res_make_room(struct sim_dev *d, uint64_t off, uint64_t size)
         v->res = n;
         v->cap = cap;
     }
-    if (!d->view_whole && sim_vaspace_reserve(d->vs, d->base + off, size) != 0)
+    if (!d->view_whole && sim_vaspace_reserve(d->vs, sim_dev_base(d) + off, size) != 0)
         return SIM_EHOSTMEM;
     return SIM_OK;
 }
@@ -408,11 +408,11 @@ enum sim_rc sim_vmm_reserve(int32_t dev, uint64_t size, void *expect, void **va,
     v->res[at] = r;
     v->nres++;
     v->reserved += size;
-    *va = (void *)(uintptr_t)(d->base + off);
+    *va = (void *)(uintptr_t)(sim_dev_base(d) + off);
     if (d->tracked)
         sim_track_alloc(*va, size);
     if (sim_trace_enabled())
-        trace_vmm(d, "reserve", d->base + off, size);
+        trace_vmm(d, "reserve", sim_dev_base(d) + off, size);
     sim_lock_give(&d->lock);
     return SIM_OK;
 }
@@ -448,7 +448,7 @@ enum sim_rc sim_vmm_release(void *va, const char **why)
     if (d->tracked)
         sim_track_free(va);
     if (sim_trace_enabled())
-        trace_vmm(d, "release", d->base + r->off, r->size);
+        trace_vmm(d, "release", sim_dev_base(d) + r->off, r->size);
     sim_lock_give(&d->lock);
     base_free(r->slot);
     base_free(r);
@@ -522,7 +522,7 @@ enum sim_rc sim_vmm_phys_alloc(int32_t dev, uint64_t size, enum sim_page page, v
                            v->handle_off + off, false, false};
         if (base_map_put(&v->phys, off + 1, p) != 0 ||
             (!d->view_whole &&
-             sim_vaspace_reserve(d->vs, d->base + v->handle_off + off, p->bytes) != 0)) {
+             sim_vaspace_reserve(d->vs, sim_dev_base(d) + v->handle_off + off, p->bytes) != 0)) {
             base_map_remove(&v->phys, off + 1, NULL);
             sim_heap_free(d->heap, off, NULL);
             rc = SIM_EHOSTMEM;
@@ -534,7 +534,7 @@ enum sim_rc sim_vmm_phys_alloc(int32_t dev, uint64_t size, enum sim_page page, v
         return rc;
     }
     v->physical += p->bytes;
-    *handle = (void *)(uintptr_t)(d->base + v->handle_off + off);
+    *handle = (void *)(uintptr_t)(sim_dev_base(d) + v->handle_off + off);
     if (d->tracked)
         sim_track_alloc(*handle, size);
     if (sim_trace_enabled())
@@ -591,7 +591,7 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
     /* The reservation must be on the handle's device (one device's address
      * space per process in the simulator: a reservation of another device
      * is found under its own lock). */
-    uint64_t off = (uint64_t)(uintptr_t)va - d->base;
+    uint64_t off = (uint64_t)(uintptr_t)va - sim_dev_base(d);
     long i = d->vmm && sim_dev_holds(d, (uintptr_t)va) ? res_find(d->vmm, off) : -1;
     const char *bad = NULL;
     struct sim_res *r = i >= 0 ? d->vmm->res[i] : NULL;
@@ -640,7 +640,7 @@ enum sim_rc sim_vmm_map(void *va, uint64_t size, uint64_t offset, void *handle, 
     p->maps++;
     d->vmm->mapped += size;
     if (sim_trace_enabled())
-        trace_vmm(d, "map", d->base + off, size);
+        trace_vmm(d, "map", sim_dev_base(d) + off, size);
     sim_lock_give(&d->lock);
     return SIM_OK;
 }
@@ -690,7 +690,7 @@ enum sim_rc sim_vmm_unmap(void *va, const char **why)
     if (--p->maps == 0 && p->refs == 0)
         phys_release(d, p);
     if (sim_trace_enabled())
-        trace_vmm(d, "unmap", d->base + m->off, m->size);
+        trace_vmm(d, "unmap", sim_dev_base(d) + m->off, m->size);
     sim_lock_give(&d->lock);
     base_free(m);
     return SIM_OK;
@@ -704,7 +704,7 @@ enum sim_rc sim_vmm_retain(void *va, void **handle, const char **why)
     if (!d)
         return SIM_EINVAL;
     m->p->refs++;
-    *handle = (void *)(uintptr_t)(d->base + m->p->hoff);
+    *handle = (void *)(uintptr_t)(sim_dev_base(d) + m->p->hoff);
     if (m->p->refs == 1 && d->tracked) /* the program had freed it: a handle again */
         sim_track_alloc(*handle, m->p->size);
     sim_lock_give(&d->lock);
@@ -739,7 +739,7 @@ enum sim_vmm_kind sim_vmm_lookup(const void *ptr, struct sim_block *b)
     if (!d)
         return SIM_VMM_NONE;
     enum sim_vmm_kind kind = SIM_VMM_NONE;
-    uint64_t off = (uint64_t)(uintptr_t)ptr - d->base;
+    uint64_t off = (uint64_t)(uintptr_t)ptr - sim_dev_base(d);
     long i = d->vmm && off >= d->vmm->res_lo ? res_find(d->vmm, off) : -1;
     if (i >= 0) {
         struct sim_res *r = d->vmm->res[i];
@@ -747,7 +747,7 @@ enum sim_vmm_kind sim_vmm_lookup(const void *ptr, struct sim_block *b)
         if (!m || m->access == SIM_ACCESS_NONE || off < m->off || off - m->off >= m->size) {
             kind = SIM_VMM_UNMAPPED;
         } else if (r->ipc) {
-            *b = (struct sim_block){sim_dev_id(d), (void *)(uintptr_t)(d->base + m->off), m->size,
+            *b = (struct sim_block){sim_dev_id(d), (void *)(uintptr_t)(sim_dev_base(d) + m->off), m->size,
                                     sim_page_bytes(m->p->page)};
             kind = SIM_VMM_MAPPED;
         } else {
@@ -758,7 +758,7 @@ enum sim_vmm_kind sim_vmm_lookup(const void *ptr, struct sim_block *b)
                 lo = x->off;
             while (hi < r->off + r->size && (x = map_at(r, hi)) && x->access != SIM_ACCESS_NONE)
                 hi = x->off + x->size;
-            *b = (struct sim_block){sim_dev_id(d), (void *)(uintptr_t)(d->base + lo), hi - lo,
+            *b = (struct sim_block){sim_dev_id(d), (void *)(uintptr_t)(sim_dev_base(d) + lo), hi - lo,
                                     sim_page_bytes(m->p->page)};
             kind = SIM_VMM_MAPPED;
         }
@@ -773,11 +773,11 @@ enum sim_rc sim_vmm_range(const void *ptr, void **base, uint64_t *size)
     if (!d)
         return SIM_EINVAL;
     enum sim_rc rc = SIM_EINVAL;
-    uint64_t off = (uint64_t)(uintptr_t)ptr - d->base;
+    uint64_t off = (uint64_t)(uintptr_t)ptr - sim_dev_base(d);
     long i = d->vmm && off >= d->vmm->res_lo ? res_find(d->vmm, off) : -1;
     struct map *m = i >= 0 ? map_at(d->vmm->res[i], off) : NULL;
     if (m && off >= m->off && off - m->off < m->size) {
-        *base = (void *)(uintptr_t)(d->base + m->off);
+        *base = (void *)(uintptr_t)(sim_dev_base(d) + m->off);
         *size = m->size;
         rc = SIM_OK;
     }
@@ -815,14 +815,14 @@ size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user)
         }
         for (uint64_t k = 0; k < r->size >> SLOT_SHIFT; k++)
             mapped += r->slot[k] ? SLOT : 0;
-        fn(SIM_VMM_LIVE_RESERVATION, (void *)(uintptr_t)(d->base + r->off), r->size, mapped, user);
+        fn(SIM_VMM_LIVE_RESERVATION, (void *)(uintptr_t)(sim_dev_base(d) + r->off), r->size, mapped, user);
     }
     size_t pos = 0;
     void *val;
     while (v && base_map_next(&v->phys, &pos, NULL, &val)) {
         struct phys *p = val;
         if (p->refs) {
-            void *handle = (void *)(uintptr_t)(d->base + v->handle_off + p->off);
+            void *handle = (void *)(uintptr_t)(sim_dev_base(d) + v->handle_off + p->off);
             fn(SIM_VMM_LIVE_PHYSICAL, handle, p->bytes, (uint64_t)p->maps, user);
             n++;
         }
@@ -831,7 +831,7 @@ size_t sim_vmm_live(int32_t dev, sim_vmm_live_fn fn, void *user)
     while (v && base_map_next(&v->imports, &pos, NULL, &val)) {
         struct phys *p = val;
         if (p->refs) {
-            fn(SIM_VMM_LIVE_PHYSICAL, (void *)(uintptr_t)(d->base + p->hoff), p->bytes,
+            fn(SIM_VMM_LIVE_PHYSICAL, (void *)(uintptr_t)(sim_dev_base(d) + p->hoff), p->bytes,
                (uint64_t)p->maps, user);
             n++;
         }
@@ -876,9 +876,9 @@ enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t foff, uint64_t size, vo
     memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
     v->res[at] = r;
     v->nres++;
-    *va = (void *)(uintptr_t)(d->base + off);
+    *va = (void *)(uintptr_t)(sim_dev_base(d) + off);
     if (sim_trace_enabled())
-        trace_vmm(d, "ipc import", d->base + off, size);
+        trace_vmm(d, "ipc import", sim_dev_base(d) + off, size);
     sim_lock_give(&d->lock);
     return SIM_OK;
 }
@@ -899,12 +899,12 @@ enum sim_rc sim_vmm_detach(void *va)
     sim_dev_freed(d);
     /* a hole: no lookup finds the range any more, the next attach maps it */
     sim_views_exclusive(d);
-    sim_vaspace_unshare(d->vs, d->base + m->off, m->size, SIM_VASPACE_HOLE);
+    sim_vaspace_unshare(d->vs, sim_dev_base(d) + m->off, m->size, SIM_VASPACE_HOLE);
     sim_views_shared(d);
     memmove(v->res + i, v->res + i + 1, (v->nres - (size_t)i - 1) * sizeof *v->res);
     v->nres--;
     if (sim_trace_enabled())
-        trace_vmm(d, "ipc close", d->base + m->off, m->size);
+        trace_vmm(d, "ipc close", sim_dev_base(d) + m->off, m->size);
     sim_lock_give(&d->lock);
     base_free(m->p);
     base_free(m);
@@ -988,7 +988,7 @@ enum sim_rc sim_vmm_phys_adopt(int32_t dev, int fd, const struct sim_phys_share 
     memmove(v->res + at + 1, v->res + at, (v->nres - at) * sizeof *v->res);
     v->res[at] = r;
     v->nres++;
-    *handle = (void *)(uintptr_t)(d->base + off);
+    *handle = (void *)(uintptr_t)(sim_dev_base(d) + off);
     if (d->tracked)
         sim_track_alloc(*handle, s->size);
     sim_lock_give(&d->lock);

@@ -12,7 +12,8 @@
  * (aclrtIpcMemClose), every stream, event and context never destroyed, and at
  * aclFinalize every allocator still registered on a stream that no longer
  * exists and every desc destroyed while registered (the dangling handle
- * aclrtAllocatorGetByStream would return). ACLSIM_LEAK_CHECK=error also
+ * aclrtAllocatorGetByStream would return), and every aclnn executor made
+ * repeatable and never destroyed. ACLSIM_LEAK_CHECK=error also
  * makes the process exit with status 23 after the report, as
  * LeakSanitizer does. Unset or "off": no report. Lines go to stderr, each
  * prefixed "aclsim: ".
@@ -259,6 +260,24 @@ static void registration(const void *stream, const struct api_alloc_snapshot *s,
     }
 }
 
+/* A repeatable aclnn executor never destroyed: the program owns it once
+ * it is made repeatable (hicann/opbase
+ * docs/en/api/nnopbase/aclnn/aclDestroyAclOpExecutor.md:8, "managed by
+ * users ... needs to be explicitly called"; aclSetAclOpExecutorRepeatable.md
+ * :38). A single-use executor goes with its launch. */
+static void executor_left(const aclOpExecutor *e, void *user)
+{
+    struct report *r = user;
+    if (!e->repeatable)
+        return;
+    begin(r, "aclnn executor");
+    leak_line("repeatable aclnn executor %p (for %s) never destroyed "
+              "(aclSetAclOpExecutorRepeatable without aclDestroyAclOpExecutor)", (const void *)e,
+              e->launch ? e->launch : "?");
+    api_rep_fact("launch", "%s", e->launch ? e->launch : "?");
+    end(r);
+}
+
 void api_leaks_registry(const char *where)
 {
     if (mode() == OFF)
@@ -266,6 +285,7 @@ void api_leaks_registry(const char *where)
     struct report r = {where, 0};
     start(&r);
     api_registry_each(registration, &r);
+    api_nn_executor_each(executor_left, &r);
     finish(&r);
 }
 

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "testutil.h"
 #include "acl/acl_op.h"
 #include "aclnn/opdev/op_errno.h"
@@ -478,6 +479,9 @@ static void test_bad_input_codes(void **state)
     (void)aclGetRecentErrMsg();
     aclDestroyTensor(gone.t);
     aclDestroyScalar(al);
+    /* the Adds launched above may still run: aclrtFree does not wait for
+     * them (the sanitizer's free-while-pending) */
+    assert_int_equal(aclrtSynchronizeStream(S), 0);
     drop(&a);
     drop(&b5);
     drop(&h);
@@ -746,6 +750,64 @@ static int fresh(void **state)
     return 0;
 }
 
+/* A repeatable executor is the program's to destroy (hicann/opbase
+ * docs/en/api/nnopbase/aclnn/aclDestroyAclOpExecutor.md:8: "managed by
+ * users ... needs to be explicitly called"; aclSetAclOpExecutorRepeatable.md
+ * :38): one never destroyed is in the leak report at aclFinalize; one
+ * destroyed, and a single-use one its launch consumed, are not. */
+static void test_repeatable_executor_never_destroyed_is_a_leak(void **state)
+{
+    char path[] = "/tmp/aclsim-aclnn-leak-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(teardown(state), 0);
+    setenv("ACLSIM_LEAK_CHECK", "warn", 1);
+    setenv("ACLSIM_REPORT", path, 1);
+    assert_int_equal(setup(state), 0);
+    int64_t d[1] = {8};
+    float x[8] = {0};
+    struct dt tx = make(ACL_FLOAT, d, 1, x), to = make(ACL_FLOAT, d, 1, NULL);
+    float one = 1;
+    aclScalar *al = aclCreateScalar(&one, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *kept, *destroyed, *single;
+    assert_int_equal(aclnnAddGetWorkspaceSize(tx.t, tx.t, al, to.t, &ws, &kept), OK);
+    assert_int_equal(aclSetAclOpExecutorRepeatable(kept), OK);
+    assert_int_equal(aclnnAdd(NULL, 0, kept, S), OK);
+    assert_int_equal(aclnnAddGetWorkspaceSize(tx.t, tx.t, al, to.t, &ws, &destroyed), OK);
+    assert_int_equal(aclSetAclOpExecutorRepeatable(destroyed), OK);
+    assert_int_equal(aclnnAdd(NULL, 0, destroyed, S), OK);
+    assert_int_equal(aclDestroyAclOpExecutor(destroyed), OK);
+    assert_int_equal(aclnnAddGetWorkspaceSize(tx.t, tx.t, al, to.t, &ws, &single), OK);
+    assert_int_equal(aclnnAdd(NULL, 0, single, S), OK); /* consumed by its launch */
+    assert_int_equal(aclrtSynchronizeStream(S), ACL_SUCCESS);
+    aclDestroyScalar(al);
+    drop(&tx);
+    drop(&to);
+    assert_int_equal(teardown(state), 0); /* aclFinalize: the report */
+    unsetenv("ACLSIM_LEAK_CHECK");
+    unsetenv("ACLSIM_REPORT");
+    static char text[1 << 16];
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    unlink(path);
+    char want[160];
+    snprintf(want, sizeof want, "repeatable aclnn executor %p (for aclnnAdd) never destroyed "
+             "(aclSetAclOpExecutorRepeatable without aclDestroyAclOpExecutor)", (void *)kept);
+    if (!strstr(text, want))
+        fail_msg("the report\n%s\nlacks\n%s", text, want);
+    const char *at = strstr(text, "aclnn executor\"");
+    assert_non_null(at);
+    assert_null(strstr(at + 1, "aclnn executor\"")); /* that one alone */
+    assert_int_equal(setup(state), 0);
+    assert_int_equal(aclDestroyAclOpExecutor(kept), OK);
+}
+
+
 int main(void)
 {
     /* On hw=ascend the calls are the real libnnopbase's and libopapi's: the
@@ -770,6 +832,7 @@ int main(void)
         cmocka_unit_test_setup(test_bad_input_codes, fresh),
         cmocka_unit_test_setup(test_repeatable_executor_rebound_captured_and_replayed, fresh),
         cmocka_unit_test_setup(test_launch_takes_the_aclop_kernels_time, fresh),
+        cmocka_unit_test_setup(test_repeatable_executor_never_destroyed_is_a_leak, fresh),
     };
     return cmocka_run_group_tests_name("aclnn", tests, setup, teardown);
 }

@@ -636,14 +636,16 @@ static void test_block_reused_while_a_graph_holds_it(void **state)
     assert_int_equal(aclopExecuteV2("MatMul", 2, ind, in, 1, &td, &ob, NULL, s), ACL_SUCCESS);
     aclmdlRI ri = end_ok(s);
     assert_int_equal(aclsim_alloc_check_reports("graph-block-reuse"), before);
-    /* the same blocks (workspace, tiling record) for a direct MatMul while
-     * the graph lives: each reported */
+    /* the same blocks (workspace, tiling record) and the same output for a
+     * direct MatMul while the graph lives: one conflict of two tasks (this
+     * MatMul, the graph's replay), so one report naming the first block,
+     * with the other block and the output as more lines */
     assert_int_equal(aclopExecuteV2("MatMul", 2, ind, in, 1, &td, &ob, NULL, s), ACL_SUCCESS);
-    assert_int_equal(aclsim_alloc_check_reports("graph-block-reuse"), before + 2);
+    assert_int_equal(aclsim_alloc_check_reports("graph-block-reuse"), before + 1);
     assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
     assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
     assert_int_equal(aclopExecuteV2("MatMul", 2, ind, in, 1, &td, &ob, NULL, s), ACL_SUCCESS);
-    assert_int_equal(aclsim_alloc_check_reports("graph-block-reuse"), before + 2); /* destroyed */
+    assert_int_equal(aclsim_alloc_check_reports("graph-block-reuse"), before + 1); /* destroyed */
     assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
     assert_int_equal(aclrtAllocatorUnregister(s), ACL_SUCCESS);
     assert_int_equal(aclrtAllocatorDestroyDesc(d), ACL_SUCCESS);

@@ -16,7 +16,9 @@
 
 static char dir[] = "/tmp/aclsim-exit-XXXXXX", trace[64];
 
-/* Two streams, an Add on each, and out without aclFinalize. */
+/* Two streams, an Add in place on each, the second ordered after the
+ * first by an event (both write x: unordered, they would race), and out
+ * without aclFinalize. */
 static void child(int status, bool leak, bool finalize)
 {
     void *x = NULL;
@@ -28,10 +30,17 @@ static void child(int status, bool leak, bool finalize)
     aclDataBuffer *b = aclCreateDataBuffer(x, 1024);
     aclTensorDesc *in[2] = {td, td};
     aclDataBuffer *ib[2] = {b, b};
+    aclrtEvent e;
+    if (aclrtCreateEvent(&e))
+        _exit(91);
     for (int i = 0; i < 2; i++)
-        if (aclrtCreateStream(&s[i]) || aclopExecuteV2("Add", 2, in, ib, 1, &td, &b, NULL, s[i]))
+        if (aclrtCreateStream(&s[i]) || (i && aclrtStreamWaitEvent(s[i], e)) ||
+            aclopExecuteV2("Add", 2, in, ib, 1, &td, &b, NULL, s[i]) ||
+            (!i && aclrtRecordEvent(e, s[i])))
             _exit(91);
     aclrtSynchronizeDevice();
+    if (!leak)
+        aclrtDestroyEvent(e);
     aclDestroyTensorDesc(td);
     aclDestroyDataBuffer(b);
     if (!leak) {
@@ -79,11 +88,15 @@ static void test_trace_written_at_exit_with_a_track_per_stream(void **state)
     setenv("ACLSIM_TRACE", trace, 1);
     assert_int_equal(run(3, false, false), 3); /* the program's own status stands */
     unsetenv("ACLSIM_TRACE");
-    char cmd[512];
+    char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "python3 -c \"import json,sys; ev=json.load(open(sys.argv[1]))['traceEvents']; "
              "ops=[e for e in ev if e['name']=='Add' and e['ph']=='X' and e['dur']>0]; "
-             "sys.exit(0 if len(ops)==2 and len({(e['pid'],e['tid']) for e in ops})==2 else 1)\" %s",
+             "names={(e['pid'],e['tid']):e['args']['name'] for e in ev if e['name']=='thread_name'}; "
+             /* tracks named as reports name streams: "stream N (0x...)", N its id */
+             "import re; ok=all(re.fullmatch(r'stream %%d \\(0x[0-9a-f]+\\)' %% (e['tid']-100), "
+             "names[(e['pid'],e['tid'])]) for e in ops); "
+             "sys.exit(0 if ok and len(ops)==2 and len({(e['pid'],e['tid']) for e in ops})==2 else 1)\" %s",
              trace);
     assert_int_equal(system(cmd), 0);
 }

@@ -61,19 +61,14 @@ bool api_desc_live(const void *desc);
 enum api_check_mode { API_CHECK_OFF, API_CHECK_WARN, API_CHECK_ERROR };
 enum api_check_mode api_check_mode(void);
 
-/* Host-side accesses the sanitizer checks against pending operator work:
- * api_check_mark before a copy or fill (stream: backend handle, NULL for a
- * synchronous one), api_check_access after it with the mark, per side. */
-uint64_t api_check_mark(const void *stream);
-void api_check_access(const char *call, const void *p, size_t n, const void *stream,
-                      uint64_t mark);
-/* Before aclrtFree(p) frees a device block. */
+/* Before aclrtFree(p) frees a device block: a use of the host's that
+ * races with every use of its bytes the host has not waited for
+ * (free-while-pending). Copies and fills need no hook: the backend's
+ * happens-before checks every task it runs (be_tools.hb_*). */
 void api_check_free(const void *p);
 /* Reports made so far of `kind` ("host-memory", "cross-stream-reuse", ...;
  * NULL: of every kind): aclsim_alloc_check_reports. */
 unsigned long api_check_reports(const char *kind);
-/* The clocks go back to zero: forget the times the sanitizer keeps. */
-void api_check_clock_reset(void);
 /* Before aclrtAllocatorUnregister(stream) / aclrtAllocatorDestroyDesc(desc). */
 void api_check_unregister(const void *stream);
 void api_check_destroy_desc(const void *desc);
@@ -116,26 +111,42 @@ void api_check_live_at_launch(const struct api_check_op *op, void *const *block,
 void api_check_disjoint(const struct api_check_op *op, const void *const *addr,
                         const size_t *bytes, const bool *workspace, int n);
 
-/* After the launch: the operator's blocks and buffers against pending
- * work of other streams, and its allocator against other streams it
- * serves; then the blocks become pending on the operator's stream until
- * it ends. */
-void api_check_launched(struct api_check_op *op, const void *const *addr, const size_t *bytes,
-                        int n_blocks, const void *const *bufs, const size_t *buf_bytes,
-                        int n_bufs);
+/* After the launch: op's simulated interval, which its reports show as an
+ * illustration (the backend checked its uses when it ran). */
+void api_check_launched(struct api_check_op *op);
+/* op's workspace is the caller's, passed to `call` (aclnnMatmul...): its
+ * reports call it so. */
+void api_check_op_workspace(const struct api_check_op *op, const char *call);
+/* "stream N (0x...)", or "the host" for NULL: how every report names a
+ * stream. */
+#define API_NAME_LEN 64
+const char *api_stream_name(const void *stream, char buf[API_NAME_LEN]);
 
-/* The blocks an allocator gave op (on a stream capturing into graph g, or
- * NULL): a live graph other than g whose captured work uses their bytes
- * is reported (graph-block-reuse), as the graph would run on bytes now
- * someone else's. */
-void api_check_graph_blocks(const struct api_check_op *op, const struct api_graph *g,
-                            const void *const *addr, const size_t *bytes, int n);
+/* An operator's conflicts with live graphs, one report per graph
+ * (graph-block-reuse): blocks its allocator gave it (addr, bytes: n of
+ * them) that a live graph other than g (the graph op is captured into,
+ * or NULL) uses, as the graph would run on bytes now someone else's; and,
+ * for an operator outside any capture (g NULL), its output [out,
+ * out+out_bytes) and its blocks (block_what: "its workspace", "the
+ * executor's block") stored in bytes a live graph owns, which its next
+ * replay overwrites. */
+#define API_CHECK_BLOCKS 4
+void api_check_graph_op(const struct api_check_op *op, const struct api_graph *g,
+                        const void *const *addr, const size_t *bytes, int n, const void *out,
+                        size_t out_bytes, const char *block_what);
 /* Before a replay of g: every device byte range its tasks touch must
  * still be allocated (graph-memory-freed, naming the replay). */
 void api_check_graph_replay(struct api_graph *g);
 /* Before a free of [p, p+n) (`call`: the freeing call): a live graph whose
  * captured work uses those bytes is reported (graph-memory-freed). */
 void api_check_graph_free(const char *call, const void *p, size_t n);
+/* Work outside any capture (`what`: an operator's role and name, or the
+ * call) on `stream` stores its own data in [p, p+n): when a live graph
+ * owns those bytes (a replay writes them before it reads them: its
+ * workspaces, intermediates, outputs) the next replay overwrites that
+ * data (graph-block-reuse). seq: the operator's number (0: none). */
+void api_check_graph_write(const char *what, const void *stream, uint64_t seq, const void *p,
+                           size_t n);
 
 /* Around the allocator's free callback: an aclrtFree inside it is the
  * allocator returning the block in the stream's order. */

@@ -20,15 +20,16 @@
  * With ACLSIM_TRACK=1 each report shows the stack that captured the task.
  */
 #include <stdio.h>
+#include <string.h>
 #include "backends/be.h"
 #include "internal.h"
 
 static const char *graph_name(const struct api_graph_use *u, char *buf, size_t len)
 {
     if (u->name[0])
-        snprintf(buf, len, "graph %u \"%s\"", u->id, u->name);
+        snprintf(buf, len, "graph %u \"%s\" (aclmdlRI %p)", u->id, u->name, (void *)u->graph);
     else
-        snprintf(buf, len, "graph %u", u->id);
+        snprintf(buf, len, "graph %u (aclmdlRI %p)", u->id, (void *)u->graph);
     return buf;
 }
 
@@ -36,10 +37,11 @@ static const char *graph_name(const struct api_graph_use *u, char *buf, size_t l
 static void task_lines(const struct api_graph_use *u, const char *name)
 {
     const struct api_cap_task *t = &u->task;
+    char st[API_NAME_LEN];
     api_rep_line(false, "%s (model runtime instance) uses [%p, %p) in its captured task #%u (%s) "
-                 "on stream %u, at every replay", name, u->range.p,
+                 "on %s, at every replay", name, u->range.p,
                  (const void *)((const char *)u->range.p + u->range.n), t->seq, t->what,
-                 api_cap_stream_id(t->stream));
+                 api_stream_name(t->stream, st));
     api_rep_fact("graph", "%s", name);
     api_rep_fact("task", "#%u %s", t->seq, t->what);
     api_rep_stream(t->stream);
@@ -68,29 +70,151 @@ void api_check_graph_free(const char *call, const void *p, size_t n)
     san_count(API_REP_GRAPH_FREED);
 }
 
-void api_check_graph_blocks(const struct api_check_op *op, const struct api_graph *g,
-                            const void *const *addr, const size_t *bytes, int n)
+/* What the owned bytes are to the graph's task: "its workspace (passed to
+ * aclnnMatmul)", "the executor's block", "its output". */
+static const char *owned_as(const struct api_cap_range *r, char *buf, size_t len)
 {
-    if (api_check_mode() == API_CHECK_OFF || !op->obj)
+    if (r->as && r->call)
+        snprintf(buf, len, "as its %s, passed to %s", r->as, r->call);
+    else if (r->as && strcmp(r->as, "output") == 0)
+        snprintf(buf, len, "as its output");
+    else if (r->as)
+        snprintf(buf, len, "as %s", r->as);
+    else
+        snprintf(buf, len, "as data it writes");
+    return buf;
+}
+
+void api_check_graph_write(const char *what, const void *stream, uint64_t seq, const void *p,
+                           size_t n)
+{
+    struct api_graph_use u;
+    if (!p || !n || api_check_mode() == API_CHECK_OFF || !api_graph_owns(p, n, &u))
         return;
-    for (int i = 0; i < n; i++) {
-        struct api_graph_use u;
-        if (!api_graph_uses(addr[i], bytes[i], g, &u))
+    char name[96], st[API_NAME_LEN], who[200], as[96];
+    graph_name(&u, name, sizeof name);
+    api_stream_name(stream, st);
+    if (seq)
+        snprintf(who, sizeof who, "operator %s (#%llu) on %s stores %s", san_op_type(seq),
+                 (unsigned long long)seq, st, what);
+    else
+        snprintf(who, sizeof who, "%s on %s stores its data", what, st);
+    api_rep_begin(API_REP_GRAPH_REUSE);
+    api_rep_line(true, "allocator check (graph-block-reuse): %s in [%p, %p), but %s owns those "
+                 "bytes: its captured task #%u (%s) writes them %s at every replay before "
+                 "reading them, so the next replay overwrites this data", who, u.range.p,
+                 (const void *)((const char *)u.range.p + u.range.n), name, u.task.seq,
+                 u.task.what, owned_as(&u.range, as, sizeof as));
+    api_rep_range(u.range.p, u.range.n);
+    api_rep_stream(stream);
+    task_lines(&u, name);
+    api_rep_line(false, "fix: bytes a live graph writes (its workspaces, intermediates and "
+                 "outputs) are the graph's until aclmdlRIDestroy: store this data in a buffer "
+                 "of its own, or destroy the graph first");
+    if (seq)
+        san_op_stack("this operator was issued at", seq);
+    else
+        san_here("the call was made at");
+    san_count(API_REP_GRAPH_REUSE);
+}
+
+/* One conflict of an operator with a live graph: the allocator gave it a
+ * block the graph uses (gave), or it stores data (what) in bytes the
+ * graph owns. */
+struct hit {
+    bool gave;
+    const char *what;
+    const void *p;
+    size_t n;
+    struct api_graph_use u;
+};
+
+static void first_line(const struct api_check_op *op, const struct hit *h, const char *name)
+{
+    char st[API_NAME_LEN], as[96];
+    api_stream_name(op->stream, st);
+    if (h->gave) {
+        api_rep_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on %s: "
+                     "the allocator (obj %p) gave it [%p, %p), but %s still uses those bytes",
+                     op->type, (unsigned long long)op->seq, st, op->obj, h->p,
+                     (const void *)((const char *)h->p + h->n), name);
+        api_rep_range(h->p, h->n);
+        return;
+    }
+    api_rep_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on %s stores %s "
+                 "in [%p, %p), but %s owns those bytes: its captured task #%u (%s) writes them %s "
+                 "at every replay before reading them, so the next replay overwrites this data",
+                 op->type, (unsigned long long)op->seq, st, h->what, h->u.range.p,
+                 (const void *)((const char *)h->u.range.p + h->u.range.n), name,
+                 h->u.task.seq, h->u.task.what, owned_as(&h->u.range, as, sizeof as));
+    api_rep_range(h->u.range.p, h->u.range.n);
+}
+
+static void more_line(const struct hit *h)
+{
+    char as[96];
+    if (h->gave)
+        api_rep_line(false, "the allocator also gave it [%p, %p), which the same graph uses",
+                     h->p, (const void *)((const char *)h->p + h->n));
+    else
+        api_rep_line(false, "it also stores %s in [%p, %p), which the same graph's captured "
+                     "task #%u (%s) writes %s at every replay", h->what, h->u.range.p,
+                     (const void *)((const char *)h->u.range.p + h->u.range.n), h->u.task.seq,
+                     h->u.task.what, owned_as(&h->u.range, as, sizeof as));
+}
+
+void api_check_graph_op(const struct api_check_op *op, const struct api_graph *g,
+                        const void *const *addr, const size_t *bytes, int n, const void *out,
+                        size_t out_bytes, const char *block_what)
+{
+    if (api_check_mode() == API_CHECK_OFF || n > API_CHECK_BLOCKS)
+        return;
+    struct hit hits[2 * API_CHECK_BLOCKS + 1];
+    int k = 0;
+    bool gave[API_CHECK_BLOCKS] = {false};
+    for (int i = 0; op->obj && i < n; i++)
+        if (api_graph_uses(addr[i], bytes[i], g, &hits[k].u)) {
+            hits[k] = (struct hit){true, NULL, addr[i], bytes[i], hits[k].u};
+            gave[i] = true;
+            k++;
+        }
+    if (!g && out && out_bytes && api_graph_owns(out, out_bytes, &hits[k].u)) {
+        hits[k] = (struct hit){false, "its output", out, out_bytes, hits[k].u};
+        k++;
+    }
+    for (int i = 0; !g && i < n; i++) /* a block already told of is the same finding */
+        if (!gave[i] && api_graph_owns(addr[i], bytes[i], &hits[k].u)) {
+            hits[k] = (struct hit){false, block_what, addr[i], bytes[i], hits[k].u};
+            k++;
+        }
+    /* One report per graph the operator conflicts with: one pair of tasks
+     * (the operator, the graph's replay), its first conflict named and the
+     * others as more lines. */
+    bool done[2 * API_CHECK_BLOCKS + 1] = {false};
+    for (int i = 0; i < k; i++) {
+        if (done[i])
             continue;
         char name[96];
-        graph_name(&u, name, sizeof name);
+        graph_name(&hits[i].u, name, sizeof name);
         api_rep_begin(API_REP_GRAPH_REUSE);
-        api_rep_line(true, "allocator check (graph-block-reuse): operator %s (#%llu) on stream %u: "
-                     "the allocator (obj %p) gave it [%p, %p), but %s still uses those bytes",
-                     op->type, (unsigned long long)op->seq, api_cap_stream_id(op->stream), op->obj,
-                     addr[i], (const void *)((const char *)addr[i] + bytes[i]), name);
+        first_line(op, &hits[i], name);
         api_rep_op("operator", op->type, op->seq, op->stream);
-        api_rep_range(addr[i], bytes[i]);
-        task_lines(&u, name);
-        api_rep_line(false, "the executor hands a captured operator's blocks back right after its "
-                     "launch, as CANN's does, but the graph uses them at every replay: allocate "
-                     "them from a pool private to the graph (torch_npu's graph pools), and "
-                     "release that pool only after aclmdlRIDestroy");
+        api_rep_stream(op->stream);
+        for (int j = i + 1; j < k; j++)
+            if (!done[j] && hits[j].u.graph == hits[i].u.graph) {
+                done[j] = true;
+                more_line(&hits[j]);
+            }
+        task_lines(&hits[i].u, name);
+        if (hits[i].gave)
+            api_rep_line(false, "the executor hands a captured operator's blocks back right after "
+                         "its launch, as CANN's does, but the graph uses them at every replay: "
+                         "allocate them from a pool private to the graph (torch_npu's graph "
+                         "pools), and release that pool only after aclmdlRIDestroy");
+        else
+            api_rep_line(false, "fix: bytes a live graph writes (its workspaces, intermediates "
+                         "and outputs) are the graph's until aclmdlRIDestroy: store this data "
+                         "in a buffer of its own, or destroy the graph first");
         san_op_stack("this operator was issued at", op->seq);
         san_count(API_REP_GRAPH_REUSE);
     }

@@ -18,5 +18,7 @@ void san_count(enum api_rep_kind k);
  * sanitizer still keeps it (with ACLSIM_TRACK=1). */
 void san_here(const char *what);
 void san_op_stack(const char *what, uint64_t seq);
+/* Operator seq's type while the sanitizer still keeps it, else "?". */
+const char *san_op_type(uint64_t seq);
 
 #endif /* ACLSIM_API_ALLOC_INTERNAL_H_ */

@@ -93,34 +93,11 @@ struct op_info {
     const void *obj; /* the allocator it took its blocks from, and its callbacks */
     uintptr_t alloc_fn, free_fn;
     uint64_t start, end;
+    const char *ws_call; /* its workspace is the caller's, passed to this call */
     int nframes;
     void *frames[FRAMES];
 };
 static struct op_info ring[RING];
-
-/* Streams an allocator (obj) served, with the interval of the last
- * operator of each, and the pairs already reported. */
-struct served {
-    const void *stream;
-    uint64_t from, until, seq;
-    bool reported;
-};
-struct alloc_use {
-    const void *obj;
-    struct served *s;
-    size_t n, cap;
-};
-static struct alloc_use *allocs;
-static size_t n_allocs, cap_allocs;
-
-/* The latest end of an operator that used the allocator registered on a
- * stream / through a desc. */
-struct last_use {
-    const void *key;
-    uint64_t until, seq;
-};
-static struct last_use *by_stream, *by_desc;
-static size_t n_by_stream, cap_by_stream, n_by_desc, cap_by_desc;
 
 static _Thread_local const void *tls_free_stream; /* inside a free callback for it */
 static _Thread_local bool tls_in_free;
@@ -133,44 +110,9 @@ enum api_check_mode api_check_mode(void)
     return i < 3 ? modes[i] : API_CHECK_WARN;
 }
 
-/* Whether an operator ever left pending work behind: until one has, no
- * host access can collide with one, and the host-side hooks return at once
- * (aclrtMalloc/aclrtFree keep their speed in programs without operators). */
-static _Atomic bool ops_pending_ever;
-
-static bool pending_tools(void)
-{
-    return API_TOOL(pending_add) && API_TOOL(pending_find) && API_TOOL(clock);
-}
-
-/* The host-side hooks' first question: could anything be pending? */
-static bool may_collide(void)
-{
-    return atomic_load_explicit(&ops_pending_ever, memory_order_relaxed) &&
-           api_check_mode() != API_CHECK_OFF && pending_tools();
-}
-
-static uint64_t host_now(void)
-{
-    uint64_t t = 0;
-    if (API_TOOL(clock))
-        API_TOOL(clock)(BE_CLOCK_HOST, -1, NULL, &t);
-    return t;
-}
-
 static double us(uint64_t ps)
 {
     return (double)ps / 1e6;
-}
-
-/* "<t> us", or, for an operator queued behind a wait (BE_PS_PENDING), when
- * it will have run. */
-static const char *until_us(uint64_t ps, char buf[48])
-{
-    if (ps == BE_PS_PENDING)
-        return "it has run (it is queued behind a wait that holds its stream)";
-    snprintf(buf, 48, "%.3f us", us(ps));
-    return buf;
 }
 
 /* ---- Reports ---- */
@@ -212,6 +154,15 @@ void san_op_stack(const char *what, uint64_t seq)
         print_stack(what, o->frames, o->nframes);
 }
 
+const char *san_op_type(uint64_t seq)
+{
+    pthread_mutex_lock(&lock);
+    const struct op_info *o = op_of(seq);
+    const char *t = o ? o->type : "?";
+    pthread_mutex_unlock(&lock);
+    return t;
+}
+
 /* An operator of the report: its facts and its allocator. */
 static void about(const char *role, const struct op_info *o, uint64_t seq, const void *stream)
 {
@@ -241,13 +192,6 @@ static void stacks(const struct api_check_op *now, uint64_t earlier)
         line(false, "(the earlier operator's stack is no longer kept)");
 }
 
-/* The time the pending use r lasts until, when it is known. */
-static void pending_until(const struct be_pending *r)
-{
-    if (r->until != BE_PS_PENDING)
-        api_rep_time("until", us(r->until));
-}
-
 static int caller_frames(void **frames)
 {
     return backtrace(frames, FRAMES);
@@ -271,7 +215,7 @@ void api_check_op_begin(struct api_check_op *op, const char *type, const void *s
                                 type, stream, obj, desc, 0, 0};
     if (api_check_mode() == API_CHECK_OFF)
         return;
-    struct op_info info = {op->seq, type, stream, obj, 0, 0, 0, 0, 0, {NULL}};
+    struct op_info info = {op->seq, type, stream, obj, 0, 0, 0, 0, NULL, 0, {NULL}};
     if (opt_bool(OPT_TRACK))
         info.nframes = caller_frames(info.frames);
     pthread_mutex_lock(&lock);
@@ -400,120 +344,7 @@ void api_check_live_at_launch(const struct api_check_op *op, void *const *block,
     }
 }
 
-/* Grow *v (n of cap, elements of size sz) by one; NULL on failure. */
-static void *grow(void **v, size_t *n, size_t *cap, size_t sz)
-{
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 8;
-        void *p = base_realloc(*v, c * sz);
-        if (!p)
-            return NULL;
-        *v = p;
-        *cap = c;
-    }
-    return (char *)*v + (*n)++ * sz;
-}
-
-/* Record the latest end of an operator under key. pre: lock held. */
-static void note_last(struct last_use **v, size_t *n, size_t *cap, const void *key,
-                      uint64_t until, uint64_t seq)
-{
-    for (size_t i = 0; i < *n; i++)
-        if ((*v)[i].key == key) {
-            if (until >= (*v)[i].until)
-                (*v)[i] = (struct last_use){key, until, seq};
-            return;
-        }
-    struct last_use *u = grow((void **)v, n, cap, sizeof **v);
-    if (u)
-        *u = (struct last_use){key, until, seq};
-}
-
-/* Is op's allocator also serving another stream whose last operator
- * overlaps op in time? pre: lock held. */
-static void shared_allocator(const struct api_check_op *op)
-{
-    struct alloc_use *a = NULL;
-    for (size_t i = 0; i < n_allocs; i++)
-        if (allocs[i].obj == op->obj)
-            a = &allocs[i];
-    if (!a && (a = grow((void **)&allocs, &n_allocs, &cap_allocs, sizeof *allocs)))
-        *a = (struct alloc_use){op->obj, NULL, 0, 0};
-    if (!a)
-        return;
-    struct served *mine = NULL;
-    for (size_t i = 0; i < a->n; i++) {
-        struct served *s = &a->s[i];
-        if (s->stream == op->stream) {
-            mine = s;
-            continue;
-        }
-        if (s->reported || s->until <= op->start || s->from >= op->end)
-            continue;
-        s->reported = true; /* once per pair of streams */
-        api_rep_begin(API_REP_SHARED);
-        const struct op_info *e = op_of(s->seq);
-        line(true, "allocator check (shared-allocator): allocator obj %p serves stream %p and "
-             "stream %p, whose work overlaps: operator %s (#%llu) on stream %p runs %.3f-%.3f us "
-             "while operator %s (#%llu) on stream %p runs %.3f-%.3f us", op->obj, s->stream,
-             op->stream, op->type, (unsigned long long)op->seq, op->stream, us(op->start),
-             us(op->end), e ? e->type : "?", (unsigned long long)s->seq, s->stream, us(s->from),
-             us(s->until));
-        line(false, "CANN requires that streams sharing one allocator do not run concurrently: "
-             "synchronise the first stream (or wait on an event it recorded) before the second "
-             "runs operators, or give each stream its own allocator");
-        api_rep_fact("allocator_obj", "%p", op->obj);
-        api_rep_time("from", us(op->start));
-        api_rep_time("to", us(op->end));
-        api_rep_time("earlier_from", us(s->from));
-        api_rep_time("earlier_until", us(s->until));
-        stacks(op, s->seq);
-        count(K_SHARED);
-    }
-    if (!mine && (mine = grow((void **)&a->s, &a->n, &a->cap, sizeof *a->s)))
-        *mine = (struct served){op->stream, 0, 0, 0, false};
-    if (mine) {
-        mine->from = op->start;
-        mine->until = op->end;
-        mine->seq = op->seq;
-    }
-}
-
-/* Bytes [p, p+n) used by op against pending work of other streams. */
-static void cross_stream(const struct api_check_op *op, const void *p, size_t n,
-                         const char *what)
-{
-    struct be_pending r;
-    char t[48];
-    if (!API_TOOL(pending_find)(p, n, op->stream, op->start, op->end, &r))
-        return;
-    pthread_mutex_lock(&lock);
-    api_rep_begin(API_REP_CROSS_STREAM);
-    const struct op_info *e = op_of(r.tag);
-    line(true, "allocator check (cross-stream-reuse): operator %s (#%llu) on stream %p uses %s "
-         "[%p, %p) during %.3f-%.3f us, but operator %s (#%llu) on stream %p still uses the "
-         "block [%p, %p) until %s", op->type, (unsigned long long)op->seq, op->stream, what,
-         p, (const void *)((const char *)p + n), us(op->start), us(op->end), e ? e->type : "?",
-         (unsigned long long)r.tag, r.stream, r.start,
-         (const void *)((const char *)r.start + r.size), until_us(r.until, t));
-    line(false, "the executor frees a block right after the launch; its bytes stay in use by that "
-         "stream until the operator completes. Reuse them on another stream only after an event "
-         "recorded on the first stream (aclrtRecordEvent + aclrtStreamWaitEvent) or a "
-         "synchronisation: a caching allocator keeps freed blocks per stream and records events "
-         "for cross-stream use");
-    api_rep_range(p, n);
-    api_rep_fact("earlier_block", "[%p, %p)", r.start, (const void *)((const char *)r.start + r.size));
-    api_rep_time("from", us(op->start));
-    api_rep_time("to", us(op->end));
-    pending_until(&r);
-    stacks(op, r.tag);
-    count(K_CROSS);
-    pthread_mutex_unlock(&lock);
-}
-
-void api_check_launched(struct api_check_op *op, const void *const *addr, const size_t *bytes,
-                        int n_blocks, const void *const *bufs, const size_t *buf_bytes,
-                        int n_bufs)
+void api_check_launched(struct api_check_op *op)
 {
     if (api_check_mode() == API_CHECK_OFF)
         return;
@@ -523,25 +354,18 @@ void api_check_launched(struct api_check_op *op, const void *const *addr, const 
         o->start = op->start;
         o->end = op->end;
     }
-    /* An operator queued behind a wait has no interval until it runs
-     * (BE_PS_PENDING): the simulator keeps its blocks pending until it has
-     * run, and the checks of its own interval pass it by. */
-    if (op->obj && op->end != BE_PS_PENDING) {
-        shared_allocator(op);
-        note_last(&by_stream, &n_by_stream, &cap_by_stream, op->stream, op->end, op->seq);
-        note_last(&by_desc, &n_by_desc, &cap_by_desc, op->desc, op->end, op->seq);
-    }
     pthread_mutex_unlock(&lock);
-    if (!pending_tools())
+}
+
+void api_check_op_workspace(const struct api_check_op *op, const char *call)
+{
+    if (api_check_mode() == API_CHECK_OFF)
         return;
-    for (int i = 0; i < n_blocks; i++)
-        cross_stream(op, addr[i], bytes[i], "its block");
-    for (int i = 0; i < n_bufs; i++)
-        cross_stream(op, bufs[i], buf_bytes[i], i == n_bufs - 1 ? "its output" : "an input");
-    if (n_blocks > 0)
-        atomic_store_explicit(&ops_pending_ever, true, memory_order_relaxed);
-    for (int i = 0; i < n_blocks; i++)
-        API_TOOL(pending_add)(addr[i], bytes[i], op->stream, op->start, op->end, op->seq);
+    pthread_mutex_lock(&lock);
+    struct op_info *o = &ring[op->seq % RING];
+    if (o->seq == op->seq)
+        o->ws_call = call;
+    pthread_mutex_unlock(&lock);
 }
 
 void api_check_free_begin(const void *stream)
@@ -556,160 +380,278 @@ void api_check_free_end(void)
     tls_free_stream = NULL;
 }
 
-/* ---- Host-side hooks (mem/memory.c, allocator.c) ---- */
+/* ---- Races: two uses of shared bytes that nothing orders (sim/hb.c) ---- */
 
-uint64_t api_check_mark(const void *stream)
+const char *api_stream_name(const void *stream, char buf[API_NAME_LEN])
 {
-    if (!may_collide())
-        return 0;
-    uint64_t t = host_now(), tail = 0;
-    if (stream) {
-        API_TOOL(clock)(BE_CLOCK_STREAM, -1, (void *)(uintptr_t)stream, &tail);
-        if (tail > t)
-            t = tail;
-    }
-    return t;
+    if (!stream)
+        snprintf(buf, API_NAME_LEN, "the host");
+    else
+        snprintf(buf, API_NAME_LEN, "stream %u (%p)", api_cap_stream_id(stream), stream);
+    return buf;
 }
 
-void api_check_access(const char *call, const void *p, size_t n, const void *stream,
-                      uint64_t from)
+static const char *verb(const struct be_use *u)
 {
-    if (!may_collide() || n == 0)
+    return u->role == BE_USE_FREE ? "frees" : u->write ? "writes" : "reads";
+}
+
+/* What the bytes are to an operator: its role. pre: lock held. */
+static void op_role(const struct be_use *u, const struct op_info *o, char *buf, size_t len)
+{
+    switch (u->role) {
+    case BE_USE_INPUT:
+        snprintf(buf, len, "an input");
+        break;
+    case BE_USE_OUTPUT:
+        snprintf(buf, len, "its output");
+        break;
+    case BE_USE_WORKSPACE:
+        if (o && o->ws_call)
+            snprintf(buf, len, "the workspace passed to %s", o->ws_call);
+        else
+            snprintf(buf, len, "the executor's block (its workspace)");
+        break;
+    default:
+        snprintf(buf, len, "the executor's block (its tiling record)");
+        break;
+    }
+}
+
+/* One use, as a sentence's subject and verb: "operator MatMul (#3) on
+ * stream 1 (0x...) writes the workspace passed to aclnnMatmul". */
+static void describe(const struct be_use *u, char *buf, size_t len)
+{
+    char st[API_NAME_LEN], what[96], g[API_NAME_LEN + 40] = "";
+    api_stream_name(u->stream, st);
+    if (u->graph)
+        snprintf(g, sizeof g, " (a replay of %s)", api_graph_name_be(u->graph, what, sizeof what));
+    if (u->space != BE_SPACE_DEVICE && u->stream) {
+        const struct op_info *o = op_of(u->tag);
+        snprintf(buf, len, "operator %s (#%llu) on %s%s", o ? o->type : "?",
+                 (unsigned long long)u->tag, st, g);
         return;
-    uint64_t to = host_now();
-    if (stream)
-        API_TOOL(clock)(BE_CLOCK_STREAM, -1, (void *)(uintptr_t)stream, &to);
-    if (to <= from)
-        to = from + 1;
-    struct be_pending r;
-    char t[48];
-    if (!API_TOOL(pending_find)(p, n, stream, from, to, &r))
+    }
+    switch (u->role) {
+    case BE_USE_INPUT:
+    case BE_USE_OUTPUT:
+    case BE_USE_WORKSPACE:
+    case BE_USE_TILING: {
+        const struct op_info *o = op_of(u->tag);
+        op_role(u, o, what, sizeof what);
+        snprintf(buf, len, "operator %s (#%llu) on %s%s %s %s", o ? o->type : "?",
+                 (unsigned long long)u->tag, st, g, verb(u), what);
         return;
+    }
+    case BE_USE_COPY_DST:
+    case BE_USE_COPY_SRC:
+        snprintf(buf, len, "an asynchronous copy on %s%s %s", st, g, verb(u));
+        return;
+    case BE_USE_FILL:
+        snprintf(buf, len, "an asynchronous memset on %s%s writes", st, g);
+        return;
+    case BE_USE_DEVTASK:
+        snprintf(buf, len, "a device task on %s%s %s", st, g, verb(u));
+        return;
+    case BE_USE_VALUE:
+        snprintf(buf, len, "a value write on %s%s writes", st, g);
+        return;
+    default:
+        snprintf(buf, len, "%s on the host %s", u->call ? u->call
+                 : u->write ? "a synchronous copy or memset" : "a synchronous copy", verb(u));
+        return;
+    }
+}
+
+static enum kind race_kind(const struct be_use *now, const struct be_use *before)
+{
+    if (now->space == BE_SPACE_ALLOCATOR)
+        return K_SHARED;
+    if (now->space == BE_SPACE_REGISTRATION)
+        return K_UNREGISTER;
+    if (now->space == BE_SPACE_DESC)
+        return K_DESTROY;
+    if (now->role == BE_USE_FREE || before->role == BE_USE_FREE)
+        return K_FREE_PENDING;
+    if (!now->stream || !before->stream)
+        return K_HOST_REUSE;
+    return K_CROSS;
+}
+
+/* The stream of the two uses, the one that is not the host's. */
+static const void *device_side(const struct be_use *now, const struct be_use *before)
+{
+    return now->stream ? now->stream : before->stream;
+}
+
+static void fix_line(enum kind k, const struct be_use *now, const struct be_use *before)
+{
+    char a[API_NAME_LEN], b[API_NAME_LEN];
+    api_stream_name(before->stream, b);
+    api_stream_name(device_side(now, before), a);
+    switch (k) {
+    case K_SHARED:
+        line(false, "fix: CANN requires that streams sharing one allocator do not run "
+             "concurrently: make %s wait for %s (an event, aclrtRecordEvent then "
+             "aclrtStreamWaitEvent, or a synchronisation) before it runs operators, or give each "
+             "stream its own allocator", api_stream_name(now->stream, a), b);
+        return;
+    case K_UNREGISTER:
+    case K_DESTROY:
+        line(false, "fix: synchronise %s (aclrtSynchronizeStream) before unregistering or "
+             "destroying the allocator its operators use (CANN: synchronise first)", a);
+        return;
+    case K_FREE_PENDING:
+        line(false, "fix: aclrtFree does not wait for the device: synchronise %s first "
+             "(aclrtSynchronizeStream, or an event it recorded after that work), or free with "
+             "aclrtFreeWithDevSync", a);
+        return;
+    case K_HOST_REUSE:
+        line(false, "fix: synchronise %s (aclrtSynchronizeStream, or aclrtSynchronizeEvent on "
+             "an event recorded after that work) before the host touches these bytes", a);
+        return;
+    default:
+        line(false, "fix: order the second use after the first: record an event on %s after "
+             "the first use and make %s wait on it (aclrtRecordEvent, then "
+             "aclrtStreamWaitEvent) before the second, or synchronise %s first; a caching "
+             "allocator that gives a block freed on one stream to another must do the same",
+             b, api_stream_name(now->stream, a), b);
+        return;
+    }
+}
+
+static void why_line(enum kind k)
+{
+    if (k == K_SHARED)
+        line(false, "both operators draw blocks from that allocator, and nothing orders one "
+             "stream's operator before the other's: on the device they may run at once");
+    else if (k == K_UNREGISTER || k == K_DESTROY)
+        line(false, "the operator has not been waited for: on the device it may still be using "
+             "the allocator's blocks");
+    else
+        line(false, "nothing the program does (an event wait, a synchronisation, a callback) "
+             "orders one before the other, so on the device they may run in either order or "
+             "at once, whatever the simulated times say");
+}
+
+/* What one use does to its bytes, without naming its task: "writes its
+ * output", "reads" (a copy's source). pre: lock held. */
+static void short_use(const struct be_use *u, char *buf, size_t len)
+{
+    char what[96] = "";
+    if (u->role == BE_USE_INPUT || u->role == BE_USE_OUTPUT || u->role == BE_USE_WORKSPACE ||
+        u->role == BE_USE_TILING)
+        op_role(u, op_of(u->tag), what, sizeof what);
+    snprintf(buf, len, "%s%s%s", verb(u), what[0] ? " " : "", what);
+}
+
+/* The further ranges two racing tasks share, after the one the report
+ * names: a line each. pre: lock held. */
+static void also_lines(const struct be_use *now, const struct be_use *before, int n)
+{
+    char ranges[16 * 48] = "";
+    size_t used = 0;
+    for (int i = 1; i < n; i++) {
+        const char *lo = (const char *)(now[i].p > before[i].p ? now[i].p : before[i].p);
+        const char *e1 = (const char *)now[i].p + now[i].n;
+        const char *e2 = (const char *)before[i].p + before[i].n;
+        const char *hi = e1 < e2 ? e1 : e2;
+        char a[128], b[128];
+        short_use(&now[i], a, sizeof a);
+        short_use(&before[i], b, sizeof b);
+        line(false, "the same two also race on [%p, %p): the later %s, the earlier %s",
+             (const void *)lo, (const void *)hi, a, b);
+        if (used < sizeof ranges)
+            used += (size_t)snprintf(ranges + used, sizeof ranges - used, "%s[%p, %p)",
+                                     used ? " " : "", (const void *)lo, (const void *)hi);
+    }
+    if (n > 1)
+        api_rep_fact("also_shared", "%s", ranges);
+}
+
+/* One race of two tasks: the first pair named, the rest as more lines. */
+static void on_race(const struct be_use *now, const struct be_use *before, int n_pairs)
+{
+    if (api_check_mode() == API_CHECK_OFF || n_pairs <= 0)
+        return;
+    const struct be_use *all_now = now, *all_before = before;
+    enum kind k = race_kind(now, before);
+    char n1[320], n2[320];
     pthread_mutex_lock(&lock);
-    enum kind k = stream ? K_CROSS : K_HOST_REUSE;
+    describe(now, n1, sizeof n1);
+    describe(before, n2, sizeof n2);
     api_rep_begin((enum api_rep_kind)k);
-    const struct op_info *e = op_of(r.tag);
-    char who[48];
-    if (stream)
-        snprintf(who, sizeof who, "on stream %p", stream);
+    const char *lo = (const char *)(now->p > before->p ? now->p : before->p);
+    const char *e1 = (const char *)now->p + now->n, *e2 = (const char *)before->p + before->n;
+    const char *hi = e1 < e2 ? e1 : e2;
+    if (now->space == BE_SPACE_DEVICE)
+        line(true, "allocator check (%s): %s [%p, %p), and %s [%p, %p): the two share [%p, %p) "
+             "and neither is ordered before the other", kind_name(k), n1, now->p,
+             (const void *)e1, n2, before->p, (const void *)e2, (const void *)lo,
+             (const void *)hi);
+    else if (k == K_SHARED)
+        line(true, "allocator check (shared-allocator): allocator obj %p serves %s and %s, "
+             "which nothing orders", now->p, n1, n2);
     else
-        snprintf(who, sizeof who, "from the host");
-    line(true, "allocator check (%s): %s %s touches [%p, %p) at %.3f us, but operator %s (#%llu) "
-         "on stream %p still uses the block [%p, %p) until %s", kind_name(k), call, who, p,
-         (const void *)((const char *)p + n), us(from), e ? e->type : "?",
-         (unsigned long long)r.tag, r.stream, r.start,
-         (const void *)((const char *)r.start + r.size), until_us(r.until, t));
-    if (stream)
-        line(false, "order the copy after the operator with an event recorded on the "
-             "operator's stream (aclrtStreamWaitEvent), or synchronise first");
-    else
-        line(false, "the executor freed the block right after the launch, but the operator has "
-             "not completed: synchronise the operator's stream (or its event) before the host "
-             "touches memory the allocator handed out again");
-    api_rep_fact("call", "%s", call);
-    api_rep_stream(stream);
-    api_rep_range(p, n);
-    api_rep_time("at", us(from));
-    pending_until(&r);
-    stacks(NULL, r.tag);
-    san_here("the access was made at");
+        line(true, "allocator check (%s): %s(%p), but %s, which used that allocator, has not "
+             "been waited for", kind_name(k), now->call ? now->call : before->call,
+             now->stream ? before->p : now->p, now->stream ? n1 : n2);
+    if (now->space == BE_SPACE_DEVICE)
+        also_lines(all_now, all_before, n_pairs);
+    why_line(k);
+    fix_line(k, now, before);
+    if (now->space == BE_SPACE_DEVICE)
+        api_rep_range(lo, (size_t)(hi - lo));
+    if (now->call || before->call)
+        api_rep_fact("call", "%s", now->call ? now->call : before->call);
+    api_rep_stream(now->stream);
+    api_rep_stream(before->stream);
+    api_rep_time("at", us(now->at));
+    api_rep_time("earlier_at", us(before->at));
+    api_rep_line(false, "(simulated times, for illustration only: %.3f us and %.3f us)",
+                 us(now->at), us(before->at));
+    bool op_now = now->stream && now->tag, op_before = before->stream && before->tag;
+    struct api_check_op me = {now->tag, NULL, now->stream, NULL, NULL, 0, 0};
+    stacks(op_now ? &me : NULL, op_before ? before->tag : 0);
+    if (!op_now)
+        san_here(now->stream ? "the work was enqueued at" : "the host call was made at");
     count(k);
     pthread_mutex_unlock(&lock);
 }
 
-/* api_check_free once an operator has left work pending. */
-static __attribute__((noinline)) void check_free(const void *p)
+/* ---- Host-side hooks (mem/memory.c, allocator.c) ---- */
+
+static void host_use(uint32_t space, uint32_t role, const char *call, const void *p, size_t n)
 {
-    if (!may_collide())
+    if (api_check_mode() == API_CHECK_OFF || !API_TOOL(hb_use))
         return;
+    struct be_use u = {NULL, space, role, true, 0, call, NULL, p, n, 0};
+    API_TOOL(hb_use)(&u);
+}
+
+void api_check_free(const void *p)
+{
+    /* Inside the free callback for a stream the allocator returns the block
+     * in that stream's order: the bytes stay the operator's (its uses are
+     * recorded), and any later unordered use of them is reported. */
+    if (tls_in_free || api_check_mode() == API_CHECK_OFF ||
+        (API_TOOL(hb_quiet) && API_TOOL(hb_quiet)()))
+        return; /* (nothing to race with: not even the lookup) */
     struct be_ptr_info in;
     be_get()->lookup(p, &in);
     if (in.kind != BE_PTR_DEVICE || in.start != p || in.size == 0)
         return;
-    uint64_t now = host_now();
-    /* Inside the free callback for stream S, S's own pending use is the
-     * allocator returning the block in S's order. */
-    const void *exempt = tls_in_free ? tls_free_stream : NULL;
-    struct be_pending r;
-    char t[48];
-    if (!API_TOOL(pending_find)(p, in.size, exempt, now, now + 1, &r))
-        return;
-    pthread_mutex_lock(&lock);
-    api_rep_begin(API_REP_FREE_PENDING);
-    const struct op_info *e = op_of(r.tag);
-    line(true, "allocator check (free-while-pending): aclrtFree(%p) frees [%p, %p) at %.3f us, "
-         "but operator %s (#%llu) on stream %p still uses [%p, %p) until %s", p, p,
-         (const void *)((const char *)p + in.size), us(now), e ? e->type : "?",
-         (unsigned long long)r.tag, r.stream, r.start,
-         (const void *)((const char *)r.start + r.size), until_us(r.until, t));
-    line(false, "aclrtFree does not wait for the device: synchronise the stream (CANN: "
-         "\"synchronise before returning allocator memory to the OS\") or use "
-         "aclrtFreeWithDevSync");
-    api_rep_fact("call", "aclrtFree");
-    api_rep_range(p, in.size);
-    api_rep_time("at", us(now));
-    pending_until(&r);
-    stacks(NULL, r.tag);
-    san_here("aclrtFree was called at");
-    count(K_FREE_PENDING);
-    pthread_mutex_unlock(&lock);
-}
-
-/* Inlined into aclrtFree (link-time optimisation): in a program that has
- * left no operator work pending, a free pays one load for the sanitizer. */
-__attribute__((always_inline)) inline void api_check_free(const void *p)
-{
-    if (__builtin_expect(atomic_load_explicit(&ops_pending_ever, memory_order_relaxed), 0))
-        check_free(p);
-}
-
-/* An allocator going away (Unregister on stream, DestroyDesc of desc)
- * while an operator that used it has not completed. */
-static void going(enum kind k, const char *call, struct last_use *v, size_t n, const void *key)
-{
-    if (api_check_mode() == API_CHECK_OFF || !API_TOOL(clock))
-        return;
-    uint64_t now = host_now();
-    pthread_mutex_lock(&lock);
-    for (size_t i = 0; i < n; i++) {
-        if (v[i].key != key || v[i].until <= now)
-            continue;
-        api_rep_begin((enum api_rep_kind)k);
-        const struct op_info *e = op_of(v[i].seq);
-        line(true, "allocator check (%s): %s(%p) at %.3f us, but operator %s (#%llu) on stream "
-             "%p that used its allocator runs until %.3f us", kind_name(k), call, key, us(now),
-             e ? e->type : "?", (unsigned long long)v[i].seq, e ? e->stream : NULL,
-             us(v[i].until));
-        line(false, "CANN: do not unregister or destroy an allocator before its streams have "
-             "synchronised (aclrtSynchronizeStream first)");
-        api_rep_fact("call", "%s", call);
-        api_rep_time("at", us(now));
-        api_rep_time("until", us(v[i].until));
-        stacks(NULL, v[i].seq);
-        san_here("the call was made at");
-        count(k);
-        break;
-    }
-    pthread_mutex_unlock(&lock);
+    host_use(BE_SPACE_DEVICE, BE_USE_FREE, "aclrtFree", p, in.size);
 }
 
 void api_check_unregister(const void *stream)
 {
-    going(K_UNREGISTER, "aclrtAllocatorUnregister", by_stream, n_by_stream, stream);
+    host_use(BE_SPACE_REGISTRATION, BE_USE_UNREGISTER, "aclrtAllocatorUnregister", stream, 1);
 }
 
 void api_check_destroy_desc(const void *desc)
 {
-    going(K_DESTROY, "aclrtAllocatorDestroyDesc", by_desc, n_by_desc, desc);
-}
-
-void api_check_clock_reset(void)
-{
-    pthread_mutex_lock(&lock);
-    for (size_t i = 0; i < n_allocs; i++)
-        base_free(allocs[i].s);
-    n_allocs = n_by_stream = n_by_desc = 0;
-    pthread_mutex_unlock(&lock);
+    host_use(BE_SPACE_DESC, BE_USE_DESTROY_DESC, "aclrtAllocatorDestroyDesc", desc, 1);
 }
 
 /* ---- Counts and exit ---- */
@@ -737,13 +679,8 @@ static void exit_on_reports(void)
 __attribute__((constructor)) static void alloccheck_load(void)
 {
     atexit(exit_on_reports);
-}
-
-__attribute__((destructor)) static void alloccheck_unload(void)
-{
-    for (size_t i = 0; i < n_allocs; i++)
-        base_free(allocs[i].s);
-    base_free(allocs);
-    base_free(by_stream);
-    base_free(by_desc);
+    /* Every use of device bytes is checked by the backend's happens-before
+     * (whether it records any is ACLSIM_ALLOC_CHECK's, read as it runs). */
+    if (API_TOOL(hb_reporter))
+        API_TOOL(hb_reporter)(on_race);
 }

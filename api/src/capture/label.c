@@ -186,7 +186,7 @@ aclError api_impl_aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLab
         return rc;
     rc = api_err_runtime(fn, be_get()->label_switch(ptr, maxValue, labelList, s.stream));
     if (rc == ACL_SUCCESS) {
-        struct api_cap_range r = {ptr, 4};
+        struct api_cap_range r = {.p = ptr, .n = 4};
         api_cap_note(s.stream, ACL_MODEL_RI_TASK_DEFAULT, fn, &r, 1);
     }
     api_stream_put(&s);

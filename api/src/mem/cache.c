@@ -83,7 +83,7 @@ static aclError cmo_task(const char *fn, void *src, size_t size, int type, uint3
     if (rc == ACL_SUCCESS)
         rc = api_err_runtime(fn, be_get()->cmo(s.stream, src, size, type, barrier));
     if (rc == ACL_SUCCESS && api_cap_graph_of(s.stream)) {
-        struct api_cap_range r[1] = {{src, size}};
+        struct api_cap_range r[1] = {{.p = src, .n = size}};
         api_cap_note(s.stream, ACL_MODEL_RI_TASK_DEFAULT, fn, r, 1);
     }
     api_stream_put(&s);

@@ -442,19 +442,18 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
     /* Managed memory is host memory to the simulator's engines. */
     aclrtMemcpyKind real = kind_of(dst_dev && api_in_device_memory(&di),
                                    src_dev && api_in_device_memory(&si));
-    uint64_t mark = api_check_mark(stream);
     aclError rc = api_engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count, real,
                                                          how));
     if (captured) { /* it runs when the graph does */
-        struct api_cap_range r[2] = {{dst, count}, {src, count}};
+        struct api_cap_range r[2] = {{.p = dst, .n = count, .w = true}, {.p = src, .n = count}};
         if (rc == ACL_SUCCESS)
             api_cap_note(stream, ACL_MODEL_RI_TASK_DEFAULT, fn, r, 2);
         return rc;
     }
-    if (rc == ACL_SUCCESS && dst_dev) /* the allocator sanitizer: pending operator work */
-        api_check_access(fn, dst, count, stream, mark);
-    if (rc == ACL_SUCCESS && src_dev)
-        api_check_access(fn, src, count, stream, mark);
+    /* The backend checked the copy's uses against unordered work; bytes a
+     * live graph owns are the graph's own business. */
+    if (rc == ACL_SUCCESS && dst_dev)
+        api_check_graph_write(fn, stream, 0, dst, count);
     return rc;
 }
 
@@ -538,7 +537,6 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
     be_get()->lookup(devPtr, &in);
     bool device = in.kind != BE_PTR_HOST_PINNED && in.kind != BE_PTR_HOST_REGISTERED &&
                   in.kind != BE_PTR_MANAGED;
-    uint64_t mark = api_check_mark(ref.stream);
     bool captured = async && api_cap_graph_of(ref.stream);
     if (!api_side_ok(what, "devPtr", devPtr, count, device, true, &in)) {
         if (async && touches_dead(devPtr, count, device, &in))
@@ -548,10 +546,11 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
         rc = api_engine_failed(fn, be_get()->memset(c->device, ref.stream, devPtr, device,
                                                 (int)(value & 0xff), count, !async));
     if (captured && rc == ACL_SUCCESS) {
-        struct api_cap_range r = {devPtr, count};
+        struct api_cap_range r = {.p = devPtr, .n = count, .w = true};
         api_cap_note(ref.stream, ACL_MODEL_RI_TASK_DEFAULT, fn, &r, 1);
-    } else if (rc == ACL_SUCCESS && device) /* the allocator sanitizer: pending operator work */
-        api_check_access(fn, devPtr, count, ref.stream, mark);
+    } else if (rc == ACL_SUCCESS && device) { /* bytes a live graph owns */
+        api_check_graph_write(fn, ref.stream, 0, devPtr, count);
+    }
     api_work_put(&ref);
     return rc;
 }

@@ -288,6 +288,7 @@ struct exec_blocks {
     void *blocks[2], *addrs[2];
     size_t sizes[2];
     int got;
+    const char *ws_call; /* aclnn: the call the caller's workspace was passed to */
 };
 
 /* One block of `size` from the registered allocator, as CANN's wrapper
@@ -361,7 +362,17 @@ static aclError get_blocks(struct exec_stream *e, const struct exec_alloc *a,
 static aclError launch(void *stream, const struct api_op_plan *plan, struct api_check_op *chk,
                        const struct exec_blocks *x)
 {
-    const struct be_op *op = &plan->op;
+    /* What the backend's happens-before check names the uses by: the
+     * operator's number, the bytes each tensor spans, its allocator. */
+    struct be_op run = plan->op;
+    run.tag = chk->seq;
+    run.alloc_obj = chk->obj;
+    run.alloc_stream = chk->obj ? stream : NULL;
+    run.alloc_desc = chk->desc;
+    for (int i = 0; i < run.n_in && i < BE_OP_MAX_IN; i++)
+        run.in_bytes[i] = plan->in_bytes[i];
+    run.out_bytes = plan->out_bytes;
+    const struct be_op *op = &run;
     uint64_t start = 0, end = 0;
     aclError rc = be_get()->op_run(stream, op, &start, &end);
     if (rc != ACL_SUCCESS) {
@@ -392,18 +403,26 @@ static aclError launch(void *stream, const struct api_op_plan *plan, struct api_
     /* Blocks a live graph still uses must not serve other work; a captured
      * operator keeps its bytes for its graph's life (rt/capture.c). */
     struct api_graph *g = api_cap_graph_of(stream);
-    api_check_graph_blocks(chk, g, used, used_bytes, nu);
+    if (g)
+        api_check_graph_op(chk, g, used, used_bytes, nu, NULL, 0, NULL);
     if (g) {
         struct api_cap_range r[API_CAP_RANGES];
         int n = 0;
-        for (int i = 0; i < nb && n < API_CAP_RANGES; i++)
-            r[n++] = (struct api_cap_range){bufs[i], buf_bytes[i]};
+        for (int i = 0; i < nb && n < API_CAP_RANGES; i++) /* the output comes last */
+            r[n++] = (struct api_cap_range){bufs[i], buf_bytes[i], i == nb - 1,
+                                            i == nb - 1 ? "output" : NULL, NULL};
         for (int i = 0; i < nu && n < API_CAP_RANGES; i++)
-            r[n++] = (struct api_cap_range){used[i], used_bytes[i]};
+            r[n++] = (struct api_cap_range){used[i], used_bytes[i], true,
+                                            x->ws_call ? "workspace" : "the executor's block",
+                                            x->ws_call};
         api_cap_note(stream, ACL_MODEL_RI_TASK_KERNEL, op->type, r, n);
         return ACL_SUCCESS;
     }
-    api_check_launched(chk, used, used_bytes, nu, bufs, buf_bytes, nb);
+    api_check_launched(chk);
+    /* What it stores in bytes a live graph owns, the graph's next replay
+     * overwrites. */
+    api_check_graph_op(chk, NULL, used, used_bytes, nu, bufs[nb - 1], buf_bytes[nb - 1],
+                       x->ws_call ? "its workspace" : "the executor's block");
     return ACL_SUCCESS;
 }
 
@@ -446,7 +465,7 @@ aclError api_op_execute(const char *fn, struct api_op_plan *plan, aclrtStream st
                        a.fallback ? NULL : a.s.desc);
     if (!a.fallback)
         api_check_op_allocator(&chk, (uintptr_t)a.s.alloc, (uintptr_t)a.s.free);
-    struct exec_blocks x = {{NULL, NULL}, {NULL, NULL}, {0, 0}, 0};
+    struct exec_blocks x = {{NULL, NULL}, {NULL, NULL}, {0, 0}, 0, NULL};
     rc = get_blocks(e, &a, plan, &chk, &x);
     if (rc == ACL_SUCCESS && !a.fallback) {
         bool ws[2] = {plan->req[0].workspace, x.got > 1 && plan->req[1].workspace};
@@ -479,12 +498,14 @@ aclError api_op_execute_ws(const char *fn, struct api_op_plan *plan, aclrtStream
      * an allocator's (no allocator object: the caller's own memory). */
     struct api_check_op chk;
     api_check_op_begin(&chk, plan->op.type, ref.stream, NULL, NULL);
-    struct exec_blocks x = {{NULL, NULL}, {NULL, NULL}, {0, 0}, 0};
+    api_check_op_workspace(&chk, fn);
+    struct exec_blocks x = {{NULL, NULL}, {NULL, NULL}, {0, 0}, 0, NULL};
     plan->op.tiling = NULL;
     plan->op.tiling_bytes = 0;
     plan->op.ws = NULL;
     plan->op.ws_bytes = 0;
     if (ws && ws_bytes) {
+        x.ws_call = fn;
         x.blocks[0] = ws;
         x.addrs[0] = api_check_block(&chk, ws, ws, ws_bytes, true) ? ws : NULL;
         x.sizes[0] = ws_bytes;

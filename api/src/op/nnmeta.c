@@ -511,6 +511,17 @@ void api_nn_executor_free(aclOpExecutor *e)
         put_free(e);
 }
 
+void api_nn_executor_each(void (*fn)(const aclOpExecutor *e, void *user), void *user)
+{
+    pthread_mutex_lock(&lock);
+    size_t n = atomic_load(&n_slabs);
+    pthread_mutex_unlock(&lock);
+    for (size_t i = 0; i < n; i++)
+        for (unsigned k = 0; k < SLAB; k++)
+            if (atomic_load_explicit(&slabs[i][k].magic, memory_order_acquire) == EXECUTOR_MAGIC)
+                fn(&slabs[i][k], user);
+}
+
 __attribute__((destructor)) static void nnmeta_unload(void)
 {
     for (size_t i = 0; i < n_slabs; i++)

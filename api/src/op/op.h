@@ -253,6 +253,8 @@ aclOpExecutor *api_nn_executor_new(const char *launch);
 bool api_nn_executor_live(const aclOpExecutor *e);
 /* Unregister and free a live executor. */
 void api_nn_executor_free(aclOpExecutor *e);
+/* fn for each live executor (made and not yet run once or destroyed). */
+void api_nn_executor_each(void (*fn)(const aclOpExecutor *e, void *user), void *user);
 
 /* Report an aclnn failure as CANN's op layer does (hicann/opbase
  * include/nnopbase/opdev/op_log.h L48-60: the code's first digit picks

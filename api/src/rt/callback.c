@@ -232,7 +232,13 @@ static void run_one(struct runner *r, struct report *x)
 {
     r->current = x->stream;
     pthread_mutex_unlock(&lock);
+    /* Happens-before: the callback comes after its stream's work before
+     * it; a blocking one before the stream's later work. */
+    if (API_TOOL(hb_callback))
+        API_TOOL(hb_callback)(x->stream, 1, x->blocking);
     x->fn(x->user);
+    if (API_TOOL(hb_callback))
+        API_TOOL(hb_callback)(x->stream, 0, x->blocking);
     API_TOOL(host_task_done)(x->stream, x->task, x->blocking);
     pthread_mutex_lock(&lock);
     r->current = NULL;

@@ -554,6 +554,78 @@ bool api_graph_uses(const void *p, size_t n, const struct api_graph *except,
     return hit;
 }
 
+/* Whether a task of g up to index last reads bytes of [lo, hi). pre: lock
+ * held. */
+static bool read_by(const struct api_graph *g, size_t last, const char *lo, const char *hi)
+{
+    for (size_t i = 0; i <= last; i++) {
+        const struct api_cap_task *t = g->tasks[i];
+        for (int k = 0; k < t->n_r; k++) {
+            const char *a = t->r[k].p;
+            if (!t->r[k].w && a < hi && lo < a + t->r[k].n)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The owned part of [p, p+n) in g, if any. pre: lock held. */
+static bool owned_in(struct api_graph *g, const char *p, size_t n, struct api_graph_use *out)
+{
+    for (size_t i = 0; i < g->n_tasks; i++) {
+        const struct api_cap_task *t = g->tasks[i];
+        for (int k = 0; k < t->n_r; k++) {
+            const char *a = t->r[k].p, *b = a + t->r[k].n;
+            const char *lo = a > p ? a : p, *hi = b < p + n ? b : p + n;
+            if (!t->r[k].w || lo >= hi || read_by(g, i, lo, hi))
+                continue;
+            out->graph = g;
+            out->id = g->id;
+            snprintf(out->name, sizeof out->name, "%s", g->name ? g->name : "");
+            out->task = *t;
+            out->range = *&t->r[k];
+            out->range.p = lo;
+            out->range.n = (size_t)(hi - lo);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool api_graph_owns(const void *p, size_t n, struct api_graph_use *out)
+{
+    if (!api_graphs_live())
+        return false;
+    bool hit = false;
+    pthread_mutex_lock(&lock);
+    for (struct api_graph *g = graphs; g && !hit; g = g->next)
+        hit = !under_way(g) && owned_in(g, p, n, out);
+    pthread_mutex_unlock(&lock);
+    return hit;
+}
+
+const char *api_graph_name(const struct api_graph *g, char *buf, size_t len)
+{
+    if (g->name && g->name[0])
+        snprintf(buf, len, "graph %u \"%s\" (aclmdlRI %p)", g->id, g->name, (const void *)g);
+    else
+        snprintf(buf, len, "graph %u (aclmdlRI %p)", g->id, (const void *)g);
+    return buf;
+}
+
+const char *api_graph_name_be(const void *be_graph, char *buf, size_t len)
+{
+    snprintf(buf, len, "a graph");
+    pthread_mutex_lock(&lock);
+    for (struct api_graph *g = graphs; g; g = g->next)
+        if (g->be_graph == be_graph) {
+            api_graph_name(g, buf, len);
+            break;
+        }
+    pthread_mutex_unlock(&lock);
+    return buf;
+}
+
 struct api_graph *api_cap_graph_of(const void *stream)
 {
     if (!api_cap_any())

@@ -221,6 +221,10 @@ void api_state_mute(bool on);
 struct api_cap_range {
     const void *p;
     size_t n;
+    bool w;           /* the task writes them (else it reads them) */
+    const char *as;   /* what they are to it (a static string: "workspace",
+                         "the executor's block", "output"), or NULL */
+    const char *call; /* a workspace: the call it was passed to (aclnnMatmul) */
 };
 struct api_graph;
 /* A task a capture recorded, as the ACL layer saw it (an aclmdlRITask). */
@@ -353,5 +357,15 @@ struct api_graph_use {
 };
 bool api_graph_uses(const void *p, size_t n, const struct api_graph *except,
                     struct api_graph_use *out);
+/* A live graph that owns bytes of [p, p+n): a task of it writes them and
+ * no task before it (nor itself) reads them, so every replay writes them
+ * before it reads them (workspaces, intermediates, outputs): the first
+ * such task, copied, its range cut to the owned part. */
+bool api_graph_owns(const void *p, size_t n, struct api_graph_use *out);
+/* "graph N (aclmdlRI 0x...)" (with its name, when it has one) for the
+ * graph whose backend graph is be_graph, or "a graph" when none lives. */
+const char *api_graph_name_be(const void *be_graph, char *buf, size_t len);
+/* The same for graph g. pre: g live. */
+const char *api_graph_name(const struct api_graph *g, char *buf, size_t len);
 
 #endif /* ACLSIM_API_RT_RT_H_ */
