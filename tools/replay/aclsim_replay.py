@@ -5,7 +5,7 @@ where it first runs out of memory.
 
     aclsim-replay [--soc NAME[,NAME...]] [--allocator NAME|PATH]
                   [--alloc-conf CONF] [--hbm BYTES] [--json]
-                  [--snapshot OUT.pickle] [--memview OUT.html] [--keep-going]
+                  [--snapshot OUT.pickle] [--keep-going]
                   [--max-bytes N] [--timeout S] TRACE
 
 TRACE: a torch / torch_npu memory snapshot (pickle), an RMM
@@ -70,8 +70,7 @@ def parse(argv):
     p.add_argument('--json', action='store_true', help='one JSON object on stdout')
     p.add_argument('--snapshot', metavar='OUT.pickle',
                    help='the (first SoC\'s) replayed allocator as a torch memory snapshot')
-    p.add_argument('--memview', metavar='OUT.html',
-                   help='the memory picture of the (first SoC\'s) replay, time in trace order')
+    p.add_argument('--memview', metavar='OUT.html', help=argparse.SUPPRESS)
     p.add_argument('--keep-going', action='store_true',
                    help='after a request is refused, go on asking the allocator '
                         '(default: it gets no more)')
@@ -81,6 +80,9 @@ def parse(argv):
                    help='seconds to wait for a trace that is not a file (default 60)')
     p.add_argument('trace')
     a = p.parse_args(argv)
+    if a.memview:
+        raise Usage('--memview was retired: write --snapshot OUT.pickle and open it in '
+                    'memory_viz (pytorch.org/memory_viz)')
     if a.hbm is not None and a.hbm <= 0:
         raise Usage('--hbm %d: a device needs some memory' % a.hbm)
     if a.max_bytes <= 0 or not a.timeout > 0:
@@ -257,7 +259,7 @@ def table(trace, runs, out):
 
 
 def write_outputs(trace, record, args, run0):
-    """--snapshot and --memview from the driver's record of the first SoC."""
+    """--snapshot from the driver's record of the first SoC."""
     devs, cur = {}, None
     with open(record) as f:
         for line in f:
@@ -303,31 +305,6 @@ def write_outputs(trace, record, args, run0):
                 pickle.dump({'segments': segments, 'device_traces': traces}, f, protocol=4)
         except OSError as e:
             raise RuntimeError('%s: cannot be written: %s' % (args.snapshot, e.strerror or e))
-    if args.memview:
-        # The picture in the trace's own order: entry i is at time i (us).
-        ev = []
-        for d, dv in sorted(devs.items()):
-            pid = d + 1
-            ev.append({'ph': 'M', 'name': 'process_name', 'pid': pid,
-                       'args': {'name': 'device %d' % d}})
-            for n, e in enumerate(dv['trace']):
-                ts = float(max(e['index'], 0)) + n * 1e-6  # same entry: in order
-                if e['action'] in ('alloc', 'free_completed'):
-                    ev.append({'ph': 'i', 'name': 'malloc' if e['action'] == 'alloc' else 'free',
-                               'pid': pid, 'ts': ts, 's': 'p',
-                               'args': {'arg': '%#x %d' % (e['addr'], e['size'])}})
-                ev.append({'ph': 'C', 'name': 'device memory', 'pid': pid, 'ts': ts,
-                           'args': {'value': e['reserved']}})
-        tj = record + '.json'
-        with open(tj, 'w') as f:
-            json.dump({'traceEvents': ev}, f)
-        mv = os.path.join(os.path.dirname(readers.__file__), 'memview.py')
-        if not os.path.isfile(mv):
-            mv = os.path.join(HERE, '..', 'memview.py')
-        r = run([sys.executable, mv, tj, '-o', args.memview])
-        if r.returncode != 0:
-            raise RuntimeError('the memory picture was not written: %s'
-                               % (r.stderr.strip().splitlines() or ['?'])[-1])
 
 
 def main(argv):
@@ -345,8 +322,7 @@ def main(argv):
             events = os.path.join(tmp, 'events.bin')
             readers.write(trace, events)
             for i, soc in enumerate(socs):
-                rec = os.path.join(tmp, 'record') if i == 0 and (args.snapshot or args.memview) \
-                    else None
+                rec = os.path.join(tmp, 'record') if i == 0 and args.snapshot else None
                 runs.append(summarise(trace, soc, run_driver(events, soc, args, ndev, rec)))
                 if rec:
                     write_outputs(trace, rec, args, runs[0])

@@ -16,7 +16,7 @@
  * asks for, as if the device had no end: every request counts in
  * peak_requested, granted or not. --record writes what the allocator did
  * (its trace and, at the end of each device's trace, its segments and
- * blocks) for aclsim-replay's --snapshot and --memview; --profiles prints
+ * blocks) for aclsim-replay's --snapshot; --profiles prints
  * the SoC profiles aclsim knows, one a line. Exit 0 (whatever failed: the
  * report says), 1 on a bad argument or a file it cannot read.
  */
@@ -78,7 +78,7 @@ static void **ptrs; /* per block id: its address while live, or SHADOW */
 static char shadow_byte;
 #define SHADOW ((void *)&shadow_byte)
 
-/* --record: what the allocator did, for --snapshot and --memview. */
+/* --record: what the allocator did, for --snapshot. */
 static FILE *rec_out;
 static struct devrun *rec_dev;
 static uint32_t rec_index; /* the trace entry being replayed */
