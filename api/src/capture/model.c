@@ -194,6 +194,7 @@ aclError api_impl_aclmdlRISetName(aclmdlRI modelRI, const char *name)
     copy[n] = '\0';
     base_free(g->name);
     g->name = copy;
+    api_graph_label(g);
     return ACL_SUCCESS;
 }
 

@@ -342,6 +342,7 @@ aclError api_cap_end(struct api_graph *g, void *stream)
     pthread_mutex_unlock(&lock);
     if (rc != ACL_SUCCESS)
         return rc;
+    api_graph_label(g);
     if (invalid) {
         api_report(API_MSG_EE1016, "Stream end capture failed. Reason: The current stream "
                    "(stream_id=%u, model_id=%u) is invalid because an error occurred during model "
@@ -613,6 +614,14 @@ const char *api_graph_name(const struct api_graph *g, char *buf, size_t len)
     return buf;
 }
 
+void api_graph_label(const struct api_graph *g)
+{
+    void (*label)(void *, const char *) = API_TOOL(graph_label);
+    char buf[160];
+    if (label && g->be_graph)
+        label(g->be_graph, api_graph_name(g, buf, sizeof buf));
+}
+
 const char *api_graph_name_be(const void *be_graph, char *buf, size_t len)
 {
     snprintf(buf, len, "a graph");
@@ -753,5 +762,7 @@ aclError api_cap_build_end(struct api_graph *g)
         atomic_fetch_sub(&capturing, 1);
     }
     pthread_mutex_unlock(&lock);
+    if (rc == ACL_SUCCESS)
+        api_graph_label(g);
     return rc;
 }
