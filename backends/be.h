@@ -637,6 +637,14 @@ struct be_tools {
     /* Mark an API event on the timeline (allocator registration...).
      * Absent: nothing is marked. */
     void (*note)(const char *what, const void *a, const void *b);
+    /* Name a graph (graph_end's handle) for the trace, as reports name it:
+     * its replays' slices carry the label. Absent: replays are unnamed. */
+    void (*graph_label)(void *graph, const char *label);
+    /* A report about stream: a marker `name` ("allocator check (<kind>)")
+     * on the stream's track of the trace at `at` ps (UINT64_MAX: now), with
+     * the report's headline. The stream may be destroyed already: it is
+     * only compared, never used. Absent: reports leave no mark. */
+    void (*mark)(const void *stream, const char *name, const char *text, uint64_t at);
     /* Call fn for each live device block of an open device (for leak
      * reports), with its allocation stack when tracked; returns how many
      * there are. Absent: the leak report names no blocks. */

@@ -518,6 +518,16 @@ static void note(const char *what, const void *a, const void *b)
     sim_trace_instant(-1, what, sim_clock_host(), arg);
 }
 
+static void graph_label(void *g, const char *label)
+{
+    sim_graph_label(g, label);
+}
+
+static void mark(const void *stream, const char *name, const char *text, uint64_t at)
+{
+    sim_trace_mark(stream, name, at == UINT64_MAX ? SIM_PS_FOREVER : at, text);
+}
+
 static void describe(char *buf, size_t len)
 {
     const struct sim_profile *p = sim_device_profile(0);
@@ -2023,6 +2033,8 @@ static const struct be_tools tools = {
     .clock = clock_read,
     .clock_reset = clock_reset,
     .note = note,
+    .graph_label = graph_label,
+    .mark = mark,
     .live_blocks = live_blocks,
     .audit = sim_mem_audit,
     .abandon = abandon,

@@ -470,6 +470,15 @@ sim_ps sim_clock_stream_now(struct sim_clock_stream *s)
     return t;
 }
 
+sim_ps sim_clock_next_start(struct sim_clock_stream *s)
+{
+    pthread_mutex_lock(&lock);
+    struct device *d = stream_device(s);
+    sim_ps t = max_ps(add_ps(host, host_call), d ? tail_of(d, s) : 0);
+    pthread_mutex_unlock(&lock);
+    return t;
+}
+
 void sim_clock_reset(void)
 {
     pthread_mutex_lock(&lock);

@@ -222,6 +222,13 @@ sim_ps sim_clock_device_now(int32_t dev);
 sim_ps sim_clock_stream_now(struct sim_clock_stream *s);
 
 /*
+ * When work the host enqueues on s now would start: after the host's call,
+ * and not before s's tail (what reports give as a task's time).
+ * pre: s initialised.
+ */
+sim_ps sim_clock_next_start(struct sim_clock_stream *s);
+
+/*
  * Put every clock back to 0: the host clock, every open device's resources
  * and latest end, and (lazily, through the device generation) every stream's
  * tail. Devices stay open with their parameters; streams keep their ids and

@@ -19,11 +19,13 @@
  * that passes more than a bound of tasks (a loop that never ends) stops.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "base/mem.h"
 #include "hb.h"
 #include "internal.h"
 #include "queue.h"
+#include "trace.h"
 
 #define LANES 32
 
@@ -42,6 +44,7 @@ struct sim_graph {
     /* Lanes whose tasks were cleared (aclrtPersistentTaskClean): bit i set,
      * launches skip lane i's tasks. */
     _Atomic uint32_t cleaned;
+    char label[96]; /* for the trace; under the launch lock */
 };
 
 /* ---- Labels ---- */
@@ -265,10 +268,23 @@ static void edges_free(struct edges *ed)
     base_free(ed->e);
 }
 
+void sim_graph_label(struct sim_graph *g, const char *label)
+{
+    pthread_mutex_lock(&g->launch);
+    snprintf(g->label, sizeof g->label, "%s", label);
+    pthread_mutex_unlock(&g->launch);
+}
+
 enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
 {
     pthread_mutex_lock(&g->launch);
     enum sim_rc rc = own_streams(g);
+    /* The replay's slice: from where s and the host are to s's new tail. */
+    sim_ps from = 0;
+    if (sim_trace_enabled()) {
+        sim_ps tail = sim_clock_stream_now(&s->clk), host = sim_clock_host();
+        from = tail > host ? tail : host;
+    }
     if (rc == SIM_OK) {
         /* The record is complete: only sim_record_forget changes it now,
          * turning tasks into no-ops under its lock. */
@@ -313,6 +329,9 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
                 sim_hb_join(s, g->own[i]);
         pthread_mutex_unlock(&g->rec.lock);
         sim_task_faults_raise();
+        if (sim_trace_enabled())
+            sim_trace_replay(s->clk.device, s->clk.id, from, sim_clock_stream_now(&s->clk),
+                             g->label[0] ? g->label : NULL);
     }
     pthread_mutex_unlock(&g->launch);
     return rc;

@@ -817,7 +817,7 @@ void sim_task_uses(struct sim_stream *s, struct sim_use *u, int n)
         return;
     if (s)
         sim_hb_task(s, enq_now);
-    uint64_t at = s ? sim_clock_stream_now(&s->clk) : sim_clock_host();
+    uint64_t at = s ? sim_clock_next_start(&s->clk) : sim_clock_host();
     for (int i = 0; i < n; i++) {
         u[i].stream = s;
         u[i].graph = graph_now;

@@ -36,6 +36,7 @@
 #include "base/mem.h"
 #include "internal.h"
 #include "queue.h"
+#include "trace.h"
 
 struct sim_notify {
     int32_t dev;
@@ -204,12 +205,43 @@ static bool value_met(const void *addr, uint64_t want, uint32_t flag)
 
 static void release(struct sim_stream *s, sim_ps t, struct sim_stream *by);
 
+/* ---- The trace's flows (trace.h): a record linked to the waits it
+ * releases, the pair named by the object's state and the record's time ---- */
+
+static uint64_t flow_id(const void *obj, sim_ps stamp)
+{
+    uint64_t h = (uint64_t)(uintptr_t)obj * UINT64_C(0x9e3779b97f4a7c15) ^ stamp;
+    h = (h ^ h >> 31) * UINT64_C(0xbf58476d1ce4e5b9);
+    h ^= h >> 29;
+    return h ? h : 1;
+}
+
+/* A record (out) or a wait that lets s go on at `at`, of the record that
+ * gave obj the time `stamp`. */
+static void trace_sync(struct sim_stream *s, const char *name, sim_ps at, const void *obj,
+                       sim_ps stamp, bool out)
+{
+    if (sim_trace_enabled())
+        sim_trace_sync(s->clk.device, s->clk.id, name, at, flow_id(obj, stamp), out, NULL);
+}
+
+/* s, held behind a wait, is released by a record at t: where it goes on. */
+static void trace_release(struct sim_stream *s, const char *name, sim_ps t, const void *obj,
+                          sim_ps stamp)
+{
+    if (sim_trace_enabled()) {
+        sim_ps now = sim_clock_stream_now(&s->clk);
+        trace_sync(s, name, now > t ? now : t, obj, stamp, false);
+    }
+}
+
 static void wake_event(const struct sim_event *e, sim_ps at, struct sim_stream *by)
 {
     for (bool again = true; again;) {
         again = false;
         for (struct sim_stream *s = queues; s; s = s->q.next)
             if (s->q.behind == SIM_BEHIND_EVENT && sim_ev_same(s->q.obj, e)) {
+                trace_release(s, "event wait", at, (const void *)e->mark, at + 1);
                 release(s, at, by);
                 again = true; /* the list may have changed */
                 break;
@@ -249,6 +281,7 @@ static bool run_record(struct sim_stream *s, struct sim_event *e, bool device)
     sim_ps at = reach(s, device);
     sim_hb_mark(&e->hb, s, false);
     sim_ev_set(e, at + 1);
+    trace_sync(s, "event record", at, (const void *)e->mark, at + 1, true);
     wake_event(e, at, s);
     return false;
 }
@@ -261,11 +294,13 @@ static bool run_wait_event(struct sim_stream *s, const struct sim_event *e, bool
         return true;
     }
     if (m) {
-        device ? sim_clock_release(&s->clk, m - 1) : sim_clock_wait(&s->clk, m - 1);
-        if (e->ipc && !sim_ipc_mine(e->ipc))
+        sim_ps go = device ? sim_clock_release(&s->clk, m - 1) : sim_clock_wait(&s->clk, m - 1);
+        if (e->ipc && !sim_ipc_mine(e->ipc)) {
             sim_hb_wait_foreign(s); /* recorded by another process */
-        else
+        } else {
             sim_hb_wait(s, &e->hb);
+            trace_sync(s, "event wait", go, (const void *)e->mark, m, false);
+        }
     }
     return false;
 }
@@ -276,9 +311,11 @@ static bool run_notify_record(struct sim_stream *s, struct sim_notify *n, bool d
     n->set = true;
     n->at = at;
     sim_hb_mark(&n->hb, s, false);
+    trace_sync(s, "notify record", at, n, at, true);
     for (struct sim_stream *w = queues; w; w = w->q.next)
         if (w->q.behind == SIM_BEHIND_NOTIFY && w->q.obj == n) {
             n->set = false;
+            trace_release(w, "notify wait", at, n, at);
             release(w, at, s);
             break;
         }
@@ -290,8 +327,9 @@ static bool run_notify_wait(struct sim_stream *s, struct sim_notify *n, uint64_t
 {
     if (n->set) {
         n->set = false;
-        device ? sim_clock_release(&s->clk, n->at) : sim_clock_wait(&s->clk, n->at);
+        sim_ps go = device ? sim_clock_release(&s->clk, n->at) : sim_clock_wait(&s->clk, n->at);
         sim_hb_wait(s, &n->hb);
+        trace_sync(s, "notify wait", go, n, n->at, false);
         return false;
     }
     sim_ps from = reach(s, device);
@@ -359,6 +397,7 @@ static void wake_cnt(struct sim_cnt *c, sim_ps at, struct sim_stream *by)
                 cnt_met(c, s->q.flag & 0xffu, (uint32_t)s->q.value)) {
                 if (s->q.flag >> 8)
                     c->count = 0;
+                trace_release(s, "count notify wait", at, c, at);
                 release(s, at, by);
                 again = true; /* the list may have changed */
                 break;
@@ -387,6 +426,7 @@ static bool run_cnt_record(struct sim_stream *s, const struct sim_task *t, bool 
     }
     c->at = at;
     sim_hb_mark(&c->hb, s, true);
+    trace_sync(s, "count notify record", at, c, at, true);
     wake_cnt(c, at, s);
     return false;
 }
@@ -398,8 +438,9 @@ static bool run_cnt_wait(struct sim_stream *s, const struct sim_task *t, bool de
     if (cnt_met(c, t->flag & 0xffu, want)) {
         if (t->flag >> 8)
             c->count = 0;
-        device ? sim_clock_release(&s->clk, c->at) : sim_clock_wait(&s->clk, c->at);
+        sim_ps go = device ? sim_clock_release(&s->clk, c->at) : sim_clock_wait(&s->clk, c->at);
         sim_hb_wait(s, &c->hb);
+        trace_sync(s, "count notify wait", go, c, c->at, false);
         return false;
     }
     sim_ps from = reach(s, device);

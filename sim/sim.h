@@ -425,8 +425,13 @@ struct sim_graph *sim_stream_graph(struct sim_stream *s);
 /* Every stream of g stops capturing. */
 void sim_graph_end(struct sim_graph *g);
 /* Run g's work on s (after s's work so far). SIM_ENOMEM: a stream for a
- * joined lane could not be had (nothing submitted). */
+ * joined lane could not be had (nothing submitted). With a trace open each
+ * launch is a slice "graph replay" on s's track around the work it runs
+ * there, with g's label (sim_graph_label) as args.graph. */
 enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s);
+/* Name g for the trace ("graph 1 (aclmdlRI 0x...)", as reports name it);
+ * longer labels are cut. */
+void sim_graph_label(struct sim_graph *g, const char *label);
 /* Labels (aclrtCreateLabel) and label lists: handles of their own, set
  * and switched to only on a capturing stream (SIM_EUNSUPPORTED elsewhere).
  * A launch that reaches a switch reads the uint32 index at `index` (device

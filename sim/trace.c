@@ -32,17 +32,17 @@
 #define SORT_EVENTS UINT64_C(2000000)
 #define INITIAL_RECS 1024u
 
-enum kind { K_OP, K_HOST, K_COUNTER, K_INSTANT, K_KERNEL };
+enum kind { K_OP, K_HOST, K_COUNTER, K_INSTANT, K_KERNEL, K_SYNC, K_MARK, K_REPLAY };
 
 /* One hook call. */
 struct rec {
     sim_ps ts, dur;
-    uint64_t value;   /* bytes of an operation, a counter's value */
+    uint64_t value;   /* bytes of an operation, a counter's value, a sync's flow id */
     const char *name; /* interned */
     char *arg;        /* an instant's argument, an operator's blocks (owned), or NULL */
     uint32_t stream;  /* an operation's stream id, or SIM_TRACE_NO_STREAM */
     int8_t dev;       /* -1: the host */
-    uint8_t kind, link, engine;
+    uint8_t kind, link, engine; /* link of a sync: 1 for a record (flow out) */
 };
 
 atomic_int sim_trace_active;
@@ -194,25 +194,79 @@ void sim_trace_instant(int32_t dev, const char *name, sim_ps at, const char *arg
     pthread_mutex_unlock(&lock);
 }
 
+/* A new record of `kind` on a stream's track with a copy of arg (lock
+ * held), or NULL: dropped. */
+static struct rec *append_on_stream(enum kind kind, int32_t dev, uint32_t stream,
+                                    const char *name, sim_ps at, const char *arg)
+{
+    char *copy = arg ? base_strdup(arg) : NULL;
+    struct rec *r = (arg && !copy) ? NULL : append(kind, name);
+    if (r) {
+        r->ts = at;
+        r->arg = copy;
+        r->stream = stream;
+        r->dev = (int8_t)dev;
+    } else {
+        if (arg && !copy && out)
+            dropped++;
+        base_free(copy);
+    }
+    return r;
+}
+
 void sim_trace_kernel(int32_t dev, uint32_t stream, const char *name, sim_ps start, sim_ps end,
                       const char *blocks)
 {
     if (!sim_trace_enabled() || dev < 0 || dev >= SIM_MAX_DEVICES || !name)
         return;
-    char *copy = blocks ? base_strdup(blocks) : NULL;
     pthread_mutex_lock(&lock);
-    struct rec *r = (blocks && !copy) ? NULL : append(K_KERNEL, name);
-    if (r) {
-        r->ts = start;
+    struct rec *r = append_on_stream(K_KERNEL, dev, stream, name, start, blocks);
+    if (r)
         r->dur = end > start ? end - start : 0;
-        r->arg = copy;
-        r->stream = stream;
-        r->dev = (int8_t)dev;
-    } else {
-        if (blocks && !copy && out)
-            dropped++;
-        base_free(copy);
+    pthread_mutex_unlock(&lock);
+}
+
+void sim_trace_replay(int32_t dev, uint32_t stream, sim_ps start, sim_ps end, const char *graph)
+{
+    if (!sim_trace_enabled() || dev < 0 || dev >= SIM_MAX_DEVICES)
+        return;
+    pthread_mutex_lock(&lock);
+    struct rec *r = append_on_stream(K_REPLAY, dev, stream, "graph replay", start, graph);
+    if (r)
+        r->dur = end > start ? end - start : 0;
+    pthread_mutex_unlock(&lock);
+}
+
+void sim_trace_sync(int32_t dev, uint32_t stream, const char *name, sim_ps at, uint64_t flow,
+                    bool out_flow, const char *arg)
+{
+    if (!sim_trace_enabled() || dev < 0 || dev >= SIM_MAX_DEVICES || !name || !flow)
+        return;
+    pthread_mutex_lock(&lock);
+    struct rec *r = append_on_stream(K_SYNC, dev, stream, name, at, arg);
+    if (r) {
+        r->value = flow;
+        r->link = out_flow;
     }
+    pthread_mutex_unlock(&lock);
+}
+
+void sim_trace_mark(const void *stream, const char *name, sim_ps at, const char *text)
+{
+    if (!sim_trace_enabled() || !stream || !name)
+        return;
+    if (at == SIM_PS_FOREVER)
+        at = sim_clock_host();
+    pthread_mutex_lock(&lock);
+    uint64_t key;
+    void *h;
+    for (size_t pos = 0; base_map_next(&handles, &pos, &key, &h);)
+        if (h == stream) {
+            (void)append_on_stream(K_MARK, (int32_t)(key >> 48) - 1,
+                                   (uint32_t)((key & ((UINT64_C(1) << 48) - 1)) - TID_STREAM),
+                                   name, at, text);
+            break;
+        }
     pthread_mutex_unlock(&lock);
 }
 
@@ -314,15 +368,28 @@ static void put_span(FILE *f, bool *first, const struct rec *r, int pid, uint64_
 {
     put_head(f, first, r->name, 'X', r->ts, pid, tid);
     fputs(",\"cat\":", f);
-    put_str(f, r->kind == K_HOST ? "host" : r->kind == K_KERNEL ? "operator" : link_cats[r->link]);
+    put_str(f, r->kind == K_HOST     ? "host"
+               : r->kind == K_KERNEL ? "operator"
+               : r->kind == K_SYNC   ? "sync"
+               : r->kind == K_REPLAY ? "graph"
+                                     : link_cats[r->link]);
     fputs(",\"dur\":", f);
     put_us(f, r->dur);
     if (r->kind == K_OP)
         fprintf(f, ",\"args\":{\"bytes\":%" PRIu64 "}", r->value);
-    if (r->kind == K_KERNEL && r->arg) {
-        fputs(",\"args\":{\"blocks\":", f);
+    if ((r->kind == K_KERNEL || r->kind == K_REPLAY) && r->arg) {
+        fputs(r->kind == K_KERNEL ? ",\"args\":{\"blocks\":" : ",\"args\":{\"graph\":", f);
         put_str(f, r->arg);
         fputc('}', f);
+    }
+    if (r->kind == K_SYNC) {
+        fprintf(f, ",\"bind_id\":\"%" PRIx64 "\",\"%s\":true", r->value,
+                r->link ? "flow_out" : "flow_in");
+        if (r->arg) {
+            fputs(",\"args\":{\"arg\":", f);
+            put_str(f, r->arg);
+            fputc('}', f);
+        }
     }
     fputc('}', f);
 }
@@ -341,6 +408,9 @@ static bool each_track(const struct rec *r, bool (*fn)(int pid, uint64_t tid, vo
     case K_HOST:
         return fn(HOST_PID, TID_EVENTS, u);
     case K_KERNEL:
+    case K_SYNC:
+    case K_MARK:
+    case K_REPLAY:
         return fn(pid, r->stream != SIM_TRACE_NO_STREAM ? TID_STREAM + r->stream : TID_EVENTS, u);
     case K_COUNTER:
     case K_INSTANT:
@@ -375,7 +445,20 @@ static void put_record(FILE *f, bool *first, const struct rec *r)
     case K_OP:
     case K_HOST:
     case K_KERNEL:
+    case K_SYNC:
+    case K_REPLAY:
         each_track(r, emit_span, &c);
+        break;
+    case K_MARK:
+        put_head(f, first, r->name, 'i', r->ts, pid,
+                 r->stream != SIM_TRACE_NO_STREAM ? TID_STREAM + r->stream : TID_EVENTS);
+        fputs(",\"cat\":\"report\",\"s\":\"t\"", f);
+        if (r->arg) {
+            fputs(",\"args\":{\"text\":", f);
+            put_str(f, r->arg);
+            fputc('}', f);
+        }
+        fputc('}', f);
         break;
     case K_COUNTER:
         put_head(f, first, r->name, 'C', r->ts, pid, TID_EVENTS);

@@ -11,7 +11,10 @@
  * "host" track for work the host does itself (host-to-host copies, waits in
  * sync calls). Each device operation appears on its stream, link and engine
  * tracks with its byte count; each operator as a slice on its stream's track
- * with the blocks it took. Times are simulated (clock.h), written in
+ * with the blocks it took; each record of an event, notify or count notify
+ * as a zero-length slice on its stream linked by flow arrows to the waits
+ * it released; each sanitizer report as an instant on the tracks of the
+ * streams it names. Times are simulated (clock.h), written in
  * microseconds with picosecond precision. When tracing is off each hook costs
  * one predictable branch in the caller (sim_trace_enabled). Thread-safe.
  */
@@ -97,6 +100,37 @@ void sim_trace_instant(int32_t dev, const char *name, sim_ps at, const char *arg
  */
 void sim_trace_kernel(int32_t dev, uint32_t stream, const char *name, sim_ps start, sim_ps end,
                       const char *blocks);
+
+/*
+ * Record a replay of a graph on stream `stream` of device dev lasting
+ * [start, end): a slice "graph replay" on the stream's track (the replayed
+ * tasks nest inside it), `graph` (may be NULL) naming it as args.graph.
+ * pre: 0 <= dev < SIM_MAX_DEVICES. No effect when no trace is open.
+ */
+void sim_trace_replay(int32_t dev, uint32_t stream, sim_ps start, sim_ps end, const char *graph);
+
+/*
+ * Record a synchronisation task of stream `stream` of device dev at `at`: a
+ * record (out: an event, notify or count record) or the point a wait let
+ * the stream go on (!out), as a zero-length slice `name` on the stream's
+ * track. Records and waits of one flow id are linked by a flow arrow
+ * (Chrome's flow events, v2: bind_id with flow_out / flow_in), from the
+ * record to every wait it released. arg (may be NULL) becomes args.arg.
+ * pre: name != NULL; 0 <= dev < SIM_MAX_DEVICES; flow != 0.
+ * No effect when no trace is open.
+ */
+void sim_trace_sync(int32_t dev, uint32_t stream, const char *name, sim_ps at, uint64_t flow,
+                    bool out, const char *arg);
+
+/*
+ * Record an instant `name` at `at` (SIM_PS_FOREVER: the host's time now) on
+ * the track of the stream whose handle is `stream` (a sanitizer report
+ * about it), its text as args.text. The stream is found by the handle
+ * sim_trace_stream was told, never read: it may be gone.
+ * pre: name != NULL; text may be NULL. No effect when no trace is open or
+ * no track has that handle.
+ */
+void sim_trace_mark(const void *stream, const char *name, sim_ps at, const char *text);
 
 /*
  * Stop recording: write the file ({"traceEvents": [...], "displayTimeUnit":

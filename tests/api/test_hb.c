@@ -538,6 +538,42 @@ static void test_report_wording(void **state)
     assert_null(strstr(text, "still uses the block")); /* the old, interval wording */
 }
 
+/* A report leaves a marker in the trace on the track of each stream it
+ * names (its kind in the name, its headline as args.text), at the start of
+ * each of the two uses, so the reader finds it on the memsets' slices. */
+static void test_report_marks_the_trace(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_hb_trace_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(down(), 0);
+    setenv("ACLSIM_TRACE", path, 1);
+    assert_int_equal(up(), 0);
+    unsetenv("ACLSIM_TRACE");
+    mark();
+    two_writes(false);
+    one("cross-stream-reuse");
+    char check[2048];
+    snprintf(check, sizeof check,
+             "python3 -c \"import json,sys; t=json.load(open('%s'))['traceEvents']; "
+             "tr={(e['pid'],e['tid']):e['args']['name'] for e in t if e['name']=='thread_name'}; "
+             "m=[e for e in t if e['name']=='allocator check (cross-stream-reuse)' and e['ph']=='i']; "
+             "on=[tr[(e['pid'],e['tid'])] for e in m]; want=['(%p)','(%p)']; "
+             "ok=len(m)==2 and all(any(w in o for o in on) for w in want) and "
+             "all('neither is ordered' in e['args']['text'] for e in m) and "
+             "all(any(x['ph']=='X' and x['name']=='memset' and (x['pid'],x['tid'])==(e['pid'],e['tid']) "
+             "and abs(float(x['ts'])-float(e['ts']))<1e-6 for x in t) for e in m); "
+             "print('' if ok else (on, want, m)); sys.exit(0 if ok else 1)\"",
+             path, (void *)A, (void *)B);
+    assert_int_equal(down(), 0); /* aclFinalize writes the trace */
+    int rc = system(check);
+    unlink(path);
+    assert_int_equal(up(), 0);
+    assert_int_equal(rc, 0);
+}
+
 int main(void)
 {
     setenv("ACLSIM_ALLOC_CHECK", "warn", 1);
@@ -554,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_same_verdict_on_every_profile),
         cmocka_unit_test(test_graph_owned_workspace),
         cmocka_unit_test(test_report_wording),
+        cmocka_unit_test(test_report_marks_the_trace),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

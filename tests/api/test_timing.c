@@ -325,10 +325,10 @@ static void test_hbm_bandwidth_follows_the_soc_profile(void **state)
     assert_true(us[0] / us[1] > 2.45 && us[0] / us[1] < 2.55); /* 4000 / 1600 */
 }
 
-static void test_trace_is_chrome_json_with_copies_counters_and_registrations(void **state)
+/* Restart the runtime with ACLSIM_TRACE naming a new file (path: a
+ * "/tmp/aclsim-trace-XXXXXX" buffer). */
+static void trace_start(char *path)
 {
-    (void)state;
-    char path[] = "/tmp/aclsim-trace-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
@@ -336,6 +336,28 @@ static void test_trace_is_chrome_json_with_copies_counters_and_registrations(voi
     setenv("ACLSIM_TRACE", path, 1);
     assert_int_equal(up(NULL), 0);
     unsetenv("ACLSIM_TRACE");
+}
+
+/* End the runtime (aclFinalize writes the trace), run check (python3 over
+ * t, the trace's events), remove the file, start again; check's status. */
+static int trace_check(const char *path, const char *check)
+{
+    assert_int_equal(down(NULL), ACL_SUCCESS);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "python3 -c \"import json,sys; t=json.load(open('%s'))['traceEvents']; %s\"", path,
+             check);
+    int rc = system(cmd);
+    unlink(path);
+    assert_int_equal(up(NULL), 0);
+    return rc;
+}
+
+static void test_trace_is_chrome_json_with_copies_counters_and_registrations(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/aclsim-trace-XXXXXX";
+    trace_start(path);
     assert_int_equal(aclrtMemcpyAsync(dev_a, BIG, pin_a, BIG, ACL_MEMCPY_HOST_TO_DEVICE, s1),
                      ACL_SUCCESS);
     assert_int_equal(aclrtMemcpyAsync(pin_b, BIG, dev_b, BIG, ACL_MEMCPY_DEVICE_TO_HOST, s2),
@@ -352,23 +374,73 @@ static void test_trace_is_chrome_json_with_copies_counters_and_registrations(voi
     char desc[32];
     snprintf(desc, sizeof desc, "desc=%p", (void *)d);
     aclrtAllocatorDestroyDesc(d);
-    assert_int_equal(down(NULL), ACL_SUCCESS); /* aclFinalize writes the file */
     /* Register's and the first Unregister's instants name the desc; the
      * second Unregister had none to name. */
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd,
-             "python3 -c \"import json,sys; t=json.load(open('%s'))['traceEvents']; "
+    char check[1024];
+    snprintf(check, sizeof check,
              "x=[e for e in t if e.get('ph')=='X' and e.get('args',{}).get('bytes')==%u]; "
              "c=[e for e in t if e.get('ph')=='C' and e['name']=='device memory']; "
              "i=[str(e.get('args')) for e in t if e.get('ph') in ('i','I') and 'aclrtAllocatorRegister' in e['name']]; "
              "u=[str(e.get('args')) for e in t if e.get('ph') in ('i','I') and 'aclrtAllocatorUnregister' in e['name']]; "
              "ok=len(x)>=4 and c and len(i)==1 and '%s' in i[0] and len(u)==2 and '%s' in u[0] "
              "and 'desc' not in u[1] and 'no allocator registered' in u[1]; "
-             "sys.exit(0 if ok else 1)\"", path, BIG, desc, desc);
-    int rc = system(cmd);
-    unlink(path);
+             "sys.exit(0 if ok else 1)", BIG, desc, desc);
+    assert_int_equal(trace_check(path, check), 0);
+}
+
+/* s1 copies, records e; s2 waits on e, then copies; a graph captured on s1
+ * is replayed twice. */
+static void record_wait_replay(void)
+{
+    aclrtEvent e;
+    assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(dev_a, BIG, pin_a, BIG, ACL_MEMCPY_HOST_TO_DEVICE, s1),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(e, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamWaitEvent(s2, e), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(pin_b, BIG, dev_a, BIG, ACL_MEMCPY_DEVICE_TO_HOST, s2),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    aclmdlRI ri = NULL;
+    assert_int_equal(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(dev_b, MiB, 7, MiB, s1), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureEnd(s1, &ri), ACL_SUCCESS);
+    assert_int_equal(aclmdlRISetName(ri, "warmup"), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIExecuteAsync(ri, s1), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIExecuteAsync(ri, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+}
+
+/* The trace explains the ordering: the record on s1's track is linked by a
+ * flow (Chrome's v2 flow events: bind_id, flow_out/flow_in) to the wait on
+ * s2's, which lets s2 go on no earlier than the record; each replay is a
+ * slice of its own on s1 named as reports name the graph, with the
+ * replayed fill inside it. */
+static void test_trace_links_records_to_waits_and_shows_replays(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/aclsim-trace-XXXXXX";
+    trace_start(path);
+    record_wait_replay();
+    int rc = trace_check(
+        path,
+        "tr={e['tid']:e['args']['name'] for e in t if e['name']=='thread_name'}; "
+        "r=[e for e in t if e['name']=='event record' and e.get('flow_out')]; "
+        "w=[e for e in t if e['name']=='event wait' and e.get('flow_in')]; "
+        "ok=len(r)==1 and len(w)==1 and r[0]['bind_id']==w[0]['bind_id'] and "
+        "r[0]['tid']!=w[0]['tid'] and float(w[0]['ts'])>=float(r[0]['ts']) and "
+        "float(r[0]['ts'])>0; "
+        "g=[e for e in t if e['name']=='graph replay' and e['ph']=='X']; "
+        "f=[e for e in t if e['ph']=='X' and e.get('cat')=='hbm' and e['tid']==g[0]['tid']] if g else []; "
+        "inside=lambda x,y: float(y['ts'])<=float(x['ts']) and "
+        "float(x['ts'])+float(x['dur'])<=float(y['ts'])+float(y['dur'])+1e-6; "
+        "ok=ok and len(g)==2 and all('graph' in x['args']['graph'] and 'warmup' in x['args']['graph'] "
+        "for x in g) and all(any(inside(x,y) for x in f) for y in g) and "
+        "float(g[1]['ts'])>=float(g[0]['ts'])+float(g[0]['dur']); "
+        "print('' if ok else (r, w, g)); sys.exit(0 if ok else 1)");
     assert_int_equal(rc, 0);
-    assert_int_equal(up(NULL), 0);
 }
 
 /* The device caps streams at 1984 (the default stream counts) and events at
@@ -634,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_same_program_same_times_after_reset),
         cmocka_unit_test(test_hbm_bandwidth_follows_the_soc_profile),
         cmocka_unit_test(test_trace_is_chrome_json_with_copies_counters_and_registrations),
+        cmocka_unit_test(test_trace_links_records_to_waits_and_shows_replays),
         cmocka_unit_test(test_stream_and_event_limits_per_device),
         cmocka_unit_test(test_calibrated_pinned_host_to_device_is_23_gbps),
         cmocka_unit_test(test_calibrated_pageable_copies_are_staged),

@@ -192,8 +192,7 @@ aclError api_impl_aclmdlRISetName(aclmdlRI modelRI, const char *name)
         return api_err_host_alloc(n + 1);
     memcpy(copy, name, n);
     copy[n] = '\0';
-    base_free(g->name);
-    g->name = copy;
+    api_graph_rename(g, copy);
     return ACL_SUCCESS;
 }
 

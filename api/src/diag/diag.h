@@ -161,7 +161,9 @@ void api_rep_line(bool first, const char *fmt, ...) __attribute__((format(printf
 void api_rep_op(const char *role, const char *type, uint64_t seq, const void *stream);
 void api_rep_stream(const void *stream);
 void api_rep_range(const void *start, size_t bytes);
-/* A simulated time in microseconds ("from", "to", "until", "at"). */
+/* A simulated time in microseconds ("from", "to", "until", "at"); "at" and
+ * "earlier_at" are the times of the first and second stream's work (they
+ * place the report's markers in the trace). */
 void api_rep_time(const char *name, double us);
 /* A fact as text (JSON string member `key`). */
 void api_rep_fact(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -23,6 +23,7 @@
 #include "internal.h"
 #include "base/mem.h"
 #include "base/options.h"
+#include "backends/be.h"
 
 static const char *const kind_names[API_REP_KIND_COUNT] = {
     "host-memory", "freed-memory", "out-of-bounds", "cross-stream-reuse", "host-reuse",
@@ -97,6 +98,8 @@ static struct {
     struct buf times, allocs, stacks_json;
     const void *streams[MAX_STREAMS];
     int n_streams;
+    char head[512]; /* the headline, for the trace's markers */
+    double at_us[2];  /* "at" and "earlier_at": of streams[0] and [1] */
     struct rep_stack stacks[REP_STACKS];
     int n_stacks;
 } cur;
@@ -125,6 +128,26 @@ void api_rep_begin(enum api_rep_kind kind)
     reset(&cur.allocs);
     reset(&cur.stacks_json);
     cur.n_streams = cur.n_stacks = 0;
+    cur.head[0] = '\0';
+    cur.at_us[0] = cur.at_us[1] = NAN;
+}
+
+/* The report that stands leaves a marker on the trace's track of each
+ * stream it names, named by its headline up to the first colon
+ * ("allocator check (cross-stream-reuse)"). */
+static void mark_streams(void)
+{
+    void (*mark)(const void *, const char *, const char *, uint64_t) = API_TOOL(mark);
+    if (!mark || !cur.n_streams)
+        return;
+    char name[96];
+    size_t n = strcspn(cur.head, ":");
+    snprintf(name, sizeof name, "%.*s", (int)(n ? n : strlen(cur.head)), cur.head);
+    for (int i = 0; i < cur.n_streams; i++) {
+        double us = i < 2 ? cur.at_us[i] : NAN;
+        mark(cur.streams[i], name[0] ? name : kind_names[cur.kind], cur.head,
+             isfinite(us) && us >= 0 ? (uint64_t)llround(us * 1e6) : UINT64_MAX);
+    }
 }
 
 static void vline(bool first, const char *fmt, va_list ap)
@@ -132,6 +155,8 @@ static void vline(bool first, const char *fmt, va_list ap)
     struct buf one = {NULL, 0, 0};
     vput(&one, fmt, ap);
     put(&cur.text, "%s%s\n", first ? "aclsim: " : "aclsim:   ", one.p ? one.p : "");
+    if (first)
+        snprintf(cur.head, sizeof cur.head, "%s", one.p ? one.p : "");
     put(&cur.lines, "%s", cur.lines.n ? "," : "");
     put_str(&cur.lines, one.p);
     base_free(one.p);
@@ -170,6 +195,10 @@ void api_rep_range(const void *start, size_t bytes)
 
 void api_rep_time(const char *name, double us)
 {
+    if (strcmp(name, "at") == 0)
+        cur.at_us[0] = us;
+    else if (strcmp(name, "earlier_at") == 0)
+        cur.at_us[1] = us;
     if (isfinite(us))
         put(&cur.times, "%s\"%s\":%.3f", cur.times.n ? "," : "", name, us);
 }
@@ -287,6 +316,7 @@ bool api_rep_end(void)
         printed++;
         if (json)
             write_json();
+        mark_streams();
     }
     pthread_mutex_unlock(&lock);
     return stands;

@@ -36,6 +36,10 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic unsigned capturing; /* graphs whose capture is under way */
 static struct api_graph *graphs;   /* every live graph */
+/* The list's links and the graphs' names are also changed under this one,
+ * a leaf lock, so that a report can name a graph (api_graph_name_be) from
+ * inside a replay, which holds backend locks that `lock` is taken before. */
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic unsigned n_graphs;
 static uint32_t next_id;
 
@@ -287,8 +291,10 @@ static void publish(struct api_graph *g, struct api_ctx *ctx, int mode, int stat
     g->mode = mode;
     g->thread = self();
     g->status = status;
+    pthread_mutex_lock(&names_lock);
     g->next = graphs;
     graphs = g;
+    pthread_mutex_unlock(&names_lock);
     atomic_fetch_add(&n_graphs, 1);
     atomic_fetch_add(&capturing, 1);
 }
@@ -342,6 +348,7 @@ aclError api_cap_end(struct api_graph *g, void *stream)
     pthread_mutex_unlock(&lock);
     if (rc != ACL_SUCCESS)
         return rc;
+    api_graph_label(g);
     if (invalid) {
         api_report(API_MSG_EE1016, "Stream end capture failed. Reason: The current stream "
                    "(stream_id=%u, model_id=%u) is invalid because an error occurred during model "
@@ -507,12 +514,14 @@ aclError api_cap_wait(const char *desc, void *stream, void *event, bool external
 void api_graph_release(struct api_graph *g)
 {
     pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&names_lock);
     for (struct api_graph **p = &graphs; *p; p = &(*p)->next)
         if (*p == g) {
             *p = g->next;
             atomic_fetch_sub(&n_graphs, 1);
             break;
         }
+    pthread_mutex_unlock(&names_lock);
     if (under_way(g)) {
         forget_events(g);
         atomic_fetch_sub(&capturing, 1);
@@ -613,16 +622,34 @@ const char *api_graph_name(const struct api_graph *g, char *buf, size_t len)
     return buf;
 }
 
+void api_graph_rename(struct api_graph *g, char *name)
+{
+    pthread_mutex_lock(&names_lock);
+    char *old = g->name;
+    g->name = name;
+    pthread_mutex_unlock(&names_lock);
+    base_free(old);
+    api_graph_label(g);
+}
+
+void api_graph_label(const struct api_graph *g)
+{
+    void (*label)(void *, const char *) = API_TOOL(graph_label);
+    char buf[160];
+    if (label && g->be_graph)
+        label(g->be_graph, api_graph_name(g, buf, sizeof buf));
+}
+
 const char *api_graph_name_be(const void *be_graph, char *buf, size_t len)
 {
     snprintf(buf, len, "a graph");
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&names_lock);
     for (struct api_graph *g = graphs; g; g = g->next)
         if (g->be_graph == be_graph) {
             api_graph_name(g, buf, len);
             break;
         }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&names_lock);
     return buf;
 }
 
@@ -753,5 +780,7 @@ aclError api_cap_build_end(struct api_graph *g)
         atomic_fetch_sub(&capturing, 1);
     }
     pthread_mutex_unlock(&lock);
+    if (rc == ACL_SUCCESS)
+        api_graph_label(g);
     return rc;
 }

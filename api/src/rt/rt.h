@@ -367,5 +367,10 @@ bool api_graph_owns(const void *p, size_t n, struct api_graph_use *out);
 const char *api_graph_name_be(const void *be_graph, char *buf, size_t len);
 /* The same for graph g. pre: g live. */
 const char *api_graph_name(const struct api_graph *g, char *buf, size_t len);
+/* g is named `name` (its own copy, taken over) from now on. */
+void api_graph_rename(struct api_graph *g, char *name);
+/* Tell the backend's trace that name, for g's replays (after its capture
+ * or build ended, and when it is renamed). */
+void api_graph_label(const struct api_graph *g);
 
 #endif /* ACLSIM_API_RT_RT_H_ */
