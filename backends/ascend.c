@@ -1027,6 +1027,53 @@ static void graph_destroy(void *g)
     keep(RCALL(aclmdlRIDestroy, g));
 }
 
+/* Task groups and their updates go to the real runtime's calls; its
+ * conditional tasks, task edits and aborts need its own handles (a
+ * condition handle, a task), which the ACL layer does not keep here. */
+static aclError group_begin(void *s)
+{
+    return keep(RCALL(aclmdlRICaptureTaskGrpBegin, s));
+}
+
+static aclError group_end(void *s, void **group)
+{
+    return keep(RCALL(aclmdlRICaptureTaskGrpEnd, s, (aclrtTaskGrp *)group));
+}
+
+static aclError group_update(void *s, void *group)
+{
+    return group ? keep(RCALL(aclmdlRICaptureTaskUpdateBegin, s, group))
+                 : keep(RCALL(aclmdlRICaptureTaskUpdateEnd, s));
+}
+
+static aclError graph_cond(void *s, uint64_t *word, int type, unsigned n, void **subs)
+{
+    (void)s, (void)word, (void)type, (void)n, (void)subs;
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
+static aclError graph_begin_into(void *s, int mode, void *graph)
+{
+    return keep(RCALL(aclmdlRICaptureToModelRIBegin, s, graph, (aclmdlRICaptureMode)mode));
+}
+
+static void *graph_last_task(void *s)
+{
+    (void)s;
+    return NULL;
+}
+
+static aclError graph_task_edit(void *graph, void *task, const struct be_task_edit *e)
+{
+    (void)graph, (void)task, (void)e;
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
+static aclError graph_abort(void *graph)
+{
+    return keep(RCALL(aclmdlRIAbort, graph));
+}
+
 static aclError label_create(void **label)
 {
     return keep(RCALL(aclrtCreateLabel, (aclrtLabel *)label));
@@ -1394,6 +1441,14 @@ static const struct be_ops ops = {
     .graph_end = graph_end,
     .graph_launch = graph_launch,
     .graph_destroy = graph_destroy,
+    .group_begin = group_begin,
+    .group_end = group_end,
+    .group_update = group_update,
+    .graph_cond = graph_cond,
+    .graph_begin_into = graph_begin_into,
+    .graph_last_task = graph_last_task,
+    .graph_task_edit = graph_task_edit,
+    .graph_abort = graph_abort,
     .label_create = label_create,
     .label_destroy = label_destroy,
     .label_list_create = label_list_create,

@@ -210,7 +210,8 @@ static aclError event_create(int32_t dev, uint32_t flags, void **out)
 {
     struct sim_event *e;
     uint32_t f = (flags & ACL_EVENT_TIME_LINE ? SIM_EVENT_TIMELINE : 0) |
-                 (flags & ACL_EVENT_IPC ? SIM_EVENT_IPC : 0);
+                 (flags & ACL_EVENT_IPC ? SIM_EVENT_IPC : 0) |
+                 (flags & ACL_EVENT_EXTERNAL ? SIM_EVENT_EXTERNAL : 0);
     aclError rc = rc_to_acl(sim_event_create(dev, f, &e), ACL_ERROR_RT_NO_EVENT_RESOURCE);
     if (rc == ACL_SUCCESS)
         *out = e;
@@ -233,8 +234,7 @@ static aclError event_record(void *e, void *s)
 
 static aclError event_reset(void *e, void *s)
 {
-    (void)s;
-    sim_event_reset(e);
+    sim_event_reset(e, s);
     return ACL_SUCCESS;
 }
 
@@ -276,6 +276,57 @@ static aclError graph_launch(void *g, void *s)
 static void graph_destroy(void *g)
 {
     sim_graph_destroy(g);
+}
+
+static aclError group_begin(void *s)
+{
+    struct sim_group *g;
+    return rc_to_acl(sim_group_begin(s, &g), ACL_ERROR_BAD_ALLOC);
+}
+
+static aclError group_end(void *s, void **group)
+{
+    struct sim_stream *st = s;
+    *group = sim_stream_group(st);
+    sim_group_end(st);
+    return ACL_SUCCESS;
+}
+
+static aclError group_update(void *s, void *group)
+{
+    sim_group_update(s, group);
+    return ACL_SUCCESS;
+}
+
+static aclError graph_cond(void *s, uint64_t *word, int type, unsigned n, void **subs)
+{
+    return rc_to_acl(sim_graph_cond(s, word, type, n, (struct sim_graph **)subs),
+                     ACL_ERROR_BAD_ALLOC);
+}
+
+static aclError graph_begin_into(void *s, int mode, void *graph)
+{
+    (void)mode; /* the ACL layer keeps the modes */
+    return rc_to_acl(sim_graph_begin_into(s, graph), ACL_ERROR_BAD_ALLOC);
+}
+
+static void *graph_last_task(void *s)
+{
+    return sim_stream_last_recorded(s);
+}
+
+static aclError graph_task_edit(void *graph, void *task, const struct be_task_edit *e)
+{
+    int how = e->how == BE_EDIT_DISABLE ? SIM_EDIT_DISABLE
+              : e->how == BE_EDIT_VALUE_WRITE ? SIM_EDIT_VALUE_WRITE : SIM_EDIT_VALUE_WAIT;
+    return rc_to_acl(sim_graph_edit(graph, task, how, e->addr, e->value, e->flag),
+                     ACL_ERROR_RT_PARAM_INVALID);
+}
+
+static aclError graph_abort(void *graph)
+{
+    sim_graph_abort(graph);
+    return ACL_SUCCESS;
 }
 
 static aclError label_create(void **label)
@@ -2185,6 +2236,14 @@ static const struct be_ops ops = {
     .graph_end = graph_end,
     .graph_launch = graph_launch,
     .graph_destroy = graph_destroy,
+    .group_begin = group_begin,
+    .group_end = group_end,
+    .group_update = group_update,
+    .graph_cond = graph_cond,
+    .graph_begin_into = graph_begin_into,
+    .graph_last_task = graph_last_task,
+    .graph_task_edit = graph_task_edit,
+    .graph_abort = graph_abort,
     .label_create = label_create,
     .label_destroy = label_destroy,
     .label_list_create = label_list_create,

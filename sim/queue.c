@@ -84,6 +84,7 @@ bool sim_queue_any(void)
 }
 static _Atomic unsigned any_values;  /* value_waits, for the fast path */
 static _Atomic uint32_t grace_ms = 60000;
+static const void *running_from; /* the tag of the task run() runs (lock held) */
 static uint32_t next_notify_id[SIM_MAX_DEVICES];
 static unsigned live_notifies[SIM_MAX_DEVICES];
 static uint32_t next_cnt_id[SIM_MAX_DEVICES];
@@ -143,6 +144,7 @@ static void queue_behind(struct sim_stream *s, enum sim_queue_behind what, const
     set_behind(s, what);
     s->q.obj = obj;
     s->q.deadline = deadline;
+    s->q.from = running_from;
 }
 
 /* Free a task, queued or run. A record that never ran leaves its event
@@ -289,7 +291,10 @@ static bool run_record(struct sim_stream *s, struct sim_event *e, bool device)
 static bool run_wait_event(struct sim_stream *s, const struct sim_event *e, bool device)
 {
     sim_ps m = sim_ev_mark(e);
-    if (m == SIM_MARK_PENDING) {
+    /* An event created with ACL_EVENT_EXTERNAL is waited for by the device
+     * whatever its history: its wait holds until a record (event.cc
+     * WaitSendCheck: isWaitSend for RT_EVENT_EXTERNAL). */
+    if (m == SIM_MARK_PENDING || (m == 0 && (e->flags & SIM_EVENT_EXTERNAL))) {
         queue_behind(s, SIM_BEHIND_EVENT, e, SIM_PS_FOREVER);
         return true;
     }
@@ -465,11 +470,32 @@ static bool run_host(struct sim_stream *s, struct host_task *h)
     return true;
 }
 
+static bool run_expand(struct sim_stream *s, const struct sim_task *t, bool device);
+
+static bool run_kind(struct sim_stream *s, struct sim_task *t, bool device);
+
 static bool run(struct sim_stream *s, struct sim_task *t, bool device)
+{
+    running_from = t->from;
+    bool held = run_kind(s, t, device);
+    running_from = NULL;
+    return held;
+}
+
+static bool run_kind(struct sim_stream *s, struct sim_task *t, bool device)
 {
     switch (t->kind) {
     case SIM_T_NOP:
         return false;
+    case SIM_T_EVENT_RESET:
+        sim_ev_set(t->obj, 0);
+        return false;
+    case SIM_T_GROUP_SET:
+        sim_group_set(t->obj, t);
+        return false;
+    case SIM_T_GROUP:
+    case SIM_T_COND:
+        return run_expand(s, t, device);
     case SIM_T_RECORD:
         return run_record(s, t->obj, device);
     case SIM_T_WAIT_EVENT:
@@ -541,6 +567,57 @@ static enum sim_rc enqueue(struct sim_stream *s, const struct sim_task *t, struc
     if (out)
         *out = q;
     return SIM_OK;
+}
+
+/* ---- Groups and conditional tasks (lock held) ----
+ *
+ * When s reaches one, the tasks it stands for now (record.c) go to the
+ * front of s's queue, each as enqueue() queues a task, and run in turn:
+ * a wait among them holds the rest, a condition among them is tested when
+ * s reaches it. This is the one place a replay's work forks by what the
+ * device holds (the HB hooks of its tasks are those of their kinds). */
+
+/* Put the list at the front of s's queue (s queueing). */
+static void splice_front(struct sim_stream *s, struct sim_task *list)
+{
+    struct sim_task **last = &list;
+    for (struct sim_task *q = list; q; q = q->next) {
+        if (q->kind == SIM_T_COPY || q->kind == SIM_T_COPY2D)
+            q->flag = 0; /* the host went on: it waits for no queued copy */
+        if (q->kind == SIM_T_RECORD)
+            sim_ev_set(q->obj, SIM_MARK_PENDING);
+        if (q->kind == SIM_T_OP)
+            sim_task_queued_op(s, q->obj);
+        last = &q->next;
+    }
+    *last = s->q.head;
+    if (!s->q.head)
+        s->q.tail = last;
+    s->q.head = list;
+}
+
+/* s reached group or condition t: its tasks run now, in s's turn.
+ * `device`: inside the replay of s's queue, which goes on with them;
+ * otherwise s was free and runs them now. Returns whether a wait among
+ * them holds s. */
+static bool run_expand(struct sim_stream *s, const struct sim_task *t, bool device)
+{
+    if (!device && s->queueing)
+        return false; /* only when queueing it failed for want of host memory */
+    struct sim_task *list = NULL;
+    if (sim_record_expand(t, &list) != SIM_OK || !list)
+        return false;
+    sim_ps at = device ? 0 : reach(s, false);
+    start_queue(s);
+    splice_front(s, list);
+    if (device) {
+        /* the copies know what the host knew when the group or condition
+         * was enqueued (they run with no clock of their own) */
+        sim_hb_task(s, &t->enq);
+        return false;
+    }
+    release(s, at, NULL); /* the host enqueued it onto a free stream */
+    return s->queueing;
 }
 
 /* Enqueue t on s: behind what holds s, or now. A record or wait that
@@ -855,6 +932,36 @@ void sim_queue_drop(struct sim_stream *s)
     unlock();
 }
 
+void sim_queue_abort(const void *from)
+{
+    if (atomic_load(&nqueues) == 0)
+        return;
+    lock();
+    for (bool again = true; again;) {
+        again = false;
+        for (struct sim_stream *s = queues; s; s = s->q.next) {
+            for (struct sim_task *t = s->q.head; t; t = t->next)
+                if (t->from == from && t->kind != SIM_T_NOP && t->kind != SIM_T_HOST) {
+                    if (t->kind == SIM_T_RECORD) {
+                        sim_ps pending = SIM_MARK_PENDING;
+                        atomic_compare_exchange_strong(((struct sim_event *)t->obj)->mark,
+                                                       &pending, 0);
+                    } else if (t->kind == SIM_T_OP) {
+                        sim_task_drop_op(s, t->obj);
+                    }
+                    t->kind = SIM_T_NOP;
+                }
+            if (s->q.from == from && s->q.behind != SIM_BEHIND_HOST_TASK &&
+                s->q.behind != SIM_BEHIND_NOTHING) {
+                release(s, sim_clock_host(), NULL); /* its wait is gone: the host's abort */
+                again = true; /* the list may have changed */
+                break;
+            }
+        }
+    }
+    unlock();
+}
+
 void sim_queue_forget(const void *obj)
 {
     if (atomic_load(&nqueues) == 0)
@@ -871,7 +978,9 @@ void sim_queue_forget(const void *obj)
             if (t->obj == obj && (t->kind == SIM_T_RECORD || t->kind == SIM_T_WAIT_EVENT ||
                                   t->kind == SIM_T_NOTIFY_RECORD || t->kind == SIM_T_NOTIFY_WAIT ||
                                   t->kind == SIM_T_CNT_RECORD || t->kind == SIM_T_CNT_WAIT ||
-                                  t->kind == SIM_T_CNT_RESET))
+                                  t->kind == SIM_T_CNT_RESET || t->kind == SIM_T_EVENT_RESET ||
+                                  t->kind == SIM_T_GROUP || t->kind == SIM_T_GROUP_SET ||
+                                  t->kind == SIM_T_COND))
                 t->kind = SIM_T_NOP;
     }
     unlock();

@@ -327,8 +327,11 @@ void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device);
 enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words);
 
 /* Events: SIM_EVENT_TIMELINE marks one that can time (ACL_EVENT_TIME_LINE),
- * SIM_EVENT_IPC one other processes can open (ACL_EVENT_IPC, ipc.c). */
+ * SIM_EVENT_IPC one other processes can open (ACL_EVENT_IPC, ipc.c),
+ * SIM_EVENT_EXTERNAL one whose waits always wait for a record
+ * (ACL_EVENT_EXTERNAL: a reset makes the next wait wait again). */
 #define SIM_EVENT_TIMELINE 0x8u
+#define SIM_EVENT_EXTERNAL 0x20u
 #define SIM_EVENT_IPC 0x40u
 struct sim_event;
 /* SIM_ENOMEM when the device has the profile's maximum of events. */
@@ -336,9 +339,10 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
 void sim_event_destroy(struct sim_event *e);
 /* The event completes when the stream's work so far is done. */
 void sim_event_record(struct sim_event *e, struct sim_stream *s);
-/* Back to never recorded. */
-void sim_event_reset(struct sim_event *e);
-/* The stream's later work waits for the event (nothing if never recorded). */
+/* Back to never recorded when s reaches it (s NULL: now). */
+void sim_event_reset(struct sim_event *e, struct sim_stream *s);
+/* The stream's later work waits for the event (nothing if never recorded,
+ * unless it is SIM_EVENT_EXTERNAL: then until it is). */
 void sim_event_wait(struct sim_stream *s, const struct sim_event *e);
 /* The host waits for the event, at most timeout_ms (< 0: no limit). */
 enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms);
@@ -453,6 +457,43 @@ enum sim_rc sim_label_switch(const void *index, struct sim_label_list *list,
 void sim_graph_clean_lane(struct sim_graph *g, unsigned lane);
 /* How many tasks g recorded. */
 unsigned sim_graph_tasks(struct sim_graph *g);
+/* s starts capturing into g, an empty graph (a sub-graph of a condition). */
+enum sim_rc sim_graph_begin_into(struct sim_stream *s, struct sim_graph *g);
+
+/* Task groups (aclmdlRICaptureTaskGrpBegin ... End): from sim_group_begin
+ * to sim_group_end the capturing stream s records its operators into a
+ * group, one task of the graph that each replay expands into the
+ * operators the group holds when its stream reaches it. While
+ * sim_group_update names a group for stream s (NULL: none), each operator
+ * put on s replaces the group's next one when s reaches it (it runs
+ * nowhere itself). pre (the ACL layer's checks): s captures and records
+ * only operators into a group; only operators go on an updating stream,
+ * no more than the group holds. */
+struct sim_group;
+enum sim_rc sim_group_begin(struct sim_stream *s, struct sim_group **out);
+struct sim_group *sim_stream_group(struct sim_stream *s);
+void sim_group_end(struct sim_stream *s);
+unsigned sim_group_tasks(struct sim_group *grp);
+void sim_group_update(struct sim_stream *s, struct sim_group *grp);
+
+/* The task s recorded last (into its graph or a group of it), or NULL;
+ * sim_graph_edit changes it in g for later launches: SIM_EDIT_DISABLE (a
+ * no-op), or an 8-byte value write or wait (SIM_WAIT_* flag) at addr.
+ * SIM_EINVAL: not a task of g's record or groups. */
+enum { SIM_EDIT_DISABLE, SIM_EDIT_VALUE_WRITE, SIM_EDIT_VALUE_WAIT };
+void *sim_stream_last_recorded(struct sim_stream *s);
+enum sim_rc sim_graph_edit(struct sim_graph *g, void *task, int how, void *addr, uint64_t value,
+                           uint32_t flag);
+/* The work g's launches left queued (on any stream) is dropped; a stream
+ * one of its waits holds goes on with its other work. */
+void sim_graph_abort(struct sim_graph *g);
+
+/* A conditional task (aclmdlRIAddCondTask) on capturing stream s, over
+ * the 8-byte device word at `word`: SIM_COND_* of queue.h (IF 0, WHILE 1,
+ * SWITCH 2), with n new empty sub-graphs in subs[] that s's graph owns
+ * (they capture through sim_graph_begin_into, are destroyed with it). */
+enum sim_rc sim_graph_cond(struct sim_stream *s, const void *word, int type, unsigned n,
+                           struct sim_graph **subs);
 /* Free g (its streams wait for their work first). pre: g ended. */
 void sim_graph_destroy(struct sim_graph *g);
 

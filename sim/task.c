@@ -404,6 +404,11 @@ static enum sim_rc own(struct sim_task *q, const struct sim_task *t, bool host_s
         if (!(q->staging = sim_op_copy(t->obj)))
             return SIM_EHOSTMEM;
         q->obj = q->staging;
+    } else if (t->kind == SIM_T_GROUP_SET) {
+        /* its operator: the caller's (src) at first, then its own copy */
+        if (!(q->staging = sim_op_copy(t->staging ? t->staging : t->src)))
+            return SIM_EHOSTMEM;
+        q->src = NULL;
     }
     return SIM_OK;
 }
@@ -421,6 +426,16 @@ struct sim_task *sim_task_keep(const struct sim_task *t, bool host_sources)
         return NULL;
     }
     return q;
+}
+
+void sim_task_free_list(struct sim_task *t)
+{
+    while (t) {
+        struct sim_task *next = t->next;
+        base_free(t->staging);
+        base_free(t);
+        t = next;
+    }
 }
 
 /* Whether [p, p+n) of one side of a queued task is still there: host

@@ -156,3 +156,81 @@ aclError api_impl_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
     *mode = (aclmdlRICaptureMode)api_cap_exchange_mode((int)*mode);
     return ACL_SUCCESS;
 }
+
+/* ---- Task groups and their updates ----
+ *
+ * hicann/runtime src/acl/aclrt_impl/model_ri.cpp L152-199: NULL stream or
+ * handle 100000 (EH0008); the runtime's rules in rt/capgroup.c. */
+
+aclError api_impl_aclmdlRICaptureTaskGrpBegin(aclrtStream stream)
+{
+    static const char fn[] = "aclmdlRICaptureTaskGrpBegin";
+    API_FAULT(ACL_MDLRI_TASK_GROUP, fn);
+    if (!stream)
+        return api_err_null(fn, "stream");
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_cap_grp_begin(s.stream);
+    if (rc == ACL_ERROR_BAD_ALLOC || rc == ACL_ERROR_RT_INTERNAL_ERROR)
+        rc = api_err_runtime(fn, rc);
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle)
+{
+    static const char fn[] = "aclmdlRICaptureTaskGrpEnd";
+    if (!stream)
+        return api_err_null(fn, "stream");
+    if (!handle)
+        return api_err_null(fn, "handle");
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    struct api_task_grp *t = NULL;
+    rc = api_cap_grp_end(s.stream, &t);
+    *handle = t;
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle)
+{
+    static const char fn[] = "aclmdlRICaptureTaskUpdateBegin";
+    API_FAULT(ACL_MDLRI_TASK_GROUP, fn);
+    if (!stream)
+        return api_err_null(fn, "stream");
+    if (!handle)
+        return api_err_null(fn, "handle");
+    struct api_task_grp *t = api_cap_grp_lookup(handle);
+    if (!t) {
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, handle %p is not a "
+                   "task group of a live model runtime instance (aclmdlRICaptureTaskGrpEnd makes "
+                   "one).", fn, handle);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_cap_update_begin(s.stream, t);
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
+{
+    static const char fn[] = "aclmdlRICaptureTaskUpdateEnd";
+    if (!stream)
+        return api_err_null(fn, "stream");
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_cap_update_end(s.stream);
+    api_stream_put(&s);
+    return rc;
+}

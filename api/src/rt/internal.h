@@ -72,6 +72,23 @@ void api_ipc_event_forget(const void *h);
  * backend. For api_obj_publish. */
 aclError api_ipc_event_drop(void *h);
 
+/* ---- capture.c, for capgroup.c ---- */
+
+/* The capture state's lock, and what it guards: the graph whose capture
+ * stream belongs to (*lane its lane, lane may be NULL), the first graph of
+ * the list (g->next the others), whether stream is bound to a built model
+ * (CANN's model stream). pre: lock held for the last three. */
+void api_cap_lock(void);
+void api_cap_unlock(void);
+struct api_graph *api_cap_find(const void *stream, unsigned *lane);
+struct api_graph *api_graph_first(void);
+bool api_graph_bound_locked(const void *stream);
+/* capgroup.c, for capture.c: the group an updating stream's operator
+ * replaces a task of gets its ranges (the graph, or NULL: not updating).
+ * pre: lock held. */
+struct api_graph *api_cap_update_note(const void *stream, const char *what,
+                                      const struct api_cap_range *r, int n);
+
 /* ---- Telling the watchers (rt.h), in the installed table's order ---- */
 
 /* objects.c: the table api_watchers_install was given. */

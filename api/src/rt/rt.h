@@ -228,6 +228,7 @@ struct api_cap_range {
 };
 struct api_graph;
 /* A task a capture recorded, as the ACL layer saw it (an aclmdlRITask). */
+struct api_task_grp;
 struct api_cap_task {
     struct api_graph *graph;
     aclmdlRITaskType type;
@@ -240,6 +241,43 @@ struct api_cap_task {
     struct api_cap_range r[API_CAP_RANGES]; /* the bytes it reads or writes */
     int nframes;    /* its stack, with ACLSIM_TRACK=1 */
     void *frames[API_CAP_FRAMES];
+    /* What aclmdlRITaskGetParams answers and aclmdlRITaskSetParams
+     * changes (api_cap_note_params sets it after the note). */
+    void *be_task;              /* the backend's handle of the task */
+    struct api_task_grp *grp;   /* the task group it belongs to */
+    void *obj;                  /* an event's user handle */
+    uint32_t obj_flag;          /* the event's creation flags */
+    uint32_t flag;              /* record / wait flag, value wait's flag */
+    void *addr;                 /* value write / wait address */
+    uint64_t value;
+    /* An edit made by SetParams or Disable, applied by aclmdlRIUpdate. */
+    bool edited;
+    aclmdlRITaskType edit_type; /* DEFAULT: disable */
+};
+/* A task group (an aclrtTaskGrp): the operators one lane captured between
+ * aclmdlRICaptureTaskGrpBegin and End. */
+struct api_task_grp {
+    struct api_graph *graph;
+    void *be_group;
+    unsigned lane;
+    unsigned n;           /* its tasks */
+    size_t first;         /* the index of its first task among the graph's */
+    bool closed;          /* End made it */
+    void *updater;        /* the stream updating it now (NULL: none) */
+    unsigned next;        /* the updater's next task */
+    struct api_task_grp *next_grp;
+};
+/* A condition handle (an aclmdlRICondHandle): an 8-byte device word the
+ * runtime owns, and the sub-graphs the conditional task made. */
+#define API_COND_SUBS 64 /* sub-graphs one conditional task may take */
+struct api_cond {
+    struct api_graph *graph;
+    uint64_t *word;
+    uint32_t deflt;
+    int flag;            /* aclmdlRICondHandleFlag */
+    int type;            /* aclmdlRICondTaskType, once a task took it */
+    unsigned n;          /* sub-graphs (0: no conditional task yet) */
+    struct api_cond *next;
 };
 /* A graph (an aclmdlRI): from aclmdlRICaptureBegin to aclmdlRIDestroy.
  * Fields above `next` are capture.c's, read under its lock or once the
@@ -257,6 +295,24 @@ struct api_graph {
     bool rejoined[API_CAP_LANES];
     struct api_cap_task **tasks;
     size_t n_tasks, cap_tasks;
+    /* Task groups: all of them, the one each lane captures into now, the
+     * 107034 a task outside them raised meanwhile. */
+    struct api_task_grp *grps;
+    struct api_task_grp *open_grp[API_CAP_LANES];
+    aclError grp_err;
+    /* Conditions: the handles made in it; a sub-graph's parent (NULL for
+     * a graph of its own) and whether its capture began. */
+    struct api_cond *conds;
+    struct api_graph *parent;
+    bool built; /* made by aclmdlRIBuildBegin: its streams are model streams */
+    /* The model's status after its capture (CANN's RtCaptureModelStatus):
+     * READY, UPDATING after a SetParams or Disable, FAULT after a failed
+     * one, READY again after aclmdlRIUpdate. */
+    int ri_status;
+    /* Calls using the graph now (api_graph_get), and whether it is going:
+     * aclmdlRIDestroy waits for them. */
+    unsigned users;
+    bool dying;
     struct api_graph *next;
     char *name;
     struct {
@@ -270,6 +326,7 @@ struct api_graph {
     bool checked;
     uint64_t checked_frees;
 };
+enum { API_RI_READY = 0, API_RI_UPDATING = 1, API_RI_FAULT = 2 };
 
 /* Whether any stream of the process captures now, whether any graph lives
  * (one atomic load each). */
@@ -296,9 +353,45 @@ aclError api_cap_check_unsafe(const char *desc, const struct api_ctx *ctx, bool 
 int api_cap_exchange_mode(int mode);
 
 /* Note a task enqueued on stream with the bytes it touches: true when the
- * stream captures (the task is the capture's), false when it runs. */
+ * stream captures (the task is the capture's), false when it runs. An
+ * operator on a stream that updates a task group (true too) gives the
+ * group's task it replaces its bytes. _ex also keeps what
+ * aclmdlRITaskGetParams answers; api_cap_noted sets that for the task the
+ * stream captured last (a record or wait noted before its backend call),
+ * each naming the backend's task, which the stream recorded last. */
+struct api_cap_params {
+    void *obj;         /* an event's user handle */
+    uint32_t obj_flag; /* its creation flags */
+    uint32_t flag;     /* a record's or wait's flag, a value wait's */
+    void *addr;        /* a value write's or wait's address */
+    uint64_t value;
+};
 bool api_cap_note(const void *stream, aclmdlRITaskType type, const char *what,
                   const struct api_cap_range *r, int n);
+bool api_cap_note_ex(const void *stream, aclmdlRITaskType type, const char *what,
+                     const struct api_cap_range *r, int n, const struct api_cap_params *p);
+void api_cap_noted(const void *stream, const struct api_cap_params *p);
+/* Whether any stream captures or updates a task group now (one load). */
+bool api_cap_busy(void);
+/* Whether stream may take a task of `type` now (the runtime's names for
+ * its kind: ts_name, ts_type): an updating stream only operators, no more
+ * than its group holds (507009, 507899); a capturing stream into its open
+ * task group only operators (507009), and no task outside it while
+ * another lane of its capture has one open (107034). CANN's messages. */
+aclError api_cap_admit(const void *stream, aclmdlRITaskType type, const char *ts_name,
+                       unsigned ts_type);
+/* Task groups: Begin (107029, 107033 refused) and End (the group, or
+ * NULL with 107029, 107033, 107034, 507903); the live closed group behind
+ * a user handle (NULL: none); updates Begin (107027, 107005, 107033) and
+ * End (507899 when tasks were left); the graph whose group stream updates
+ * (NULL: none); graph g goes: its groups' updates end. */
+aclError api_cap_grp_begin(void *stream);
+aclError api_cap_grp_end(void *stream, struct api_task_grp **out);
+struct api_task_grp *api_cap_grp_lookup(const void *handle);
+aclError api_cap_update_begin(void *stream, struct api_task_grp *t);
+aclError api_cap_update_end(void *stream);
+struct api_graph *api_cap_update_graph(const void *stream);
+void api_cap_updates_drop(struct api_graph *g);
 /* An event record / wait on stream: noted when the stream captures; a
  * wait on an event recorded in a capture pulls its stream into that
  * capture. A wait's refusals: 107031 on the default stream, 107024 for a
@@ -331,8 +424,19 @@ bool api_cap_bound(const struct api_graph *g, const void *stream);
 bool api_cap_model_of(const void *stream, uint32_t *id, bool *loaded, void **be_graph,
                       unsigned *lane);
 aclError api_cap_build_end(struct api_graph *g);
-/* The live graph behind a user handle, or NULL. */
+/* The live graph behind a user handle, or NULL. _get also counts the
+ * caller among its users until api_graph_put; api_graph_retire makes it
+ * unfindable and waits for its users to go (false: another call retired
+ * it first). */
 struct api_graph *api_graph_lookup(const void *handle);
+struct api_graph *api_graph_get(const void *handle);
+void api_graph_put(struct api_graph *g);
+bool api_graph_retire(struct api_graph *g);
+/* End the capture of g in the backend if it is under way (a graph going
+ * with its capture, a sub-graph's with its parent's). */
+void api_cap_abandon(struct api_graph *g);
+/* A sub-graph whose parent is g, or NULL. */
+struct api_graph *api_graph_sub_of(const struct api_graph *g);
 /* Whether handle is a task of a live graph. */
 bool api_graph_task_live(const void *task);
 /* Call fn for each task of g, in order, under the lock (fn must not call
