@@ -1175,6 +1175,22 @@ static aclError scenario_ACL_MDLRI_CAPTURE_END(void)
     return rc;
 }
 
+static aclError scenario_ACL_MDLRI_TASK_GROUP(void)
+{
+    aclmdlRI ri = NULL;
+    aclrtTaskGrp grp = (aclrtTaskGrp)1;
+    assert_int_equal(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    on();
+    aclError rc = aclmdlRICaptureTaskGrpBegin(stream);
+    off();
+    /* no group was begun: End has none to end */
+    assert_int_equal(aclmdlRICaptureTaskGrpEnd(stream, &grp), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    assert_null(grp);
+    assert_int_equal(aclmdlRICaptureEnd(stream, &ri), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    return rc;
+}
+
 /* A graph of one fill, for the points below. */
 static aclmdlRI small_graph(void **d)
 {
