@@ -665,6 +665,25 @@ static aclError notify_reset(void *n)
     return keep(RCALL(aclrtNotifyBatchReset, &n, 1));
 }
 
+static aclError notify_export(void *n, uint64_t flags, char *key, const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtNotifyGetExportKey, n, key, BE_IPC_KEY_MAX, flags));
+}
+
+static aclError notify_set_pids(void *n, int32_t *pids, size_t num, const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtNotifySetImportPid, n, pids, num));
+}
+
+static aclError notify_import(int32_t dev, const char *key, uint64_t flags, void **out,
+                              const char **why)
+{
+    (void)dev, (void)why;
+    return keep(RCALL(aclrtNotifyImportByKey, (aclrtNotify *)out, key, flags));
+}
+
 static aclError notify_id(void *n, uint32_t *id)
 {
     return keep(RCALL(aclrtGetNotifyId, n, id));
@@ -1355,6 +1374,9 @@ static const struct be_ops ops = {
     .notify_wait = notify_wait,
     .notify_reset = notify_reset,
     .notify_id = notify_id,
+    .notify_export = notify_export,
+    .notify_set_pids = notify_set_pids,
+    .notify_import = notify_import,
     .value_write = value_write,
     .value_wait = value_wait,
     .peer_can_access = peer_can_access,

@@ -351,6 +351,18 @@ struct be_ops {
     aclError (*notify_wait)(void *notify, void *stream, uint32_t timeout_s);
     aclError (*notify_reset)(void *notify);
     aclError (*notify_id)(void *notify, uint32_t *id);
+    /* Notifies shared between processes (keys of BE_IPC_KEY_MAX bytes with
+     * their NUL): export (flags: ACL_RT_NOTIFY_EXPORT_FLAG_*; refused for
+     * one exported already), list the pids allowed to import it, import on
+     * open device dev a new notify sharing the exported one's state
+     * (ACL_ERROR_RT_NO_PERMISSION off the whitelist; refused for a key of
+     * no live export or of a dead exporter), each refusal explained in
+     * *why. A record through any sets the state, a wait through any
+     * consumes it. pre: pointers not NULL, flags and n checked. */
+    aclError (*notify_export)(void *notify, uint64_t flags, char *key, const char **why);
+    aclError (*notify_set_pids)(void *notify, int32_t *pids, size_t n, const char **why);
+    aclError (*notify_import)(int32_t dev, const char *key, uint64_t flags, void **notify,
+                              const char **why);
     /* 8 bytes of device memory written / waited for on a stream.
      * pre: addr inside a live device block, 8-byte aligned. */
     aclError (*value_write)(void *stream, void *addr, uint64_t value);
@@ -829,7 +841,8 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(stream_prop) BE_REQUIRE(stream_abort) BE_REQUIRE(avail)
     BE_REQUIRE(event_info) BE_REQUIRE(dev_prop) BE_REQUIRE(notify_create)
     BE_REQUIRE(notify_destroy) BE_REQUIRE(notify_record) BE_REQUIRE(notify_wait)
-    BE_REQUIRE(notify_reset) BE_REQUIRE(notify_id) BE_REQUIRE(value_write)
+    BE_REQUIRE(notify_reset) BE_REQUIRE(notify_id) BE_REQUIRE(notify_export)
+    BE_REQUIRE(notify_set_pids) BE_REQUIRE(notify_import) BE_REQUIRE(value_write)
     BE_REQUIRE(value_wait) BE_REQUIRE(peer_can_access) BE_REQUIRE(peer_enable)
     BE_REQUIRE(devices_topo)
     BE_REQUIRE(device_info) BE_REQUIRE(device_feature) BE_REQUIRE(device_uuid)

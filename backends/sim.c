@@ -694,6 +694,33 @@ static aclError notify_reset(void *n)
     return ACL_SUCCESS;
 }
 
+static aclError notify_export(void *n, uint64_t flags, char *key, const char **why)
+{
+    enum sim_rc rc = sim_notify_export(n, flags & ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION
+                                              ? SIM_NOTIFY_NO_PID_CHECK : 0, key);
+    if (rc == SIM_EINVAL) {
+        *why = "the notify was exported already (one key per notify)";
+        return ACL_ERROR_RT_INTERNAL_ERROR; /* notify.cc CreateIpcNotify: RT_ERROR_NOTIFY_TYPE */
+    }
+    return rc_to_acl(rc, ACL_ERROR_BAD_ALLOC);
+}
+
+static aclError notify_set_pids(void *n, int32_t *pids, size_t num, const char **why)
+{
+    return rc_to_acl(sim_notify_set_pids(n, pids, num, why), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+static aclError notify_import(int32_t dev, const char *key, uint64_t flags, void **out,
+                              const char **why)
+{
+    (void)flags; /* one simulated server: every device reaches every other */
+    struct sim_notify *n = NULL;
+    enum sim_rc rc = sim_notify_import(dev, key, &n, why);
+    if (rc == SIM_OK)
+        *out = n;
+    return rc_to_acl(rc, ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
+}
+
 static aclError notify_id(void *n, uint32_t *id)
 {
     *id = sim_notify_id(n);
@@ -2151,6 +2178,9 @@ static const struct be_ops ops = {
     .notify_wait = notify_wait,
     .notify_reset = notify_reset,
     .notify_id = notify_id,
+    .notify_export = notify_export,
+    .notify_set_pids = notify_set_pids,
+    .notify_import = notify_import,
     .value_write = value_write,
     .value_wait = value_wait,
     .peer_can_access = peer_can_access,

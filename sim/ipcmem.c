@@ -95,6 +95,7 @@ void sim_ipc_sweep(void)
         if (strncmp(e->d_name, PREFIX, sizeof PREFIX - 1) == 0)
             rest = e->d_name + sizeof PREFIX - 1;
         else if (strncmp(e->d_name, "aclsim-ev-", 10) == 0 ||
+                 strncmp(e->d_name, "aclsim-nt-", 10) == 0 ||
                  strncmp(e->d_name, "aclsim-vmm-", 11) == 0)
             rest = strchr(e->d_name + 7, '-') + 1;
         char *end = NULL;

@@ -144,6 +144,27 @@ static inline bool sim_ev_same(const struct sim_event *a, const struct sim_event
     return a->mark == b->mark;
 }
 
+/* ---- ipcnotify.c: the state notifies share between processes ---- */
+
+struct sim_ntf_ipc;
+/* Consume the shared state (true when it was set), set it, and whether a
+ * and b share one (both exported or imported from one key). */
+bool sim_ntf_ipc_take(struct sim_ntf_ipc *i);
+void sim_ntf_ipc_give(struct sim_ntf_ipc *i);
+bool sim_ntf_ipc_same(const struct sim_ntf_ipc *a, const struct sim_ntf_ipc *b);
+/* A new shared state (set or not, export flags), its key into key;
+ * SIM_EHOSTMEM when it cannot be had. */
+enum sim_rc sim_ntf_ipc_export(bool set, uint64_t flags, struct sim_ntf_ipc **out,
+                               char key[SIM_IPC_KEY_MAX]);
+/* Add pids to the export's whitelist (SIM_ENOMEM: full, *why). */
+enum sim_rc sim_ntf_ipc_pids(struct sim_ntf_ipc *i, const int32_t *pids, size_t n,
+                             const char **why);
+/* The shared state of key: SIM_EINVAL (no live export, or its exporter
+ * died) or SIM_EPERM (not on the whitelist) with *why. */
+enum sim_rc sim_ntf_ipc_open(const char *key, struct sim_ntf_ipc **out, const char **why);
+/* Let go of it (the exporter's: no new imports). */
+void sim_ntf_ipc_close(struct sim_ntf_ipc *i);
+
 /* ---- Tasks ---- */
 
 /* One operation enqueued on a stream. */
@@ -258,6 +279,9 @@ enum sim_rc sim_queue_sync_device(int32_t dev, int32_t timeout_ms);
 enum sim_rc sim_queue_event_sync(struct sim_event *e, int32_t timeout_ms);
 /* s is being destroyed or aborted: drop its queue. */
 void sim_queue_drop(struct sim_stream *s);
+/* Release the streams a wait on an IPC notify holds whose notify another
+ * process recorded since (the fast path: one atomic load). */
+void sim_queue_poll(void);
 /* The graph whose record is `from` is aborted: its replays' tasks still
  * queued anywhere become no-ops, and a stream one of its waits holds goes
  * on with its other work. */

@@ -505,6 +505,21 @@ void sim_notify_wait(struct sim_notify *n, struct sim_stream *s, uint32_t timeou
 /* Back to not set (host side, at once). */
 void sim_notify_reset(struct sim_notify *n);
 uint32_t sim_notify_id(const struct sim_notify *n);
+/* IPC notifies (ipcnotify.c): export n (its key into key; SIM_EINVAL when
+ * it was exported already), list pids allowed to import it, import the
+ * notify a key names as a new notify of device dev (refused, with *why,
+ * for a key of no live export, of a dead exporter, SIM_EPERM off the
+ * whitelist unless the export had SIM_NOTIFY_NO_PID_CHECK). A record
+ * through any of them sets the one state, which a wait through any
+ * consumes: a stream a wait holds is released by another process's
+ * record when a synchronisation or query of this process looks. */
+#define SIM_NOTIFY_NO_PID_CHECK 0x2u
+#define SIM_IPC_KEY_MAX 65 /* an IPC key with its NUL (notifies and memory) */
+enum sim_rc sim_notify_export(struct sim_notify *n, uint64_t flags, char key[SIM_IPC_KEY_MAX]);
+enum sim_rc sim_notify_set_pids(struct sim_notify *n, const int32_t *pids, size_t num,
+                                const char **why);
+enum sim_rc sim_notify_import(int32_t dev, const char *key, struct sim_notify **out,
+                              const char **why);
 
 /* Value writes and waits on 8 bytes of device memory: a write stores value
  * when the stream reaches it; a wait holds its stream until the bytes meet
@@ -1025,8 +1040,8 @@ enum sim_rc sim_event_import(int32_t dev, const char *name, struct sim_event **o
  * exporter's close unlinks the name (later imports fail) and gives the
  * block its private bytes back; the object goes with its last mapping.
  * Names whose creating process died (events' and memory's) are unlinked
- * by the next export or IPC event of any process (sim_ipc_sweep). */
-#define SIM_IPC_KEY_MAX 65
+ * by the next export or IPC event of any process (sim_ipc_sweep). Keys are
+ * SIM_IPC_KEY_MAX bytes. */
 enum sim_ipc_role { SIM_IPC_EXPORTED = 1, SIM_IPC_IMPORTED = 2 };
 struct sim_ipc_info {
     char key[SIM_IPC_KEY_MAX];

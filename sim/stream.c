@@ -124,6 +124,7 @@ uint64_t sim_stream_now(struct sim_stream *s)
 
 bool sim_stream_done(struct sim_stream *s)
 {
+    sim_queue_poll(); /* a record another process made since */
     if (sim_stream_queueing(s) || atomic_load(&s->blocking) != 0) {
         sim_clock_done(SIM_PS_FOREVER); /* the host still pays the query */
         return false;

@@ -747,6 +747,20 @@ static aclError scenario_ACL_RT_IPC_EVENT(void)
 /* IPC memory: a 2 MB block exported (pid validation off) and imported in
  * this very process; each point fails its call and leaves the key as it
  * was, so the same call succeeds next. */
+static aclError scenario_ACL_RT_IPC_NOTIFY(void)
+{
+    aclrtNotify n;
+    char key[65] = "";
+    assert_int_equal(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtNotifyGetExportKey(n, key, sizeof key, 0);
+    off();
+    assert_string_equal(key, "");
+    assert_int_equal(aclrtNotifyGetExportKey(n, key, sizeof key, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyNotify(n), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError scenario_ACL_RT_IPC_MEM_EXPORT(void)
 {
     void *p;

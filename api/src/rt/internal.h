@@ -72,6 +72,12 @@ void api_ipc_event_forget(const void *h);
  * backend. For api_obj_publish. */
 aclError api_ipc_event_drop(void *h);
 
+/* ---- notify.c ---- */
+
+/* The last reference to a notify went: the backend destroys it (for
+ * api_obj_publish, of notify.c's and ipcnotify.c's notifies). */
+void api_notify_release(void *h, struct api_ctx *owner);
+
 /* ---- capture.c, for capgroup.c ---- */
 
 /* The capture state's lock, and what it guards: the graph whose capture

@@ -18,7 +18,7 @@
 #include "backends/be.h"
 
 /* The last reference to a notify went (objects.c). */
-static void release_notify(void *h, struct api_ctx *owner)
+void api_notify_release(void *h, struct api_ctx *owner)
 {
     (void)owner;
     be_get()->notify_destroy(h);
@@ -53,7 +53,7 @@ aclError api_impl_aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
         return rc;
     void *n = NULL;
     rc = be_get()->notify_create(ctx.ctx->device, &n);
-    rc = api_obj_publish(rc, n, API_OBJ_NOTIFY, ctx.ctx, release_notify,
+    rc = api_obj_publish(rc, n, API_OBJ_NOTIFY, ctx.ctx, api_notify_release,
                          be_get()->notify_destroy);
     api_stream_put(&ctx);
     if (api_err_create(fn, rc, ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "notify") == ACL_SUCCESS)
