@@ -13,6 +13,7 @@
  * long-lived, so inserts moving the tail are fine.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -99,6 +100,15 @@ enum sim_rc sim_host_alloc(size_t size, void **ptr)
     return SIM_OK;
 }
 
+/* Frees and unregistrations of known host ranges so far (sim_mem_frees:
+ * a replay's view of host memory found live stays so while it stays). */
+static _Atomic uint64_t host_frees;
+
+uint64_t sim_host_frees(void)
+{
+    return atomic_load_explicit(&host_frees, memory_order_relaxed);
+}
+
 enum sim_rc sim_host_free(void *ptr)
 {
     pthread_mutex_lock(&host.lock);
@@ -112,6 +122,7 @@ enum sim_rc sim_host_free(void *ptr)
     host.bytes -= host.v[at].size;
     memmove(&host.v[at], &host.v[at + 1], (host.n - at - 1) * sizeof *host.v);
     host.n--;
+    atomic_fetch_add_explicit(&host_frees, 1, memory_order_relaxed);
     pthread_mutex_unlock(&host.lock);
     base_free(ptr);
     return SIM_OK;
@@ -198,6 +209,7 @@ static enum sim_rc insert(const struct hblock *b)
 /* Remove the block at index at (lock held). */
 static void erase(size_t at)
 {
+    atomic_fetch_add_explicit(&host_frees, 1, memory_order_relaxed);
     memmove(&host.v[at], &host.v[at + 1], (host.n - at - 1) * sizeof *host.v);
     host.n--;
 }

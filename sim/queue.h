@@ -219,6 +219,8 @@ struct sim_task {
     uint32_t flag; /* COPY, COPY2D: SIM_COPY_* flags; FILL, FILL32: the host waits */
     void *staging; /* memory the queued task owns */
     unsigned lane; /* a recorded task: the lane of the stream that captured it */
+    bool hknown;   /* a recorded copy or fill: its host side was pinned or registered
+                      memory when recorded (replays check it still is) */
     const void *from; /* a recorded task and its copies: the record it came from */
     void *hdst;       /* a recorded copy or fill whose memory graph.c found live: */
     const void *hsrc; /* the host views of its ranges (NULL: none) */

@@ -222,6 +222,8 @@ void sim_host_abandon(void *ptr, bool managed);
 
 /* Bytes of live host blocks, and the most ever live. */
 void sim_host_usage(uint64_t *cur, uint64_t *peak);
+/* Frees of pinned, registered and managed host ranges so far. */
+uint64_t sim_host_frees(void);
 
 /* ---- host.c: registered and managed memory ---- */
 
@@ -407,8 +409,9 @@ void sim_hold_configure(uint32_t grace_ms);
 /* Notifies: a record sets the notify when the stream reaches it; a wait
  * holds its stream until the notify is set, then resets it (one waiter per
  * record). timeout_s 0: no limit. */
-/* Frees and unmaps of device memory so far, on every device (blocks.c):
- * memory live at one count is live while the count stays. */
+/* Frees and unmaps of device memory so far, on every device (blocks.c),
+ * and frees of known host memory (host.c): memory live at one count is
+ * live while the count stays. */
 uint64_t sim_mem_frees(void);
 
 /* ---- Captured work (graph.c) ----

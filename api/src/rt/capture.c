@@ -534,10 +534,17 @@ static struct api_cap_task *new_task(struct api_graph *g, unsigned lane, aclmdlR
 static void describe(struct api_cap_task *t, const struct api_cap_range *r, int n,
                      const struct api_cap_params *p)
 {
-    t->n_r = 0;
+    int k = 0;
+    t->host = 0;
     for (int i = 0; r && i < n && i < API_CAP_RANGES; i++)
-        if (r[i].p && r[i].n)
-            t->r[t->n_r++] = r[i];
+        if (r[i].p && r[i].n) {
+            struct be_ptr_info in;
+            be_get()->lookup(r[i].p, &in);
+            if (in.kind == BE_PTR_HOST_PINNED || in.kind == BE_PTR_HOST_REGISTERED)
+                t->host |= (uint16_t)(1u << k);
+            t->r[k++] = r[i];
+        }
+    t->n_r = k;
     if (p) {
         t->obj = p->obj;
         t->obj_flag = p->obj_flag;

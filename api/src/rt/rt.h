@@ -239,6 +239,7 @@ struct api_cap_task {
     bool disabled;  /* aclmdlRITaskDisable */
     int n_r;
     struct api_cap_range r[API_CAP_RANGES]; /* the bytes it reads or writes */
+    uint16_t host; /* bit i: r[i] was pinned or registered host memory when captured */
     int nframes;    /* its stack, with ACLSIM_TRACK=1 */
     void *frames[API_CAP_FRAMES];
     /* What aclmdlRITaskGetParams answers and aclmdlRITaskSetParams
