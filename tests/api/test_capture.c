@@ -118,8 +118,13 @@ static void test_captured_work_runs_at_each_replay(void **state)
     assert_int_equal(aclrtMalloc(&other, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     assert_int_equal(aclrtFree(other), ACL_SUCCESS);
     put(a, 3);
-    assert_int_equal(aclmdlRIExecute(ri, -1), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
     assert_true(all(b, 3));
+    /* a captured graph runs asynchronously only (api_error.cc L4039-4041) */
+    assert_int_equal(aclmdlRIExecute(ri, -1), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Not_Supported(EE1016)", "Synchronously executing the model running instance "
+               "failed. Reason: ACL Graph mode is not supported.");
     assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
 }
 
@@ -327,7 +332,15 @@ static void test_end_refusals(void **state)
     expect_msg("Invalid_Argument_API_Call_Sequence(EE1018)", want);
     assert_null(ri);
     FAILS(aclmdlRICaptureEnd(NULL, &ri), ACL_ERROR_INVALID_PARAM);
-    FAILS(aclmdlRICaptureEnd(s, NULL), ACL_ERROR_INVALID_PARAM);
+    /* No ACL layer check of modelRI (model_ri.cpp L93-104): the runtime's
+     * wants one for a capture of its own (api_impl_aclgraph.cc L43-52). */
+    FAILS(aclmdlRICaptureEnd(s, NULL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureEnd(s, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Ending the capture of a stream failed "
+               "because captureMdl cannot be a NULL pointer.");
+    assert_int_equal(aclmdlRICaptureEnd(s, &ri), ACL_SUCCESS); /* it still captured */
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
 }
 
 static aclError end_elsewhere_rc;

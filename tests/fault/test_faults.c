@@ -1230,6 +1230,39 @@ static aclError scenario_ACL_MDLRI_EXECUTE(void)
     return rc;
 }
 
+static aclError scenario_ACL_MDLRI_UPDATE(void)
+{
+    void *d;
+    aclmdlRI ri = small_graph(&d);
+    aclmdlRITask task = NULL;
+    uint32_t n = 1;
+    assert_int_equal(aclmdlRIGetTasksByStream(stream, &task, &n), ACL_SUCCESS);
+    on();
+    aclError rc = aclmdlRITaskDisable(task);
+    off();
+    /* nothing changed: the graph is not being updated, it runs */
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_MDLRI_COND(void)
+{
+    aclmdlRI ri = NULL;
+    aclmdlRICondHandle h = NULL;
+    assert_int_equal(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureGetInfo(stream, NULL, &ri), ACL_SUCCESS);
+    on();
+    aclError rc = aclmdlRICondHandleCreate(ri, 0, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &h);
+    off();
+    assert_null(h);
+    assert_int_equal(aclmdlRICaptureEnd(stream, &ri), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError scenario_ACL_MDLRI_DESTROY(void)
 {
     void *d;

@@ -129,6 +129,14 @@ struct api_graph *api_graph_first(void)
     return graphs;
 }
 
+bool api_graph_bound(const void *stream)
+{
+    pthread_mutex_lock(&lock);
+    bool bound = api_graph_bound_locked(stream);
+    pthread_mutex_unlock(&lock);
+    return bound;
+}
+
 bool api_graph_bound_locked(const void *stream)
 {
     for (struct api_graph *g = graphs; g; g = g->next)
@@ -386,6 +394,119 @@ aclError api_cap_begin(void *stream, struct api_ctx *ctx, int mode, struct api_g
     pthread_mutex_unlock(&lock);
     *out = g;
     return ACL_SUCCESS;
+}
+
+/* ---- Sub-graphs of conditional tasks, and their condition handles ---- */
+
+static bool descends(const struct api_graph *h, const struct api_graph *g);
+static struct api_cap_task *new_task(struct api_graph *g, unsigned lane, aclmdlRITaskType type,
+                                     const char *what);
+static void describe(struct api_cap_task *t, const struct api_cap_range *r, int n,
+                     const struct api_cap_params *p);
+
+aclError api_cap_cond_new(struct api_graph *g, uint64_t *word, uint32_t deflt, int flag,
+                          struct api_cond **out)
+{
+    struct api_cond *c = base_calloc(1, sizeof *c);
+    if (!c)
+        return ACL_ERROR_BAD_ALLOC;
+    c->graph = g;
+    c->word = word;
+    c->deflt = deflt;
+    c->flag = flag;
+    pthread_mutex_lock(&lock);
+    c->next = g->conds;
+    g->conds = c;
+    pthread_mutex_unlock(&lock);
+    *out = c;
+    return ACL_SUCCESS;
+}
+
+struct api_cond *api_cap_cond_lookup(const void *handle)
+{
+    pthread_mutex_lock(&lock);
+    struct api_cond *hit = NULL;
+    for (struct api_graph *g = graphs; g && !hit; g = g->next)
+        for (struct api_cond *c = g->conds; c && !hit && !g->dying; c = c->next)
+            if (c == handle)
+                hit = c;
+    pthread_mutex_unlock(&lock);
+    return hit;
+}
+
+aclError api_cap_cond_task(void *stream, struct api_cond *c, int type, unsigned n,
+                           aclmdlRI *subs)
+{
+    struct api_graph *sub[API_COND_SUBS] = {0};
+    void *be_sub[API_COND_SUBS] = {0};
+    for (unsigned i = 0; i < n; i++)
+        if (!(sub[i] = base_calloc(1, sizeof *sub[i]))) {
+            while (i-- > 0)
+                base_free(sub[i]);
+            return ACL_ERROR_BAD_ALLOC;
+        }
+    pthread_mutex_lock(&lock);
+    unsigned lane = 0;
+    struct api_graph *g = capture_of(stream, &lane);
+    aclError rc = be_get()->graph_cond(stream, c->word, type, n, be_sub);
+    if (rc == ACL_SUCCESS) {
+        struct api_cap_task *t = new_task(g, lane, ACL_MODEL_RI_TASK_DEFAULT,
+                                          "aclmdlRIAddCondTask");
+        if (t)
+            describe(t, NULL, 0, NULL);
+        c->type = type;
+        c->n = n;
+        for (unsigned i = 0; i < n; i++) { /* not begun: CaptureToModelRIBegin begins them */
+            sub[i]->id = next_id++;
+            sub[i]->device = g->device;
+            sub[i]->ctx = g->ctx;
+            sub[i]->status = API_GRAPH_SUB_NEW;
+            sub[i]->parent = g;
+            sub[i]->be_graph = be_sub[i];
+            sub[i]->next = graphs;
+            graphs = sub[i];
+            atomic_fetch_add(&n_graphs, 1);
+            subs[i] = sub[i];
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    for (unsigned i = 0; rc != ACL_SUCCESS && i < n; i++)
+        base_free(sub[i]);
+    return rc;
+}
+
+aclError api_cap_begin_into(void *stream, struct api_ctx *ctx, int mode, struct api_graph *sub)
+{
+    pthread_mutex_lock(&lock);
+    aclError rc = ACL_SUCCESS;
+    if (sub->status != API_GRAPH_SUB_NEW)
+        rc = ACL_ERROR_RT_MODEL_CAPTURED;
+    else if (capture_of(stream, NULL))
+        rc = ACL_ERROR_RT_STREAM_CAPTURED;
+    else
+        rc = be_get()->graph_begin_into(stream, mode, sub->be_graph);
+    if (rc == ACL_SUCCESS) {
+        sub->ctx = ctx;
+        sub->mode = mode;
+        sub->thread = self();
+        sub->status = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+        sub->n_lanes = 1;
+        sub->lane[0] = stream;
+        atomic_fetch_add(&capturing, 1);
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+void api_cap_cond_words(struct api_graph *g, void (*fn)(const struct api_cond *c, void *u),
+                        void *u)
+{
+    pthread_mutex_lock(&lock);
+    for (struct api_graph *h = graphs; h; h = h->next)
+        if (descends(h, g))
+            for (const struct api_cond *c = h->conds; c; c = c->next)
+                fn(c, u);
+    pthread_mutex_unlock(&lock);
 }
 
 /* Every joined lane must end with a record the origin stream waited on
@@ -855,6 +976,16 @@ void api_graph_each_task(struct api_graph *g, void (*fn)(const struct api_cap_ta
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < g->n_tasks; i++)
         fn(g->tasks[i], u);
+    pthread_mutex_unlock(&lock);
+}
+
+void api_graph_each_task_mut(struct api_graph *g, void (*fn)(struct api_cap_task *t, void *u),
+                             void *u)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < g->n_tasks; i++)
+        fn(g->tasks[i], u);
+    g->checked = false; /* the sanitizer looks at the ranges again */
     pthread_mutex_unlock(&lock);
 }
 

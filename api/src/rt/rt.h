@@ -122,6 +122,11 @@ void api_obj_put(struct api_obj *o);
 void *api_obj_handle(const struct api_obj *o);
 struct api_ctx *api_obj_owner(const struct api_obj *o);
 int32_t api_obj_device(const struct api_obj *o);
+/* A value its family keeps with a published handle (an event's creation
+ * flags): read it from a held object; set it by handle (no-op for a
+ * handle not published). */
+uint64_t api_obj_aux(const struct api_obj *o);
+void api_obj_set_aux(const void *handle, enum api_obj_kind kind, uint64_t v);
 
 /* Withdraw a published handle (a context's streams with it); its backend
  * object is released once the last reference is put, at once if there is
@@ -217,6 +222,7 @@ void api_state_mute(bool on);
 #define API_CAP_FRAMES 16
 #define API_GRAPH_ENDED 3    /* a graph's status once its capture ended */
 #define API_GRAPH_BUILDING 4 /* between aclmdlRIBuildBegin and aclmdlRIBuildEnd */
+#define API_GRAPH_SUB_NEW 5  /* a conditional task's sub-graph whose capture never began */
 
 struct api_cap_range {
     const void *p;
@@ -425,6 +431,22 @@ bool api_cap_bound(const struct api_graph *g, const void *stream);
 bool api_cap_model_of(const void *stream, uint32_t *id, bool *loaded, void **be_graph,
                       unsigned *lane);
 aclError api_cap_build_end(struct api_graph *g);
+/* Conditions: a handle of graph g over the device word `word` (the
+ * caller allocated it); the live handle behind a user's (NULL: none); a
+ * conditional task of type over c on capturing stream (pre: the handle is
+ * of the stream's capture, unused, n checked), with n new sub-graphs
+ * (status API_GRAPH_SUB_NEW) into subs; a capture on stream into such a
+ * sub-graph (107026 when it was begun already, 107027 for a capturing
+ * stream); fn called for every handle of g and the sub-graphs under it
+ * (under the lock: fn must not call capture.c). */
+aclError api_cap_cond_new(struct api_graph *g, uint64_t *word, uint32_t deflt, int flag,
+                          struct api_cond **out);
+struct api_cond *api_cap_cond_lookup(const void *handle);
+aclError api_cap_cond_task(void *stream, struct api_cond *c, int type, unsigned n,
+                           aclmdlRI *subs);
+aclError api_cap_begin_into(void *stream, struct api_ctx *ctx, int mode, struct api_graph *sub);
+void api_cap_cond_words(struct api_graph *g, void (*fn)(const struct api_cond *c, void *u),
+                        void *u);
 /* The live graph behind a user handle, or NULL. _get also counts the
  * caller among its users until api_graph_put; api_graph_retire makes it
  * unfindable and waits for its users to go (false: another call retired
@@ -436,6 +458,8 @@ bool api_graph_retire(struct api_graph *g);
 /* End the capture of g in the backend if it is under way (a graph going
  * with its capture, a sub-graph's with its parent's). */
 void api_cap_abandon(struct api_graph *g);
+/* Whether stream is bound to a built model (CANN's model stream). */
+bool api_graph_bound(const void *stream);
 /* A sub-graph whose parent is g, or NULL. */
 struct api_graph *api_graph_sub_of(const struct api_graph *g);
 /* Whether handle is a task of a live graph. */
@@ -444,6 +468,9 @@ bool api_graph_task_live(const void *task);
  * capture.c). */
 void api_graph_each_task(struct api_graph *g, void (*fn)(const struct api_cap_task *t, void *u),
                          void *u);
+/* The same, fn free to change the tasks (their ranges looked at again). */
+void api_graph_each_task_mut(struct api_graph *g, void (*fn)(struct api_cap_task *t, void *u),
+                             void *u);
 /* A live graph of device dev (any), or NULL; the newest graph one of
  * whose streams is `stream`, or NULL. */
 struct api_graph *api_graph_on_device(int32_t dev);
