@@ -319,6 +319,7 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
          * given back: the handler may destroy an event, which takes it. */
         sim_task_faults_defer();
         pthread_mutex_lock(&g->rec.lock);
+        sim_queue_tag(&g->rec); /* what it queues, for aclmdlRIAbort */
         bool live = record_live(g);
         /* Happens-before: the lanes start after the launch stream's work so
          * far, and its later work follows all of theirs. */
@@ -354,6 +355,7 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
         for (unsigned i = 1; i < g->n_lanes; i++)
             if (g->own[i])
                 sim_hb_join(s, g->own[i]);
+        sim_queue_tag(NULL);
         pthread_mutex_unlock(&g->rec.lock);
         sim_task_faults_raise();
         if (sim_trace_enabled())

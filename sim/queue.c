@@ -88,6 +88,9 @@ static unsigned ipc_waits;           /* queues behind a wait on an IPC notify */
 static _Atomic unsigned any_ipc;     /* ipc_waits, for the fast path */
 static _Atomic uint32_t grace_ms = 60000;
 static const void *running_from; /* the tag of the task run() runs (lock held) */
+/* The record whose replay this thread submits now (sim_queue_tag): what
+ * it queues, and a wait of it that holds a stream, carry it for aborts. */
+static _Thread_local const void *launch_tag;
 static uint32_t next_notify_id[SIM_MAX_DEVICES];
 static unsigned live_notifies[SIM_MAX_DEVICES];
 static uint32_t next_cnt_id[SIM_MAX_DEVICES];
@@ -546,7 +549,7 @@ static bool run_kind(struct sim_stream *s, struct sim_task *t, bool device);
 
 static bool run(struct sim_stream *s, struct sim_task *t, bool device)
 {
-    running_from = t->from;
+    running_from = t->from || device ? t->from : launch_tag;
     bool held = run_kind(s, t, device);
     running_from = NULL;
     return held;
@@ -625,6 +628,8 @@ static enum sim_rc enqueue(struct sim_stream *s, const struct sim_task *t, struc
     struct sim_task *q = sim_task_keep(t, true);
     if (!q)
         return SIM_EHOSTMEM;
+    if (!q->from)
+        q->from = launch_tag;
     if (t->kind == SIM_T_COPY || t->kind == SIM_T_COPY2D)
         q->flag = 0; /* the host went on: it waits for no queued copy */
     if (t->kind == SIM_T_RECORD)
@@ -1019,6 +1024,11 @@ void sim_queue_drop(struct sim_stream *s)
     if (s->queueing)
         end_queue(s);
     unlock();
+}
+
+void sim_queue_tag(const void *from)
+{
+    launch_tag = from;
 }
 
 void sim_queue_abort(const void *from)

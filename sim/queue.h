@@ -284,6 +284,8 @@ void sim_queue_drop(struct sim_stream *s);
 /* Release the streams a wait on an IPC notify holds whose notify another
  * process recorded since (the fast path: one atomic load). */
 void sim_queue_poll(void);
+/* This thread submits the replay of record `from` now (NULL: done). */
+void sim_queue_tag(const void *from);
 /* The graph whose record is `from` is aborted: its replays' tasks still
  * queued anywhere become no-ops, and a stream one of its waits holds goes
  * on with its other work. */
