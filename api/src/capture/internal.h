@@ -16,6 +16,11 @@
  * no live model runtime instance. pre: modelRI not NULL. */
 struct api_graph *api_ri_get(const char *fn, aclmdlRI modelRI, aclError *rc);
 
+/* The runtime's refusal of a model call on a captured graph (desc: its
+ * name for the operation): 107000, "ACL Graph mode is not supported"
+ * (api_error.cc L3904, L3960, L3980, L4041, L4238). */
+aclError api_ri_graph_mode(const char *desc);
+
 /* Before a launch of g: each condition handle of g and of the sub-graphs
  * under it made with ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT gets its
  * default value (cond_handle.cc InitCondTaskByDefValue, at every

@@ -40,6 +40,12 @@ static aclError not_live(const char *fn, aclmdlRI modelRI)
     return ACL_ERROR_RT_PARAM_INVALID;
 }
 
+aclError api_ri_graph_mode(const char *desc)
+{
+    api_report(API_MSG_EE1016, "%s failed. Reason: ACL Graph mode is not supported.", desc);
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
 struct api_graph *api_ri_get(const char *fn, aclmdlRI modelRI, aclError *rc)
 {
     struct api_graph *g = api_graph_get(modelRI);
@@ -70,7 +76,7 @@ static const char exec_desc[] = "Executing the model running instance";
  * and g ready (capture_model.cc CheckExecuteReady). */
 static aclError launch_refused(struct api_graph *g, void *s)
 {
-    if (s && api_graph_bound(s)) {
+    if (s && api_graph_bound(s, NULL)) {
         api_report(API_MSG_EE1017, "%s failed. Parameter stm is invalid. Reason: The current "
                    "stream cannot be the same as the model stream.", exec_desc);
         return ACL_ERROR_RT_PARAM_INVALID;
@@ -155,9 +161,8 @@ aclError api_impl_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     if (!g)
         return rc;
     if (!g->built) { /* api_error.cc L4039-4041: a captured graph runs asynchronously only */
-        api_report(API_MSG_EE1016, "%s failed. Reason: ACL Graph mode is not supported.", desc);
         api_graph_put(g);
-        return ACL_ERROR_RT_PARAM_INVALID;
+        return api_ri_graph_mode(desc);
     }
     /* Synchronous: on the graph's context's default stream, then waited for. */
     struct api_stream_ref s;

@@ -129,21 +129,29 @@ struct api_graph *api_graph_first(void)
     return graphs;
 }
 
-bool api_graph_bound(const void *stream)
+/* The built model stream is bound to, or NULL. pre: lock held. */
+static struct api_graph *binder(const void *stream)
+{
+    for (struct api_graph *g = graphs; g; g = g->next)
+        for (unsigned i = 0; g->built && !g->dying && i < g->n_lanes; i++)
+            if (g->lane[i] == stream && !g->unbound[i])
+                return g;
+    return NULL;
+}
+
+bool api_graph_bound(const void *stream, uint32_t *id)
 {
     pthread_mutex_lock(&lock);
-    bool bound = api_graph_bound_locked(stream);
+    struct api_graph *g = binder(stream);
+    if (g && id)
+        *id = g->id;
     pthread_mutex_unlock(&lock);
-    return bound;
+    return g != NULL;
 }
 
 bool api_graph_bound_locked(const void *stream)
 {
-    for (struct api_graph *g = graphs; g; g = g->next)
-        for (unsigned i = 0; g->built && !g->dying && i < g->n_lanes; i++)
-            if (g->lane[i] == stream)
-                return true;
-    return false;
+    return binder(stream) != NULL;
 }
 
 static struct cap_event *event_of(const void *e)
@@ -775,8 +783,9 @@ aclError api_cap_wait(const char *desc, void *stream, void *event, bool external
                 g->rejoined[c->lane] = true;
         }
     } else if (g && !external && recorded_before(event)) {
-        rc = ACL_ERROR_RT_CAPTURE_DEPENDENCY; /* recorded outside the capture */
-        g->status = ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+        /* recorded outside the capture: refused, the capture goes on
+         * (api_impl.cc L1654-1666 returns before any TerminateCapture) */
+        rc = ACL_ERROR_RT_CAPTURE_DEPENDENCY;
     } else if (g) {
         new_task(g, lane, ACL_MODEL_RI_TASK_EVENT_WAIT, "aclrtStreamWaitEvent");
     }
@@ -1038,18 +1047,23 @@ aclError api_cap_build_begin(struct api_ctx *ctx, struct api_graph **out)
     return ACL_SUCCESS;
 }
 
-aclError api_cap_bind(struct api_graph *g, void *stream)
+aclError api_cap_bind(struct api_graph *g, void *stream, uint32_t *other)
 {
     pthread_mutex_lock(&lock);
     aclError rc = ACL_SUCCESS;
-    if (capture_of(stream, NULL))
+    struct api_graph *b = binder(stream);
+    if (b) {
+        *other = b->id;
+        rc = ACL_ERROR_RT_STREAM_MODEL;
+    } else if (capture_of(stream, NULL)) {
         rc = ACL_ERROR_RT_STREAM_CAPTURED;
-    else if (g->n_lanes == API_CAP_LANES)
+    } else if (g->n_lanes == API_CAP_LANES) {
         rc = ACL_ERROR_RT_NO_STREAM_RESOURCE;
-    else if (g->n_lanes == 0)
+    } else if (g->n_lanes == 0) {
         rc = be_get()->graph_begin(stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
-    else
+    } else {
         rc = be_get()->graph_join(g->lane[0], stream);
+    }
     if (rc == ACL_SUCCESS) {
         g->rejoined[g->n_lanes] = true; /* a bound stream needs no join back */
         g->lane[g->n_lanes++] = stream;
@@ -1058,14 +1072,31 @@ aclError api_cap_bind(struct api_graph *g, void *stream)
     return rc;
 }
 
+/* The lane of g stream is bound to, or -1. pre: lock held. */
+static int bound_lane(const struct api_graph *g, const void *stream)
+{
+    for (unsigned i = 0; i < g->n_lanes; i++)
+        if (g->lane[i] == stream && !g->unbound[i])
+            return (int)i;
+    return -1;
+}
+
 bool api_cap_bound(const struct api_graph *g, const void *stream)
 {
     pthread_mutex_lock(&lock);
-    bool bound = false;
-    for (unsigned i = 0; i < g->n_lanes && !bound; i++)
-        bound = g->lane[i] == stream;
+    bool bound = bound_lane(g, stream) >= 0;
     pthread_mutex_unlock(&lock);
     return bound;
+}
+
+bool api_cap_unbind(struct api_graph *g, const void *stream)
+{
+    pthread_mutex_lock(&lock);
+    int i = bound_lane(g, stream);
+    if (i >= 0)
+        g->unbound[i] = true; /* its lane stays in the record */
+    pthread_mutex_unlock(&lock);
+    return i >= 0;
 }
 
 bool api_cap_model_of(const void *stream, uint32_t *id, bool *loaded, void **be_graph,

@@ -312,6 +312,7 @@ struct api_graph {
     struct api_cond *conds;
     struct api_graph *parent;
     bool built; /* made by aclmdlRIBuildBegin: its streams are model streams */
+    bool unbound[API_CAP_LANES]; /* a lane aclmdlRIUnbindStream let go */
     /* The model's status after its capture (CANN's RtCaptureModelStatus):
      * READY, UPDATING after a SetParams or Disable, FAULT after a failed
      * one, READY again after aclmdlRIUpdate. */
@@ -420,11 +421,14 @@ aclError api_cap_end(struct api_graph *g, void *stream);
 /* An explicitly built graph (aclmdlRIBuildBegin): made with no stream;
  * each bound stream captures into it (no call refused for its mode: a
  * build is RELAXED); the end takes the backend's graph. bind:
- * ACL_ERROR_RT_STREAM_CAPTURED when the stream captures already. pre for
- * build_end: a stream is bound. */
+ * ACL_ERROR_RT_STREAM_MODEL (*other: the model's id) when the stream is
+ * bound to a model already, ACL_ERROR_RT_STREAM_CAPTURED when it
+ * captures. bound: whether stream is bound to g; unbind lets it go
+ * (false: it was not bound). pre for build_end: a stream is bound. */
 aclError api_cap_build_begin(struct api_ctx *ctx, struct api_graph **out);
-aclError api_cap_bind(struct api_graph *g, void *stream);
+aclError api_cap_bind(struct api_graph *g, void *stream, uint32_t *other);
 bool api_cap_bound(const struct api_graph *g, const void *stream);
+bool api_cap_unbind(struct api_graph *g, const void *stream);
 /* The model (graph of any status) stream is a lane of: true with its id,
  * whether it was loaded (its capture or build ended), the backend's graph
  * (once loaded) and the lane; false when the stream is bound to none. */
@@ -458,8 +462,9 @@ bool api_graph_retire(struct api_graph *g);
 /* End the capture of g in the backend if it is under way (a graph going
  * with its capture, a sub-graph's with its parent's). */
 void api_cap_abandon(struct api_graph *g);
-/* Whether stream is bound to a built model (CANN's model stream). */
-bool api_graph_bound(const void *stream);
+/* Whether stream is bound to a built model (CANN's model stream), and
+ * that model's id (id may be NULL). */
+bool api_graph_bound(const void *stream, uint32_t *id);
 /* A sub-graph whose parent is g, or NULL. */
 struct api_graph *api_graph_sub_of(const struct api_graph *g);
 /* Whether handle is a task of a live graph. */
