@@ -740,6 +740,43 @@ static void test_model_streams_bind_as_the_runtime_binds(void **state)
     (void)id2;
 }
 
+/* The ACL layer refuses NULL arguments of the label calls, the stream
+ * included (label.cpp L38-39, L63-64, L89-91: 100000); a list's count is
+ * checked, 0 < num <= 65535, before its array is read (api_c_model.cc
+ * L176-178, MAX_UINT16_NUM base_info.hpp L49). */
+static void test_label_arguments_are_checked_first(void **state)
+{
+    (void)state;
+    aclrtLabel l[1];
+    aclrtLabelList list = NULL;
+    void *idx;
+    assert_int_equal(aclrtCreateLabel(&l[0]), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&idx, 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    static const size_t bad[] = {0, 65536, (size_t)-1};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(aclrtCreateLabelList(l, bad[i], &list), ACL_ERROR_RT_PARAM_INVALID);
+        char want[160];
+        snprintf(want, sizeof want, "rtsLabelSwitchListCreate failed because value %zu for "
+                 "parameter num is invalid. Expected value: (0, 65535].", bad[i]);
+        expect_msg("Invalid_Argument(EE1003)", want);
+        assert_null(list);
+    }
+    assert_int_equal(aclrtCreateLabelList(NULL, 1, &list), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtCreateLabelList", "labels");
+    assert_int_equal(aclrtCreateLabelList(l, 1, &list), ACL_SUCCESS);
+    assert_int_equal(aclrtSetLabel(NULL, s), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSetLabel", "label");
+    assert_int_equal(aclrtSetLabel(l[0], NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSetLabel", "stream");
+    assert_int_equal(aclrtSwitchLabelByIndex(idx, 1, list, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSwitchLabelByIndex", "stream");
+    assert_int_equal(aclrtSwitchLabelByIndex(NULL, 1, list, s), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSwitchLabelByIndex", "ptr");
+    assert_int_equal(aclrtDestroyLabelList(list), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyLabel(l[0]), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(idx), ACL_SUCCESS);
+}
+
 /* ---- The allocator sanitizer ---- */
 
 static void test_free_under_a_live_graph_is_reported(void **state)
@@ -858,6 +895,7 @@ int main(void)
         cmocka_unit_test(test_wait_on_outside_record_is_refused),
         cmocka_unit_test(test_names_ids_json_and_destroy_callbacks),
         cmocka_unit_test(test_built_model_switches_by_index),
+        cmocka_unit_test(test_label_arguments_are_checked_first),
         cmocka_unit_test(test_model_queries_answer_as_the_runtime),
         cmocka_unit_test(test_model_streams_bind_as_the_runtime_binds),
         cmocka_unit_test(test_free_under_a_live_graph_is_reported),
