@@ -19,9 +19,7 @@
  * dead, as the driver's shared ids die with their process); names of dead
  * exporters are swept (sim_ipc_sweep, ipcmem.c).
  */
-#include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,11 +117,6 @@ enum sim_rc sim_ntf_ipc_pids(struct sim_ntf_ipc *i, const int32_t *pids, size_t 
     return SIM_OK;
 }
 
-static bool alive(int32_t pid)
-{
-    return pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH);
-}
-
 /* Whether this process may import the page. */
 static bool allowed(const struct ntf_page *p)
 {
@@ -157,7 +150,7 @@ enum sim_rc sim_ntf_ipc_open(const char *key, struct sim_ntf_ipc **out, const ch
         close(fd);
     enum sim_rc rc = SIM_EINVAL;
     if (i->page && atomic_load_explicit(&i->page->magic, memory_order_acquire) == PAGE_MAGIC) {
-        if (!alive(i->page->exporter)) {
+        if (!sim_pid_alive(i->page->exporter)) {
             *why = "the process that exported the notify has exited: its key died with it";
         } else if (!allowed(i->page)) {
             *why = "this process is not on the notify's whitelist: the exporter must list its pid "
