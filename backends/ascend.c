@@ -626,16 +626,9 @@ static aclError dev_prop(int32_t dev, int prop, int set, uint64_t *val)
         rc = keep(RCALL(aclrtGetDeviceSatMode, &m));
         *val = (uint64_t)m;
         return rc;
-    case BE_DP_OP_WAIT_TIMEOUT:
+    default: /* BE_DP_OP_WAIT_TIMEOUT */
         /* The real runtime has no getter: the ACL layer keeps the value. */
         return set ? keep(RCALL(aclrtSetOpWaitTimeout, (uint32_t)*val)) : ACL_SUCCESS;
-    default:
-        if (set)
-            return keep(RCALL(aclrtSetOpExecuteTimeOutWithMs, (uint32_t)*val));
-        uint32_t ms = 0;
-        rc = keep(RCALL(aclrtGetOpExecuteTimeout, &ms));
-        *val = ms;
-        return rc;
     }
 }
 

@@ -101,7 +101,7 @@ enum {
 };
 enum { BE_AVAIL_STREAM, BE_AVAIL_EVENT };
 enum { BE_EV_ID, BE_EV_TIMESTAMP, BE_EV_WAITED };
-enum { BE_DP_SAT_MODE, BE_DP_OP_WAIT_TIMEOUT, BE_DP_OP_EXEC_TIMEOUT_MS };
+enum { BE_DP_SAT_MODE, BE_DP_OP_WAIT_TIMEOUT };
 
 /* ---- resource limits, device tasks, IPC events ---- */
 enum {

@@ -642,14 +642,7 @@ static aclError event_info(void *e, int what, uint64_t *val)
 /* The simulator's device-wide setting for the ACL layer's BE_DP_*. */
 static enum sim_dev_setting setting_of(int prop)
 {
-    switch (prop) {
-    case BE_DP_SAT_MODE:
-        return SIM_DS_SAT_MODE;
-    case BE_DP_OP_WAIT_TIMEOUT:
-        return SIM_DS_OP_WAIT_TIMEOUT;
-    default:
-        return SIM_DS_OP_EXEC_TIMEOUT_MS;
-    }
+    return prop == BE_DP_SAT_MODE ? SIM_DS_SAT_MODE : SIM_DS_OP_WAIT_TIMEOUT;
 }
 
 static aclError dev_prop(int32_t dev, int prop, int set, uint64_t *val)

@@ -974,13 +974,11 @@ void sim_stream_core_limit_set(struct sim_stream *s, enum sim_core c, uint32_t n
 void sim_stream_core_limit_reset(struct sim_stream *s);
 
 /* Device-wide settings a program sets and reads back, kept per device
- * across opens: the saturation mode (aclrtSetDeviceSatMode), the operator
- * wait timeout (aclrtSetOpWaitTimeout) and execute timeout in ms
- * (aclrtSetOpExecuteTimeOut); 0 until set. */
+ * across opens: the saturation mode (aclrtSetDeviceSatMode) and the
+ * operator wait timeout (aclrtSetOpWaitTimeout); 0 until set. */
 enum sim_dev_setting {
     SIM_DS_SAT_MODE,
     SIM_DS_OP_WAIT_TIMEOUT,
-    SIM_DS_OP_EXEC_TIMEOUT_MS,
     SIM_DS_COUNT
 };
 uint64_t sim_device_setting(int32_t dev, enum sim_dev_setting s);

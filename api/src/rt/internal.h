@@ -35,6 +35,9 @@ bool api_ctx_sysopt(struct api_ctx *c, int opt, bool set, int64_t *value);
 
 /* The op wait timeout of device dev in seconds (0: none). */
 uint32_t api_op_wait_timeout(int32_t dev);
+/* devctl.c: a device opened, the operator timeouts count in the driver's
+ * interval from now on (device.c tells it). */
+void api_op_timeout_device_opened(void);
 
 /* ---- stream.c: what the stream, event and device calls share ---- */
 
