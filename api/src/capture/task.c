@@ -54,6 +54,29 @@ static struct api_cap_task *task_of(const char *fn, aclmdlRITask task, aclError 
     return task;
 }
 
+/* task_of after the runtime's NULL checks of the task and of the call's
+ * out argument (named out_name; NULL: the call has none): 107000, EE1004
+ * with the runtime's description desc of the call; a sub-graph's task is
+ * 207000, a warning only (the runtime's IsTaskBelongToSubCaptureMdl). */
+static struct api_cap_task *task_arg(const char *fn, const char *desc, aclmdlRITask task,
+                                     const void *out, const char *out_name, aclError *rc)
+{
+    if (!task) {
+        *rc = api_rt_null(desc, "task");
+        return NULL;
+    }
+    if (out_name && !out) {
+        *rc = api_rt_null(desc, out_name);
+        return NULL;
+    }
+    struct api_cap_task *t = task_of(fn, task, rc);
+    if (t && t->graph->parent) {
+        *rc = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+        return NULL;
+    }
+    return t;
+}
+
 /* ---- Tasks of a stream ---- */
 
 struct task_walk {
@@ -113,16 +136,10 @@ aclError api_impl_aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type)
 {
     static const char fn[] = "aclmdlRITaskGetType";
     static const char desc[] = "Obtaining the task type";
-    if (!task)
-        return api_rt_null(desc, "task");
-    if (!type)
-        return api_rt_null(desc, "type");
     aclError rc = ACL_SUCCESS;
-    const struct api_cap_task *t = task_of(fn, task, &rc);
+    const struct api_cap_task *t = task_arg(fn, desc, task, type, "type", &rc);
     if (!t)
         return rc;
-    if (t->graph->parent)
-        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT; /* a warning only */
     *type = t->type;
     return ACL_SUCCESS;
 }
@@ -131,20 +148,14 @@ aclError api_impl_aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id)
 {
     static const char fn[] = "aclmdlRITaskGetSeqId";
     static const char desc[] = "Obtaining the Submission Queue Entry (SQE) ID of a task";
-    if (!task)
-        return api_rt_null(desc, "task");
-    if (!id)
-        return api_rt_null(desc, "id");
     aclError rc = ACL_SUCCESS;
-    const struct api_cap_task *t = task_of(fn, task, &rc);
+    const struct api_cap_task *t = task_arg(fn, desc, task, id, "id", &rc);
     if (!t)
         return rc;
     if (t->graph->built) {
         api_report(API_MSG_EE1016, "%s failed. Reason: Non ACL Graph mode is not supported.", desc);
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     }
-    if (t->graph->parent)
-        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT; /* a warning only */
     *id = t->seq;
     return ACL_SUCCESS;
 }
@@ -155,16 +166,10 @@ aclError api_impl_aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *p
 {
     static const char fn[] = "aclmdlRITaskGetParams";
     static const char desc[] = "Obtaining task parameter information";
-    if (!task)
-        return api_rt_null(desc, "task");
-    if (!params)
-        return api_rt_null(desc, "params");
     aclError rc = ACL_SUCCESS;
-    const struct api_cap_task *t = task_of(fn, task, &rc);
+    const struct api_cap_task *t = task_arg(fn, desc, task, params, "params", &rc);
     if (!t)
         return rc;
-    if (t->graph->parent)
-        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT; /* a warning only */
     if (t->type == ACL_MODEL_RI_TASK_DEFAULT) {
         api_report(API_MSG_EE1017, "%s failed. Parameter task->type is invalid. Reason: The "
                    "current task type RT_TASK_DEFAULT does not support obtaining of parameters. "
@@ -282,12 +287,8 @@ aclError api_impl_aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *p
     static const char fn[] = "aclmdlRITaskSetParams";
     static const char desc[] = "Setting task parameters";
     API_FAULT(ACL_MDLRI_UPDATE, fn);
-    if (!task)
-        return api_rt_null(desc, "task");
-    if (!params)
-        return api_rt_null(desc, "params");
     aclError rc = ACL_SUCCESS;
-    struct api_cap_task *t = task_of(fn, task, &rc);
+    struct api_cap_task *t = task_arg(fn, desc, task, params, "params", &rc);
     if (!t)
         return rc;
     struct api_graph *g = t->graph;
@@ -318,10 +319,8 @@ aclError api_impl_aclmdlRITaskDisable(aclmdlRITask task)
     static const char fn[] = "aclmdlRITaskDisable";
     static const char desc[] = "Setting the status of a specified task to disabled";
     API_FAULT(ACL_MDLRI_UPDATE, fn);
-    if (!task)
-        return api_rt_null(desc, "task");
     aclError rc = ACL_SUCCESS;
-    struct api_cap_task *t = task_of(fn, task, &rc);
+    struct api_cap_task *t = task_arg(fn, desc, task, NULL, NULL, &rc);
     if (!t)
         return rc;
     struct api_graph *g = t->graph;

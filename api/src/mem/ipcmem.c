@@ -39,13 +39,7 @@ _Atomic unsigned api_ipc_open;
 /* A refusal the backend explained (why), or its plain failure. */
 static aclError refused(const char *fn, aclError rc, const char *why)
 {
-    if (rc == ACL_SUCCESS)
-        return rc;
-    if (why) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s.", fn, why);
-        return rc;
-    }
-    return api_vmm_failed(fn, rc, NULL);
+    return why ? api_err_refused(fn, rc, why) : api_vmm_failed(fn, rc, NULL);
 }
 
 static aclError flags_bad(const char *fn, const char *what, uint64_t flags)

@@ -39,18 +39,6 @@ static aclError live_notify(const char *fn, aclrtNotify h, struct api_obj **out)
     return ACL_ERROR_RT_INTERNAL_ERROR;
 }
 
-/* A refusal the backend explained (why), or its plain failure. */
-static aclError refused(const char *fn, aclError rc, const char *why)
-{
-    if (rc == ACL_SUCCESS)
-        return rc;
-    if (why) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s.", fn, why);
-        return rc;
-    }
-    return api_err_runtime(fn, rc);
-}
-
 aclError api_impl_aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len,
                                           uint64_t flags)
 {
@@ -81,7 +69,7 @@ aclError api_impl_aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t 
     const char *why = NULL;
     char out[BE_IPC_KEY_MAX] = {0};
     rc = be_get()->notify_export(notify, flags, out, &why);
-    rc = refused(fn, rc, why);
+    rc = api_err_refused(fn, rc, why);
     if (rc == ACL_SUCCESS)
         memcpy(key, out, sizeof out);
     api_obj_put(o);
@@ -97,7 +85,7 @@ static aclError list_pids(const char *fn, aclrtNotify notify, int32_t *pid, size
         return rc;
     const char *why = NULL;
     rc = be_get()->notify_set_pids(notify, pid, n, &why);
-    rc = refused(fn, rc, why);
+    rc = api_err_refused(fn, rc, why);
     api_obj_put(o);
     return rc;
 }
@@ -183,7 +171,7 @@ aclError api_impl_aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, u
     rc = be_get()->notify_import(ctx.ctx->device, key, flags, &n, &why);
     if (rc != ACL_SUCCESS) {
         api_stream_put(&ctx);
-        return why ? refused(fn, rc, why)
+        return why ? api_err_refused(fn, rc, why)
                    : api_err_create(fn, rc, ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "notify");
     }
     rc = api_obj_publish(rc, n, API_OBJ_NOTIFY, ctx.ctx, api_notify_release,
