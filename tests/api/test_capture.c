@@ -802,6 +802,42 @@ static void test_free_under_a_live_graph_is_reported(void **state)
     assert_int_equal(aclsim_alloc_check_reports("graph-memory-freed"), before + 2);
 }
 
+/* A replay never writes into host memory freed since the capture: the
+ * copy to pinned memory freed meanwhile is skipped and reported, as for
+ * device memory (CANN's device would write into memory someone else may
+ * own now; the simulator's copy would corrupt the host heap). */
+static void test_freed_host_memory_is_left_alone(void **state)
+{
+    (void)state;
+    void *h, *h2, *h3;
+    assert_int_equal(aclrtMallocHost(&h, N), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost(&h2, N), ACL_SUCCESS);
+    memset(h, 3, N);
+    memset(h2, 0, N);
+    assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(a, N, h, N, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(h2, N, a, N, ACL_MEMCPY_DEVICE_TO_HOST, s), ACL_SUCCESS);
+    aclmdlRI ri = end_ok(s);
+    assert_int_equal(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_int_equal(((unsigned char *)h2)[N - 1], 3);
+    unsigned long before = aclsim_alloc_check_reports("graph-memory-freed");
+    assert_int_equal(aclrtFreeHost(h2), ACL_SUCCESS); /* wrong: the graph writes it */
+    assert_int_equal(aclrtMallocHost(&h3, N), ACL_SUCCESS); /* perhaps at h2's place */
+    memset(h3, 7, N);
+    MISUSE_BEGIN();
+    assert_int_equal(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+    MISUSE_END();
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_true(aclsim_alloc_check_reports("graph-memory-freed") > before);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(((unsigned char *)h3)[i], 7); /* nothing written */
+    assert_true(all(a, 3)); /* the rest of the replay ran */
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(h), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(h3), ACL_SUCCESS);
+}
+
 /* An allocator with one block it hands out again and again: the
  * graph-private-pool rule broken. */
 static void *slab;
@@ -899,6 +935,7 @@ int main(void)
         cmocka_unit_test(test_model_queries_answer_as_the_runtime),
         cmocka_unit_test(test_model_streams_bind_as_the_runtime_binds),
         cmocka_unit_test(test_free_under_a_live_graph_is_reported),
+        cmocka_unit_test(test_freed_host_memory_is_left_alone),
         cmocka_unit_test(test_block_reused_while_a_graph_holds_it),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
