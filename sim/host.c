@@ -36,6 +36,7 @@ struct hblock {
     uint8_t kind;   /* SIM_HOST_PINNED, _REGISTERED or _MANAGED */
     bool mapped;    /* registered: devices reach it (aclrtHostGetDevicePointer) */
     struct uvm_page *pages; /* managed: one per 2 MiB */
+    uint64_t gen;           /* which block this is: none before had the number */
 };
 
 static struct {
@@ -43,6 +44,7 @@ static struct {
     struct hblock *v;
     size_t n, cap;
     uint64_t bytes, peak;
+    uint64_t gens; /* blocks made so far */
 } host = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Index of the first block starting above addr. pre: lock held. */
@@ -90,7 +92,8 @@ enum sim_rc sim_host_alloc(size_t size, void **ptr)
     }
     size_t at = upper((uintptr_t)p);
     memmove(&host.v[at + 1], &host.v[at], (host.n - at) * sizeof *host.v);
-    host.v[at] = (struct hblock){(uintptr_t)p, size, false, SIM_HOST_PINNED, false, NULL};
+    host.v[at] = (struct hblock){(uintptr_t)p, size, false, SIM_HOST_PINNED, false, NULL,
+                                 ++host.gens};
     host.n++;
     host.bytes += size;
     if (host.bytes > host.peak)
@@ -202,6 +205,7 @@ static enum sim_rc insert(const struct hblock *b)
     size_t at = upper(b->start);
     memmove(&host.v[at + 1], &host.v[at], (host.n - at) * sizeof *host.v);
     host.v[at] = *b;
+    host.v[at].gen = ++host.gens;
     host.n++;
     return SIM_OK;
 }
@@ -231,7 +235,7 @@ enum sim_rc sim_host_register(void *ptr, size_t size, bool mapped)
     enum sim_rc rc = SIM_EINVAL;
     if (!overlaps((uintptr_t)ptr, size))
         rc = insert(&(struct hblock){(uintptr_t)ptr, size, false, SIM_HOST_REGISTERED, mapped,
-                                     NULL});
+                                     NULL, 0});
     pthread_mutex_unlock(&host.lock);
     return rc;
 }
@@ -254,7 +258,8 @@ bool sim_host_find(const void *ptr, struct sim_host_block *out)
     bool hit = at > 0 && (uintptr_t)ptr - host.v[at - 1].start < host.v[at - 1].size;
     if (hit)
         *out = (struct sim_host_block){(void *)host.v[at - 1].start, host.v[at - 1].size,
-                                       host.v[at - 1].kind, host.v[at - 1].mapped};
+                                       host.v[at - 1].kind, host.v[at - 1].mapped,
+                                       host.v[at - 1].gen};
     pthread_mutex_unlock(&host.lock);
     return hit;
 }
@@ -276,7 +281,7 @@ enum sim_rc sim_managed_alloc(uint64_t size, void **ptr)
     }
     pthread_mutex_lock(&host.lock);
     enum sim_rc rc = insert(&(struct hblock){(uintptr_t)p, (size_t)rounded, false,
-                                             SIM_HOST_MANAGED, false, pages});
+                                             SIM_HOST_MANAGED, false, pages, 0});
     pthread_mutex_unlock(&host.lock);
     if (rc != SIM_OK) {
         base_free(p);

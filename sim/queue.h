@@ -219,8 +219,9 @@ struct sim_task {
     uint32_t flag; /* COPY, COPY2D: SIM_COPY_* flags; FILL, FILL32: the host waits */
     void *staging; /* memory the queued task owns */
     unsigned lane; /* a recorded task: the lane of the stream that captured it */
-    bool hknown;   /* a recorded copy or fill: its host side was pinned or registered
-                      memory when recorded (replays check it still is) */
+    uint64_t hgen; /* a recorded copy or fill whose host side was pinned or registered
+                      memory when recorded: that block (sim_host_block.gen), which
+                      replays check is still there; 0: none */
     const void *from; /* a recorded task and its copies: the record it came from */
     void *hdst;       /* a recorded copy or fill whose memory graph.c found live: */
     const void *hsrc; /* the host views of its ranges (NULL: none) */

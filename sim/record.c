@@ -54,9 +54,10 @@ void sim_record_fini(struct sim_record *r)
     pthread_mutex_destroy(&r->lock);
 }
 
-/* Whether the host side of copy or fill t lies in pinned or registered
- * memory the simulator knows (it can tell when that is freed). */
-static bool host_known(const struct sim_task *t)
+/* The pinned or registered block the host side of copy or fill t lies in,
+ * as the simulator numbers them (it can tell when that one is freed, even
+ * when another block takes its place), or 0. */
+static uint64_t host_block(const struct sim_task *t)
 {
     struct sim_host_block b;
     const void *h = NULL;
@@ -64,7 +65,7 @@ static bool host_known(const struct sim_task *t)
         h = !t->src_dev ? t->src : !t->dst_dev ? t->dst : NULL;
     else if (t->kind == SIM_T_FILL || t->kind == SIM_T_FILL32)
         h = !t->dst_dev ? t->dst : NULL;
-    return h && sim_host_find(h, &b);
+    return h && sim_host_find(h, &b) ? b.gen : 0;
 }
 
 enum sim_rc sim_record_task(struct sim_stream *s, const struct sim_task *t)
@@ -75,7 +76,7 @@ enum sim_rc sim_record_task(struct sim_stream *s, const struct sim_task *t)
     if (!q)
         return SIM_EHOSTMEM;
     q->from = r;
-    q->hknown = host_known(t);
+    q->hgen = host_block(t);
     atomic_store_explicit(&s->last_rec, q, memory_order_relaxed);
     if (g) {
         pthread_mutex_lock(&g->lock);

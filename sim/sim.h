@@ -234,6 +234,7 @@ struct sim_host_block {
     size_t size;
     int kind;    /* SIM_HOST_* */
     bool mapped; /* registered for device access (a device address exists) */
+    uint64_t gen; /* which block: a block made later at the same place has another */
 };
 /* The known host range containing ptr (any kind): true and *out. */
 bool sim_host_find(const void *ptr, struct sim_host_block *out);

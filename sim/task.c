@@ -386,7 +386,7 @@ static enum sim_rc own(struct sim_task *q, const struct sim_task *t, bool host_s
 {
     q->staging = NULL;
     if ((t->kind == SIM_T_COPY || t->kind == SIM_T_COPY2D) && !t->src_dev && t->n > 0 &&
-        host_sources && (!t->hknown || sim_task_memory_live(t))) {
+        host_sources && (!t->hgen || sim_task_memory_live(t))) {
         /* The runtime stages host sources when the copy is enqueued; 2-D
          * rows are staged packed (spitch = width). */
         size_t rows = t->kind == SIM_T_COPY2D ? t->rows : 1;
@@ -439,15 +439,16 @@ void sim_task_free_list(struct sim_task *t)
 }
 
 /* Whether [p, p+n) of one side of a queued task is still there: host
- * memory is the program's (or the task's own staging), unless it was
- * pinned or registered memory when recorded (known): then it must still
- * be; device memory must still be live. */
-static bool side_live(const void *p, bool dev, size_t n, bool known)
+ * memory is the program's (or the task's own staging), unless it was in
+ * pinned or registered block gen when recorded: then it must still be in
+ * that block (not one made since at its place); device memory must still
+ * be live. */
+static bool side_live(const void *p, bool dev, size_t n, uint64_t gen)
 {
     if (!dev) {
         struct sim_host_block b;
-        return !known || (sim_host_find(p, &b) &&
-                          (size_t)((const char *)p - (const char *)b.start) + n <= b.size);
+        return !gen || (sim_host_find(p, &b) && b.gen == gen &&
+                        (size_t)((const char *)p - (const char *)b.start) + n <= b.size);
     }
     return sim_mem_holds(p, n);
 }
@@ -482,19 +483,19 @@ static void run_viewed(struct sim_stream *s, const struct sim_task *t)
 bool sim_task_memory_live(const struct sim_task *t)
 {
     const void *src = t->staging ? t->staging : t->src;
-    bool known = t->hknown && !t->staging; /* a staged source is the task's own */
+    uint64_t known = t->staging ? 0 : t->hgen; /* a staged source is the task's own */
     switch (t->kind) {
     case SIM_T_COPY:
-        return side_live(t->dst, t->dst_dev, t->n, t->hknown) &&
+        return side_live(t->dst, t->dst_dev, t->n, t->hgen) &&
                side_live(src, t->src_dev, t->n, known);
     case SIM_T_COPY2D:
-        return side_live(t->dst, t->dst_dev, span2d(t->dpitch, t->n, t->rows), t->hknown) &&
+        return side_live(t->dst, t->dst_dev, span2d(t->dpitch, t->n, t->rows), t->hgen) &&
                side_live(src, t->src_dev, span2d(t->spitch, t->n, t->rows), known);
     case SIM_T_FILL:
     case SIM_T_FILL32:
-        return side_live(t->dst, t->dst_dev, t->n, t->hknown);
+        return side_live(t->dst, t->dst_dev, t->n, t->hgen);
     case SIM_T_CMO:
-        return side_live(t->dst, true, t->n, false);
+        return side_live(t->dst, true, t->n, 0);
     default:
         return true;
     }
