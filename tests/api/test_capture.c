@@ -468,6 +468,32 @@ static void test_wait_on_outside_record_is_refused(void **state)
     aclrtDestroyEvent(e);
 }
 
+/* A context destroyed while its stream captures takes the stream (CANN's
+ * context destruction destroys its streams): the capture ends with it, and
+ * its graph can only be destroyed (nothing is left to run it faithfully;
+ * memcheck and AddressSanitizer see no stream used after it went). */
+static void test_context_destroyed_under_a_capture(void **state)
+{
+    (void)state;
+    aclrtContext ctx, mine;
+    aclrtStream cs;
+    aclmdlRI ri = NULL;
+    assert_int_equal(aclrtGetCurrentContext(&mine), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateContext(&ctx, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&cs), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(a, N, 5, N, cs), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureGetInfo(cs, NULL, &ri), ACL_SUCCESS);
+    assert_non_null(ri);
+    assert_int_equal(aclrtDestroyContext(ctx), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(mine), ACL_SUCCESS);
+    FAILS(aclmdlRIExecuteAsync(ri, s), ACL_ERROR_RT_MODEL_EXECUTE);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    aclmdlRICaptureStatus st;
+    assert_int_equal(aclmdlRICaptureGetInfo(s, &st, NULL), ACL_SUCCESS);
+    assert_int_equal(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+}
+
 /* ---- The model calls ---- */
 
 static int destroyed;
@@ -929,6 +955,7 @@ int main(void)
         cmocka_unit_test(test_joined_stream_replays_in_order),
         cmocka_unit_test(test_unjoined_stream_fails_end),
         cmocka_unit_test(test_wait_on_outside_record_is_refused),
+        cmocka_unit_test(test_context_destroyed_under_a_capture),
         cmocka_unit_test(test_names_ids_json_and_destroy_callbacks),
         cmocka_unit_test(test_built_model_switches_by_index),
         cmocka_unit_test(test_label_arguments_are_checked_first),

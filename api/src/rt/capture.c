@@ -567,6 +567,20 @@ void api_cap_abandon(struct api_graph *g)
     pthread_mutex_unlock(&lock);
 }
 
+void api_cap_stream_gone(void *stream)
+{
+    if (!api_cap_any())
+        return;
+    pthread_mutex_lock(&lock);
+    struct api_graph *g = capture_of(stream, NULL);
+    if (g) {
+        aclError rc;
+        end_locked(g, g->lane[0], &rc); /* every lane stops: none is freed yet */
+        g->ri_status = API_RI_FAULT;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 aclError api_cap_end(struct api_graph *g, void *stream)
 {
     pthread_mutex_lock(&lock);

@@ -462,6 +462,11 @@ bool api_graph_retire(struct api_graph *g);
 /* End the capture of g in the backend if it is under way (a graph going
  * with its capture, a sub-graph's with its parent's). */
 void api_cap_abandon(struct api_graph *g);
+/* A watcher's: stream goes (its context was destroyed while it captured or
+ * was bound to a model being built). Its capture ends in the backend now,
+ * while the stream is still there, and the graph is left faulty: it cannot
+ * be launched, only destroyed. */
+void api_cap_stream_gone(void *stream);
 /* Whether stream is bound to a built model (CANN's model stream), and
  * that model's id (id may be NULL). */
 bool api_graph_bound(const void *stream, uint32_t *id);
