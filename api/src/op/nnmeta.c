@@ -520,9 +520,10 @@ bool api_nn_executor_claim(aclOpExecutor *e)
 
 void api_nn_executor_free(aclOpExecutor *e)
 {
+    /* claimed first: the launch path's (one exchange), then a live one's */
     uint64_t live = EXECUTOR_MAGIC, claimed = EXECUTOR_CLAIMED;
-    if (in_slabs(e) && (atomic_compare_exchange_strong(&e->magic, &live, 0) ||
-                        atomic_compare_exchange_strong(&e->magic, &claimed, 0)))
+    if (in_slabs(e) && (atomic_compare_exchange_strong(&e->magic, &claimed, 0) ||
+                        atomic_compare_exchange_strong(&e->magic, &live, 0)))
         put_free(e);
 }
 
