@@ -5,10 +5,11 @@
  * the watchers by name.
  *
  * The order is what teardown needs: a closing device's graphs go first,
- * with the streams they keep (a stream going ends the capture it is in); callbacks drop what they queued for a
- * stream before the executor releases its state of that stream; when a
- * device closes, the executor releases its own allocators first, so that
- * the leak report, after it, counts only what the program left.
+ * with the streams they keep (a stream going ends the capture it is in);
+ * callbacks drop what they queued for a stream before the executor
+ * releases its state of that stream; when a device closes, the executor
+ * releases its own allocators first, so that the leak report, after it,
+ * counts only what the program left.
  */
 #include "top.h"
 
