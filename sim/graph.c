@@ -474,6 +474,7 @@ static void edit(struct sim_task *t, int how, void *addr, uint64_t value, uint32
     t->obj = NULL;
     if (how == SIM_EDIT_DISABLE) {
         t->kind = SIM_T_NOP;
+        t->flag = SIM_NOP_PLAIN; /* a disabled task orders nothing (launch's edges) */
     } else if (how == SIM_EDIT_VALUE_WRITE) {
         t->kind = SIM_T_VALUE_WRITE;
         t->dst = addr;
