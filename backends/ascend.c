@@ -626,16 +626,9 @@ static aclError dev_prop(int32_t dev, int prop, int set, uint64_t *val)
         rc = keep(RCALL(aclrtGetDeviceSatMode, &m));
         *val = (uint64_t)m;
         return rc;
-    case BE_DP_OP_WAIT_TIMEOUT:
+    default: /* BE_DP_OP_WAIT_TIMEOUT */
         /* The real runtime has no getter: the ACL layer keeps the value. */
         return set ? keep(RCALL(aclrtSetOpWaitTimeout, (uint32_t)*val)) : ACL_SUCCESS;
-    default:
-        if (set)
-            return keep(RCALL(aclrtSetOpExecuteTimeOutWithMs, (uint32_t)*val));
-        uint32_t ms = 0;
-        rc = keep(RCALL(aclrtGetOpExecuteTimeout, &ms));
-        *val = ms;
-        return rc;
     }
 }
 
@@ -663,6 +656,25 @@ static aclError notify_wait(void *n, void *s, uint32_t timeout_s)
 static aclError notify_reset(void *n)
 {
     return keep(RCALL(aclrtNotifyBatchReset, &n, 1));
+}
+
+static aclError notify_export(void *n, uint64_t flags, char *key, const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtNotifyGetExportKey, n, key, BE_IPC_KEY_MAX, flags));
+}
+
+static aclError notify_set_pids(void *n, int32_t *pids, size_t num, const char **why)
+{
+    (void)why;
+    return keep(RCALL(aclrtNotifySetImportPid, n, pids, num));
+}
+
+static aclError notify_import(int32_t dev, const char *key, uint64_t flags, void **out,
+                              const char **why)
+{
+    (void)dev, (void)why;
+    return keep(RCALL(aclrtNotifyImportByKey, (aclrtNotify *)out, key, flags));
 }
 
 static aclError notify_id(void *n, uint32_t *id)
@@ -1027,6 +1039,53 @@ static void graph_destroy(void *g)
     keep(RCALL(aclmdlRIDestroy, g));
 }
 
+/* Task groups and their updates go to the real runtime's calls; its
+ * conditional tasks, task edits and aborts need its own handles (a
+ * condition handle, a task), which the ACL layer does not keep here. */
+static aclError group_begin(void *s)
+{
+    return keep(RCALL(aclmdlRICaptureTaskGrpBegin, s));
+}
+
+static aclError group_end(void *s, void **group)
+{
+    return keep(RCALL(aclmdlRICaptureTaskGrpEnd, s, (aclrtTaskGrp *)group));
+}
+
+static aclError group_update(void *s, void *group)
+{
+    return group ? keep(RCALL(aclmdlRICaptureTaskUpdateBegin, s, group))
+                 : keep(RCALL(aclmdlRICaptureTaskUpdateEnd, s));
+}
+
+static aclError graph_cond(void *s, uint64_t *word, int type, unsigned n, void **subs)
+{
+    (void)s, (void)word, (void)type, (void)n, (void)subs;
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
+static aclError graph_begin_into(void *s, int mode, void *graph)
+{
+    return keep(RCALL(aclmdlRICaptureToModelRIBegin, s, graph, (aclmdlRICaptureMode)mode));
+}
+
+static void *graph_last_task(void *s)
+{
+    (void)s;
+    return NULL;
+}
+
+static aclError graph_task_edit(void *graph, void *task, const struct be_task_edit *e)
+{
+    (void)graph, (void)task, (void)e;
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
+static aclError graph_abort(void *graph)
+{
+    return keep(RCALL(aclmdlRIAbort, graph));
+}
+
 static aclError label_create(void **label)
 {
     return keep(RCALL(aclrtCreateLabel, (aclrtLabel *)label));
@@ -1308,6 +1367,9 @@ static const struct be_ops ops = {
     .notify_wait = notify_wait,
     .notify_reset = notify_reset,
     .notify_id = notify_id,
+    .notify_export = notify_export,
+    .notify_set_pids = notify_set_pids,
+    .notify_import = notify_import,
     .value_write = value_write,
     .value_wait = value_wait,
     .peer_can_access = peer_can_access,
@@ -1394,6 +1456,14 @@ static const struct be_ops ops = {
     .graph_end = graph_end,
     .graph_launch = graph_launch,
     .graph_destroy = graph_destroy,
+    .group_begin = group_begin,
+    .group_end = group_end,
+    .group_update = group_update,
+    .graph_cond = graph_cond,
+    .graph_begin_into = graph_begin_into,
+    .graph_last_task = graph_last_task,
+    .graph_task_edit = graph_task_edit,
+    .graph_abort = graph_abort,
     .label_create = label_create,
     .label_destroy = label_destroy,
     .label_list_create = label_list_create,

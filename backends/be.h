@@ -101,7 +101,7 @@ enum {
 };
 enum { BE_AVAIL_STREAM, BE_AVAIL_EVENT };
 enum { BE_EV_ID, BE_EV_TIMESTAMP, BE_EV_WAITED };
-enum { BE_DP_SAT_MODE, BE_DP_OP_WAIT_TIMEOUT, BE_DP_OP_EXEC_TIMEOUT_MS };
+enum { BE_DP_SAT_MODE, BE_DP_OP_WAIT_TIMEOUT };
 
 /* ---- resource limits, device tasks, IPC events ---- */
 enum {
@@ -196,6 +196,16 @@ struct be_op {
     uint64_t tag;
     const void *alloc_obj, *alloc_stream, *alloc_desc;
     size_t in_bytes[BE_OP_MAX_IN], out_bytes; /* bytes each tensor spans */
+};
+
+/* A change of a recorded task (be_ops.graph_task_edit): disabled, or
+ * turned into an 8-byte value write or wait (value_wait's flag). */
+enum { BE_EDIT_DISABLE, BE_EDIT_VALUE_WRITE, BE_EDIT_VALUE_WAIT };
+struct be_task_edit {
+    int how;
+    void *addr;
+    uint64_t value;
+    uint32_t flag;
 };
 
 /* One use of bytes as the happens-before checker saw it (be_tools.hb_*):
@@ -341,6 +351,18 @@ struct be_ops {
     aclError (*notify_wait)(void *notify, void *stream, uint32_t timeout_s);
     aclError (*notify_reset)(void *notify);
     aclError (*notify_id)(void *notify, uint32_t *id);
+    /* Notifies shared between processes (keys of BE_IPC_KEY_MAX bytes with
+     * their NUL): export (flags: ACL_RT_NOTIFY_EXPORT_FLAG_*; refused for
+     * one exported already), list the pids allowed to import it, import on
+     * open device dev a new notify sharing the exported one's state
+     * (ACL_ERROR_RT_NO_PERMISSION off the whitelist; refused for a key of
+     * no live export or of a dead exporter), each refusal explained in
+     * *why. A record through any sets the state, a wait through any
+     * consumes it. pre: pointers not NULL, flags and n checked. */
+    aclError (*notify_export)(void *notify, uint64_t flags, char *key, const char **why);
+    aclError (*notify_set_pids)(void *notify, int32_t *pids, size_t n, const char **why);
+    aclError (*notify_import)(int32_t dev, const char *key, uint64_t flags, void **notify,
+                              const char **why);
     /* 8 bytes of device memory written / waited for on a stream.
      * pre: addr inside a live device block, 8-byte aligned. */
     aclError (*value_write)(void *stream, void *addr, uint64_t value);
@@ -555,6 +577,40 @@ struct be_ops {
     aclError (*graph_end)(void *origin, void **graph);
     aclError (*graph_launch)(void *graph, void *stream);
     void (*graph_destroy)(void *graph);
+    /* ---- task groups, conditional tasks, edits of a graph ----
+     * group_begin: the capturing stream's operators go into a new task
+     * group (one task of the graph, which each replay runs with the
+     * operators the group holds when its stream reaches it) until
+     * group_end hands the group back (the backend's handle). group_update:
+     * each operator put on stream from now on replaces the group's next
+     * one when stream reaches it, in order, and runs nowhere itself (group
+     * NULL: no more). pre: the ACL layer lets only operators into a group
+     * or onto an updating stream, no more than the group holds. */
+    aclError (*group_begin)(void *stream);
+    aclError (*group_end)(void *stream, void **group);
+    aclError (*group_update)(void *stream, void *group);
+    /* A conditional task on capturing stream over the 8-byte device word
+     * at `word` (type: an aclmdlRICondTaskType), with n new empty
+     * sub-graphs in subs[] (destroyed with the graph): when a replay
+     * reaches it, IF runs subs[0] when the word is not 0, else subs[1]
+     * (if n is 2); SWITCH runs the sub-graph the word indexes (none past
+     * the end); WHILE runs subs[0] while the word is not 0. pre: checked
+     * (n and type). */
+    aclError (*graph_cond)(void *stream, uint64_t *word, int type, unsigned n, void **subs);
+    /* stream (not capturing) starts capturing into `graph`, an empty
+     * sub-graph of graph_cond; graph_end ends it as any capture. */
+    aclError (*graph_begin_into)(void *stream, int mode, void *graph);
+    /* The backend's handle of the task stream recorded last (into its
+     * graph or a group of it), NULL when it cannot tell. */
+    void *(*graph_last_task)(void *stream);
+    /* Change task (graph_last_task's handle) of graph for later launches
+     * (struct be_task_edit). ACL_ERROR_RT_PARAM_INVALID: not a task of
+     * graph's own record or groups. */
+    aclError (*graph_task_edit)(void *graph, void *task, const struct be_task_edit *e);
+    /* Drop the work of graph's launches that has not run yet (what waits
+     * in a stream's queue; a stream held by a wait of the graph goes on
+     * with its other work). */
+    aclError (*graph_abort)(void *graph);
     /* Labels and label lists (the backend's handles), set and switched to
      * on a stream that captures (pre: it does, and the list's labels are
      * live): a launch that reaches the switch goes on from the label at the
@@ -785,7 +841,8 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(stream_prop) BE_REQUIRE(stream_abort) BE_REQUIRE(avail)
     BE_REQUIRE(event_info) BE_REQUIRE(dev_prop) BE_REQUIRE(notify_create)
     BE_REQUIRE(notify_destroy) BE_REQUIRE(notify_record) BE_REQUIRE(notify_wait)
-    BE_REQUIRE(notify_reset) BE_REQUIRE(notify_id) BE_REQUIRE(value_write)
+    BE_REQUIRE(notify_reset) BE_REQUIRE(notify_id) BE_REQUIRE(notify_export)
+    BE_REQUIRE(notify_set_pids) BE_REQUIRE(notify_import) BE_REQUIRE(value_write)
     BE_REQUIRE(value_wait) BE_REQUIRE(peer_can_access) BE_REQUIRE(peer_enable)
     BE_REQUIRE(devices_topo)
     BE_REQUIRE(device_info) BE_REQUIRE(device_feature) BE_REQUIRE(device_uuid)
@@ -814,7 +871,10 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(graph_begin) BE_REQUIRE(graph_join) BE_REQUIRE(graph_end)
     BE_REQUIRE(graph_launch) BE_REQUIRE(graph_destroy) BE_REQUIRE(label_create)
     BE_REQUIRE(label_destroy) BE_REQUIRE(label_list_create) BE_REQUIRE(label_list_destroy)
-    BE_REQUIRE(label_set) BE_REQUIRE(label_switch)
+    BE_REQUIRE(label_set) BE_REQUIRE(label_switch) BE_REQUIRE(group_begin)
+    BE_REQUIRE(group_end) BE_REQUIRE(group_update) BE_REQUIRE(graph_cond)
+    BE_REQUIRE(graph_begin_into) BE_REQUIRE(graph_last_task) BE_REQUIRE(graph_task_edit)
+    BE_REQUIRE(graph_abort)
     /* ---- cache maintenance on streams, descriptors, counting notifies ---- */
     BE_REQUIRE(cmo) BE_REQUIRE(cmo_barrier_wait) BE_REQUIRE(desc_size) BE_REQUIRE(desc_set)
     BE_REQUIRE(desc_launch) BE_REQUIRE(memcpy_at) BE_REQUIRE(cnt_create) BE_REQUIRE(cnt_destroy)

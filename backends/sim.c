@@ -210,7 +210,8 @@ static aclError event_create(int32_t dev, uint32_t flags, void **out)
 {
     struct sim_event *e;
     uint32_t f = (flags & ACL_EVENT_TIME_LINE ? SIM_EVENT_TIMELINE : 0) |
-                 (flags & ACL_EVENT_IPC ? SIM_EVENT_IPC : 0);
+                 (flags & ACL_EVENT_IPC ? SIM_EVENT_IPC : 0) |
+                 (flags & ACL_EVENT_EXTERNAL ? SIM_EVENT_EXTERNAL : 0);
     aclError rc = rc_to_acl(sim_event_create(dev, f, &e), ACL_ERROR_RT_NO_EVENT_RESOURCE);
     if (rc == ACL_SUCCESS)
         *out = e;
@@ -233,8 +234,7 @@ static aclError event_record(void *e, void *s)
 
 static aclError event_reset(void *e, void *s)
 {
-    (void)s;
-    sim_event_reset(e);
+    sim_event_reset(e, s);
     return ACL_SUCCESS;
 }
 
@@ -276,6 +276,57 @@ static aclError graph_launch(void *g, void *s)
 static void graph_destroy(void *g)
 {
     sim_graph_destroy(g);
+}
+
+static aclError group_begin(void *s)
+{
+    struct sim_group *g;
+    return rc_to_acl(sim_group_begin(s, &g), ACL_ERROR_BAD_ALLOC);
+}
+
+static aclError group_end(void *s, void **group)
+{
+    struct sim_stream *st = s;
+    *group = sim_stream_group(st);
+    sim_group_end(st);
+    return ACL_SUCCESS;
+}
+
+static aclError group_update(void *s, void *group)
+{
+    sim_group_update(s, group);
+    return ACL_SUCCESS;
+}
+
+static aclError graph_cond(void *s, uint64_t *word, int type, unsigned n, void **subs)
+{
+    return rc_to_acl(sim_graph_cond(s, word, type, n, (struct sim_graph **)subs),
+                     ACL_ERROR_BAD_ALLOC);
+}
+
+static aclError graph_begin_into(void *s, int mode, void *graph)
+{
+    (void)mode; /* the ACL layer keeps the modes */
+    return rc_to_acl(sim_graph_begin_into(s, graph), ACL_ERROR_BAD_ALLOC);
+}
+
+static void *graph_last_task(void *s)
+{
+    return sim_stream_last_recorded(s);
+}
+
+static aclError graph_task_edit(void *graph, void *task, const struct be_task_edit *e)
+{
+    int how = e->how == BE_EDIT_DISABLE ? SIM_EDIT_DISABLE
+              : e->how == BE_EDIT_VALUE_WRITE ? SIM_EDIT_VALUE_WRITE : SIM_EDIT_VALUE_WAIT;
+    return rc_to_acl(sim_graph_edit(graph, task, how, e->addr, e->value, e->flag),
+                     ACL_ERROR_RT_PARAM_INVALID);
+}
+
+static aclError graph_abort(void *graph)
+{
+    sim_graph_abort(graph);
+    return ACL_SUCCESS;
 }
 
 static aclError label_create(void **label)
@@ -591,14 +642,7 @@ static aclError event_info(void *e, int what, uint64_t *val)
 /* The simulator's device-wide setting for the ACL layer's BE_DP_*. */
 static enum sim_dev_setting setting_of(int prop)
 {
-    switch (prop) {
-    case BE_DP_SAT_MODE:
-        return SIM_DS_SAT_MODE;
-    case BE_DP_OP_WAIT_TIMEOUT:
-        return SIM_DS_OP_WAIT_TIMEOUT;
-    default:
-        return SIM_DS_OP_EXEC_TIMEOUT_MS;
-    }
+    return prop == BE_DP_SAT_MODE ? SIM_DS_SAT_MODE : SIM_DS_OP_WAIT_TIMEOUT;
 }
 
 static aclError dev_prop(int32_t dev, int prop, int set, uint64_t *val)
@@ -641,6 +685,33 @@ static aclError notify_reset(void *n)
 {
     sim_notify_reset(n);
     return ACL_SUCCESS;
+}
+
+static aclError notify_export(void *n, uint64_t flags, char *key, const char **why)
+{
+    enum sim_rc rc = sim_notify_export(n, flags & ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION
+                                              ? SIM_NOTIFY_NO_PID_CHECK : 0, key);
+    if (rc == SIM_EINVAL) {
+        *why = "the notify was exported already (one key per notify)";
+        return ACL_ERROR_RT_INTERNAL_ERROR; /* notify.cc CreateIpcNotify: RT_ERROR_NOTIFY_TYPE */
+    }
+    return rc_to_acl(rc, ACL_ERROR_BAD_ALLOC);
+}
+
+static aclError notify_set_pids(void *n, int32_t *pids, size_t num, const char **why)
+{
+    return rc_to_acl(sim_notify_set_pids(n, pids, num, why), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+static aclError notify_import(int32_t dev, const char *key, uint64_t flags, void **out,
+                              const char **why)
+{
+    (void)flags; /* one simulated server: every device reaches every other */
+    struct sim_notify *n = NULL;
+    enum sim_rc rc = sim_notify_import(dev, key, &n, why);
+    if (rc == SIM_OK)
+        *out = n;
+    return rc_to_acl(rc, ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
 }
 
 static aclError notify_id(void *n, uint32_t *id)
@@ -2100,6 +2171,9 @@ static const struct be_ops ops = {
     .notify_wait = notify_wait,
     .notify_reset = notify_reset,
     .notify_id = notify_id,
+    .notify_export = notify_export,
+    .notify_set_pids = notify_set_pids,
+    .notify_import = notify_import,
     .value_write = value_write,
     .value_wait = value_wait,
     .peer_can_access = peer_can_access,
@@ -2185,6 +2259,14 @@ static const struct be_ops ops = {
     .graph_end = graph_end,
     .graph_launch = graph_launch,
     .graph_destroy = graph_destroy,
+    .group_begin = group_begin,
+    .group_end = group_end,
+    .group_update = group_update,
+    .graph_cond = graph_cond,
+    .graph_begin_into = graph_begin_into,
+    .graph_last_task = graph_last_task,
+    .graph_task_edit = graph_task_edit,
+    .graph_abort = graph_abort,
     .label_create = label_create,
     .label_destroy = label_destroy,
     .label_list_create = label_list_create,

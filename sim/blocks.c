@@ -314,7 +314,7 @@ void sim_block_release_abandoned(struct sim_dev *d)
 
 uint64_t sim_mem_frees(void)
 {
-    uint64_t n = 0;
+    uint64_t n = sim_host_frees();
     for (int32_t i = 0; i < SIM_MAX_DEVICES; i++)
         n += atomic_load_explicit(&sim_dev_get(i)->frees, memory_order_relaxed);
     return n;

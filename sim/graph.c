@@ -17,6 +17,13 @@
  * before it on its stream has run then, unless a wait holds that stream)
  * and the launch goes on from the label's place in the record; a launch
  * that passes more than a bound of tasks (a loop that never ends) stops.
+ *
+ * Task groups and conditional tasks are one task each in the record,
+ * which a launch submits like any other; the stream that reaches it runs
+ * what it stands for then (record.c, queue.c). The graph owns its groups,
+ * its conditional tasks and their sub-graphs; a sub-graph captures like a
+ * graph (sim_graph_begin_into) and is only ever run through its
+ * condition, all its lanes' tasks on the stream that reached it.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -45,6 +52,10 @@ struct sim_graph {
      * launches skip lane i's tasks. */
     _Atomic uint32_t cleaned;
     char label[96]; /* for the trace; under the launch lock */
+    /* What the record's SIM_T_GROUP and SIM_T_COND tasks point at (under
+     * rec.lock). */
+    struct sim_group *groups;
+    struct sim_cond *conds;
 };
 
 /* ---- Labels ---- */
@@ -122,18 +133,33 @@ static const struct sim_task *jump(const struct sim_graph *g, const struct sim_t
 
 #define JUMP_BOUND (1u << 24) /* tasks one launch may pass through jumps */
 
-enum sim_rc sim_graph_begin(struct sim_stream *s, struct sim_graph **out)
+/* A new, empty graph of device dev. */
+static struct sim_graph *graph_new(int32_t dev)
 {
     struct sim_graph *g = base_calloc(1, sizeof *g);
     if (!g)
-        return SIM_EHOSTMEM;
-    g->dev = s->dev;
+        return NULL;
+    g->dev = dev;
     sim_record_init(&g->rec);
     pthread_mutex_init(&g->launch, NULL);
+    return g;
+}
+
+enum sim_rc sim_graph_begin_into(struct sim_stream *s, struct sim_graph *g)
+{
     g->n_lanes = 1;
     g->lane[0] = s;
     s->lane = 0;
     atomic_store_explicit(&s->rec, &g->rec, memory_order_release);
+    return SIM_OK;
+}
+
+enum sim_rc sim_graph_begin(struct sim_stream *s, struct sim_graph **out)
+{
+    struct sim_graph *g = graph_new(s->dev);
+    if (!g)
+        return SIM_EHOSTMEM;
+    sim_graph_begin_into(s, g);
     *out = g;
     return SIM_OK;
 }
@@ -164,6 +190,7 @@ void sim_graph_end(struct sim_graph *g)
     pthread_mutex_lock(&g->rec.lock);
     for (unsigned i = 0; i < g->n_lanes; i++)
         if (g->lane[i]) {
+            atomic_store_explicit(&g->lane[i]->grp, NULL, memory_order_release);
             atomic_store_explicit(&g->lane[i]->rec, NULL, memory_order_release);
             g->lane[i] = NULL;
         }
@@ -292,6 +319,7 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
          * given back: the handler may destroy an event, which takes it. */
         sim_task_faults_defer();
         pthread_mutex_lock(&g->rec.lock);
+        sim_queue_tag(&g->rec); /* what it queues, for aclmdlRIAbort */
         bool live = record_live(g);
         /* Happens-before: the lanes start after the launch stream's work so
          * far, and its later work follows all of theirs. */
@@ -327,6 +355,7 @@ enum sim_rc sim_graph_launch(struct sim_graph *g, struct sim_stream *s)
         for (unsigned i = 1; i < g->n_lanes; i++)
             if (g->own[i])
                 sim_hb_join(s, g->own[i]);
+        sim_queue_tag(NULL);
         pthread_mutex_unlock(&g->rec.lock);
         sim_task_faults_raise();
         if (sim_trace_enabled())
@@ -343,8 +372,175 @@ void sim_graph_clean_lane(struct sim_graph *g, unsigned lane)
         atomic_fetch_or(&g->cleaned, 1u << lane);
 }
 
+/* ---- Task groups ---- */
+
+enum sim_rc sim_group_begin(struct sim_stream *s, struct sim_group **out)
+{
+    struct sim_graph *g = sim_stream_graph(s);
+    struct sim_group *grp = base_calloc(1, sizeof *grp);
+    if (!grp)
+        return SIM_EHOSTMEM;
+    pthread_mutex_init(&grp->lock, NULL);
+    grp->tail = &grp->head;
+    struct sim_task t = {.kind = SIM_T_GROUP, .obj = grp};
+    enum sim_rc rc = sim_record_task(s, &t);
+    if (rc != SIM_OK) {
+        pthread_mutex_destroy(&grp->lock);
+        base_free(grp);
+        return rc;
+    }
+    pthread_mutex_lock(&g->rec.lock);
+    grp->next = g->groups;
+    g->groups = grp;
+    pthread_mutex_unlock(&g->rec.lock);
+    atomic_store_explicit(&s->grp, grp, memory_order_release);
+    *out = grp;
+    return SIM_OK;
+}
+
+struct sim_group *sim_stream_group(struct sim_stream *s)
+{
+    return atomic_load_explicit(&s->grp, memory_order_acquire);
+}
+
+void sim_group_end(struct sim_stream *s)
+{
+    atomic_store_explicit(&s->grp, NULL, memory_order_release);
+}
+
+unsigned sim_group_tasks(struct sim_group *grp)
+{
+    pthread_mutex_lock(&grp->lock);
+    unsigned n = grp->n;
+    pthread_mutex_unlock(&grp->lock);
+    return n;
+}
+
+void sim_group_update(struct sim_stream *s, struct sim_group *grp)
+{
+    s->upd_next = 0;
+    atomic_store_explicit(&s->upd, grp, memory_order_release);
+}
+
+/* ---- Conditional tasks ---- */
+
+enum sim_rc sim_graph_cond(struct sim_stream *s, const void *word, int type, unsigned n,
+                           struct sim_graph **subs)
+{
+    struct sim_graph *g = sim_stream_graph(s);
+    struct sim_cond *c = base_calloc(1, sizeof *c + n * sizeof c->sub[0]);
+    if (!c)
+        return SIM_EHOSTMEM;
+    c->word = word;
+    c->type = type;
+    c->n = n;
+    for (unsigned i = 0; i < n; i++) {
+        subs[i] = graph_new(g->dev);
+        if (!subs[i]) {
+            while (i-- > 0)
+                sim_graph_destroy(subs[i]);
+            base_free(c);
+            return SIM_EHOSTMEM;
+        }
+        c->sub[i] = &subs[i]->rec;
+    }
+    struct sim_task t = {.kind = SIM_T_COND, .obj = c};
+    enum sim_rc rc = sim_record_task(s, &t);
+    if (rc != SIM_OK) {
+        for (unsigned i = 0; i < n; i++)
+            sim_graph_destroy(subs[i]);
+        base_free(c);
+        return rc;
+    }
+    pthread_mutex_lock(&g->rec.lock);
+    c->next = g->conds;
+    g->conds = c;
+    pthread_mutex_unlock(&g->rec.lock);
+    return SIM_OK;
+}
+
+/* ---- Edits and aborts ---- */
+
+void *sim_stream_last_recorded(struct sim_stream *s)
+{
+    return atomic_load_explicit(&s->last_rec, memory_order_relaxed);
+}
+
+/* Change t as `how` says. pre: the lock of t's list held. */
+static void edit(struct sim_task *t, int how, void *addr, uint64_t value, uint32_t flag)
+{
+    base_free(t->staging); /* an operator's description, a staged source */
+    t->staging = NULL;
+    t->obj = NULL;
+    if (how == SIM_EDIT_DISABLE) {
+        t->kind = SIM_T_NOP;
+        t->flag = SIM_NOP_PLAIN; /* a disabled task orders nothing (launch's edges) */
+    } else if (how == SIM_EDIT_VALUE_WRITE) {
+        t->kind = SIM_T_VALUE_WRITE;
+        t->dst = addr;
+        t->value = value;
+    } else {
+        t->kind = SIM_T_VALUE_WAIT;
+        t->src = addr;
+        t->value = value;
+        t->flag = flag;
+    }
+}
+
+enum sim_rc sim_graph_edit(struct sim_graph *g, void *task, int how, void *addr, uint64_t value,
+                           uint32_t flag)
+{
+    bool found = false;
+    pthread_mutex_lock(&g->rec.lock);
+    for (struct sim_task *t = g->rec.head; t && !found; t = t->next)
+        if (t == task) {
+            edit(t, how, addr, value, flag);
+            found = true;
+        }
+    g->checked = false; /* the views of its copies and fills are looked up again */
+    for (struct sim_group *grp = g->groups; grp && !found; grp = grp->next) {
+        pthread_mutex_lock(&grp->lock);
+        for (struct sim_task *t = grp->head; t && !found; t = t->next)
+            if (t == task) {
+                edit(t, how, addr, value, flag);
+                found = true;
+            }
+        pthread_mutex_unlock(&grp->lock);
+    }
+    pthread_mutex_unlock(&g->rec.lock);
+    return found ? SIM_OK : SIM_EINVAL;
+}
+
+void sim_graph_abort(struct sim_graph *g)
+{
+    sim_queue_abort(&g->rec);
+}
+
+static struct sim_graph *graph_of_record(struct sim_record *r)
+{
+    return (struct sim_graph *)((char *)r - offsetof(struct sim_graph, rec));
+}
+
 void sim_graph_destroy(struct sim_graph *g)
 {
+    /* Queued copies of its groups and conditions (and updates of its
+     * groups) become no-ops first: nothing points at them after. */
+    while (g->conds) {
+        struct sim_cond *c = g->conds;
+        g->conds = c->next;
+        sim_queue_forget(c);
+        for (unsigned i = 0; i < c->n; i++)
+            sim_graph_destroy(graph_of_record(c->sub[i]));
+        base_free(c);
+    }
+    while (g->groups) {
+        struct sim_group *grp = g->groups;
+        g->groups = grp->next;
+        sim_queue_forget(grp);
+        sim_task_free_list(grp->head);
+        pthread_mutex_destroy(&grp->lock);
+        base_free(grp);
+    }
     for (unsigned i = 1; i < LANES; i++)
         if (g->own[i])
             sim_stream_destroy(g->own[i]);

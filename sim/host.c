@@ -13,6 +13,7 @@
  * long-lived, so inserts moving the tail are fine.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@ struct hblock {
     uint8_t kind;   /* SIM_HOST_PINNED, _REGISTERED or _MANAGED */
     bool mapped;    /* registered: devices reach it (aclrtHostGetDevicePointer) */
     struct uvm_page *pages; /* managed: one per 2 MiB */
+    uint64_t gen;           /* which block this is: none before had the number */
 };
 
 static struct {
@@ -42,6 +44,7 @@ static struct {
     struct hblock *v;
     size_t n, cap;
     uint64_t bytes, peak;
+    uint64_t gens; /* blocks made so far */
 } host = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Index of the first block starting above addr. pre: lock held. */
@@ -89,7 +92,8 @@ enum sim_rc sim_host_alloc(size_t size, void **ptr)
     }
     size_t at = upper((uintptr_t)p);
     memmove(&host.v[at + 1], &host.v[at], (host.n - at) * sizeof *host.v);
-    host.v[at] = (struct hblock){(uintptr_t)p, size, false, SIM_HOST_PINNED, false, NULL};
+    host.v[at] = (struct hblock){(uintptr_t)p, size, false, SIM_HOST_PINNED, false, NULL,
+                                 ++host.gens};
     host.n++;
     host.bytes += size;
     if (host.bytes > host.peak)
@@ -97,6 +101,15 @@ enum sim_rc sim_host_alloc(size_t size, void **ptr)
     pthread_mutex_unlock(&host.lock);
     *ptr = p;
     return SIM_OK;
+}
+
+/* Frees and unregistrations of known host ranges so far (sim_mem_frees:
+ * a replay's view of host memory found live stays so while it stays). */
+static _Atomic uint64_t host_frees;
+
+uint64_t sim_host_frees(void)
+{
+    return atomic_load_explicit(&host_frees, memory_order_relaxed);
 }
 
 enum sim_rc sim_host_free(void *ptr)
@@ -112,6 +125,7 @@ enum sim_rc sim_host_free(void *ptr)
     host.bytes -= host.v[at].size;
     memmove(&host.v[at], &host.v[at + 1], (host.n - at - 1) * sizeof *host.v);
     host.n--;
+    atomic_fetch_add_explicit(&host_frees, 1, memory_order_relaxed);
     pthread_mutex_unlock(&host.lock);
     base_free(ptr);
     return SIM_OK;
@@ -191,6 +205,7 @@ static enum sim_rc insert(const struct hblock *b)
     size_t at = upper(b->start);
     memmove(&host.v[at + 1], &host.v[at], (host.n - at) * sizeof *host.v);
     host.v[at] = *b;
+    host.v[at].gen = ++host.gens;
     host.n++;
     return SIM_OK;
 }
@@ -198,6 +213,7 @@ static enum sim_rc insert(const struct hblock *b)
 /* Remove the block at index at (lock held). */
 static void erase(size_t at)
 {
+    atomic_fetch_add_explicit(&host_frees, 1, memory_order_relaxed);
     memmove(&host.v[at], &host.v[at + 1], (host.n - at - 1) * sizeof *host.v);
     host.n--;
 }
@@ -219,7 +235,7 @@ enum sim_rc sim_host_register(void *ptr, size_t size, bool mapped)
     enum sim_rc rc = SIM_EINVAL;
     if (!overlaps((uintptr_t)ptr, size))
         rc = insert(&(struct hblock){(uintptr_t)ptr, size, false, SIM_HOST_REGISTERED, mapped,
-                                     NULL});
+                                     NULL, 0});
     pthread_mutex_unlock(&host.lock);
     return rc;
 }
@@ -242,7 +258,8 @@ bool sim_host_find(const void *ptr, struct sim_host_block *out)
     bool hit = at > 0 && (uintptr_t)ptr - host.v[at - 1].start < host.v[at - 1].size;
     if (hit)
         *out = (struct sim_host_block){(void *)host.v[at - 1].start, host.v[at - 1].size,
-                                       host.v[at - 1].kind, host.v[at - 1].mapped};
+                                       host.v[at - 1].kind, host.v[at - 1].mapped,
+                                       host.v[at - 1].gen};
     pthread_mutex_unlock(&host.lock);
     return hit;
 }
@@ -264,7 +281,7 @@ enum sim_rc sim_managed_alloc(uint64_t size, void **ptr)
     }
     pthread_mutex_lock(&host.lock);
     enum sim_rc rc = insert(&(struct hblock){(uintptr_t)p, (size_t)rounded, false,
-                                             SIM_HOST_MANAGED, false, pages});
+                                             SIM_HOST_MANAGED, false, pages, 0});
     pthread_mutex_unlock(&host.lock);
     if (rc != SIM_OK) {
         base_free(p);

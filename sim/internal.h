@@ -293,6 +293,9 @@ void sim_vmm_close(struct sim_dev *d);
 enum sim_rc sim_vmm_attach(int32_t dev, int fd, uint64_t foff, uint64_t size, void **va);
 /* ---- ipcmem.c ---- */
 
+/* Whether process pid lives (an exporter whose key is imported). */
+bool sim_pid_alive(int32_t pid);
+
 /* Device dev closes: forget the exports and imports of this process on it
  * (an export's range becomes private memory again, its key goes). pre: d
  * open no more, its address space still there, no call on it running. */

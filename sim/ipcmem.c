@@ -79,7 +79,7 @@ __attribute__((constructor)) static void ipcmem_load(void)
     pthread_atfork(NULL, NULL, forked);
 }
 
-static bool alive(int32_t pid)
+bool sim_pid_alive(int32_t pid)
 {
     return pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH);
 }
@@ -95,11 +95,12 @@ void sim_ipc_sweep(void)
         if (strncmp(e->d_name, PREFIX, sizeof PREFIX - 1) == 0)
             rest = e->d_name + sizeof PREFIX - 1;
         else if (strncmp(e->d_name, "aclsim-ev-", 10) == 0 ||
+                 strncmp(e->d_name, "aclsim-nt-", 10) == 0 ||
                  strncmp(e->d_name, "aclsim-vmm-", 11) == 0)
             rest = strchr(e->d_name + 7, '-') + 1;
         char *end = NULL;
         long pid = rest ? strtol(rest, &end, 10) : 0;
-        if (rest && end != rest && *end == '-' && pid > 0 && !alive((int32_t)pid)) {
+        if (rest && end != rest && *end == '-' && pid > 0 && !sim_pid_alive((int32_t)pid)) {
             char name[300];
             snprintf(name, sizeof name, "/%s", e->d_name);
             shm_unlink(name);
@@ -139,7 +140,10 @@ static bool overlaps(const void *p, uint64_t n, const struct sim_ipc_info *i)
 }
 
 /* The checks of an export: [ptr, ptr+size) inside one live block, on page
- * boundaries of its kind. *dev its device. */
+ * boundaries of its kind. The block ends where the driver's allocation
+ * does (svm_ipc.c svm_ipc_create_handle L313-317: va + size past the
+ * allocation's start + size is refused): the usable bytes and the
+ * runtime's padding, not the heap's rounding to pages. *dev its device. */
 static enum sim_rc export_range(void *ptr, uint64_t size, int32_t *dev, const char **why)
 {
     struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
@@ -150,6 +154,7 @@ static enum sim_rc export_range(void *ptr, uint64_t size, int32_t *dev, const ch
     uint64_t start, bytes, off = (uint64_t)(uintptr_t)ptr - sim_dev_base(d);
     uint32_t tag;
     enum sim_heap_rc rc = sim_heap_lookup(d->heap, off, &start, &bytes, &tag);
+    uint64_t padding = atomic_load_explicit(&d->padding, memory_order_relaxed);
     *dev = sim_dev_id(d);
     sim_lock_give(&d->lock);
     if (rc != SIM_HEAP_OK || (tag & 3) == 3) {
@@ -163,7 +168,10 @@ static enum sim_rc export_range(void *ptr, uint64_t size, int32_t *dev, const ch
                "ACL_MEM_MALLOC_HUGE_FIRST or ACL_MEM_MALLOC_HUGE_ONLY)";
         return SIM_EINVAL;
     }
-    if (size > bytes - (off - start)) {
+    uint64_t end = bytes - (tag >> 2) + padding; /* from the block's start */
+    if (end > bytes)
+        end = bytes;
+    if (off - start > end || size > end - (off - start)) {
         *why = "the range runs past the end of its block";
         return SIM_EINVAL;
     }
@@ -301,7 +309,8 @@ static enum sim_rc import_check(int32_t dev, int fd, uint64_t size, bool peer,
     struct ipc_head h;
     size_t first = offsetof(struct ipc_head, white);
     if (pread(fd, &h, first, 0) != (ssize_t)first ||
-        atomic_load_explicit(&h.magic, memory_order_relaxed) != HEAD_MAGIC || h.size != size) {
+        atomic_load_explicit(&h.magic, memory_order_relaxed) != HEAD_MAGIC || h.size != size ||
+        !sim_pid_alive(h.exporter)) { /* killed before its close or a sweep */
         *why = "the key names no live export (never exported, closed by its exporter, or its "
                "exporter died)";
         return SIM_EINVAL;

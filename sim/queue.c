@@ -44,6 +44,7 @@ struct sim_notify {
     bool set;  /* recorded and not yet consumed by a wait */
     sim_ps at; /* when the record completed */
     struct sim_hb_vc hb; /* the recording stream's clock then (hb.c) */
+    struct sim_ntf_ipc *ipc; /* exported or imported: the state is shared there */
 };
 
 struct sim_cnt {
@@ -83,7 +84,13 @@ bool sim_queue_any(void)
     return atomic_load_explicit(&nqueues, memory_order_acquire) != 0;
 }
 static _Atomic unsigned any_values;  /* value_waits, for the fast path */
+static unsigned ipc_waits;           /* queues behind a wait on an IPC notify */
+static _Atomic unsigned any_ipc;     /* ipc_waits, for the fast path */
 static _Atomic uint32_t grace_ms = 60000;
+static const void *running_from; /* the tag of the task run() runs (lock held) */
+/* The record whose replay this thread submits now (sim_queue_tag): what
+ * it queues, and a wait of it that holds a stream, carry it for aborts. */
+static _Thread_local const void *launch_tag;
 static uint32_t next_notify_id[SIM_MAX_DEVICES];
 static unsigned live_notifies[SIM_MAX_DEVICES];
 static uint32_t next_cnt_id[SIM_MAX_DEVICES];
@@ -109,9 +116,20 @@ void sim_hold_configure(uint32_t ms)
 
 /* ---- Queues (lock held) ---- */
 
+/* Whether queue q waits behind a notify shared with another process. */
+static bool ipc_wait(const struct sim_queue *q)
+{
+    return q->behind == SIM_BEHIND_NOTIFY && q->obj &&
+           ((const struct sim_notify *)q->obj)->ipc != NULL;
+}
+
 static void set_behind(struct sim_stream *s, enum sim_queue_behind what)
 {
     struct sim_queue *q = &s->q;
+    if (ipc_wait(q)) {
+        ipc_waits--;
+        atomic_store_explicit(&any_ipc, ipc_waits, memory_order_relaxed);
+    }
     if (q->behind == SIM_BEHIND_VALUE)
         value_waits--;
     q->behind = what;
@@ -143,6 +161,11 @@ static void queue_behind(struct sim_stream *s, enum sim_queue_behind what, const
     set_behind(s, what);
     s->q.obj = obj;
     s->q.deadline = deadline;
+    s->q.from = running_from;
+    if (ipc_wait(&s->q)) {
+        ipc_waits++;
+        atomic_store_explicit(&any_ipc, ipc_waits, memory_order_relaxed);
+    }
 }
 
 /* Free a task, queued or run. A record that never ran leaves its event
@@ -289,7 +312,10 @@ static bool run_record(struct sim_stream *s, struct sim_event *e, bool device)
 static bool run_wait_event(struct sim_stream *s, const struct sim_event *e, bool device)
 {
     sim_ps m = sim_ev_mark(e);
-    if (m == SIM_MARK_PENDING) {
+    /* An event created with ACL_EVENT_EXTERNAL is waited for by the device
+     * whatever its history: its wait holds until a record (event.cc
+     * WaitSendCheck: isWaitSend for RT_EVENT_EXTERNAL). */
+    if (m == SIM_MARK_PENDING || (m == 0 && (e->flags & SIM_EVENT_EXTERNAL))) {
         queue_behind(s, SIM_BEHIND_EVENT, e, SIM_PS_FOREVER);
         return true;
     }
@@ -305,31 +331,83 @@ static bool run_wait_event(struct sim_stream *s, const struct sim_event *e, bool
     return false;
 }
 
+/* Whether a and b are one notify's state (an IPC notify and its imports). */
+static bool same_notify(const struct sim_notify *a, const struct sim_notify *b)
+{
+    return a == b || sim_ntf_ipc_same(a->ipc, b->ipc);
+}
+
+/* Consume n's record: whether it was set. */
+static bool take_notify(struct sim_notify *n)
+{
+    if (n->ipc)
+        return sim_ntf_ipc_take(n->ipc);
+    bool was = n->set;
+    n->set = false;
+    return was;
+}
+
+/* A record of notify n, shared between processes: the record and its
+ * release of a wait are the edge (in this process, or, through the page,
+ * in the one whose poll finds it: ipc_poll). */
 static bool run_notify_record(struct sim_stream *s, struct sim_notify *n, bool device)
 {
     sim_ps at = reach(s, device);
-    n->set = true;
+    if (n->ipc)
+        sim_ntf_ipc_give(n->ipc);
+    else
+        n->set = true;
     n->at = at;
     sim_hb_mark(&n->hb, s, false);
     trace_sync(s, "notify record", at, n, at, true);
     for (struct sim_stream *w = queues; w; w = w->q.next)
-        if (w->q.behind == SIM_BEHIND_NOTIFY && w->q.obj == n) {
-            n->set = false;
-            trace_release(w, "notify wait", at, n, at);
-            release(w, at, s);
+        if (w->q.behind == SIM_BEHIND_NOTIFY && same_notify(w->q.obj, n)) {
+            if (take_notify(n)) {
+                trace_release(w, "notify wait", at, n, at);
+                release(w, at, s);
+            }
             break;
         }
     return false;
 }
 
+/* Streams held by a wait on an IPC notify another process recorded since:
+ * released now (that process's time is not this one's: at the host's
+ * now). pre: lock held. */
+static void ipc_poll(void)
+{
+    for (bool again = ipc_waits > 0; again;) {
+        again = false;
+        for (struct sim_stream *w = queues; w; w = w->q.next)
+            if (ipc_wait(&w->q) && take_notify((struct sim_notify *)w->q.obj)) {
+                sim_hb_wait_foreign(w); /* recorded by another process */
+                release(w, sim_clock_host(), NULL);
+                again = ipc_waits > 0; /* the list may have changed */
+                break;
+            }
+    }
+}
+
+void sim_queue_poll(void)
+{
+    if (atomic_load_explicit(&any_ipc, memory_order_relaxed) == 0)
+        return;
+    lock();
+    ipc_poll();
+    unlock();
+}
+
 static bool run_notify_wait(struct sim_stream *s, struct sim_notify *n, uint64_t timeout_s,
                             bool device)
 {
-    if (n->set) {
-        n->set = false;
-        sim_ps go = device ? sim_clock_release(&s->clk, n->at) : sim_clock_wait(&s->clk, n->at);
-        sim_hb_wait(s, &n->hb);
-        trace_sync(s, "notify wait", go, n, n->at, false);
+    if (take_notify(n)) {
+        sim_ps at = n->ipc ? sim_clock_host() : n->at;
+        sim_ps go = device ? sim_clock_release(&s->clk, at) : sim_clock_wait(&s->clk, at);
+        if (n->ipc)
+            sim_hb_wait_foreign(s); /* recorded through the shared page: maybe elsewhere */
+        else
+            sim_hb_wait(s, &n->hb);
+        trace_sync(s, "notify wait", go, n, at, false);
         return false;
     }
     sim_ps from = reach(s, device);
@@ -465,11 +543,32 @@ static bool run_host(struct sim_stream *s, struct host_task *h)
     return true;
 }
 
+static bool run_expand(struct sim_stream *s, const struct sim_task *t, bool device);
+
+static bool run_kind(struct sim_stream *s, struct sim_task *t, bool device);
+
 static bool run(struct sim_stream *s, struct sim_task *t, bool device)
+{
+    running_from = t->from || device ? t->from : launch_tag;
+    bool held = run_kind(s, t, device);
+    running_from = NULL;
+    return held;
+}
+
+static bool run_kind(struct sim_stream *s, struct sim_task *t, bool device)
 {
     switch (t->kind) {
     case SIM_T_NOP:
         return false;
+    case SIM_T_EVENT_RESET:
+        sim_ev_set(t->obj, 0);
+        return false;
+    case SIM_T_GROUP_SET:
+        sim_group_set(t->obj, t);
+        return false;
+    case SIM_T_GROUP:
+    case SIM_T_COND:
+        return run_expand(s, t, device);
     case SIM_T_RECORD:
         return run_record(s, t->obj, device);
     case SIM_T_WAIT_EVENT:
@@ -529,6 +628,8 @@ static enum sim_rc enqueue(struct sim_stream *s, const struct sim_task *t, struc
     struct sim_task *q = sim_task_keep(t, true);
     if (!q)
         return SIM_EHOSTMEM;
+    if (!q->from)
+        q->from = launch_tag;
     if (t->kind == SIM_T_COPY || t->kind == SIM_T_COPY2D)
         q->flag = 0; /* the host went on: it waits for no queued copy */
     if (t->kind == SIM_T_RECORD)
@@ -541,6 +642,57 @@ static enum sim_rc enqueue(struct sim_stream *s, const struct sim_task *t, struc
     if (out)
         *out = q;
     return SIM_OK;
+}
+
+/* ---- Groups and conditional tasks (lock held) ----
+ *
+ * When s reaches one, the tasks it stands for now (record.c) go to the
+ * front of s's queue, each as enqueue() queues a task, and run in turn:
+ * a wait among them holds the rest, a condition among them is tested when
+ * s reaches it. This is the one place a replay's work forks by what the
+ * device holds (the HB hooks of its tasks are those of their kinds). */
+
+/* Put the list at the front of s's queue (s queueing). */
+static void splice_front(struct sim_stream *s, struct sim_task *list)
+{
+    struct sim_task **last = &list;
+    for (struct sim_task *q = list; q; q = q->next) {
+        if (q->kind == SIM_T_COPY || q->kind == SIM_T_COPY2D)
+            q->flag = 0; /* the host went on: it waits for no queued copy */
+        if (q->kind == SIM_T_RECORD)
+            sim_ev_set(q->obj, SIM_MARK_PENDING);
+        if (q->kind == SIM_T_OP)
+            sim_task_queued_op(s, q->obj);
+        last = &q->next;
+    }
+    *last = s->q.head;
+    if (!s->q.head)
+        s->q.tail = last;
+    s->q.head = list;
+}
+
+/* s reached group or condition t: its tasks run now, in s's turn.
+ * `device`: inside the replay of s's queue, which goes on with them;
+ * otherwise s was free and runs them now. Returns whether a wait among
+ * them holds s. */
+static bool run_expand(struct sim_stream *s, const struct sim_task *t, bool device)
+{
+    if (!device && s->queueing)
+        return false; /* only when queueing it failed for want of host memory */
+    struct sim_task *list = NULL;
+    if (sim_record_expand(t, &list) != SIM_OK || !list)
+        return false;
+    sim_ps at = device ? 0 : reach(s, false);
+    start_queue(s);
+    splice_front(s, list);
+    if (device) {
+        /* the copies know what the host knew when the group or condition
+         * was enqueued (they run with no clock of their own) */
+        sim_hb_task(s, &t->enq);
+        return false;
+    }
+    release(s, at, NULL); /* the host enqueued it onto a free stream */
+    return s->queueing;
 }
 
 /* Enqueue t on s: behind what holds s, or now. A record or wait that
@@ -697,8 +849,9 @@ static bool only_thread(void)
  * at all in a process of one thread. pre: lock held. */
 static void grace_wait(bool (*done)(const void *arg), const void *arg, int32_t limit_ms)
 {
-    if (!done(arg) && only_thread())
-        return;
+    ipc_poll();
+    if (!done(arg) && ipc_waits == 0 && only_thread())
+        return; /* nobody else can release it (another process can, through an IPC notify) */
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     uint32_t ms = atomic_load(&grace_ms);
@@ -710,9 +863,27 @@ static void grace_wait(bool (*done)(const void *arg), const void *arg, int32_t l
         until.tv_sec++;
         until.tv_nsec -= 1000000000L;
     }
-    while (!done(arg))
-        if (pthread_cond_timedwait(&changed, &qlock, &until) == ETIMEDOUT)
+    while (!done(arg)) {
+        if (ipc_waits == 0) {
+            if (pthread_cond_timedwait(&changed, &qlock, &until) == ETIMEDOUT)
+                break;
+            continue;
+        }
+        /* a record in another process: look at its page every millisecond */
+        struct timespec slice;
+        clock_gettime(CLOCK_REALTIME, &slice);
+        slice.tv_nsec += 1000000L;
+        if (slice.tv_nsec >= 1000000000L) {
+            slice.tv_sec++;
+            slice.tv_nsec -= 1000000000L;
+        }
+        bool last = slice.tv_sec > until.tv_sec ||
+                    (slice.tv_sec == until.tv_sec && slice.tv_nsec >= until.tv_nsec);
+        pthread_cond_timedwait(&changed, &qlock, last ? &until : &slice);
+        ipc_poll();
+        if (last)
             break;
+    }
 }
 
 static bool no_queue(const void *s)
@@ -855,6 +1026,41 @@ void sim_queue_drop(struct sim_stream *s)
     unlock();
 }
 
+void sim_queue_tag(const void *from)
+{
+    launch_tag = from;
+}
+
+void sim_queue_abort(const void *from)
+{
+    if (atomic_load(&nqueues) == 0)
+        return;
+    lock();
+    for (bool again = true; again;) {
+        again = false;
+        for (struct sim_stream *s = queues; s; s = s->q.next) {
+            for (struct sim_task *t = s->q.head; t; t = t->next)
+                if (t->from == from && t->kind != SIM_T_NOP && t->kind != SIM_T_HOST) {
+                    if (t->kind == SIM_T_RECORD) {
+                        sim_ps pending = SIM_MARK_PENDING;
+                        atomic_compare_exchange_strong(((struct sim_event *)t->obj)->mark,
+                                                       &pending, 0);
+                    } else if (t->kind == SIM_T_OP) {
+                        sim_task_drop_op(s, t->obj);
+                    }
+                    t->kind = SIM_T_NOP;
+                }
+            if (s->q.from == from && s->q.behind != SIM_BEHIND_HOST_TASK &&
+                s->q.behind != SIM_BEHIND_NOTHING) {
+                release(s, sim_clock_host(), NULL); /* its wait is gone: the host's abort */
+                again = true; /* the list may have changed */
+                break;
+            }
+        }
+    }
+    unlock();
+}
+
 void sim_queue_forget(const void *obj)
 {
     if (atomic_load(&nqueues) == 0)
@@ -871,7 +1077,9 @@ void sim_queue_forget(const void *obj)
             if (t->obj == obj && (t->kind == SIM_T_RECORD || t->kind == SIM_T_WAIT_EVENT ||
                                   t->kind == SIM_T_NOTIFY_RECORD || t->kind == SIM_T_NOTIFY_WAIT ||
                                   t->kind == SIM_T_CNT_RECORD || t->kind == SIM_T_CNT_WAIT ||
-                                  t->kind == SIM_T_CNT_RESET))
+                                  t->kind == SIM_T_CNT_RESET || t->kind == SIM_T_EVENT_RESET ||
+                                  t->kind == SIM_T_GROUP || t->kind == SIM_T_GROUP_SET ||
+                                  t->kind == SIM_T_COND))
                 t->kind = SIM_T_NOP;
     }
     unlock();
@@ -909,7 +1117,46 @@ void sim_notify_destroy(struct sim_notify *n)
     live_notifies[n->dev]--;
     unlock();
     sim_hb_vc_free(&n->hb);
+    sim_ntf_ipc_close(n->ipc);
     base_free(n);
+}
+
+enum sim_rc sim_notify_export(struct sim_notify *n, uint64_t flags, char key[SIM_IPC_KEY_MAX])
+{
+    lock();
+    enum sim_rc rc = SIM_EINVAL;
+    if (!n->ipc)
+        rc = sim_ntf_ipc_export(n->set, flags, &n->ipc, key);
+    unlock();
+    return rc;
+}
+
+enum sim_rc sim_notify_set_pids(struct sim_notify *n, const int32_t *pids, size_t num,
+                                const char **why)
+{
+    lock();
+    enum sim_rc rc = SIM_EINVAL;
+    *why = "the notify was not exported (aclrtNotifyGetExportKey)";
+    if (n->ipc)
+        rc = sim_ntf_ipc_pids(n->ipc, pids, num, why);
+    unlock();
+    return rc;
+}
+
+enum sim_rc sim_notify_import(int32_t dev, const char *key, struct sim_notify **out,
+                              const char **why)
+{
+    struct sim_ntf_ipc *ipc = NULL;
+    enum sim_rc rc = sim_ntf_ipc_open(key, &ipc, why);
+    if (rc != SIM_OK)
+        return rc;
+    rc = sim_notify_create(dev, out);
+    if (rc != SIM_OK) {
+        sim_ntf_ipc_close(ipc);
+        return rc;
+    }
+    (*out)->ipc = ipc;
+    return SIM_OK;
 }
 
 void sim_notify_record(struct sim_notify *n, struct sim_stream *s)
@@ -939,7 +1186,7 @@ void sim_notify_wait(struct sim_notify *n, struct sim_stream *s, uint32_t timeou
 void sim_notify_reset(struct sim_notify *n)
 {
     lock();
-    n->set = false;
+    take_notify(n);
     unlock();
 }
 

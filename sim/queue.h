@@ -47,6 +47,7 @@ struct sim_queue {
     uint64_t value;
     uint32_t flag;
     sim_ps deadline;          /* when the wait times out (SIM_PS_FOREVER: never) */
+    const void *from;         /* the record whose replay put the wait there (NULL: none) */
     struct sim_task *head, **tail;
     struct sim_stream *next;  /* the next stream with a queue */
 };
@@ -74,6 +75,15 @@ struct sim_stream {
     unsigned lane;
     /* Its happens-before clock (hb.c). */
     struct sim_hb_clock hb;
+    /* Task groups (graph.c): the group its captured tasks go into, between
+     * aclmdlRICaptureTaskGrpBegin and End; the group its operators update,
+     * between aclmdlRICaptureTaskUpdateBegin and End, and the index of the
+     * next task they replace. Set and cleared by the thread that enqueues. */
+    struct sim_group *_Atomic grp;
+    struct sim_group *_Atomic upd;
+    unsigned upd_next;
+    /* The task it recorded last (record.c), for the ACL layer to name it. */
+    struct sim_task *_Atomic last_rec;
 };
 
 /* An event's state is one atomic word, so a record on one thread and
@@ -134,6 +144,27 @@ static inline bool sim_ev_same(const struct sim_event *a, const struct sim_event
     return a->mark == b->mark;
 }
 
+/* ---- ipcnotify.c: the state notifies share between processes ---- */
+
+struct sim_ntf_ipc;
+/* Consume the shared state (true when it was set), set it, and whether a
+ * and b share one (both exported or imported from one key). */
+bool sim_ntf_ipc_take(struct sim_ntf_ipc *i);
+void sim_ntf_ipc_give(struct sim_ntf_ipc *i);
+bool sim_ntf_ipc_same(const struct sim_ntf_ipc *a, const struct sim_ntf_ipc *b);
+/* A new shared state (set or not, export flags), its key into key;
+ * SIM_EHOSTMEM when it cannot be had. */
+enum sim_rc sim_ntf_ipc_export(bool set, uint64_t flags, struct sim_ntf_ipc **out,
+                               char key[SIM_IPC_KEY_MAX]);
+/* Add pids to the export's whitelist (SIM_ENOMEM: full, *why). */
+enum sim_rc sim_ntf_ipc_pids(struct sim_ntf_ipc *i, const int32_t *pids, size_t n,
+                             const char **why);
+/* The shared state of key: SIM_EINVAL (no live export, or its exporter
+ * died) or SIM_EPERM (not on the whitelist) with *why. */
+enum sim_rc sim_ntf_ipc_open(const char *key, struct sim_ntf_ipc **out, const char **why);
+/* Let go of it (the exporter's: no new imports). */
+void sim_ntf_ipc_close(struct sim_ntf_ipc *i);
+
 /* ---- Tasks ---- */
 
 /* One operation enqueued on a stream. */
@@ -162,9 +193,17 @@ enum sim_task_kind {
     SIM_T_CNT_WAIT,      /* obj: counting notify; value: the value, timeout in s in the
                             high 32 bits; flag: the wait mode, clear after it in bit 8 */
     SIM_T_CNT_RESET,     /* obj: counting notify */
+    SIM_T_EVENT_RESET,   /* obj: event (back to never recorded when the stream reaches it) */
+    SIM_T_GROUP_SET,     /* obj: a task group; value: the index of its task replaced;
+                            src: the caller's operator (struct sim_op) that replaces it,
+                            staging: a kept task's own copy of it */
     /* ---- recorded only (graph.c interprets them at each launch) ---- */
     SIM_T_LABEL,         /* obj: the label set here */
-    SIM_T_SWITCH         /* src: the device uint32 index; obj: the label list */
+    SIM_T_SWITCH,        /* src: the device uint32 index; obj: the label list */
+    /* ---- recorded only, expanded when a stream reaches them (queue.c) ---- */
+    SIM_T_GROUP,         /* obj: a task group: its tasks of that moment run here */
+    SIM_T_COND           /* obj: a conditional task: the sub-graph its word chooses runs
+                            here; value: the iterations of a WHILE so far */
 };
 struct sim_task {
     enum sim_task_kind kind;
@@ -180,6 +219,10 @@ struct sim_task {
     uint32_t flag; /* COPY, COPY2D: SIM_COPY_* flags; FILL, FILL32: the host waits */
     void *staging; /* memory the queued task owns */
     unsigned lane; /* a recorded task: the lane of the stream that captured it */
+    uint64_t hgen; /* a recorded copy or fill whose host side was pinned or registered
+                      memory when recorded: that block (sim_host_block.gen), which
+                      replays check is still there; 0: none */
+    const void *from; /* a recorded task and its copies: the record it came from */
     void *hdst;       /* a recorded copy or fill whose memory graph.c found live: */
     const void *hsrc; /* the host views of its ranges (NULL: none) */
     struct sim_hb_vc enq; /* a queued task: the host's clock at its enqueue (hb.c) */
@@ -239,6 +282,15 @@ enum sim_rc sim_queue_sync_device(int32_t dev, int32_t timeout_ms);
 enum sim_rc sim_queue_event_sync(struct sim_event *e, int32_t timeout_ms);
 /* s is being destroyed or aborted: drop its queue. */
 void sim_queue_drop(struct sim_stream *s);
+/* Release the streams a wait on an IPC notify holds whose notify another
+ * process recorded since (the fast path: one atomic load). */
+void sim_queue_poll(void);
+/* This thread submits the replay of record `from` now (NULL: done). */
+void sim_queue_tag(const void *from);
+/* The graph whose record is `from` is aborted: its replays' tasks still
+ * queued anywhere become no-ops, and a stream one of its waits holds goes
+ * on with its other work. */
+void sim_queue_abort(const void *from);
 /* An event or notify is being destroyed: forget it in every queue. */
 void sim_queue_forget(const void *obj);
 
@@ -275,6 +327,45 @@ void sim_record_forget(const void *obj);
  * 28-78, InsertCaptureEvent at :71), so the edge outlives the user's
  * handle. A replay still orders the lanes by it (graph.c). */
 enum { SIM_NOP_PLAIN, SIM_NOP_MARK, SIM_NOP_WAIT };
+
+/* ---- Task groups and conditional tasks (graph.c makes them, record.c
+ * reads them for queue.c) ----
+ *
+ * A task group is a run of operators a capture recorded as one task
+ * (SIM_T_GROUP): each replay that reaches it runs the operators the group
+ * holds at that moment; an update (SIM_T_GROUP_SET, on the stream that
+ * updates) replaces one of them when that stream reaches it, so a replay
+ * ordered after the update runs the new operator. The lock is a leaf: held
+ * only to append, replace or copy tasks. */
+struct sim_group {
+    pthread_mutex_t lock;
+    struct sim_task *head, **tail;
+    unsigned n;
+    struct sim_group *next; /* the graph's groups */
+};
+/* A conditional task: when a replay reaches it, it reads the 8-byte word
+ * at `word` (device memory) and runs one sub-graph's record there: IF the
+ * first when the word is not 0, else the second (if any); SWITCH the one
+ * the word indexes (none past the end); WHILE the only one again and
+ * again while the word is not 0. */
+enum { SIM_COND_IF = 0, SIM_COND_WHILE = 1, SIM_COND_SWITCH = 2 };
+struct sim_cond {
+    const void *word;
+    int type;
+    unsigned n;
+    struct sim_cond *next;        /* the graph's conditional tasks */
+    struct sim_record *sub[];     /* the sub-graphs' records (graph.c owns them) */
+};
+/* The tasks a group or a conditional task stands for when a stream reaches
+ * it now (copies, linked, their `next` set; host sources staged): a
+ * group's, or the sub-graph a condition chooses (WHILE: followed by a copy
+ * of t itself, to test again; nothing past the bound of iterations).
+ * *out NULL: nothing to run. SIM_EHOSTMEM: no copy could be had. pre: t is
+ * SIM_T_GROUP or SIM_T_COND. */
+enum sim_rc sim_record_expand(const struct sim_task *t, struct sim_task **out);
+/* Replace task `index` of group g by the operator of a SIM_T_GROUP_SET
+ * task t (t keeps the operator it replaces, freed with it). */
+void sim_group_set(struct sim_group *g, struct sim_task *t);
 
 /* ---- stream.c, for graph.c ---- */
 
@@ -355,6 +446,8 @@ enum sim_rc sim_op_compute(int32_t dev, const struct sim_op *op, uint64_t *ps);
  * host_sources, the bytes of a host source (2-D rows packed); its next is
  * NULL. NULL when host memory runs out. */
 struct sim_task *sim_task_keep(const struct sim_task *t, bool host_sources);
+/* Free a list of kept tasks (next-linked) and what each owns. */
+void sim_task_free_list(struct sim_task *t);
 /* A copy of op that owns its name and its host-memory inputs (one block,
  * base_free frees it), or NULL when host memory runs out. */
 struct sim_op *sim_op_copy(const struct sim_op *op);

@@ -222,6 +222,8 @@ void sim_host_abandon(void *ptr, bool managed);
 
 /* Bytes of live host blocks, and the most ever live. */
 void sim_host_usage(uint64_t *cur, uint64_t *peak);
+/* Frees of pinned, registered and managed host ranges so far. */
+uint64_t sim_host_frees(void);
 
 /* ---- host.c: registered and managed memory ---- */
 
@@ -232,6 +234,7 @@ struct sim_host_block {
     size_t size;
     int kind;    /* SIM_HOST_* */
     bool mapped; /* registered for device access (a device address exists) */
+    uint64_t gen; /* which block: a block made later at the same place has another */
 };
 /* The known host range containing ptr (any kind): true and *out. */
 bool sim_host_find(const void *ptr, struct sim_host_block *out);
@@ -327,8 +330,11 @@ void sim_stream_migrate(struct sim_stream *s, uint64_t bytes, bool to_device);
 enum sim_rc sim_mem_fill32(void *dst, bool dst_dev, uint32_t value, size_t words);
 
 /* Events: SIM_EVENT_TIMELINE marks one that can time (ACL_EVENT_TIME_LINE),
- * SIM_EVENT_IPC one other processes can open (ACL_EVENT_IPC, ipc.c). */
+ * SIM_EVENT_IPC one other processes can open (ACL_EVENT_IPC, ipc.c),
+ * SIM_EVENT_EXTERNAL one whose waits always wait for a record
+ * (ACL_EVENT_EXTERNAL: a reset makes the next wait wait again). */
 #define SIM_EVENT_TIMELINE 0x8u
+#define SIM_EVENT_EXTERNAL 0x20u
 #define SIM_EVENT_IPC 0x40u
 struct sim_event;
 /* SIM_ENOMEM when the device has the profile's maximum of events. */
@@ -336,9 +342,10 @@ enum sim_rc sim_event_create(int32_t dev, uint32_t flags, struct sim_event **out
 void sim_event_destroy(struct sim_event *e);
 /* The event completes when the stream's work so far is done. */
 void sim_event_record(struct sim_event *e, struct sim_stream *s);
-/* Back to never recorded. */
-void sim_event_reset(struct sim_event *e);
-/* The stream's later work waits for the event (nothing if never recorded). */
+/* Back to never recorded when s reaches it (s NULL: now). */
+void sim_event_reset(struct sim_event *e, struct sim_stream *s);
+/* The stream's later work waits for the event (nothing if never recorded,
+ * unless it is SIM_EVENT_EXTERNAL: then until it is). */
 void sim_event_wait(struct sim_stream *s, const struct sim_event *e);
 /* The host waits for the event, at most timeout_ms (< 0: no limit). */
 enum sim_rc sim_event_sync(struct sim_event *e, int32_t timeout_ms);
@@ -403,8 +410,9 @@ void sim_hold_configure(uint32_t grace_ms);
 /* Notifies: a record sets the notify when the stream reaches it; a wait
  * holds its stream until the notify is set, then resets it (one waiter per
  * record). timeout_s 0: no limit. */
-/* Frees and unmaps of device memory so far, on every device (blocks.c):
- * memory live at one count is live while the count stays. */
+/* Frees and unmaps of device memory so far, on every device (blocks.c),
+ * and frees of known host memory (host.c): memory live at one count is
+ * live while the count stays. */
 uint64_t sim_mem_frees(void);
 
 /* ---- Captured work (graph.c) ----
@@ -453,6 +461,43 @@ enum sim_rc sim_label_switch(const void *index, struct sim_label_list *list,
 void sim_graph_clean_lane(struct sim_graph *g, unsigned lane);
 /* How many tasks g recorded. */
 unsigned sim_graph_tasks(struct sim_graph *g);
+/* s starts capturing into g, an empty graph (a sub-graph of a condition). */
+enum sim_rc sim_graph_begin_into(struct sim_stream *s, struct sim_graph *g);
+
+/* Task groups (aclmdlRICaptureTaskGrpBegin ... End): from sim_group_begin
+ * to sim_group_end the capturing stream s records its operators into a
+ * group, one task of the graph that each replay expands into the
+ * operators the group holds when its stream reaches it. While
+ * sim_group_update names a group for stream s (NULL: none), each operator
+ * put on s replaces the group's next one when s reaches it (it runs
+ * nowhere itself). pre (the ACL layer's checks): s captures and records
+ * only operators into a group; only operators go on an updating stream,
+ * no more than the group holds. */
+struct sim_group;
+enum sim_rc sim_group_begin(struct sim_stream *s, struct sim_group **out);
+struct sim_group *sim_stream_group(struct sim_stream *s);
+void sim_group_end(struct sim_stream *s);
+unsigned sim_group_tasks(struct sim_group *grp);
+void sim_group_update(struct sim_stream *s, struct sim_group *grp);
+
+/* The task s recorded last (into its graph or a group of it), or NULL;
+ * sim_graph_edit changes it in g for later launches: SIM_EDIT_DISABLE (a
+ * no-op), or an 8-byte value write or wait (SIM_WAIT_* flag) at addr.
+ * SIM_EINVAL: not a task of g's record or groups. */
+enum { SIM_EDIT_DISABLE, SIM_EDIT_VALUE_WRITE, SIM_EDIT_VALUE_WAIT };
+void *sim_stream_last_recorded(struct sim_stream *s);
+enum sim_rc sim_graph_edit(struct sim_graph *g, void *task, int how, void *addr, uint64_t value,
+                           uint32_t flag);
+/* The work g's launches left queued (on any stream) is dropped; a stream
+ * one of its waits holds goes on with its other work. */
+void sim_graph_abort(struct sim_graph *g);
+
+/* A conditional task (aclmdlRIAddCondTask) on capturing stream s, over
+ * the 8-byte device word at `word`: SIM_COND_* of queue.h (IF 0, WHILE 1,
+ * SWITCH 2), with n new empty sub-graphs in subs[] that s's graph owns
+ * (they capture through sim_graph_begin_into, are destroyed with it). */
+enum sim_rc sim_graph_cond(struct sim_stream *s, const void *word, int type, unsigned n,
+                           struct sim_graph **subs);
 /* Free g (its streams wait for their work first). pre: g ended. */
 void sim_graph_destroy(struct sim_graph *g);
 
@@ -464,6 +509,21 @@ void sim_notify_wait(struct sim_notify *n, struct sim_stream *s, uint32_t timeou
 /* Back to not set (host side, at once). */
 void sim_notify_reset(struct sim_notify *n);
 uint32_t sim_notify_id(const struct sim_notify *n);
+/* IPC notifies (ipcnotify.c): export n (its key into key; SIM_EINVAL when
+ * it was exported already), list pids allowed to import it, import the
+ * notify a key names as a new notify of device dev (refused, with *why,
+ * for a key of no live export, of a dead exporter, SIM_EPERM off the
+ * whitelist unless the export had SIM_NOTIFY_NO_PID_CHECK). A record
+ * through any of them sets the one state, which a wait through any
+ * consumes: a stream a wait holds is released by another process's
+ * record when a synchronisation or query of this process looks. */
+#define SIM_NOTIFY_NO_PID_CHECK 0x2u
+#define SIM_IPC_KEY_MAX 65 /* an IPC key with its NUL (notifies and memory) */
+enum sim_rc sim_notify_export(struct sim_notify *n, uint64_t flags, char key[SIM_IPC_KEY_MAX]);
+enum sim_rc sim_notify_set_pids(struct sim_notify *n, const int32_t *pids, size_t num,
+                                const char **why);
+enum sim_rc sim_notify_import(int32_t dev, const char *key, struct sim_notify **out,
+                              const char **why);
 
 /* Value writes and waits on 8 bytes of device memory: a write stores value
  * when the stream reaches it; a wait holds its stream until the bytes meet
@@ -915,13 +975,11 @@ void sim_stream_core_limit_set(struct sim_stream *s, enum sim_core c, uint32_t n
 void sim_stream_core_limit_reset(struct sim_stream *s);
 
 /* Device-wide settings a program sets and reads back, kept per device
- * across opens: the saturation mode (aclrtSetDeviceSatMode), the operator
- * wait timeout (aclrtSetOpWaitTimeout) and execute timeout in ms
- * (aclrtSetOpExecuteTimeOut); 0 until set. */
+ * across opens: the saturation mode (aclrtSetDeviceSatMode) and the
+ * operator wait timeout (aclrtSetOpWaitTimeout); 0 until set. */
 enum sim_dev_setting {
     SIM_DS_SAT_MODE,
     SIM_DS_OP_WAIT_TIMEOUT,
-    SIM_DS_OP_EXEC_TIMEOUT_MS,
     SIM_DS_COUNT
 };
 uint64_t sim_device_setting(int32_t dev, enum sim_dev_setting s);
@@ -984,8 +1042,8 @@ enum sim_rc sim_event_import(int32_t dev, const char *name, struct sim_event **o
  * exporter's close unlinks the name (later imports fail) and gives the
  * block its private bytes back; the object goes with its last mapping.
  * Names whose creating process died (events' and memory's) are unlinked
- * by the next export or IPC event of any process (sim_ipc_sweep). */
-#define SIM_IPC_KEY_MAX 65
+ * by the next export or IPC event of any process (sim_ipc_sweep). Keys are
+ * SIM_IPC_KEY_MAX bytes. */
 enum sim_ipc_role { SIM_IPC_EXPORTED = 1, SIM_IPC_IMPORTED = 2 };
 struct sim_ipc_info {
     char key[SIM_IPC_KEY_MAX];

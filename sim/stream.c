@@ -124,6 +124,7 @@ uint64_t sim_stream_now(struct sim_stream *s)
 
 bool sim_stream_done(struct sim_stream *s)
 {
+    sim_queue_poll(); /* a record another process made since */
     if (sim_stream_queueing(s) || atomic_load(&s->blocking) != 0) {
         sim_clock_done(SIM_PS_FOREVER); /* the host still pays the query */
         return false;
@@ -283,9 +284,33 @@ enum sim_rc sim_devtask(int32_t dev, struct sim_stream *s, const struct sim_devt
     return rc;
 }
 
+/* An operator on a stream that updates a task group: it replaces the
+ * group's next task when s reaches it (the replays ordered after that run
+ * it); it runs nowhere itself. */
+static enum sim_rc group_update(struct sim_stream *s, struct sim_group *g,
+                                const struct sim_op *op)
+{
+    struct sim_task t = {.kind = SIM_T_GROUP_SET, .obj = g, .value = s->upd_next++,
+                         .src = op};
+    enum sim_rc rc = SIM_OK;
+    if (queued(s, &t, &rc))
+        return rc;
+    struct sim_task *q = sim_task_keep(&t, false);
+    if (!q)
+        return SIM_EHOSTMEM;
+    sim_group_set(g, q);
+    sim_task_free_list(q);
+    return SIM_OK;
+}
+
 enum sim_rc sim_op_run(int32_t dev, struct sim_stream *s, const struct sim_op *op,
                        uint64_t *start, uint64_t *end)
 {
+    struct sim_group *upd = atomic_load_explicit(&s->upd, memory_order_acquire);
+    if (upd) {
+        *start = *end = 0;
+        return group_update(s, upd, op);
+    }
     if (sim_stream_recording(s)) {
         *start = *end = SIM_PS_PENDING; /* it runs when the graph is launched */
         struct sim_task t = {.kind = SIM_T_OP, .dev = dev, .obj = (void *)op};
@@ -410,8 +435,13 @@ void sim_event_record(struct sim_event *e, struct sim_stream *s)
     sim_queue_record(e, s);
 }
 
-void sim_event_reset(struct sim_event *e)
+void sim_event_reset(struct sim_event *e, struct sim_stream *s)
 {
+    /* A task of s, as CANN's event reset task: in its turn. */
+    struct sim_task t = {.kind = SIM_T_EVENT_RESET, .obj = e};
+    enum sim_rc rc = SIM_OK;
+    if (s && queued(s, &t, &rc) && rc == SIM_OK)
+        return;
     sim_ev_set(e, 0);
 }
 
@@ -594,6 +624,13 @@ enum sim_rc sim_stream_replay(struct sim_stream *s, const struct sim_task *t, bo
     case SIM_T_CNT_RESET:
         sim_cnt_reset(t->obj, s);
         return SIM_OK;
+    case SIM_T_EVENT_RESET:
+        sim_event_reset(t->obj, s);
+        return SIM_OK;
+    case SIM_T_GROUP:
+    case SIM_T_COND:
+        /* expanded when s reaches it (queue.c) */
+        return sim_queue_submit(s, t);
     default:
         break;
     }

@@ -386,7 +386,7 @@ static enum sim_rc own(struct sim_task *q, const struct sim_task *t, bool host_s
 {
     q->staging = NULL;
     if ((t->kind == SIM_T_COPY || t->kind == SIM_T_COPY2D) && !t->src_dev && t->n > 0 &&
-        host_sources) {
+        host_sources && (!t->hgen || sim_task_memory_live(t))) {
         /* The runtime stages host sources when the copy is enqueued; 2-D
          * rows are staged packed (spitch = width). */
         size_t rows = t->kind == SIM_T_COPY2D ? t->rows : 1;
@@ -404,6 +404,11 @@ static enum sim_rc own(struct sim_task *q, const struct sim_task *t, bool host_s
         if (!(q->staging = sim_op_copy(t->obj)))
             return SIM_EHOSTMEM;
         q->obj = q->staging;
+    } else if (t->kind == SIM_T_GROUP_SET) {
+        /* its operator: the caller's (src) at first, then its own copy */
+        if (!(q->staging = sim_op_copy(t->staging ? t->staging : t->src)))
+            return SIM_EHOSTMEM;
+        q->src = NULL;
     }
     return SIM_OK;
 }
@@ -423,12 +428,29 @@ struct sim_task *sim_task_keep(const struct sim_task *t, bool host_sources)
     return q;
 }
 
-/* Whether [p, p+n) of one side of a queued task is still there: host
- * memory is the program's (or the task's own staging); device memory must
- * still be live. */
-static bool side_live(const void *p, bool dev, size_t n)
+void sim_task_free_list(struct sim_task *t)
 {
-    return !dev || sim_mem_holds(p, n);
+    while (t) {
+        struct sim_task *next = t->next;
+        base_free(t->staging);
+        base_free(t);
+        t = next;
+    }
+}
+
+/* Whether [p, p+n) of one side of a queued task is still there: host
+ * memory is the program's (or the task's own staging), unless it was in
+ * pinned or registered block gen when recorded: then it must still be in
+ * that block (not one made since at its place); device memory must still
+ * be live. */
+static bool side_live(const void *p, bool dev, size_t n, uint64_t gen)
+{
+    if (!dev) {
+        struct sim_host_block b;
+        return !gen || (sim_host_find(p, &b) && b.gen == gen &&
+                        (size_t)((const char *)p - (const char *)b.start) + n <= b.size);
+    }
+    return sim_mem_holds(p, n);
 }
 
 /* Bytes from the first row's start to the last row's end. */
@@ -461,17 +483,19 @@ static void run_viewed(struct sim_stream *s, const struct sim_task *t)
 bool sim_task_memory_live(const struct sim_task *t)
 {
     const void *src = t->staging ? t->staging : t->src;
+    uint64_t known = t->staging ? 0 : t->hgen; /* a staged source is the task's own */
     switch (t->kind) {
     case SIM_T_COPY:
-        return side_live(t->dst, t->dst_dev, t->n) && side_live(src, t->src_dev, t->n);
+        return side_live(t->dst, t->dst_dev, t->n, t->hgen) &&
+               side_live(src, t->src_dev, t->n, known);
     case SIM_T_COPY2D:
-        return side_live(t->dst, t->dst_dev, span2d(t->dpitch, t->n, t->rows)) &&
-               side_live(src, t->src_dev, span2d(t->spitch, t->n, t->rows));
+        return side_live(t->dst, t->dst_dev, span2d(t->dpitch, t->n, t->rows), t->hgen) &&
+               side_live(src, t->src_dev, span2d(t->spitch, t->n, t->rows), known);
     case SIM_T_FILL:
     case SIM_T_FILL32:
-        return side_live(t->dst, t->dst_dev, t->n);
+        return side_live(t->dst, t->dst_dev, t->n, t->hgen);
     case SIM_T_CMO:
-        return side_live(t->dst, true, t->n);
+        return side_live(t->dst, true, t->n, 0);
     default:
         return true;
     }

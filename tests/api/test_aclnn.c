@@ -11,6 +11,7 @@
  * checks: src/nnopbase/composite_op/aclnn_engine/op_executor.cpp L958-994.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -725,6 +726,89 @@ static void test_gemm(void **state)
         drop(all[i]);
 }
 
+/* Hostile shapes: aclCreateTensor computes no stride that overflows (CANN
+ * makes the tensor without checks, acl_op_api.cpp L34-44; its contiguous
+ * strides are products of dims, shape_utils.cpp L70-76), and a launch
+ * planned on such a tensor is refused, never run over wrapped sizes. */
+static void test_hostile_shapes_are_refused_not_wrapped(void **state)
+{
+    (void)state;
+    static int64_t huge[3] = {INT64_MAX, INT64_MAX, 4}, wide[2] = {INT64_C(1) << 31,
+                                                                INT64_C(1) << 31};
+    static int64_t big_st[2] = {INT64_C(1) << 40, 1}, big[2] = {INT64_C(1) << 40,
+                                                              INT64_C(1) << 40};
+    float x = 0;
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    aclTensor *t[3] = {aclCreateTensor(huge, 3, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, huge, 3, &x),
+                       aclCreateTensor(wide, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, wide, 2, &x),
+                       aclCreateTensor(big, 2, ACL_FLOAT, big_st, 0, ACL_FORMAT_ND, big, 2, &x)};
+    for (int i = 0; i < 3; i++) {
+        assert_non_null(t[i]);
+        int64_t *st = NULL;
+        uint64_t n = 0;
+        assert_int_equal(aclGetViewStrides(t[i], &st, &n), OK);
+        assert_int_equal(st[n - 1], 1); /* the innermost */
+        free(st);
+        assert_int_equal(aclnnReluGetWorkspaceSize(t[i], t[i], &ws, &e), ACLNN_ERR_PARAM_INVALID);
+        (void)aclGetRecentErrMsg();
+        assert_null(e);
+        aclDestroyTensor(t[i]);
+    }
+}
+
+struct racer {
+    aclOpExecutor *e;
+    pthread_barrier_t *go;
+    aclnnStatus rc;
+};
+
+static void *launch_it(void *arg)
+{
+    struct racer *r = arg;
+    pthread_barrier_wait(r->go);
+    r->rc = aclnnInplaceAdd(NULL, 0, r->e, S);
+    if (r->rc != OK)
+        (void)aclGetRecentErrMsg();
+    return NULL;
+}
+
+/* A single-use executor launched by two threads at once runs once: one
+ * launch takes it, the other finds it consumed (CANN's executor is
+ * destroyed by its launch, op_executor.cpp L958-994). */
+static void test_single_use_executor_races_run_once(void **state)
+{
+    (void)state;
+    SKIP_UNDER_VALGRIND();
+    int64_t d[1] = {4};
+    float one[4] = {1, 1, 1, 1}, two[4] = {2, 2, 2, 2}, got[4];
+    struct dt a = make(ACL_FLOAT, d, 1, one), b = make(ACL_FLOAT, d, 1, two);
+    float v = 1;
+    aclScalar *al = aclCreateScalar(&v, ACL_FLOAT);
+    pthread_barrier_t go;
+    assert_int_equal(pthread_barrier_init(&go, NULL, 2), 0);
+    enum { ROUNDS = 200 };
+    for (int i = 0; i < ROUNDS; i++) {
+        uint64_t ws = 0;
+        aclOpExecutor *e = NULL;
+        assert_int_equal(aclnnInplaceAddGetWorkspaceSize(a.t, b.t, al, &ws, &e), OK);
+        struct racer r1 = {e, &go, -1}, r2 = {e, &go, -1};
+        pthread_t t1, t2;
+        assert_int_equal(pthread_create(&t1, NULL, launch_it, &r1), 0);
+        assert_int_equal(pthread_create(&t2, NULL, launch_it, &r2), 0);
+        pthread_join(t1, NULL);
+        pthread_join(t2, NULL);
+        assert_true((r1.rc == OK) != (r2.rc == OK)); /* exactly one ran */
+        assert_int_equal(r1.rc == OK ? r2.rc : r1.rc, ACLNN_ERR_PARAM_INVALID);
+    }
+    get(&a, got);
+    assert_true(got[0] == 1.0f + 2.0f * ROUNDS); /* each round added b once */
+    pthread_barrier_destroy(&go);
+    aclDestroyScalar(al);
+    drop(&a);
+    drop(&b);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -833,6 +917,8 @@ int main(void)
         cmocka_unit_test_setup(test_repeatable_executor_rebound_captured_and_replayed, fresh),
         cmocka_unit_test_setup(test_launch_takes_the_aclop_kernels_time, fresh),
         cmocka_unit_test_setup(test_repeatable_executor_never_destroyed_is_a_leak, fresh),
+        cmocka_unit_test_setup(test_hostile_shapes_are_refused_not_wrapped, fresh),
+        cmocka_unit_test_setup(test_single_use_executor_races_run_once, fresh),
     };
     return cmocka_run_group_tests_name("aclnn", tests, setup, teardown);
 }

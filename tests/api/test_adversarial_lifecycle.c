@@ -289,9 +289,14 @@ static void test_reset_device_with_a_live_user_context(void **state)
 }
 
 /* aclrtResetDeviceForce with contexts, streams, events, memory and pending
- * work on the device: all of it goes, every handle is rejected after, and
- * the device opens again clean. */
-static void test_reset_device_force_with_everything_live(void **state)
+ * work on the device: only the primary context goes, whatever its
+ * references (ApiImpl::DeviceReset -> Runtime::PrimaryContextRelease,
+ * api_impl.cc L3753-3757, runtime.cc L2833-2929). A context made by
+ * aclrtCreateContext retains the device (ApiImpl::NewContext ->
+ * DeviceRetain, api_impl.cc L4086-4090): it, its streams, events and the
+ * memory stay usable until it is destroyed, and the last one's destruction
+ * closes the device. */
+static void test_reset_device_force_keeps_user_contexts(void **state)
 {
     (void)state;
     aclrtContext c1, c2;
@@ -308,27 +313,42 @@ static void test_reset_device_force_with_everything_live(void **state)
         assert_int_equal(aclrtCreateStream(&s[i]), ACL_SUCCESS);
         assert_int_equal(aclrtCreateEvent(&e[i]), ACL_SUCCESS);
         assert_int_equal(aclrtMalloc(&p[i], 3u << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-        assert_int_equal(aclrtMemsetAsync(p[i], 3u << 20, i, 3u << 20, s[i]), ACL_SUCCESS);
+        assert_int_equal(aclrtMemsetAsync(p[i], 3u << 20, i + 1, 3u << 20, s[i]), ACL_SUCCESS);
         assert_int_equal(aclrtRecordEvent(e[i], s[i]), ACL_SUCCESS);
     }
     assert_int_equal(aclrtResetDeviceForce(0), ACL_SUCCESS);
-    for (int i = 0; i < 4; i++)
-        RECLAIMED(p[i]);
+    int32_t d = -1;
+    assert_int_equal(aclrtGetDevice(&d), ACL_SUCCESS); /* the current context is c1 */
+    assert_int_equal(d, 0);
     for (int i = 0; i < 4; i++) {
         aclrtEventRecordedStatus st;
-        assert_int_equal(aclrtStreamWaitEvent(s[i], e[i]), ACL_ERROR_RT_INTERNAL_ERROR);
-        (void)aclGetRecentErrMsg();
-        assert_int_equal(aclrtQueryEventStatus(e[i], &st), ACL_ERROR_RT_INTERNAL_ERROR);
-        (void)aclGetRecentErrMsg();
-        assert_int_equal(aclrtFree(p[i]), ACL_ERROR_RT_MEMORY_FREE);
-        (void)aclGetRecentErrMsg();
+        unsigned char b = 0;
+        assert_int_equal(aclrtSetCurrentContext(i & 1 ? c1 : c2), ACL_SUCCESS);
+        assert_int_equal(aclrtStreamWaitEvent(s[i], e[i]), ACL_SUCCESS);
+        assert_int_equal(aclrtSynchronizeStream(s[i]), ACL_SUCCESS);
+        assert_int_equal(aclrtQueryEventStatus(e[i], &st), ACL_SUCCESS);
+        assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+        assert_int_equal(aclrtMemcpy(&b, 1, (char *)p[i] + 7, 1, ACL_MEMCPY_DEVICE_TO_HOST),
+                         ACL_SUCCESS);
+        assert_int_equal(b, i + 1);
     }
-    assert_int_equal(aclrtDestroyContext(c1), ACL_ERROR_INVALID_PARAM);
+    /* Both references went with the primary context: nothing is left to
+     * release, by reference or forced. */
+    assert_int_equal(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
     (void)aclGetRecentErrMsg();
-    int32_t d;
+    assert_int_equal(aclrtResetDeviceForce(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    (void)aclGetRecentErrMsg();
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(aclrtSetCurrentContext(i & 1 ? c1 : c2), ACL_SUCCESS);
+        assert_int_equal(aclrtFree(p[i]), ACL_SUCCESS);
+        assert_int_equal(aclrtDestroyEvent(e[i]), ACL_SUCCESS);
+        assert_int_equal(aclrtDestroyStream(s[i]), ACL_SUCCESS);
+    }
+    assert_int_equal(aclrtDestroyContext(c1), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyContext(c2), ACL_SUCCESS); /* the last: the device closes */
     assert_int_equal(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL);
     expect_no_context("aclrtGetDevice");
-    /* The references went too: one SetDevice, one ResetDevice closes it. */
+    /* One SetDevice, one ResetDevice: a clean device again. */
     assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
     assert_int_equal(hbm_free(), hbm_total());
     assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
@@ -521,7 +541,7 @@ int main(void)
         T(test_calls_after_aclfinalize_with_stale_state),
         T(test_reset_of_a_device_not_set_is_507007),
         T(test_reset_device_with_a_live_user_context),
-        T(test_reset_device_force_with_everything_live),
+        T(test_reset_device_force_keeps_user_contexts),
         T(test_destroy_context_before_its_streams_and_events),
         T(test_finalize_with_everything_live),
         T(test_init_finalize_cycles_lose_nothing),

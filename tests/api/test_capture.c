@@ -118,8 +118,13 @@ static void test_captured_work_runs_at_each_replay(void **state)
     assert_int_equal(aclrtMalloc(&other, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     assert_int_equal(aclrtFree(other), ACL_SUCCESS);
     put(a, 3);
-    assert_int_equal(aclmdlRIExecute(ri, -1), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
     assert_true(all(b, 3));
+    /* a captured graph runs asynchronously only (api_error.cc L4039-4041) */
+    assert_int_equal(aclmdlRIExecute(ri, -1), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Not_Supported(EE1016)", "Synchronously executing the model running instance "
+               "failed. Reason: ACL Graph mode is not supported.");
     assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
 }
 
@@ -327,7 +332,15 @@ static void test_end_refusals(void **state)
     expect_msg("Invalid_Argument_API_Call_Sequence(EE1018)", want);
     assert_null(ri);
     FAILS(aclmdlRICaptureEnd(NULL, &ri), ACL_ERROR_INVALID_PARAM);
-    FAILS(aclmdlRICaptureEnd(s, NULL), ACL_ERROR_INVALID_PARAM);
+    /* No ACL layer check of modelRI (model_ri.cpp L93-104): the runtime's
+     * wants one for a capture of its own (api_impl_aclgraph.cc L43-52). */
+    FAILS(aclmdlRICaptureEnd(s, NULL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureEnd(s, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Ending the capture of a stream failed "
+               "because captureMdl cannot be a NULL pointer.");
+    assert_int_equal(aclmdlRICaptureEnd(s, &ri), ACL_SUCCESS); /* it still captured */
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
 }
 
 static aclError end_elsewhere_rc;
@@ -420,7 +433,7 @@ static void test_unjoined_stream_fails_end(void **state)
     aclrtDestroyEvent(fork);
 }
 
-static void test_wait_on_outside_record_invalidates(void **state)
+static void test_wait_on_outside_record_is_refused(void **state)
 {
     (void)state;
     aclrtEvent e;
@@ -439,15 +452,46 @@ static void test_wait_on_outside_record_invalidates(void **state)
     assert_int_equal(aclrtStreamWaitEvent(s, e), ACL_ERROR_RT_CAPTURE_DEPENDENCY); /* 107024 */
     const char *m = aclGetRecentErrMsg();
     assert_non_null(strstr(m, "ACL_EVENT_WAIT_EXTERNAL"));
+    /* refused without invalidating the capture: api_impl.cc L1654-1666
+     * returns RT_ERROR_STREAM_CAPTURE_ISOLATION (107024, errcode_manage.cc
+     * L205-207) before any TerminateCapture */
     aclmdlRICaptureStatus st;
     assert_int_equal(aclmdlRICaptureGetInfo(s, &st, NULL), ACL_SUCCESS);
-    assert_int_equal(st, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
-    aclmdlRI ri = (aclmdlRI)1;
-    assert_int_equal(aclmdlRICaptureEnd(s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
-    m = aclGetRecentErrMsg();
-    assert_non_null(strstr(m, "is invalid because an error occurred during model capture"));
-    assert_null(ri);
+    assert_int_equal(st, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    assert_int_equal(aclrtMemsetAsync(a, N, 3, N, s), ACL_SUCCESS);
+    aclmdlRI ri = end_ok(s);
+    put(a, 0);
+    assert_int_equal(aclmdlRIExecuteAsync(ri, t), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(t), ACL_SUCCESS);
+    assert_true(all(a, 3));
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
     aclrtDestroyEvent(e);
+}
+
+/* A context destroyed while its stream captures takes the stream (CANN's
+ * context destruction destroys its streams): the capture ends with it, and
+ * its graph can only be destroyed (nothing is left to run it faithfully;
+ * memcheck and AddressSanitizer see no stream used after it went). */
+static void test_context_destroyed_under_a_capture(void **state)
+{
+    (void)state;
+    aclrtContext ctx, mine;
+    aclrtStream cs;
+    aclmdlRI ri = NULL;
+    assert_int_equal(aclrtGetCurrentContext(&mine), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateContext(&ctx, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&cs), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(a, N, 5, N, cs), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureGetInfo(cs, NULL, &ri), ACL_SUCCESS);
+    assert_non_null(ri);
+    assert_int_equal(aclrtDestroyContext(ctx), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(mine), ACL_SUCCESS);
+    FAILS(aclmdlRIExecuteAsync(ri, s), ACL_ERROR_RT_MODEL_EXECUTE);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    aclmdlRICaptureStatus st;
+    assert_int_equal(aclmdlRICaptureGetInfo(s, &st, NULL), ACL_SUCCESS);
+    assert_int_equal(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
 }
 
 /* ---- The model calls ---- */
@@ -549,7 +593,7 @@ static void test_built_model_switches_by_index(void **state)
         assert_true(all(b, 2));
     }
     assert_int_equal(aclmdlRIUnbindStream(ri, ps), ACL_SUCCESS);
-    FAILS(aclmdlRIUnbindStream(ri, t), ACL_ERROR_RT_PARAM_INVALID);
+    FAILS(aclmdlRIUnbindStream(ri, t), ACL_ERROR_RT_STREAM_MODEL); /* model.cc L604-608 */
     assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
     assert_int_equal(aclrtDestroyLabelList(list), ACL_SUCCESS);
     FAILS(aclrtDestroyLabelList(list), ACL_ERROR_RT_PARAM_INVALID);
@@ -558,6 +602,205 @@ static void test_built_model_switches_by_index(void **state)
     FAILS(aclrtSetLabel(l[0], ps), ACL_ERROR_RT_PARAM_INVALID); /* destroyed */
     assert_int_equal(aclrtFree(idx), ACL_SUCCESS);
     assert_int_equal(aclrtDestroyStream(ps), ACL_SUCCESS);
+}
+
+/* aclmdlRIGetStreams and aclmdlRIGetTasksByStream have no ACL layer check
+ * (model_ri.cpp L323-331): a NULL is the runtime's 107000, numStreams
+ * first (api_c_standard_soc.cc L1858-1859: the handle check passes a NULL
+ * through, runtime_handle_guard.cc L112-115), then the model
+ * (api_error.cc L7770-7773) or the stream and count (L7793-7794). A short
+ * array: 107039; GetStreams copies its array out on success only
+ * (api_c_standard_soc.cc L1866-1881; model.cc L2289-2306), so it is left
+ * as it was, even for a count of 0; GetTasksByStream writes the first tasks
+ * into the caller's array (stream.cc L5427-5447). */
+static void test_model_queries_answer_as_the_runtime(void **state)
+{
+    (void)state;
+    static const char gs[] = "Obtaining the stream associated with a model running instance";
+    static const char gt[] = "Obtaining all tasks in a stream";
+    char want[320];
+    aclrtEvent fork, join;
+    assert_int_equal(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(a, N, 1, N, s), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(fork, s), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamWaitEvent(t, fork), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(b, N, 2, N, t), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(join, t), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamWaitEvent(s, join), ACL_SUCCESS);
+    aclmdlRI ri = end_ok(s);
+    uint32_t n = 2;
+    aclrtStream st[3];
+    assert_int_equal(aclmdlRIGetStreams(NULL, NULL, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)",
+               "rtModelGetStreams failed because numStreams cannot be a NULL pointer.");
+    assert_int_equal(aclmdlRIGetStreams(NULL, st, &n), ACL_ERROR_RT_PARAM_INVALID);
+    snprintf(want, sizeof want, "%s failed because mdl cannot be a NULL pointer.", gs);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", want);
+    for (uint32_t room = 0; room < 2; room++) {
+        st[0] = st[1] = st[2] = (aclrtStream)&n;
+        n = room;
+        assert_int_equal(aclmdlRIGetStreams(ri, st, &n), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+        snprintf(want, sizeof want, "%s failed. Value %u for parameter numStreams is invalid. "
+                 "Reason: The array space is insufficient. The array size is less than the total "
+                 "number of model streams 2.", gs, room);
+        expect_msg("Invalid_Argument(EE1011)", want);
+        assert_int_equal(n, room);
+        assert_ptr_equal(st[0], &n); /* untouched */
+    }
+    n = 3;
+    assert_int_equal(aclmdlRIGetStreams(ri, st, &n), ACL_SUCCESS);
+    assert_int_equal(n, 2);
+    assert_ptr_equal(st[0], s);
+    assert_ptr_equal(st[1], t);
+    assert_null(st[2]); /* the rest NULL */
+    /* the tasks of s: a fill, a record, a wait */
+    aclmdlRITask tk[4];
+    assert_int_equal(aclmdlRIGetTasksByStream(NULL, tk, &n), ACL_ERROR_RT_PARAM_INVALID);
+    snprintf(want, sizeof want, "%s failed because stm cannot be a NULL pointer.", gt);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", want);
+    assert_int_equal(aclmdlRIGetTasksByStream(s, tk, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    snprintf(want, sizeof want, "%s failed because numTasks cannot be a NULL pointer.", gt);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", want);
+    assert_int_equal(aclmdlRIGetTasksByStream(s, NULL, &n), ACL_SUCCESS);
+    assert_int_equal(n, 3);
+    tk[0] = tk[1] = NULL;
+    n = 1;
+    assert_int_equal(aclmdlRIGetTasksByStream(s, tk, &n), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+    snprintf(want, sizeof want, "%s failed. Value 1 for parameter numTasks is invalid. Reason: "
+             "The array space is insufficient. The array size is less than the total number of "
+             "tasks in model streams 3.", gt);
+    expect_msg("Invalid_Argument(EE1011)", want);
+    assert_non_null(tk[0]); /* the first task given */
+    assert_null(tk[1]);
+    aclmdlRITaskType type;
+    assert_int_equal(aclmdlRITaskGetType(tk[0], &type), ACL_SUCCESS);
+    assert_int_equal(type, ACL_MODEL_RI_TASK_DEFAULT); /* the fill */
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    aclrtDestroyEvent(fork);
+    aclrtDestroyEvent(join);
+}
+
+/* Binding as rtsModelBindStream (api_c_model.cc L72-97) and the error
+ * decorator (api_error.cc L3895-3985, L4229-4246) bind: a non-persistent
+ * stream is 107000 (L82-84), a stream bound to a model 107005 EE1007
+ * (L85-94); a captured graph takes no bind, unbind, end of tasks or end of
+ * build (107000 "ACL Graph mode is not supported"); a model's own stream
+ * runs no model (L3993-3995, 107000 EE1017) until it is unbound
+ * (model.cc L597-628; one not bound: 107005 EE4002, L604-608); a model
+ * whose build never ended is destroyed (ModelDestroy L3877-3893 checks no
+ * build). */
+static void test_model_streams_bind_as_the_runtime_binds(void **state)
+{
+    (void)state;
+    char want[320];
+    aclrtStream ps, ps2;
+    assert_int_equal(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStreamWithConfig(&ps2, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+    aclmdlRI m1, m2;
+    uint32_t id1, id2;
+    assert_int_equal(aclmdlRIBuildBegin(&m1, 0), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIBuildBegin(&m2, 0), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIGetId(m1, &id1), ACL_ERROR_RT_MODEL_CAPTURED); /* not built yet */
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclmdlRIBindStream(m1, t, ACL_MODEL_STREAM_FLAG_HEAD),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1017)", "rtsModelBindStream failed. Parameter stm is invalid. "
+               "Reason: Non-persistent stream cannot be bound to a model.");
+    assert_int_equal(aclmdlRIBindStream(m1, ps, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIBindStream(m2, ps, ACL_MODEL_STREAM_FLAG_HEAD),
+                     ACL_ERROR_RT_STREAM_MODEL);
+    const char *m = aclGetRecentErrMsg();
+    assert_non_null(m);
+    assert_non_null(strstr(m, "Resource_Error_Bind_Stream(EE1007): Failed to bind stream "
+                              "(stream_id="));
+    assert_non_null(strstr(m, "Reason: The current stream has been bound to a model (model_id="));
+    assert_int_equal(aclrtMemsetAsync(a, N, 6, N, ps), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIEndTask(m1, ps), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIBuildEnd(m1, NULL), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIGetId(m1, &id1), ACL_SUCCESS);
+    /* still a model stream: bound once built, it runs no model */
+    assert_int_equal(aclmdlRIBindStream(m2, ps, ACL_MODEL_STREAM_FLAG_HEAD),
+                     ACL_ERROR_RT_STREAM_MODEL);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclmdlRIExecuteAsync(m1, ps), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1017)", "Executing the model running instance failed. "
+               "Parameter stm is invalid. Reason: The current stream cannot be the same as the "
+               "model stream.");
+    assert_int_equal(aclmdlRIUnbindStream(m1, ps2), ACL_ERROR_RT_STREAM_MODEL);
+    snprintf(want, sizeof want, "Failed to unbind the stream from the model. The specified "
+             "stream (stream_id=%u) is not bound to the current model (model_id=%u).", sid(ps2),
+             id1);
+    expect_msg("Model_Unbinding_Errors(EE4002)", want);
+    assert_int_equal(aclmdlRIUnbindStream(m1, ps), ACL_SUCCESS);
+    FAILS(aclmdlRIUnbindStream(m1, ps), ACL_ERROR_RT_STREAM_MODEL); /* once */
+    /* unbound: an ordinary stream, which runs the model and binds again */
+    put(a, 0);
+    assert_int_equal(aclmdlRIExecuteAsync(m1, ps), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(ps), ACL_SUCCESS);
+    assert_true(all(a, 6));
+    assert_int_equal(aclmdlRIBindStream(m2, ps, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(m2), ACL_SUCCESS); /* its build never ended */
+    /* a captured graph */
+    assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclrtMemsetAsync(a, N, 1, N, s), ACL_SUCCESS);
+    aclmdlRI cg = end_ok(s);
+    assert_int_equal(aclmdlRIBindStream(cg, ps2, ACL_MODEL_STREAM_FLAG_HEAD),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Not_Supported(EE1016)", "Binding a model running instance to a stream failed. "
+               "Reason: ACL Graph mode is not supported.");
+    assert_int_equal(aclmdlRIUnbindStream(cg, s), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Not_Supported(EE1016)", "Unbinding a model running instance from a stream "
+               "failed. Reason: ACL Graph mode is not supported.");
+    assert_int_equal(aclmdlRIEndTask(cg, s), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Not_Supported(EE1016)", "Delivering the EndGraph flag to the stream of a model "
+               "failed. Reason: ACL Graph mode is not supported.");
+    assert_int_equal(aclmdlRIBuildEnd(cg, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Not_Supported(EE1016)", "Ending the build of a model running instance failed. "
+               "Reason: ACL Graph mode is not supported.");
+    assert_int_equal(aclmdlRIDestroy(cg), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(m1), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(ps), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(ps2), ACL_SUCCESS);
+    (void)id2;
+}
+
+/* The ACL layer refuses NULL arguments of the label calls, the stream
+ * included (label.cpp L38-39, L63-64, L89-91: 100000); a list's count is
+ * checked, 0 < num <= 65535, before its array is read (api_c_model.cc
+ * L176-178, MAX_UINT16_NUM base_info.hpp L49). */
+static void test_label_arguments_are_checked_first(void **state)
+{
+    (void)state;
+    aclrtLabel l[1];
+    aclrtLabelList list = NULL;
+    void *idx;
+    assert_int_equal(aclrtCreateLabel(&l[0]), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&idx, 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    static const size_t bad[] = {0, 65536, (size_t)-1};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(aclrtCreateLabelList(l, bad[i], &list), ACL_ERROR_RT_PARAM_INVALID);
+        char want[160];
+        snprintf(want, sizeof want, "rtsLabelSwitchListCreate failed because value %zu for "
+                 "parameter num is invalid. Expected value: (0, 65535].", bad[i]);
+        expect_msg("Invalid_Argument(EE1003)", want);
+        assert_null(list);
+    }
+    assert_int_equal(aclrtCreateLabelList(NULL, 1, &list), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtCreateLabelList", "labels");
+    assert_int_equal(aclrtCreateLabelList(l, 1, &list), ACL_SUCCESS);
+    assert_int_equal(aclrtSetLabel(NULL, s), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSetLabel", "label");
+    assert_int_equal(aclrtSetLabel(l[0], NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSetLabel", "stream");
+    assert_int_equal(aclrtSwitchLabelByIndex(idx, 1, list, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSwitchLabelByIndex", "stream");
+    assert_int_equal(aclrtSwitchLabelByIndex(NULL, 1, list, s), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtSwitchLabelByIndex", "ptr");
+    assert_int_equal(aclrtDestroyLabelList(list), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyLabel(l[0]), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(idx), ACL_SUCCESS);
 }
 
 /* ---- The allocator sanitizer ---- */
@@ -583,6 +826,42 @@ static void test_free_under_a_live_graph_is_reported(void **state)
     assert_int_equal(aclrtMalloc(&again, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     assert_int_equal(aclrtFree(again), ACL_SUCCESS); /* no graph: nothing to report */
     assert_int_equal(aclsim_alloc_check_reports("graph-memory-freed"), before + 2);
+}
+
+/* A replay never writes into host memory freed since the capture: the
+ * copy to pinned memory freed meanwhile is skipped and reported, as for
+ * device memory (CANN's device would write into memory someone else may
+ * own now; the simulator's copy would corrupt the host heap). */
+static void test_freed_host_memory_is_left_alone(void **state)
+{
+    (void)state;
+    void *h, *h2, *h3;
+    assert_int_equal(aclrtMallocHost(&h, N), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost(&h2, N), ACL_SUCCESS);
+    memset(h, 3, N);
+    memset(h2, 0, N);
+    assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(a, N, h, N, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpyAsync(h2, N, a, N, ACL_MEMCPY_DEVICE_TO_HOST, s), ACL_SUCCESS);
+    aclmdlRI ri = end_ok(s);
+    assert_int_equal(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_int_equal(((unsigned char *)h2)[N - 1], 3);
+    unsigned long before = aclsim_alloc_check_reports("graph-memory-freed");
+    assert_int_equal(aclrtFreeHost(h2), ACL_SUCCESS); /* wrong: the graph writes it */
+    assert_int_equal(aclrtMallocHost(&h3, N), ACL_SUCCESS); /* perhaps at h2's place */
+    memset(h3, 7, N);
+    MISUSE_BEGIN();
+    assert_int_equal(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+    MISUSE_END();
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    assert_true(aclsim_alloc_check_reports("graph-memory-freed") > before);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(((unsigned char *)h3)[i], 7); /* nothing written */
+    assert_true(all(a, 3)); /* the rest of the replay ran */
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(h), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(h3), ACL_SUCCESS);
 }
 
 /* An allocator with one block it hands out again and again: the
@@ -675,10 +954,15 @@ int main(void)
         cmocka_unit_test(test_end_on_the_wrong_thread),
         cmocka_unit_test(test_joined_stream_replays_in_order),
         cmocka_unit_test(test_unjoined_stream_fails_end),
-        cmocka_unit_test(test_wait_on_outside_record_invalidates),
+        cmocka_unit_test(test_wait_on_outside_record_is_refused),
+        cmocka_unit_test(test_context_destroyed_under_a_capture),
         cmocka_unit_test(test_names_ids_json_and_destroy_callbacks),
         cmocka_unit_test(test_built_model_switches_by_index),
+        cmocka_unit_test(test_label_arguments_are_checked_first),
+        cmocka_unit_test(test_model_queries_answer_as_the_runtime),
+        cmocka_unit_test(test_model_streams_bind_as_the_runtime_binds),
         cmocka_unit_test(test_free_under_a_live_graph_is_reported),
+        cmocka_unit_test(test_freed_host_memory_is_left_alone),
         cmocka_unit_test(test_block_reused_while_a_graph_holds_it),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -167,7 +167,21 @@ static void test_device_limits(void **state)
                "for parameter limit is invalid. Expected value: [0, 4].");
 }
 
-/* ---- aclrtGetOpTimeOutInterval, aclrtSetOpExecuteTimeOutV2 ---- */
+/* ---- Operator execution timeouts ----
+ *
+ * One configuration for the process, each answer a credit count times the
+ * timer's interval (100 us: the documentation's example,
+ * docs/zh/api_ref/12_execution_control.md): SetOpExecuteTimeOutV2's actual
+ * value (api_impl.cc L6292-6320, task_execute_time.cc L47-57: credit
+ * ceil(timeout / interval) capped at 254; 0 is "never", UINT64_MAX, in the
+ * milliseconds mode an interval under 100 ms selects, runtime.cc
+ * L3061-3064), aclrtGetOpExecuteTimeout's readback in ms rounded up
+ * (kernel_utils.cc L368-419: 254 intervals when unset, 0 or more than 254
+ * intervals; UINT32_MAX after a "never"), seconds and milliseconds as
+ * ConvertTimeoutToUs makes them (runtime.cc L4569-4583), milliseconds capped
+ * at 1000 s (api_impl.cc L6212-6215). The readbacks agree with the actual
+ * values, as hicann/runtime's event/3_bounded_cross_stream_execution sample
+ * checks. */
 
 static aclError interval_call(void)
 {
@@ -175,28 +189,54 @@ static aclError interval_call(void)
     return aclrtGetOpTimeOutInterval(&i);
 }
 
-static void test_op_timeout_interval_and_v2(void **state)
+static void test_op_execute_timeouts(void **state)
 {
     (void)state;
     uint64_t interval = 0, actual = 0;
     uint32_t ms = 0;
     assert_int_equal(aclrtGetOpTimeOutInterval(&interval), ACL_SUCCESS);
     assert_int_equal(interval, 100);
+    assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
+    assert_int_equal(ms, 26); /* none set yet: 254 * 100 us = 25.4 ms */
     /* interval * N, N = ceil(timeout / interval) in [1, 254], as the
-     * documentation's example says (docs/zh/api_ref/12_execution_control.md,
-     * aclrtGetOpTimeOutInterval: 50 us takes 100, 30000 takes 25400). */
+     * documentation's example says (aclrtGetOpTimeOutInterval: 50 us takes
+     * 100, 30000 takes 25400) */
     assert_int_equal(aclrtSetOpExecuteTimeOutV2(50, &actual), ACL_SUCCESS);
     assert_int_equal(actual, 100);
+    assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
+    assert_int_equal(ms, 1);
     assert_int_equal(aclrtSetOpExecuteTimeOutV2(30000, &actual), ACL_SUCCESS);
     assert_int_equal(actual, 25400);
+    assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
+    assert_int_equal(ms, 26);
     assert_int_equal(aclrtSetOpExecuteTimeOutV2(1901, &actual), ACL_SUCCESS);
     assert_int_equal(actual, 2000);
     assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
     assert_int_equal(ms, 2); /* the same setting, in ms */
+    assert_int_equal(aclrtSetOpExecuteTimeOutV2(0, &actual), ACL_SUCCESS);
+    assert_int_equal(actual, UINT64_MAX); /* never */
+    assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
+    assert_int_equal(ms, UINT32_MAX);
+    /* seconds and milliseconds: the same counting (the bounded sample's
+     * check: 1 s reads back as 254 intervals) */
+    assert_int_equal(aclrtSetOpExecuteTimeOut(1), ACL_SUCCESS);
+    assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
+    assert_int_equal(ms, 26);
+    assert_int_equal(aclrtSetOpExecuteTimeOut(0), ACL_SUCCESS); /* 0 us: never */
+    assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
+    assert_int_equal(ms, UINT32_MAX);
+    assert_int_equal(aclrtSetOpExecuteTimeOutWithMs(10), ACL_SUCCESS);
+    assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
+    assert_int_equal(ms, 10);
+    assert_int_equal(aclrtSetOpExecuteTimeOutWithMs(UINT32_MAX), ACL_SUCCESS); /* 1000 s */
+    assert_int_equal(aclrtGetOpExecuteTimeout(&ms), ACL_SUCCESS);
+    assert_int_equal(ms, 26);
     assert_int_equal(aclrtSetOpExecuteTimeOutV2(100, NULL), ACL_ERROR_INVALID_PARAM);
     expect_null_msg("aclrtSetOpExecuteTimeOutV2", "actualTimeout");
     assert_int_equal(aclrtGetOpTimeOutInterval(NULL), ACL_ERROR_INVALID_PARAM);
     expect_null_msg("aclrtGetOpTimeOutInterval", "interval");
+    assert_int_equal(aclrtGetOpExecuteTimeout(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_null_msg("aclrtGetOpExecuteTimeout", "timeoutMs");
     assert_int_equal(without_context(interval_call), ACL_ERROR_RT_CONTEXT_NULL);
 }
 
@@ -516,7 +556,7 @@ int main(void)
         T(test_synchronize_device_with_timeout),
         T(test_set_ts_device),
         T(test_device_limits),
-        T(test_op_timeout_interval_and_v2),
+        T(test_op_execute_timeouts),
         T(test_host_atomic_capabilities),
         T(test_p2p_atomic_capabilities),
         T(test_p2p_atomics_over_hccs),

@@ -10,6 +10,7 @@
  * (importer closes, exporter closes, exporter frees), whose breaches the
  * allocator sanitizer reports (ipc-order).
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -104,12 +105,22 @@ static void test_export_checks(void **state)
     assert_int_equal(aclrtIpcMemGetExportKey(p, 2 * MB2 + 4096, key, 65, 1), /* 2 MB + padding: a 4 MB block */
                      ACL_ERROR_RT_PARAM_INVALID);
     expect_refused(fn, "the range runs past the end of its block");
+    /* the block ends with the program's bytes and the padding, as the
+     * driver's allocation does (svm_ipc.c L313-317), not with the heap's
+     * 4 MB of huge pages */
+    assert_int_equal(aclrtIpcMemGetExportKey(p, 2 * MB2, key, 65, 1), ACL_ERROR_RT_PARAM_INVALID);
+    expect_refused(fn, "the range runs past the end of its block");
+    /* len reaches the runtime as 32 bits (memory.cpp L1782): 2^32 is 0 */
+    assert_int_equal(aclrtIpcMemGetExportKey(p, MB2, key, (size_t)1 << 32, 0),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_ee1003(fn, export_what, "0", "len", "not equal to 0");
     int host;
     assert_int_equal(aclrtIpcMemGetExportKey(&host, 4096, key, 65, 1), ACL_ERROR_RT_PARAM_INVALID);
     expect_refused(fn, "devPtr is not device memory of an open device");
     /* a whole huge page is exported; a key is a string shorter than 65 */
     memset(key, 'x', sizeof key);
-    assert_int_equal(aclrtIpcMemGetExportKey(p, MB2, key, 65, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcMemGetExportKey(p, MB2, key, ((size_t)1 << 32) + 65, 1), /* 65 */
+                     ACL_SUCCESS);
     assert_true(memchr(key, '\0', sizeof key) != NULL);
     assert_true(strlen(key) > 0);
     char again[65];
@@ -156,6 +167,16 @@ static void test_import_and_pid_checks(void **state)
     expect_ee1003(set, "Setting the trustlist of processes that can share memory through IPC",
                   "0", "num", "(0, 2147483647]");
     assert_int_equal(aclrtIpcMemSetImportPid("k", &pid, 1), ACL_ERROR_RT_PARAM_INVALID);
+    expect_refused(set, "the key names no memory this process exported (never exported here, "
+                   "or closed)");
+    /* num reaches the runtime as 32 bits (memory.cpp L1866): 2^31 is
+     * negative, 2^32 + 1 is 1 and goes on to the key */
+    assert_int_equal(aclrtIpcMemSetImportPid("k", &pid, (size_t)1 << 31),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_ee1003(set, "Setting the trustlist of processes that can share memory through IPC",
+                  "-2147483648", "num", "(0, 2147483647]");
+    assert_int_equal(aclrtIpcMemSetImportPid("k", &pid, ((size_t)1 << 32) + 1),
+                     ACL_ERROR_RT_PARAM_INVALID);
     expect_refused(set, "the key names no memory this process exported (never exported here, "
                    "or closed)");
     /* SetAttr (api_error.cc L3770-3777) */
@@ -453,6 +474,55 @@ static void test_exporter_closes_first(void **state)
     two_processes(1);
 }
 
+/* An exporter killed with its memory exported: its key, read through a
+ * pipe, is refused (the key names no live export), and the next export
+ * anywhere sweeps its object away. */
+static void test_dead_exporters_key_is_refused(void **state)
+{
+    (void)state;
+    int fd[2];
+    char key[65] = {0};
+    env();
+    assert_int_equal(pipe(fd), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        void *p;
+        if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+            aclrtMalloc(&p, MB2, ACL_MEM_MALLOC_HUGE_ONLY) != ACL_SUCCESS ||
+            aclrtIpcMemGetExportKey(p, MB2, key, sizeof key,
+                                    ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION) !=
+                ACL_SUCCESS)
+            _exit(1);
+        if (put(fd[1], key, sizeof key))
+            _exit(2);
+        raise(SIGKILL); /* dies holding it */
+    }
+    close(fd[1]);
+    assert_int_equal(get(fd[0], key, sizeof key), 0);
+    close(fd[0]);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    up();
+    char path[96];
+    snprintf(path, sizeof path, "/dev/shm/%s", key);
+    assert_int_equal(access(path, F_OK), 0); /* its object is still there */
+    void *q = NULL;
+    assert_int_equal(aclrtIpcMemImportByKey(&q, key, 0), ACL_ERROR_RT_PARAM_INVALID);
+    assert_null(q);
+    expect_refused("aclrtIpcMemImportByKey", "the key names no live export (never exported, "
+                   "closed by its exporter, or its exporter died)");
+    void *p;
+    char mine[65];
+    assert_int_equal(aclrtMalloc(&p, MB2, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcMemGetExportKey(p, MB2, mine, sizeof mine, 0), ACL_SUCCESS);
+    assert_int_equal(access(path, F_OK), -1); /* swept */
+    assert_int_equal(aclrtIpcMemClose(mine), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    down();
+}
+
 /* ---- shareable handles of physical memory ---- */
 
 static aclrtPhysicalMemProp phys_prop(int32_t dev)
@@ -713,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_leak_report),
         cmocka_unit_test(test_two_processes),
         cmocka_unit_test(test_exporter_closes_first),
+        cmocka_unit_test(test_dead_exporters_key_is_refused),
         cmocka_unit_test(test_shareable_checks),
         cmocka_unit_test(test_shareable_two_processes),
         cmocka_unit_test(test_shareable_after_the_exporter_freed_it),

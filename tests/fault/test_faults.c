@@ -747,6 +747,20 @@ static aclError scenario_ACL_RT_IPC_EVENT(void)
 /* IPC memory: a 2 MB block exported (pid validation off) and imported in
  * this very process; each point fails its call and leaves the key as it
  * was, so the same call succeeds next. */
+static aclError scenario_ACL_RT_IPC_NOTIFY(void)
+{
+    aclrtNotify n;
+    char key[65] = "";
+    assert_int_equal(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT), ACL_SUCCESS);
+    on();
+    aclError rc = aclrtNotifyGetExportKey(n, key, sizeof key, 0);
+    off();
+    assert_string_equal(key, "");
+    assert_int_equal(aclrtNotifyGetExportKey(n, key, sizeof key, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyNotify(n), ACL_SUCCESS);
+    return rc;
+}
+
 static aclError scenario_ACL_RT_IPC_MEM_EXPORT(void)
 {
     void *p;
@@ -1175,6 +1189,22 @@ static aclError scenario_ACL_MDLRI_CAPTURE_END(void)
     return rc;
 }
 
+static aclError scenario_ACL_MDLRI_TASK_GROUP(void)
+{
+    aclmdlRI ri = NULL;
+    aclrtTaskGrp grp = (aclrtTaskGrp)1;
+    assert_int_equal(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    on();
+    aclError rc = aclmdlRICaptureTaskGrpBegin(stream);
+    off();
+    /* no group was begun: End has none to end */
+    assert_int_equal(aclmdlRICaptureTaskGrpEnd(stream, &grp), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    assert_null(grp);
+    assert_int_equal(aclmdlRICaptureEnd(stream, &ri), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    return rc;
+}
+
 /* A graph of one fill, for the points below. */
 static aclmdlRI small_graph(void **d)
 {
@@ -1197,6 +1227,39 @@ static aclError scenario_ACL_MDLRI_EXECUTE(void)
     assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
     assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_MDLRI_UPDATE(void)
+{
+    void *d;
+    aclmdlRI ri = small_graph(&d);
+    aclmdlRITask task = NULL;
+    uint32_t n = 1;
+    assert_int_equal(aclmdlRIGetTasksByStream(stream, &task, &n), ACL_SUCCESS);
+    on();
+    aclError rc = aclmdlRITaskDisable(task);
+    off();
+    /* nothing changed: the graph is not being updated, it runs */
+    assert_int_equal(aclmdlRIExecuteAsync(ri, stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_MDLRI_COND(void)
+{
+    aclmdlRI ri = NULL;
+    aclmdlRICondHandle h = NULL;
+    assert_int_equal(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureGetInfo(stream, NULL, &ri), ACL_SUCCESS);
+    on();
+    aclError rc = aclmdlRICondHandleCreate(ri, 0, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &h);
+    off();
+    assert_null(h);
+    assert_int_equal(aclmdlRICaptureEnd(stream, &ri), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
     return rc;
 }
 

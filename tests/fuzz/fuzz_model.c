@@ -469,10 +469,10 @@ static void end_if_idle(void)
     }
 }
 
-static void close_if_unused(int d, bool force)
+static void close_if_unused(int d)
 {
     struct mdev *v = &m.dev[d];
-    if (v->open && (force || (v->refs == 0 && v->user_ctxs == 0 && v->primary < 0)))
+    if (v->open && v->refs == 0 && v->user_ctxs == 0 && v->primary < 0)
         close_device(d);
     end_if_idle();
 }
@@ -762,13 +762,16 @@ static void do_reset_device(void)
         return;
     }
     expect(rc, ACL_SUCCESS);
-    if (!force && --v->refs == 0 && v->primary >= 0) {
+    /* Forced or not, only the default context goes (CANN's DeviceReset
+     * releases the primary context alone): user contexts keep the device. */
+    v->refs = force ? 0 : v->refs - 1;
+    if (v->refs == 0 && v->primary >= 0) {
         if (v->user_ctxs > 0)
-            drop_ctx(v->primary); /* only the default context goes */
+            drop_ctx(v->primary);
         else
             v->primary = -1; /* goes with the device, below */
     }
-    close_if_unused(d, force);
+    close_if_unused(d);
 }
 
 /* ---- Contexts ---- */
@@ -816,7 +819,7 @@ static void do_destroy_context(void)
         m.cur = NULL;
     drop_ctx((int)(c - m.ctx));
     m.dev[d].user_ctxs--;
-    close_if_unused(d, false);
+    close_if_unused(d);
 }
 
 static void do_set_current_context(void)
@@ -2253,7 +2256,7 @@ static void teardown(void)
                 m.cur = NULL;
             drop_ctx(i);
             m.dev[d].user_ctxs--;
-            close_if_unused(d, false);
+            close_if_unused(d);
         }
     for (int d = 0; d < NDEV; d++)
         if (m.dev[d].open) {

@@ -226,7 +226,10 @@ static bool freed_range(const struct api_cap_task *t, struct api_cap_range *r)
     for (int i = 0; i < t->n_r; i++) {
         struct be_ptr_info in;
         be_get()->lookup(t->r[i].p, &in);
-        if (in.kind == BE_PTR_DEVICE_FREE || in.kind == BE_PTR_VA_UNMAPPED) {
+        /* pinned or registered host memory when captured, not any more */
+        bool host_gone = ((t->host >> i) & 1u) && in.kind != BE_PTR_HOST_PINNED &&
+                         in.kind != BE_PTR_HOST_REGISTERED;
+        if (in.kind == BE_PTR_DEVICE_FREE || in.kind == BE_PTR_VA_UNMAPPED || host_gone) {
             *r = t->r[i];
             return true;
         }

@@ -13,7 +13,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
-#include "capture.h"
+#include "internal.h"
 #include "backends/be.h"
 
 static const char *mode_text(int m, char buf[32])
@@ -116,29 +116,37 @@ aclError api_impl_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
     API_FAULT(ACL_MDLRI_CAPTURE_END, fn);
     if (!stream)
         return api_err_null(fn, "stream");
-    if (!modelRI)
-        return api_err_null(fn, "modelRI");
-    *modelRI = NULL;
     struct api_stream_ref s;
     aclError rc = api_stream_get(fn, stream, &s);
     if (rc != ACL_SUCCESS)
         return rc;
     struct api_graph *g = NULL;
     rc = end_refused(s.stream, &g);
+    /* api_impl_aclgraph.cc StreamEndCapture L43-52: no ACL layer check of
+     * modelRI; the runtime wants one for a graph of its own, not for a
+     * sub-graph (its handle is its parent's). */
+    if (rc == ACL_SUCCESS && !g->parent && !modelRI) {
+        api_stream_put(&s);
+        return api_rt_null("Ending the capture of a stream", "captureMdl");
+    }
+    if (modelRI && (!g || !g->parent))
+        *modelRI = NULL;
     if (rc == ACL_SUCCESS && g->thread != (uint64_t)pthread_self() &&
         g->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED) {
         /* CheckCaptureStreamThreadIsMatch: the capture ends, unmade. */
         api_cap_end(g, s.stream);
-        api_graph_free(g);
+        if (!g->parent)
+            api_graph_free(g);
         api_report(API_MSG_EH9999, "aclmdlRICaptureEnd failed: end capture in the wrong thread, "
                    "runtime result = %d.", ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD);
         rc = ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD;
     } else if (rc == ACL_SUCCESS) {
         rc = api_cap_end(g, s.stream);
-        if (rc == ACL_SUCCESS)
+        if (rc == ACL_SUCCESS && modelRI)
             *modelRI = g;
-        else
-            api_graph_free(g); /* CANN's ClearCaptureModel: the model goes */
+        else if (rc != ACL_SUCCESS && !g->parent)
+            api_graph_free(g); /* CANN's ClearCaptureModel: the model goes (a sub-graph
+                                  goes with its parent, context_aclgraph.cc L487-488) */
     }
     api_stream_put(&s);
     return rc;
@@ -155,4 +163,127 @@ aclError api_impl_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
                                 mode_text((int)*mode, v), "mode", "less than 3");
     *mode = (aclmdlRICaptureMode)api_cap_exchange_mode((int)*mode);
     return ACL_SUCCESS;
+}
+
+/* ---- Task groups and their updates ----
+ *
+ * hicann/runtime src/acl/aclrt_impl/model_ri.cpp L152-199: NULL stream or
+ * handle 100000 (EH0008); the runtime's rules in rt/capgroup.c. */
+
+aclError api_impl_aclmdlRICaptureTaskGrpBegin(aclrtStream stream)
+{
+    static const char fn[] = "aclmdlRICaptureTaskGrpBegin";
+    API_FAULT(ACL_MDLRI_TASK_GROUP, fn);
+    if (!stream)
+        return api_err_null(fn, "stream");
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_cap_grp_begin(s.stream);
+    if (rc == ACL_ERROR_BAD_ALLOC || rc == ACL_ERROR_RT_INTERNAL_ERROR)
+        rc = api_err_runtime(fn, rc);
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle)
+{
+    static const char fn[] = "aclmdlRICaptureTaskGrpEnd";
+    if (!stream)
+        return api_err_null(fn, "stream");
+    if (!handle)
+        return api_err_null(fn, "handle");
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    struct api_task_grp *t = NULL;
+    rc = api_cap_grp_end(s.stream, &t);
+    *handle = t;
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle)
+{
+    static const char fn[] = "aclmdlRICaptureTaskUpdateBegin";
+    API_FAULT(ACL_MDLRI_TASK_GROUP, fn);
+    if (!stream)
+        return api_err_null(fn, "stream");
+    if (!handle)
+        return api_err_null(fn, "handle");
+    struct api_task_grp *t = api_cap_grp_lookup(handle);
+    if (!t) {
+        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, handle %p is not a "
+                   "task group of a live model runtime instance (aclmdlRICaptureTaskGrpEnd makes "
+                   "one).", fn, handle);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_cap_update_begin(s.stream, t);
+    api_stream_put(&s);
+    return rc;
+}
+
+aclError api_impl_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
+{
+    static const char fn[] = "aclmdlRICaptureTaskUpdateEnd";
+    if (!stream)
+        return api_err_null(fn, "stream");
+    struct api_stream_ref s;
+    aclError rc = api_stream_get(fn, stream, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_cap_update_end(s.stream);
+    api_stream_put(&s);
+    return rc;
+}
+
+/* ---- Capture into a sub-graph of a conditional task ---- */
+
+aclError api_impl_aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
+                                                aclmdlRICaptureMode mode)
+{
+    static const char fn[] = "aclmdlRICaptureToModelRIBegin";
+    static const char desc[] = "Starting capturing tasks delivered to a stream";
+    API_FAULT(ACL_MDLRI_CAPTURE_BEGIN, fn);
+    if (!stream)
+        return api_err_null(fn, "stream");
+    if (!modelRI)
+        return api_err_null(fn, "modelRI");
+    char v[32];
+    if ((int)mode < ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ||
+        (int)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+        return api_rt_bad_value(fn, desc, mode_text((int)mode, v), "mode", "[0, 3)");
+    aclError rc = ACL_SUCCESS;
+    struct api_graph *sub = api_ri_get(fn, modelRI, &rc);
+    if (!sub)
+        return rc;
+    if (!sub->parent) { /* api_error_aclgraph.cc L50-52, StreamBeginCaptureMdlCheck */
+        api_report(API_MSG_EE1017, "Stream begin capture failed. Parameter modelRI is invalid. "
+                   "Reason: The modelRI is not a sub ACL Graph.");
+        api_graph_put(sub);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    struct api_stream_ref s;
+    rc = api_stream_get(fn, stream, &s);
+    if (rc == ACL_SUCCESS) {
+        rc = api_cap_begin_into(s.stream, s.ctx, (int)mode, sub);
+        if (rc == ACL_ERROR_RT_MODEL_CAPTURED) /* context_aclgraph.cc L261-273 */
+            api_report(API_MSG_EE1017, "rtStreamBeginCaptureToModel failed. Parameter modelRI is "
+                       "invalid. Reason: ModelRI (model_id=%u) is already captured.", sub->id);
+        else if (rc == ACL_ERROR_RT_STREAM_CAPTURED) /* L292-296 */
+            api_report(API_MSG_EE1016, "Stream begin capture failed. Reason: Stream is already in "
+                       "capture status, device_id=%d, stream_id=%u, status=active.",
+                       s.ctx->device, api_cap_stream_id(s.stream));
+        else
+            rc = api_err_runtime(fn, rc);
+        api_stream_put(&s);
+    }
+    api_graph_put(sub);
+    return rc;
 }

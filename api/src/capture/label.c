@@ -9,13 +9,18 @@
  * being built (aclmdlRIBindStream) or a capturing one.
  *
  * Handles are the backend's; this file remembers which are live, so a
- * destroyed or foreign one is refused instead of followed.
+ * destroyed or foreign one is refused instead of followed. The ACL layer
+ * refuses NULL arguments, the stream included (hicann/runtime
+ * src/acl/aclrt_impl/label.cpp: 100000); a list's count is checked before
+ * its array is read (rtsLabelSwitchListCreate, api_c_model.cc L176-178).
  */
 #include <pthread.h>
 #include <stdio.h>
 #include "capture.h"
 #include "backends/be.h"
 #include "base/mem.h"
+
+#define LIST_MAX 0xFFFFu /* labels one list may take */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const void **live;
@@ -97,8 +102,13 @@ aclError api_impl_aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabe
         return api_err_null(fn, "labels");
     if (!labelList)
         return api_err_null(fn, "labelList");
-    if (num == 0)
-        return api_rt_bad_value(fn, "Creating a label list", "0", "num", "greater than 0");
+    /* The count before the array is read (api_c_model.cc L176-178,
+     * MAX_UINT16_NUM base_info.hpp L49). */
+    if (num == 0 || num > LIST_MAX) {
+        char v[24];
+        snprintf(v, sizeof v, "%zu", num);
+        return api_rt_value("rtsLabelSwitchListCreate", v, "num", "(0, 65535]");
+    }
     for (size_t i = 0; i < num; i++)
         if (!labels[i] || !is_live(labels[i], false))
             return not_live(fn, "label", labels[i]);
@@ -144,8 +154,10 @@ static aclError model_stream(const char *fn, const char *desc, aclrtStream strea
 aclError api_impl_aclrtSetLabel(aclrtLabel label, aclrtStream stream)
 {
     static const char fn[] = "aclrtSetLabel";
-    if (!label)
+    if (!label) /* label.cpp L38-39 */
         return api_err_null(fn, "label");
+    if (!stream)
+        return api_err_null(fn, "stream");
     if (!is_live(label, false))
         return not_live(fn, "label", label);
     struct api_stream_ref s;
@@ -167,6 +179,8 @@ aclError api_impl_aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLab
         return api_err_null(fn, "ptr");
     if (!labelList)
         return api_err_null(fn, "labelList");
+    if (!stream) /* label.cpp L89-91 */
+        return api_err_null(fn, "stream");
     if (!is_live(labelList, false))
         return not_live(fn, "labelList", labelList);
     if (maxValue == 0)

@@ -76,6 +76,12 @@ aclError api_err_value(const char *func, const char *value, const char *param,
  * ACL_SUCCESS passes through without a message. */
 aclError api_err_runtime(const char *func, aclError rc);
 
+/* A refusal below the ACL layer that the backend explained (why: the
+ * driver's rule, in aclsim's words): "The argument is invalid.Reason:
+ * <func> failed, <why>." (EE1001); without why, api_err_runtime. Returns
+ * rc; ACL_SUCCESS passes through without a message. */
+aclError api_err_refused(const char *func, aclError rc, const char *why);
+
 /* "<func> failed, the current context was destroyed by another thread."
  * (EE1001); returns ACL_ERROR_RT_CONTEXT_NULL. */
 aclError api_err_ctx_gone(const char *func);

@@ -133,6 +133,14 @@ aclError api_err_runtime(const char *func, aclError rc)
     return rc;
 }
 
+aclError api_err_refused(const char *func, aclError rc, const char *why)
+{
+    if (rc == ACL_SUCCESS || !why)
+        return api_err_runtime(func, rc);
+    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s.", func, why);
+    return rc;
+}
+
 aclError api_err_ctx_gone(const char *func)
 {
     api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the current context "

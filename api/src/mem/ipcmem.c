@@ -8,7 +8,8 @@
  * (src/acl/aclrt_impl/memory.cpp, aclrtIpcMemGetExportKeyImpl L1775,
  * aclrtIpcMemCloseImpl L1786, aclrtIpcMemImportByKeyImpl L1795,
  * aclrtIpcMemSetImportPidImpl L1855, aclrtIpcMemSetAttrImpl L1870: EH0008,
- * ACL_ERROR_INVALID_PARAM), then the runtime's (src/runtime/api/impl/
+ * ACL_ERROR_INVALID_PARAM; len and num reach the runtime as 32 bits,
+ * L1782 and L1866), then the runtime's (src/runtime/api/impl/
  * api_error.cc: IpcSetMemoryName L3747 size and len not 0 and flags at
  * most 1, IpcSetMemoryAttr L3768 type and attr in range, SetIpcMemPid
  * L3809 num > 0, IpcOpenMemory L3821 flags at most 1: EE1003,
@@ -38,13 +39,7 @@ _Atomic unsigned api_ipc_open;
 /* A refusal the backend explained (why), or its plain failure. */
 static aclError refused(const char *fn, aclError rc, const char *why)
 {
-    if (rc == ACL_SUCCESS)
-        return rc;
-    if (why) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s.", fn, why);
-        return rc;
-    }
-    return api_vmm_failed(fn, rc, NULL);
+    return why ? api_err_refused(fn, rc, why) : api_vmm_failed(fn, rc, NULL);
 }
 
 static aclError flags_bad(const char *fn, const char *what, uint64_t flags)
@@ -64,9 +59,10 @@ aclError api_impl_aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, 
         return api_err_null(fn, "devPtr");
     if (!key)
         return api_err_null(fn, "key");
+    uint32_t len32 = (uint32_t)len; /* memory.cpp L1782 passes len as 32 bits */
     if (size == 0)
         return api_rt_bad_value(fn, what, "0", "byteCount", "not equal to 0");
-    if (len == 0)
+    if (len32 == 0)
         return api_rt_bad_value(fn, what, "0", "len", "not equal to 0");
     if (flags > ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
         return flags_bad(fn, what, flags);
@@ -74,9 +70,9 @@ aclError api_impl_aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, 
     aclError rc = api_current_ctx(fn, &c);
     if (rc != ACL_SUCCESS)
         return rc;
-    if (len < BE_IPC_KEY_MAX) {
+    if (len32 < BE_IPC_KEY_MAX) {
         char v[32];
-        snprintf(v, sizeof v, "%zu", len);
+        snprintf(v, sizeof v, "%u", len32);
         return api_rt_bad_value(fn, what, v, "len", "65 (the size of a key with its NUL)");
     }
     const char *why = NULL;
@@ -97,14 +93,15 @@ aclError api_impl_aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t 
         return api_err_null(fn, "key");
     if (!pid)
         return api_err_null(fn, "pid");
-    if (num == 0 || num > INT32_MAX) {
+    int32_t n = (int32_t)num; /* memory.cpp L1866 passes num as 32 bits */
+    if (n <= 0) {
         char v[32];
-        snprintf(v, sizeof v, "%d", (int32_t)num);
+        snprintf(v, sizeof v, "%d", n);
         return api_rt_bad_value(fn, "Setting the trustlist of processes that can share memory "
                                 "through IPC", v, "num", "(0, 2147483647]");
     }
     const char *why = NULL;
-    aclError rc = be_get()->ipc_mem_set_pids(key, pid, num, &why);
+    aclError rc = be_get()->ipc_mem_set_pids(key, pid, (size_t)n, &why);
     return refused(fn, rc, why);
 }
 

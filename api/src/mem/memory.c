@@ -442,8 +442,12 @@ static aclError copy_checked(const char *fn, const char *what, struct api_ctx *c
     /* Managed memory is host memory to the simulator's engines. */
     aclrtMemcpyKind real = kind_of(dst_dev && api_in_device_memory(&di),
                                    src_dev && api_in_device_memory(&si));
-    aclError rc = api_engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count, real,
-                                                         how));
+    /* a task group or its update takes no copy (rt/capgroup.c) */
+    aclError rc = async ? api_cap_admit(stream, ACL_MODEL_RI_TASK_DEFAULT, "MEMCPY_ASYNC", 5)
+                        : ACL_SUCCESS;
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_engine_failed(fn, be_get()->memcpy(c->device, stream, dst, src, count, real, how));
     if (captured) { /* it runs when the graph does */
         struct api_cap_range r[2] = {{.p = dst, .n = count, .w = true}, {.p = src, .n = count}};
         if (rc == ACL_SUCCESS)
@@ -542,6 +546,10 @@ static aclError fill(const char *fn, const char *what, void *devPtr, size_t maxC
         if (async && touches_dead(devPtr, count, device, &in))
             api_exception_task(ref.stream);
         rc = ACL_ERROR_RT_PARAM_INVALID;
+    } else if (async &&
+               (rc = api_cap_admit(ref.stream, ACL_MODEL_RI_TASK_DEFAULT, "MEMCPY_ASYNC", 5)) !=
+                   ACL_SUCCESS) {
+        /* a task group or its update takes no fill (rt/capgroup.c) */
     } else
         rc = api_engine_failed(fn, be_get()->memset(c->device, ref.stream, devPtr, device,
                                                 (int)(value & 0xff), count, !async));

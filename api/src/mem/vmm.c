@@ -70,10 +70,8 @@ aclError api_vmm_failed(const char *fn, aclError rc, const char *why)
     } else if (why && rc == ACL_ERROR_RT_INTERNAL_ERROR) {
         /* an inner error of the runtime (no external code), with what went wrong */
         api_report(API_MSG_EH9999, "%s failed: %s, runtime result = %d.", fn, why, rc);
-    } else if (why) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s.", fn, why);
     } else {
-        api_err_runtime(fn, rc);
+        api_err_refused(fn, rc, why);
     }
     return rc;
 }

@@ -374,7 +374,11 @@ static aclError launch(void *stream, const struct api_op_plan *plan, struct api_
     run.out_bytes = plan->out_bytes;
     const struct be_op *op = &run;
     uint64_t start = 0, end = 0;
-    aclError rc = be_get()->op_run(stream, op, &start, &end);
+    /* a kernel task: what a task group or its update admits */
+    aclError rc = api_cap_admit(stream, ACL_MODEL_RI_TASK_KERNEL, "KERNEL_AICORE", 0);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = be_get()->op_run(stream, op, &start, &end);
     if (rc != ACL_SUCCESS) {
         api_report(API_MSG_EH9999, "[Exec][Op]Execute op failed. op type = %s, ge result = %d",
                    op->type, rc);
@@ -401,8 +405,11 @@ static aclError launch(void *stream, const struct api_op_plan *plan, struct api_
             used_bytes[nu++] = x->sizes[i];
         }
     /* Blocks a live graph still uses must not serve other work; a captured
-     * operator keeps its bytes for its graph's life (rt/capture.c). */
+     * operator keeps its bytes for its graph's life (rt/capture.c), and so
+     * does one that updates a task group of a graph. */
     struct api_graph *g = api_cap_graph_of(stream);
+    if (!g)
+        g = api_cap_update_graph(stream);
     if (g)
         api_check_graph_op(chk, g, used, used_bytes, nu, NULL, 0, NULL);
     if (g) {

@@ -27,6 +27,7 @@
 #include "op.h"
 
 #define EXECUTOR_MAGIC UINT64_C(0x61636c73696d6e6e) /* "aclsimnn" */
+#define EXECUTOR_CLAIMED UINT64_C(0x61636c73696d6e43) /* a single-use one's launch has it */
 
 struct aclIntArray {
     uint64_t n;
@@ -83,7 +84,9 @@ static bool tensor_init(aclTensor *t, const int64_t *viewDims, uint64_t viewDims
     for (uint64_t i = viewDimsNum; i-- > 0;) {
         t->dims[i] = viewDims[i];
         t->strides[i] = stride ? stride[i] : s; /* no strides: contiguous */
-        s *= viewDims[i] > 0 ? viewDims[i] : 1;
+        /* a hostile shape saturates: its launch refuses it (nnop.c) */
+        if (__builtin_mul_overflow(s, viewDims[i] > 0 ? viewDims[i] : 1, &s))
+            s = INT64_MAX;
     }
     for (uint64_t i = 0; i < storageDimsNum; i++)
         t->storage[i] = storageDims[i];
@@ -146,7 +149,8 @@ bool api_nn_contiguous(const aclTensor *t)
     for (uint64_t i = t->ndims; i-- > 0;) {
         if (t->dims[i] != 1 && t->strides[i] != s)
             return false;
-        s *= t->dims[i];
+        if (__builtin_mul_overflow(s, t->dims[i], &s))
+            return false; /* more elements than an int64 counts */
     }
     return true;
 }
@@ -504,10 +508,22 @@ bool api_nn_executor_live(const aclOpExecutor *e)
            atomic_load_explicit(&e->magic, memory_order_acquire) == EXECUTOR_MAGIC;
 }
 
+bool api_nn_executor_claim(aclOpExecutor *e)
+{
+    if (!in_slabs(e))
+        return false;
+    if (e->repeatable)
+        return api_nn_executor_live(e);
+    uint64_t live = EXECUTOR_MAGIC; /* one launch wins; the others find it gone */
+    return atomic_compare_exchange_strong(&e->magic, &live, EXECUTOR_CLAIMED);
+}
+
 void api_nn_executor_free(aclOpExecutor *e)
 {
-    uint64_t live = EXECUTOR_MAGIC;
-    if (in_slabs(e) && atomic_compare_exchange_strong(&e->magic, &live, 0))
+    /* claimed first: the launch path's (one exchange), then a live one's */
+    uint64_t live = EXECUTOR_MAGIC, claimed = EXECUTOR_CLAIMED;
+    if (in_slabs(e) && (atomic_compare_exchange_strong(&e->magic, &claimed, 0) ||
+                        atomic_compare_exchange_strong(&e->magic, &live, 0)))
         put_free(e);
 }
 

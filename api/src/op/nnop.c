@@ -62,12 +62,19 @@ static aclnnStatus as_desc(const struct nn_call *c, const aclTensor *t, const ch
     if (t->offset < 0)
         return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s has a negative "
                            "offset %lld", c->launch, name, (long long)t->offset);
-    size_t elem = api_impl_aclDataTypeSize(t->dtype);
+    size_t elem = api_impl_aclDataTypeSize(t->dtype), n = 1, bytes, at;
+    bool huge = false;
+    for (uint64_t i = 0; i < t->ndims; i++) /* negative dims: library.c's check */
+        huge |= t->dims[i] >= 0 && __builtin_mul_overflow(n, (size_t)t->dims[i], &n);
+    if (huge || __builtin_mul_overflow(n, elem, &bytes) ||
+        __builtin_mul_overflow((size_t)t->offset, elem, &at))
+        return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s spans more bytes "
+                           "than an address holds (shape or offset too large)", c->launch, name);
     *d = (aclTensorDesc){.dtype = t->dtype, .format = t->format,
                          .storage_format = ACL_FORMAT_UNDEFINED, .ndims = t->ndims,
                          .dims = (int64_t *)t->dims, .memtype = ACL_MEMTYPE_DEVICE};
-    size_t bytes = api_shape_elements(t->dims, t->ndims) * elem;
-    *b = (aclDataBuffer){(char *)t->data + t->offset * (int64_t)elem, bytes};
+    bytes = api_shape_elements(t->dims, t->ndims) * elem;
+    *b = (aclDataBuffer){(char *)t->data + at, bytes};
     return OK;
 }
 
@@ -162,7 +169,7 @@ static aclnnStatus launch(const char *fn, void *workspace, uint64_t workspaceSiz
 {
     if (e == NULL)
         return api_nn_fail(ACLNN_ERR_PARAM_NULLPTR, "executor is nullptr.");
-    if (!api_nn_executor_live(e))
+    if (!api_nn_executor_claim(e))
         return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%s: executor %p is not live: a single-use "
                            "executor is destroyed by its first launch (make it repeatable with "
                            "aclSetAclOpExecutorRepeatable to launch it again), or it was "

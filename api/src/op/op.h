@@ -251,7 +251,11 @@ struct aclOpExecutor {
 aclOpExecutor *api_nn_executor_new(const char *launch);
 /* Whether e is a live executor (made and not yet run once or destroyed). */
 bool api_nn_executor_live(const aclOpExecutor *e);
-/* Unregister and free a live executor. */
+/* A launch takes e: a single-use executor only once, however many
+ * threads launch it at the same time (the others find it not live); a
+ * repeatable one while it is live. */
+bool api_nn_executor_claim(aclOpExecutor *e);
+/* Unregister and free a live (or claimed) executor. */
 void api_nn_executor_free(aclOpExecutor *e);
 /* fn for each live executor (made and not yet run once or destroyed). */
 void api_nn_executor_each(void (*fn)(const aclOpExecutor *e, void *user), void *user);

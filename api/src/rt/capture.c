@@ -16,6 +16,9 @@
  * src/runtime/api/impl/api_error.cc and api_impl.cc (the refusals),
  * src/runtime/core/src/common/errcode_manage.cc (the codes' texts).
  *
+ * Task groups, their updates and what a capture admits are capgroup.c's;
+ * it shares this file's lock (internal.h).
+ *
  * One lock guards everything here; the fast path of every check is one
  * atomic load (no capture anywhere). Unlike the rest of the ACL layer
  * (backends/be.h, the lock contract), it calls the backend's graph_begin,
@@ -34,6 +37,7 @@
 #include "internal.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t unused = PTHREAD_COND_INITIALIZER; /* a graph's users went */
 static _Atomic unsigned capturing; /* graphs whose capture is under way */
 static struct api_graph *graphs;   /* every live graph */
 /* The list's links and the graphs' names are also changed under this one,
@@ -89,6 +93,16 @@ static bool under_way(const struct api_graph *g)
            g->status == API_GRAPH_BUILDING;
 }
 
+void api_cap_lock(void)
+{
+    pthread_mutex_lock(&lock);
+}
+
+void api_cap_unlock(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+
 /* The graph whose capture stream s belongs to (*lane its lane), or NULL. */
 static struct api_graph *capture_of(const void *s, unsigned *lane)
 {
@@ -103,6 +117,41 @@ static struct api_graph *capture_of(const void *s, unsigned *lane)
             }
     }
     return NULL;
+}
+
+struct api_graph *api_cap_find(const void *stream, unsigned *lane)
+{
+    return capture_of(stream, lane);
+}
+
+struct api_graph *api_graph_first(void)
+{
+    return graphs;
+}
+
+/* The built model stream is bound to, or NULL. pre: lock held. */
+static struct api_graph *binder(const void *stream)
+{
+    for (struct api_graph *g = graphs; g; g = g->next)
+        for (unsigned i = 0; g->built && !g->dying && i < g->n_lanes; i++)
+            if (g->lane[i] == stream && !g->unbound[i])
+                return g;
+    return NULL;
+}
+
+bool api_graph_bound(const void *stream, uint32_t *id)
+{
+    pthread_mutex_lock(&lock);
+    struct api_graph *g = binder(stream);
+    if (g && id)
+        *id = g->id;
+    pthread_mutex_unlock(&lock);
+    return g != NULL;
+}
+
+bool api_graph_bound_locked(const void *stream)
+{
+    return binder(stream) != NULL;
 }
 
 static struct cap_event *event_of(const void *e)
@@ -140,10 +189,41 @@ struct api_graph *api_graph_lookup(const void *handle)
 {
     pthread_mutex_lock(&lock);
     struct api_graph *g = graphs;
-    while (g && g != handle)
+    while (g && (g != handle || g->dying))
         g = g->next;
     pthread_mutex_unlock(&lock);
     return g;
+}
+
+struct api_graph *api_graph_get(const void *handle)
+{
+    pthread_mutex_lock(&lock);
+    struct api_graph *g = graphs;
+    while (g && (g != handle || g->dying))
+        g = g->next;
+    if (g)
+        g->users++;
+    pthread_mutex_unlock(&lock);
+    return g;
+}
+
+void api_graph_put(struct api_graph *g)
+{
+    pthread_mutex_lock(&lock);
+    if (--g->users == 0 && g->dying)
+        pthread_cond_broadcast(&unused);
+    pthread_mutex_unlock(&lock);
+}
+
+bool api_graph_retire(struct api_graph *g)
+{
+    pthread_mutex_lock(&lock);
+    bool mine = !g->dying;
+    g->dying = true; /* no lookup finds it from now on */
+    while (mine && g->users > 0)
+        pthread_cond_wait(&unused, &lock);
+    pthread_mutex_unlock(&lock);
+    return mine;
 }
 
 bool api_cap_status(const void *stream, int *status, struct api_graph **g)
@@ -324,6 +404,119 @@ aclError api_cap_begin(void *stream, struct api_ctx *ctx, int mode, struct api_g
     return ACL_SUCCESS;
 }
 
+/* ---- Sub-graphs of conditional tasks, and their condition handles ---- */
+
+static bool descends(const struct api_graph *h, const struct api_graph *g);
+static struct api_cap_task *new_task(struct api_graph *g, unsigned lane, aclmdlRITaskType type,
+                                     const char *what);
+static void describe(struct api_cap_task *t, const struct api_cap_range *r, int n,
+                     const struct api_cap_params *p);
+
+aclError api_cap_cond_new(struct api_graph *g, uint64_t *word, uint32_t deflt, int flag,
+                          struct api_cond **out)
+{
+    struct api_cond *c = base_calloc(1, sizeof *c);
+    if (!c)
+        return ACL_ERROR_BAD_ALLOC;
+    c->graph = g;
+    c->word = word;
+    c->deflt = deflt;
+    c->flag = flag;
+    pthread_mutex_lock(&lock);
+    c->next = g->conds;
+    g->conds = c;
+    pthread_mutex_unlock(&lock);
+    *out = c;
+    return ACL_SUCCESS;
+}
+
+struct api_cond *api_cap_cond_lookup(const void *handle)
+{
+    pthread_mutex_lock(&lock);
+    struct api_cond *hit = NULL;
+    for (struct api_graph *g = graphs; g && !hit; g = g->next)
+        for (struct api_cond *c = g->conds; c && !hit && !g->dying; c = c->next)
+            if (c == handle)
+                hit = c;
+    pthread_mutex_unlock(&lock);
+    return hit;
+}
+
+aclError api_cap_cond_task(void *stream, struct api_cond *c, int type, unsigned n,
+                           aclmdlRI *subs)
+{
+    struct api_graph *sub[API_COND_SUBS] = {0};
+    void *be_sub[API_COND_SUBS] = {0};
+    for (unsigned i = 0; i < n; i++)
+        if (!(sub[i] = base_calloc(1, sizeof *sub[i]))) {
+            while (i-- > 0)
+                base_free(sub[i]);
+            return ACL_ERROR_BAD_ALLOC;
+        }
+    pthread_mutex_lock(&lock);
+    unsigned lane = 0;
+    struct api_graph *g = capture_of(stream, &lane);
+    aclError rc = be_get()->graph_cond(stream, c->word, type, n, be_sub);
+    if (rc == ACL_SUCCESS) {
+        struct api_cap_task *t = new_task(g, lane, ACL_MODEL_RI_TASK_DEFAULT,
+                                          "aclmdlRIAddCondTask");
+        if (t)
+            describe(t, NULL, 0, NULL);
+        c->type = type;
+        c->n = n;
+        for (unsigned i = 0; i < n; i++) { /* not begun: CaptureToModelRIBegin begins them */
+            sub[i]->id = next_id++;
+            sub[i]->device = g->device;
+            sub[i]->ctx = g->ctx;
+            sub[i]->status = API_GRAPH_SUB_NEW;
+            sub[i]->parent = g;
+            sub[i]->be_graph = be_sub[i];
+            sub[i]->next = graphs;
+            graphs = sub[i];
+            atomic_fetch_add(&n_graphs, 1);
+            subs[i] = sub[i];
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    for (unsigned i = 0; rc != ACL_SUCCESS && i < n; i++)
+        base_free(sub[i]);
+    return rc;
+}
+
+aclError api_cap_begin_into(void *stream, struct api_ctx *ctx, int mode, struct api_graph *sub)
+{
+    pthread_mutex_lock(&lock);
+    aclError rc = ACL_SUCCESS;
+    if (sub->status != API_GRAPH_SUB_NEW)
+        rc = ACL_ERROR_RT_MODEL_CAPTURED;
+    else if (capture_of(stream, NULL))
+        rc = ACL_ERROR_RT_STREAM_CAPTURED;
+    else
+        rc = be_get()->graph_begin_into(stream, mode, sub->be_graph);
+    if (rc == ACL_SUCCESS) {
+        sub->ctx = ctx;
+        sub->mode = mode;
+        sub->thread = self();
+        sub->status = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+        sub->n_lanes = 1;
+        sub->lane[0] = stream;
+        atomic_fetch_add(&capturing, 1);
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+void api_cap_cond_words(struct api_graph *g, void (*fn)(const struct api_cond *c, void *u),
+                        void *u)
+{
+    pthread_mutex_lock(&lock);
+    for (struct api_graph *h = graphs; h; h = h->next)
+        if (descends(h, g))
+            for (const struct api_cond *c = h->conds; c; c = c->next)
+                fn(c, u);
+    pthread_mutex_unlock(&lock);
+}
+
 /* Every joined lane must end with a record the origin stream waited on
  * (CheckCaptureModelValidity). The first lane that does not, or 0. */
 static unsigned unjoined(const struct api_graph *g)
@@ -334,17 +527,71 @@ static unsigned unjoined(const struct api_graph *g)
     return 0;
 }
 
+/* Whether h is g or a sub-graph under it. pre: lock held. */
+static bool descends(const struct api_graph *h, const struct api_graph *g)
+{
+    while (h && h != g)
+        h = h->parent;
+    return h == g;
+}
+
+/* A sub-graph under g whose capture has not ended, or NULL. pre: lock held. */
+static struct api_graph *sub_open(const struct api_graph *g)
+{
+    for (struct api_graph *h = graphs; h; h = h->next)
+        if (h != g && descends(h, g) && h->status != API_GRAPH_ENDED)
+            return h;
+    return NULL;
+}
+
+/* End g's capture in the backend (every lane stops capturing). pre: lock
+ * held, g under way. */
+static void end_locked(struct api_graph *g, void *stream, aclError *rc)
+{
+    void *handle = NULL;
+    *rc = be_get()->graph_end(stream, &handle);
+    if (!g->parent || !g->be_graph)
+        g->be_graph = handle;
+    g->status = API_GRAPH_ENDED;
+    memset(g->open_grp, 0, sizeof g->open_grp);
+    forget_events(g);
+    atomic_fetch_sub(&capturing, 1);
+}
+
+void api_cap_abandon(struct api_graph *g)
+{
+    pthread_mutex_lock(&lock);
+    aclError rc;
+    if (under_way(g) && g->n_lanes > 0)
+        end_locked(g, g->lane[0], &rc);
+    pthread_mutex_unlock(&lock);
+}
+
+void api_cap_stream_gone(void *stream)
+{
+    if (!api_cap_any())
+        return;
+    pthread_mutex_lock(&lock);
+    struct api_graph *g = capture_of(stream, NULL);
+    if (g) {
+        aclError rc;
+        end_locked(g, g->lane[0], &rc); /* every lane stops: none is freed yet */
+        g->ri_status = API_RI_FAULT;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 aclError api_cap_end(struct api_graph *g, void *stream)
 {
     pthread_mutex_lock(&lock);
     unsigned lane = unjoined(g);
     bool invalid = g->status == ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
-    void *handle = NULL;
-    aclError rc = be_get()->graph_end(stream, &handle);
-    g->be_graph = handle;
-    g->status = API_GRAPH_ENDED;
-    forget_events(g);
-    atomic_fetch_sub(&capturing, 1);
+    struct api_graph *sub = sub_open(g);
+    bool grp_open = false;
+    for (unsigned i = 0; i < g->n_lanes; i++)
+        grp_open |= g->open_grp[i] != NULL;
+    aclError rc;
+    end_locked(g, stream, &rc);
     pthread_mutex_unlock(&lock);
     if (rc != ACL_SUCCESS)
         return rc;
@@ -354,6 +601,18 @@ aclError api_cap_end(struct api_graph *g, void *stream)
                    "(stream_id=%u, model_id=%u) is invalid because an error occurred during model "
                    "capture.", api_cap_stream_id(stream), g->id);
         return ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED;
+    }
+    if (sub) { /* context_aclgraph.cc:564-569, CheckSubModelsIsEndCapture */
+        api_report(API_MSG_EE1016, "Stream end capture failed. Reason: Sub ACL Graph is "
+                   "capturing, stream_id=%u, capture stream_id=%u.", api_cap_stream_id(stream),
+                   api_cap_stream_id(stream));
+        return ACL_ERROR_RT_SUB_ACLGRAPH_IS_CAPTURING;
+    }
+    if (grp_open) { /* context_aclgraph.cc:357-360, CheckCaptureModelValidity */
+        api_report(API_MSG_EH9999, "aclmdlRICaptureEnd failed: A task group is not closed in the "
+                   "capture model, model_id=%u, runtime result = %d.", g->id,
+                   ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+        return ACL_ERROR_STREAM_TASK_GROUP_STATUS;
     }
     if (lane) {
         api_report(API_MSG_EE1017, "Capture model validity check failed. Reason: In the "
@@ -405,6 +664,7 @@ static struct api_cap_task *new_task(struct api_graph *g, unsigned lane, aclmdlR
     t->stream = g->lane[lane];
     t->lane = lane;
     t->seq = (uint32_t)g->n_tasks;
+    t->grp = g->open_grp[lane];
     if (opt_bool(OPT_TRACK))
         t->nframes = backtrace(t->frames, API_CAP_FRAMES);
     g->tasks[g->n_tasks++] = t;
@@ -412,20 +672,69 @@ static struct api_cap_task *new_task(struct api_graph *g, unsigned lane, aclmdlR
     return t;
 }
 
-bool api_cap_note(const void *stream, aclmdlRITaskType type, const char *what,
-                  const struct api_cap_range *r, int n)
+/* Fill t's ranges and parameters, and name the backend's task (the one
+ * its stream recorded last). pre: lock held. */
+static void describe(struct api_cap_task *t, const struct api_cap_range *r, int n,
+                     const struct api_cap_params *p)
 {
-    if (!api_cap_any())
+    int k = 0;
+    t->host = 0;
+    for (int i = 0; r && i < n && i < API_CAP_RANGES; i++)
+        if (r[i].p && r[i].n) {
+            struct be_ptr_info in;
+            be_get()->lookup(r[i].p, &in);
+            if (in.kind == BE_PTR_HOST_PINNED || in.kind == BE_PTR_HOST_REGISTERED)
+                t->host |= (uint16_t)(1u << k);
+            t->r[k++] = r[i];
+        }
+    t->n_r = k;
+    if (p) {
+        t->obj = p->obj;
+        t->obj_flag = p->obj_flag;
+        t->flag = p->flag;
+        t->addr = p->addr;
+        t->value = p->value;
+    }
+    t->be_task = be_get()->graph_last_task(t->stream);
+}
+
+bool api_cap_note_ex(const void *stream, aclmdlRITaskType type, const char *what,
+                     const struct api_cap_range *r, int n, const struct api_cap_params *p)
+{
+    if (!api_cap_busy())
         return false;
     pthread_mutex_lock(&lock);
     unsigned lane;
     struct api_graph *g = capture_of(stream, &lane);
     struct api_cap_task *t = g ? new_task(g, lane, type, what) : NULL;
-    for (int i = 0; t && i < n && i < API_CAP_RANGES; i++)
-        if (r[i].p && r[i].n)
-            t->r[t->n_r++] = r[i];
+    if (t)
+        describe(t, r, n, p);
+    else if (!g)
+        g = api_cap_update_note(stream, what, r, n); /* an operator updating a group */
     pthread_mutex_unlock(&lock);
     return g != NULL;
+}
+
+bool api_cap_note(const void *stream, aclmdlRITaskType type, const char *what,
+                  const struct api_cap_range *r, int n)
+{
+    return api_cap_note_ex(stream, type, what, r, n, NULL);
+}
+
+void api_cap_noted(const void *stream, const struct api_cap_params *p)
+{
+    if (!api_cap_any())
+        return;
+    pthread_mutex_lock(&lock);
+    unsigned lane;
+    struct api_graph *g = capture_of(stream, &lane);
+    for (size_t i = g ? g->n_tasks : 0; i-- > 0;)
+        if (g->tasks[i]->lane == lane) {
+            struct api_cap_task *t = g->tasks[i];
+            describe(t, t->r, t->n_r, p);
+            break;
+        }
+    pthread_mutex_unlock(&lock);
 }
 
 aclError api_cap_record(const char *desc, void *event, void *stream, bool external)
@@ -488,8 +797,9 @@ aclError api_cap_wait(const char *desc, void *stream, void *event, bool external
                 g->rejoined[c->lane] = true;
         }
     } else if (g && !external && recorded_before(event)) {
-        rc = ACL_ERROR_RT_CAPTURE_DEPENDENCY; /* recorded outside the capture */
-        g->status = ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+        /* recorded outside the capture: refused, the capture goes on
+         * (api_impl.cc L1654-1666 returns before any TerminateCapture) */
+        rc = ACL_ERROR_RT_CAPTURE_DEPENDENCY;
     } else if (g) {
         new_task(g, lane, ACL_MODEL_RI_TASK_EVENT_WAIT, "aclrtStreamWaitEvent");
     }
@@ -530,8 +840,28 @@ void api_graph_release(struct api_graph *g)
     for (size_t i = 0; i < g->n_tasks; i++)
         base_free(g->tasks[i]);
     base_free(g->tasks);
+    while (g->grps) {
+        struct api_task_grp *grp = g->grps;
+        g->grps = grp->next_grp;
+        base_free(grp);
+    }
+    while (g->conds) {
+        struct api_cond *c = g->conds;
+        g->conds = c->next;
+        base_free(c);
+    }
     base_free(g->name);
     base_free(g);
+}
+
+struct api_graph *api_graph_sub_of(const struct api_graph *g)
+{
+    pthread_mutex_lock(&lock);
+    struct api_graph *h = graphs;
+    while (h && h->parent != g)
+        h = h->next;
+    pthread_mutex_unlock(&lock);
+    return h;
 }
 
 bool api_graph_uses(const void *p, size_t n, const struct api_graph *except,
@@ -672,6 +1002,16 @@ void api_graph_each_task(struct api_graph *g, void (*fn)(const struct api_cap_ta
     pthread_mutex_unlock(&lock);
 }
 
+void api_graph_each_task_mut(struct api_graph *g, void (*fn)(struct api_cap_task *t, void *u),
+                             void *u)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < g->n_tasks; i++)
+        fn(g->tasks[i], u);
+    g->checked = false; /* the sanitizer looks at the ranges again */
+    pthread_mutex_unlock(&lock);
+}
+
 bool api_graph_task_live(const void *task)
 {
     bool live = false;
@@ -715,23 +1055,29 @@ aclError api_cap_build_begin(struct api_ctx *ctx, struct api_graph **out)
     pthread_mutex_lock(&lock);
     /* a build forbids no call */
     publish(g, ctx, ACL_MODEL_RI_CAPTURE_MODE_RELAXED, API_GRAPH_BUILDING);
+    g->built = true;
     pthread_mutex_unlock(&lock);
     *out = g;
     return ACL_SUCCESS;
 }
 
-aclError api_cap_bind(struct api_graph *g, void *stream)
+aclError api_cap_bind(struct api_graph *g, void *stream, uint32_t *other)
 {
     pthread_mutex_lock(&lock);
     aclError rc = ACL_SUCCESS;
-    if (capture_of(stream, NULL))
+    struct api_graph *b = binder(stream);
+    if (b) {
+        *other = b->id;
+        rc = ACL_ERROR_RT_STREAM_MODEL;
+    } else if (capture_of(stream, NULL)) {
         rc = ACL_ERROR_RT_STREAM_CAPTURED;
-    else if (g->n_lanes == API_CAP_LANES)
+    } else if (g->n_lanes == API_CAP_LANES) {
         rc = ACL_ERROR_RT_NO_STREAM_RESOURCE;
-    else if (g->n_lanes == 0)
+    } else if (g->n_lanes == 0) {
         rc = be_get()->graph_begin(stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
-    else
+    } else {
         rc = be_get()->graph_join(g->lane[0], stream);
+    }
     if (rc == ACL_SUCCESS) {
         g->rejoined[g->n_lanes] = true; /* a bound stream needs no join back */
         g->lane[g->n_lanes++] = stream;
@@ -740,14 +1086,31 @@ aclError api_cap_bind(struct api_graph *g, void *stream)
     return rc;
 }
 
+/* The lane of g stream is bound to, or -1. pre: lock held. */
+static int bound_lane(const struct api_graph *g, const void *stream)
+{
+    for (unsigned i = 0; i < g->n_lanes; i++)
+        if (g->lane[i] == stream && !g->unbound[i])
+            return (int)i;
+    return -1;
+}
+
 bool api_cap_bound(const struct api_graph *g, const void *stream)
 {
     pthread_mutex_lock(&lock);
-    bool bound = false;
-    for (unsigned i = 0; i < g->n_lanes && !bound; i++)
-        bound = g->lane[i] == stream;
+    bool bound = bound_lane(g, stream) >= 0;
     pthread_mutex_unlock(&lock);
     return bound;
+}
+
+bool api_cap_unbind(struct api_graph *g, const void *stream)
+{
+    pthread_mutex_lock(&lock);
+    int i = bound_lane(g, stream);
+    if (i >= 0)
+        g->unbound[i] = true; /* its lane stays in the record */
+    pthread_mutex_unlock(&lock);
+    return i >= 0;
 }
 
 bool api_cap_model_of(const void *stream, uint32_t *id, bool *loaded, void **be_graph,

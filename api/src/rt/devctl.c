@@ -1,8 +1,8 @@
 /*
  * devctl.c - device control (the DEVCTL family of api/abi/calls.def): the
  * device-wide synchronisation with a timeout, the task scheduler a thread
- * uses, the device limits (stack and printf sizes), the operator timeout
- * interval and its V2 setter, atomic capabilities towards the host, and
+ * uses, the device limits (stack and printf sizes), the operator
+ * execution timeouts, atomic capabilities towards the host, and
  * the abort of every task on a device with the callbacks told before and
  * after it.
  *
@@ -14,6 +14,7 @@
  * the runtime keeps them in its one Runtime instance.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -159,25 +160,79 @@ aclError api_impl_aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value)
 
 /* ---- Operator timeouts ----
  *
- * The runtime answers from its timeout configuration, made when the first
- * device opens (runtime.cc:3030-3065: the driver's op execute timeout
- * interval): an actual timeout is the interval times N, N = ceil(timeout /
- * interval) in [1, 254] (docs/zh/api_ref/12_execution_control.md,
- * aclrtGetOpTimeOutInterval), 0 keeping the longest. The driver's interval
- * is not public: aclsim assumes the documentation's example, 100 us. */
+ * The runtime keeps one configuration for the process (Runtime's
+ * timeoutConfig_): the operator execution timeout in microseconds, once a
+ * call set it (SetTimeoutConfig, runtime.cc L4585-4663, through
+ * ConvertTimeoutToUs L4569-4583: seconds and milliseconds saturate at
+ * UINT64_MAX - 1), and the interval of the hardware's timer, read from the
+ * driver when the first device opens (InitOpExecTimeout L3031-3068). Every
+ * answer is a credit count times that interval:
+ *  - aclrtSetOpExecuteTimeOutV2's actual value: credit * interval, credit
+ *    ceil(timeout / interval) capped at 254, 254 for 0
+ *    (ApiImpl::SetOpExecuteTimeOutV2, api_impl.cc L6292-6320;
+ *    TransExeTimeoutCfgToKernelCredit, task_execute_time.cc L47-57), or
+ *    UINT64_MAX ("never") for 0 on a device whose interval is under 100 ms;
+ *  - aclrtGetOpExecuteTimeout, in ms rounded up: the set timeout rounded
+ *    up to the interval, 0 or more than 254 intervals being 254 of them,
+ *    254 intervals when none was set (GetOpExecuteMsTimeout,
+ *    kernel_utils.cc L368-419), UINT32_MAX after a "never";
+ *  - aclrtSetOpExecuteTimeOutWithMs caps its value at 1000 s
+ *    (ApiImpl::SetOpExecuteTimeOut L6203-6218, base_info.hpp L177).
+ * The interval is the driver's (not public): aclsim takes the
+ * documentation's example, 100 us (docs/zh/api_ref/12_execution_control.md,
+ * aclrtGetOpTimeOutInterval), which makes the timer's milliseconds mode
+ * (interval < 100 ms, runtime.cc L3061-3064) hold. Before a device opened,
+ * the runtime counts in the default 2^32 ns credit (runtime.hpp L91,
+ * L468-484). */
 
 #define OP_TIMEOUT_INTERVAL_US 100u
-#define OP_TIMEOUT_STEPS_MAX 254u
+#define OP_CREDIT_MAX 254u     /* RT_STARS_MAX_KERNEL_CREDIT, stars_base.hpp L38 */
+#define OP_CREDIT_DEFAULT 254u /* 910B's default credit, config/910_B_93/dev_info_reg.cc L132 */
+#define OP_TIMEOUT_MS_MAX 1000000u
+#define OP_SCALE_BEFORE_INIT_US 4294967.296 /* RT_STARS_TASK_KERNEL_CREDIT_SCALE_US */
+
+static pthread_mutex_t tmo_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool tmo_init;  /* a device opened: the interval is the driver's */
+static bool tmo_set;   /* isCfgOpExcTaskTimeout */
+static uint64_t tmo_us; /* opExcTaskTimeout */
+
+void api_op_timeout_device_opened(void)
+{
+    pthread_mutex_lock(&tmo_lock);
+    tmo_init = true;
+    pthread_mutex_unlock(&tmo_lock);
+}
+
+/* ConvertTimeoutToUs: t in units of `unit` us, saturated; never UINT64_MAX. */
+static uint64_t to_us(uint64_t t, uint64_t unit)
+{
+    uint64_t us = t > UINT64_MAX / unit ? UINT64_MAX : t * unit;
+    return us == UINT64_MAX ? us - 1 : us;
+}
+
+static void set_timeout(uint64_t us)
+{
+    pthread_mutex_lock(&tmo_lock);
+    tmo_set = true;
+    tmo_us = us;
+    pthread_mutex_unlock(&tmo_lock);
+}
+
+/* TransExeTimeoutCfgToKernelCredit: the intervals a timeout of us takes. */
+static uint64_t credit_of(uint64_t us)
+{
+    if (us == 0)
+        return OP_CREDIT_MAX;
+    uint64_t c = us / OP_TIMEOUT_INTERVAL_US + (us % OP_TIMEOUT_INTERVAL_US != 0);
+    return c > OP_CREDIT_MAX ? OP_CREDIT_MAX : c;
+}
 
 /* api_impl.cc:6275-6320: the calls work in the current context (the
  * runtime sets the device implicitly; aclsim asks for a current one). */
-static aclError timeout_device(const char *fn, int32_t *dev)
+static aclError timeout_device(const char *fn)
 {
     struct api_ctx *c;
-    aclError rc = api_current_ctx(fn, &c);
-    if (rc == ACL_SUCCESS)
-        *dev = c->device;
-    return rc;
+    return api_current_ctx(fn, &c);
 }
 
 aclError api_impl_aclrtGetOpTimeOutInterval(uint64_t *interval)
@@ -187,8 +242,7 @@ aclError api_impl_aclrtGetOpTimeOutInterval(uint64_t *interval)
     if (!interval) /* event.cpp:269-276 */
         return api_err_null(fn, "interval");
     API_FORWARD_RT(fn, aclrtGetOpTimeOutInterval, (interval));
-    int32_t dev;
-    aclError rc = timeout_device(fn, &dev);
+    aclError rc = timeout_device(fn);
     if (rc == ACL_SUCCESS)
         *interval = OP_TIMEOUT_INTERVAL_US;
     return rc;
@@ -201,21 +255,58 @@ aclError api_impl_aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualT
     if (!actualTimeout) /* event.cpp:257-267 */
         return api_err_null(fn, "actualTimeout");
     API_FORWARD_RT(fn, aclrtSetOpExecuteTimeOutV2, (timeout, actualTimeout));
-    int32_t dev;
-    aclError rc = timeout_device(fn, &dev);
+    aclError rc = timeout_device(fn);
     if (rc != ACL_SUCCESS)
         return rc;
-    uint64_t steps = timeout == 0 ? OP_TIMEOUT_STEPS_MAX
-                                  : (timeout + OP_TIMEOUT_INTERVAL_US - 1u) / OP_TIMEOUT_INTERVAL_US;
-    if (steps > OP_TIMEOUT_STEPS_MAX)
-        steps = OP_TIMEOUT_STEPS_MAX;
-    uint64_t actual = steps * OP_TIMEOUT_INTERVAL_US;
-    /* The same device setting aclrtGetOpExecuteTimeout reads, in ms. */
-    uint64_t ms = (actual + 999u) / 1000u;
-    rc = api_err_runtime(fn, be_get()->dev_prop(dev, BE_DP_OP_EXEC_TIMEOUT_MS, 1, &ms));
-    if (rc == ACL_SUCCESS)
-        *actualTimeout = actual;
-    return rc;
+    set_timeout(timeout); /* microseconds, as given */
+    *actualTimeout = timeout == 0 ? UINT64_MAX : credit_of(timeout) * OP_TIMEOUT_INTERVAL_US;
+    return ACL_SUCCESS;
+}
+
+aclError api_impl_aclrtSetOpExecuteTimeOut(uint32_t timeout)
+{
+    static const char fn[] = "aclrtSetOpExecuteTimeOut";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    API_FORWARD_RT(fn, aclrtSetOpExecuteTimeOut, (timeout));
+    set_timeout(to_us(timeout, 1000000u)); /* seconds */
+    return ACL_SUCCESS;
+}
+
+aclError api_impl_aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout)
+{
+    static const char fn[] = "aclrtSetOpExecuteTimeOutWithMs";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    API_FORWARD_RT(fn, aclrtSetOpExecuteTimeOutWithMs, (timeout));
+    set_timeout(to_us(timeout >= OP_TIMEOUT_MS_MAX ? OP_TIMEOUT_MS_MAX : timeout, 1000u));
+    return ACL_SUCCESS;
+}
+
+aclError api_impl_aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs)
+{
+    static const char fn[] = "aclrtGetOpExecuteTimeout";
+    API_FAULT(ACL_RT_STREAM_ATTR, fn);
+    if (!timeoutMs) /* device.cpp L585 */
+        return api_err_null(fn, "timeoutMs");
+    API_FORWARD_RT(fn, aclrtGetOpExecuteTimeout, (timeoutMs));
+    pthread_mutex_lock(&tmo_lock);
+    bool init = tmo_init, set = tmo_set;
+    uint64_t t = tmo_us;
+    pthread_mutex_unlock(&tmo_lock);
+    if (!init) { /* the default credit's scale, 2^32 ns */
+        double scale = OP_SCALE_BEFORE_INIT_US, most = scale * OP_CREDIT_MAX, us;
+        if (!set)
+            us = scale * OP_CREDIT_DEFAULT;
+        else if (t == 0 || (double)t > most)
+            us = most;
+        else
+            us = scale * (double)(uint64_t)(((double)t + scale - 1) / scale);
+        *timeoutMs = (uint32_t)ceil(us / 1000.0);
+        return ACL_SUCCESS;
+    }
+    uint64_t us = !set ? OP_TIMEOUT_INTERVAL_US * OP_CREDIT_DEFAULT
+                       : OP_TIMEOUT_INTERVAL_US * credit_of(t);
+    *timeoutMs = set && t == 0 ? UINT32_MAX : (uint32_t)((us + 999u) / 1000u);
+    return ACL_SUCCESS;
 }
 
 /* ---- Atomic capabilities towards the host ---- */

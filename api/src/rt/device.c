@@ -1,13 +1,14 @@
 /*
  * device.c - devices and contexts of the ACL layer (the DEVICE and CONTEXT
  * families of api/abi/calls.def), the current-context cache, and the
- * device-wide settings (saturation mode, op timeouts).
+ * device-wide settings (saturation mode, the op wait timeout).
  *
  * A device is opened by its first aclrtSetDevice (or a context created on
  * it) with a default ("primary") context holding a default stream;
  * aclrtSetDevice is reference counted, aclrtResetDevice drops the primary
- * context at zero and closes the device once no context is left,
- * aclrtResetDeviceForce and aclFinalize close it whatever is left. Each thread has a current context.
+ * context at zero and aclrtResetDeviceForce at once; the device closes once
+ * no context is left (a context of aclrtCreateContext keeps it open), and
+ * aclFinalize closes it whatever is left. Each thread has a current context.
  * Handles given to the user are the backend's, untouched.
  *
  * Locking follows backends/be.h: one mutex (api_lock) guards this
@@ -224,6 +225,8 @@ static aclError open_locked(int32_t dev)
     api_unlock();
     api_state_device(dev, ACL_RT_DEVICE_STATE_SET_PRE);
     aclError rc = be_get()->device_open(dev);
+    if (rc == ACL_SUCCESS)
+        api_op_timeout_device_opened(); /* runtime.cc InitOpExecTimeout */
     api_lock();
     settle(dev, rc == ACL_SUCCESS ? DEV_OPEN : DEV_CLOSED);
     return rc;
@@ -409,7 +412,16 @@ static aclError reset(int32_t dev, bool force)
                        "been set or has already been reset.");
         return ACL_ERROR_RT_CONTEXT_RELEASE_ERROR;
     }
-    if (!force && --devs[dev].refs == 0 && devs[dev].primary) {
+    /* Forced or not, only the primary context goes (ApiImpl::DeviceReset,
+     * api_impl.cc L3753-3757, releases it alone: runtime.cc L2833-2929):
+     * a context of aclrtCreateContext retains the device (NewContext,
+     * api_impl.cc L4086-4090) and keeps it, its streams and its memory
+     * until it is destroyed. */
+    if (force)
+        devs[dev].refs = 0;
+    else
+        devs[dev].refs--;
+    if (devs[dev].refs == 0 && devs[dev].primary) {
         struct api_ctx *primary = devs[dev].primary;
         if (devs[dev].user_ctxs > 0) {
             /* Only the primary context goes; the device stays open. */
@@ -423,7 +435,7 @@ static aclError reset(int32_t dev, bool force)
             devs[dev].primary = NULL;
         }
     }
-    close_if_unused_locked(dev, force, where);
+    close_if_unused_locked(dev, false, where);
     api_unlock();
     api_end_if_idle();
     return ACL_SUCCESS;
@@ -682,33 +694,3 @@ aclError api_impl_aclrtSetOpWaitTimeout(uint32_t timeout)
     return rc;
 }
 
-static aclError exec_timeout(const char *fn, uint64_t ms)
-{
-    API_FAULT(ACL_RT_STREAM_ATTR, fn);
-    if (ms > UINT32_MAX)
-        ms = UINT32_MAX;
-    return dev_prop(fn, BE_DP_OP_EXEC_TIMEOUT_MS, 1, &ms);
-}
-
-aclError api_impl_aclrtSetOpExecuteTimeOut(uint32_t timeout)
-{
-    return exec_timeout("aclrtSetOpExecuteTimeOut", (uint64_t)timeout * 1000u);
-}
-
-aclError api_impl_aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout)
-{
-    return exec_timeout("aclrtSetOpExecuteTimeOutWithMs", timeout);
-}
-
-aclError api_impl_aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs)
-{
-    static const char fn[] = "aclrtGetOpExecuteTimeout";
-    API_FAULT(ACL_RT_STREAM_ATTR, fn);
-    if (!timeoutMs)
-        return api_err_null(fn, "timeoutMs");
-    uint64_t v = 0;
-    aclError rc = dev_prop(fn, BE_DP_OP_EXEC_TIMEOUT_MS, 0, &v);
-    if (rc == ACL_SUCCESS)
-        *timeoutMs = (uint32_t)v;
-    return rc;
-}

@@ -83,6 +83,8 @@ static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag)
         rc = ACL_ERROR_BAD_ALLOC;
     }
     rc = api_obj_publish(rc, e, API_OBJ_EVENT, ctx.ctx, api_release_event, api_ipc_event_drop);
+    if (rc == ACL_SUCCESS)
+        api_obj_set_aux(e, API_OBJ_EVENT, flag); /* aclmdlRITaskGetParams' eventFlag */
     api_stream_put(&ctx);
     if (api_err_create(fn, rc, ACL_ERROR_RT_NO_EVENT_RESOURCE, "event") == ACL_SUCCESS)
         *event = e;
@@ -136,13 +138,33 @@ static aclError on_stream(const char *fn, aclrtEvent event, aclrtStream stream,
 
 /* A wait and a record, as a capture sees them (rt/capture.c): a wait on
  * an event recorded in a capture pulls its stream in. */
+/* What aclmdlRITaskGetParams answers for the task just captured: the
+ * event, its creation flags, the record's or wait's flag. */
+static void noted(void *event, void *stream, uint32_t flag)
+{
+    if (!api_cap_any())
+        return;
+    struct api_obj *e = api_obj_get(event, API_OBJ_EVENT);
+    struct api_cap_params p = {.obj = event, .obj_flag = e ? (uint32_t)api_obj_aux(e) : 0,
+                               .flag = flag};
+    if (e)
+        api_obj_put(e);
+    api_cap_noted(stream, &p);
+}
+
 static aclError wait_as(void *event, void *stream, bool external)
 {
     struct api_ctx *ctx = NULL;
     bool deflt = api_cap_any() && api_current_ctx("aclrtStreamWaitEvent", &ctx) == ACL_SUCCESS &&
                  ctx->deflt == stream;
-    aclError rc = api_cap_wait("Triggering event waiting", stream, event, external, deflt);
-    return rc == ACL_SUCCESS ? be_get()->event_wait(stream, event) : rc;
+    aclError rc = api_cap_admit(stream, ACL_MODEL_RI_TASK_EVENT_WAIT, "EVENT_WAIT", 3);
+    if (rc == ACL_SUCCESS)
+        rc = api_cap_wait("Triggering event waiting", stream, event, external, deflt);
+    if (rc == ACL_SUCCESS)
+        rc = be_get()->event_wait(stream, event);
+    if (rc == ACL_SUCCESS)
+        noted(event, stream, external ? ACL_EVENT_WAIT_EXTERNAL : 0);
+    return rc;
 }
 
 static aclError wait_op(void *event, void *stream)
@@ -157,8 +179,14 @@ static aclError wait_external(void *event, void *stream)
 
 static aclError record_as(void *event, void *stream, bool external)
 {
-    aclError rc = api_cap_record("Recording an event", event, stream, external);
-    return rc == ACL_SUCCESS ? be_get()->event_record(event, stream) : rc;
+    aclError rc = api_cap_admit(stream, ACL_MODEL_RI_TASK_EVENT_RECORD, "EVENT_RECORD", 2);
+    if (rc == ACL_SUCCESS)
+        rc = api_cap_record("Recording an event", event, stream, external);
+    if (rc == ACL_SUCCESS)
+        rc = be_get()->event_record(event, stream);
+    if (rc == ACL_SUCCESS)
+        noted(event, stream, external ? ACL_EVENT_RECORD_EXTERNAL : 0);
+    return rc;
 }
 
 static aclError record_op(void *event, void *stream)
@@ -203,7 +231,13 @@ static aclError reset_op(void *event, void *stream)
 {
     if (ipc_refused(event))
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-    return be_get()->event_reset(event, stream);
+    aclError rc = api_cap_admit(stream, ACL_MODEL_RI_TASK_EVENT_RESET, "EVENT_RESET", 24);
+    if (rc == ACL_SUCCESS)
+        rc = be_get()->event_reset(event, stream);
+    if (rc == ACL_SUCCESS && api_cap_note(stream, ACL_MODEL_RI_TASK_EVENT_RESET,
+                                          "aclrtResetEvent", NULL, 0))
+        noted(event, stream, 0); /* a task of the capture (resetFlag 0) */
+    return rc;
 }
 
 aclError api_impl_aclrtResetEvent(aclrtEvent event, aclrtStream stream)

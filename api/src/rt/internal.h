@@ -35,6 +35,9 @@ bool api_ctx_sysopt(struct api_ctx *c, int opt, bool set, int64_t *value);
 
 /* The op wait timeout of device dev in seconds (0: none). */
 uint32_t api_op_wait_timeout(int32_t dev);
+/* devctl.c: a device opened, the operator timeouts count in the driver's
+ * interval from now on (device.c tells it). */
+void api_op_timeout_device_opened(void);
 
 /* ---- stream.c: what the stream, event and device calls share ---- */
 
@@ -71,6 +74,29 @@ void api_ipc_event_forget(const void *h);
 /* Undo an event creation (plain or IPC): forget it, destroy it in the
  * backend. For api_obj_publish. */
 aclError api_ipc_event_drop(void *h);
+
+/* ---- notify.c ---- */
+
+/* The last reference to a notify went: the backend destroys it (for
+ * api_obj_publish, of notify.c's and ipcnotify.c's notifies). */
+void api_notify_release(void *h, struct api_ctx *owner);
+
+/* ---- capture.c, for capgroup.c ---- */
+
+/* The capture state's lock, and what it guards: the graph whose capture
+ * stream belongs to (*lane its lane, lane may be NULL), the first graph of
+ * the list (g->next the others), whether stream is bound to a built model
+ * (CANN's model stream). pre: lock held for the last three. */
+void api_cap_lock(void);
+void api_cap_unlock(void);
+struct api_graph *api_cap_find(const void *stream, unsigned *lane);
+struct api_graph *api_graph_first(void);
+bool api_graph_bound_locked(const void *stream);
+/* capgroup.c, for capture.c: the group an updating stream's operator
+ * replaces a task of gets its ranges (the graph, or NULL: not updating).
+ * pre: lock held. */
+struct api_graph *api_cap_update_note(const void *stream, const char *what,
+                                      const struct api_cap_range *r, int n);
 
 /* ---- Telling the watchers (rt.h), in the installed table's order ---- */
 

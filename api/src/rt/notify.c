@@ -18,7 +18,7 @@
 #include "backends/be.h"
 
 /* The last reference to a notify went (objects.c). */
-static void release_notify(void *h, struct api_ctx *owner)
+void api_notify_release(void *h, struct api_ctx *owner)
 {
     (void)owner;
     be_get()->notify_destroy(h);
@@ -53,7 +53,7 @@ aclError api_impl_aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
         return rc;
     void *n = NULL;
     rc = be_get()->notify_create(ctx.ctx->device, &n);
-    rc = api_obj_publish(rc, n, API_OBJ_NOTIFY, ctx.ctx, release_notify,
+    rc = api_obj_publish(rc, n, API_OBJ_NOTIFY, ctx.ctx, api_notify_release,
                          be_get()->notify_destroy);
     api_stream_put(&ctx);
     if (api_err_create(fn, rc, ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "notify") == ACL_SUCCESS)
@@ -106,7 +106,11 @@ aclError api_impl_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
     aclError rc = with_stream(fn, notify, stream, &n, &s);
     if (rc != ACL_SUCCESS)
         return rc;
-    rc = api_err_runtime(fn, be_get()->notify_record(notify, s.stream));
+    rc = api_cap_admit(s.stream, ACL_MODEL_RI_TASK_DEFAULT, "NOTIFY_RECORD", 15);
+    if (rc == ACL_SUCCESS)
+        rc = api_err_runtime(fn, be_get()->notify_record(notify, s.stream));
+    if (rc == ACL_SUCCESS)
+        api_cap_note(s.stream, ACL_MODEL_RI_TASK_DEFAULT, fn, NULL, 0);
     api_stream_put(&s);
     api_obj_put(n);
     return rc;
@@ -123,7 +127,11 @@ aclError api_impl_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream
         return rc;
     if (timeout == 0)
         timeout = api_op_wait_timeout(s.ctx->device);
-    rc = api_err_runtime(fn, be_get()->notify_wait(notify, s.stream, timeout));
+    rc = api_cap_admit(s.stream, ACL_MODEL_RI_TASK_DEFAULT, "NOTIFY_WAIT", 14);
+    if (rc == ACL_SUCCESS)
+        rc = api_err_runtime(fn, be_get()->notify_wait(notify, s.stream, timeout));
+    if (rc == ACL_SUCCESS)
+        api_cap_note(s.stream, ACL_MODEL_RI_TASK_DEFAULT, fn, NULL, 0);
     api_stream_put(&s);
     api_obj_put(n);
     return rc;
@@ -209,9 +217,18 @@ static aclError value_task(const char *fn, void *devAddr, uint64_t value, uint32
     if (rc != ACL_SUCCESS)
         return rc;
     rc = value_addr(fn, devAddr, s.ctx->device);
+    aclmdlRITaskType type = wait ? ACL_MODEL_RI_TASK_VALUE_WAIT : ACL_MODEL_RI_TASK_VALUE_WRITE;
+    if (rc == ACL_SUCCESS)
+        rc = api_cap_admit(s.stream, type, wait ? "MEM_WAIT_VALUE" : "MEM_WRITE_VALUE",
+                           wait ? 114 : 113);
     if (rc == ACL_SUCCESS)
         rc = api_err_runtime(fn, wait ? be_get()->value_wait(s.stream, devAddr, value, flag)
                                       : be_get()->value_write(s.stream, devAddr, value));
+    if (rc == ACL_SUCCESS) { /* a capture keeps what aclmdlRITaskGetParams answers */
+        struct api_cap_range r = {.p = devAddr, .n = 8, .w = !wait};
+        struct api_cap_params p = {.addr = devAddr, .value = value, .flag = flag};
+        api_cap_note_ex(s.stream, type, fn, &r, 1, &p);
+    }
     api_stream_put(&s);
     return rc;
 }
@@ -389,6 +406,9 @@ static aclError cnt_task(const char *fn, const char *desc, enum cnt_op op, aclrt
                           "RECORD_CLEAR_BIT_MODE(4)");
     } else if (op == CNT_WAIT && mode > 4) {
         rc = api_rt_value(desc, mode_name(wait_modes, mode, buf, sizeof buf), "info->mode", "[0, 5)");
+    } else if ((rc = api_cap_admit(s.stream, ACL_MODEL_RI_TASK_DEFAULT, "NOTIFY_RECORD", 15)) !=
+               ACL_SUCCESS) {
+        /* a task group or its update takes no counting notify task */
     } else if (op == CNT_WAIT) {
         aclrtCntNotifyWaitInfo w = *(const aclrtCntNotifyWaitInfo *)info;
         if (w.timeout == 0) /* never a wait without end but the program's own choice */

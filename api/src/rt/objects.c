@@ -36,6 +36,7 @@ struct api_obj {
     int32_t device;
     struct api_ctx *owner;
     api_release_fn release; /* NULL: released by its owner (a default stream) */
+    _Atomic uint64_t aux;   /* what its family keeps with it (an event's flags) */
     /* Users, plus one while published. The thread that drops it to zero
      * releases the backend object. */
     _Atomic unsigned refs;
@@ -137,6 +138,20 @@ void *api_obj_handle(const struct api_obj *o)
 struct api_ctx *api_obj_owner(const struct api_obj *o)
 {
     return o->owner;
+}
+
+uint64_t api_obj_aux(const struct api_obj *o)
+{
+    return atomic_load_explicit(&o->aux, memory_order_relaxed);
+}
+
+void api_obj_set_aux(const void *handle, enum api_obj_kind kind, uint64_t v)
+{
+    struct api_obj *o = api_obj_get(handle, kind);
+    if (o) {
+        atomic_store_explicit(&o->aux, v, memory_order_relaxed);
+        api_obj_put(o);
+    }
 }
 
 int32_t api_obj_device(const struct api_obj *o)

@@ -122,6 +122,11 @@ void api_obj_put(struct api_obj *o);
 void *api_obj_handle(const struct api_obj *o);
 struct api_ctx *api_obj_owner(const struct api_obj *o);
 int32_t api_obj_device(const struct api_obj *o);
+/* A value its family keeps with a published handle (an event's creation
+ * flags): read it from a held object; set it by handle (no-op for a
+ * handle not published). */
+uint64_t api_obj_aux(const struct api_obj *o);
+void api_obj_set_aux(const void *handle, enum api_obj_kind kind, uint64_t v);
 
 /* Withdraw a published handle (a context's streams with it); its backend
  * object is released once the last reference is put, at once if there is
@@ -217,6 +222,7 @@ void api_state_mute(bool on);
 #define API_CAP_FRAMES 16
 #define API_GRAPH_ENDED 3    /* a graph's status once its capture ended */
 #define API_GRAPH_BUILDING 4 /* between aclmdlRIBuildBegin and aclmdlRIBuildEnd */
+#define API_GRAPH_SUB_NEW 5  /* a conditional task's sub-graph whose capture never began */
 
 struct api_cap_range {
     const void *p;
@@ -228,6 +234,7 @@ struct api_cap_range {
 };
 struct api_graph;
 /* A task a capture recorded, as the ACL layer saw it (an aclmdlRITask). */
+struct api_task_grp;
 struct api_cap_task {
     struct api_graph *graph;
     aclmdlRITaskType type;
@@ -238,8 +245,46 @@ struct api_cap_task {
     bool disabled;  /* aclmdlRITaskDisable */
     int n_r;
     struct api_cap_range r[API_CAP_RANGES]; /* the bytes it reads or writes */
+    uint16_t host; /* bit i: r[i] was pinned or registered host memory when captured */
     int nframes;    /* its stack, with ACLSIM_TRACK=1 */
     void *frames[API_CAP_FRAMES];
+    /* What aclmdlRITaskGetParams answers and aclmdlRITaskSetParams
+     * changes (api_cap_note_params sets it after the note). */
+    void *be_task;              /* the backend's handle of the task */
+    struct api_task_grp *grp;   /* the task group it belongs to */
+    void *obj;                  /* an event's user handle */
+    uint32_t obj_flag;          /* the event's creation flags */
+    uint32_t flag;              /* record / wait flag, value wait's flag */
+    void *addr;                 /* value write / wait address */
+    uint64_t value;
+    /* An edit made by SetParams or Disable, applied by aclmdlRIUpdate. */
+    bool edited;
+    aclmdlRITaskType edit_type; /* DEFAULT: disable */
+};
+/* A task group (an aclrtTaskGrp): the operators one lane captured between
+ * aclmdlRICaptureTaskGrpBegin and End. */
+struct api_task_grp {
+    struct api_graph *graph;
+    void *be_group;
+    unsigned lane;
+    unsigned n;           /* its tasks */
+    size_t first;         /* the index of its first task among the graph's */
+    bool closed;          /* End made it */
+    void *updater;        /* the stream updating it now (NULL: none) */
+    unsigned next;        /* the updater's next task */
+    struct api_task_grp *next_grp;
+};
+/* A condition handle (an aclmdlRICondHandle): an 8-byte device word the
+ * runtime owns, and the sub-graphs the conditional task made. */
+#define API_COND_SUBS 64 /* sub-graphs one conditional task may take */
+struct api_cond {
+    struct api_graph *graph;
+    uint64_t *word;
+    uint32_t deflt;
+    int flag;            /* aclmdlRICondHandleFlag */
+    int type;            /* aclmdlRICondTaskType, once a task took it */
+    unsigned n;          /* sub-graphs (0: no conditional task yet) */
+    struct api_cond *next;
 };
 /* A graph (an aclmdlRI): from aclmdlRICaptureBegin to aclmdlRIDestroy.
  * Fields above `next` are capture.c's, read under its lock or once the
@@ -257,6 +302,25 @@ struct api_graph {
     bool rejoined[API_CAP_LANES];
     struct api_cap_task **tasks;
     size_t n_tasks, cap_tasks;
+    /* Task groups: all of them, the one each lane captures into now, the
+     * 107034 a task outside them raised meanwhile. */
+    struct api_task_grp *grps;
+    struct api_task_grp *open_grp[API_CAP_LANES];
+    aclError grp_err;
+    /* Conditions: the handles made in it; a sub-graph's parent (NULL for
+     * a graph of its own) and whether its capture began. */
+    struct api_cond *conds;
+    struct api_graph *parent;
+    bool built; /* made by aclmdlRIBuildBegin: its streams are model streams */
+    bool unbound[API_CAP_LANES]; /* a lane aclmdlRIUnbindStream let go */
+    /* The model's status after its capture (CANN's RtCaptureModelStatus):
+     * READY, UPDATING after a SetParams or Disable, FAULT after a failed
+     * one, READY again after aclmdlRIUpdate. */
+    int ri_status;
+    /* Calls using the graph now (api_graph_get), and whether it is going:
+     * aclmdlRIDestroy waits for them. */
+    unsigned users;
+    bool dying;
     struct api_graph *next;
     char *name;
     struct {
@@ -270,6 +334,7 @@ struct api_graph {
     bool checked;
     uint64_t checked_frees;
 };
+enum { API_RI_READY = 0, API_RI_UPDATING = 1, API_RI_FAULT = 2 };
 
 /* Whether any stream of the process captures now, whether any graph lives
  * (one atomic load each). */
@@ -296,9 +361,45 @@ aclError api_cap_check_unsafe(const char *desc, const struct api_ctx *ctx, bool 
 int api_cap_exchange_mode(int mode);
 
 /* Note a task enqueued on stream with the bytes it touches: true when the
- * stream captures (the task is the capture's), false when it runs. */
+ * stream captures (the task is the capture's), false when it runs. An
+ * operator on a stream that updates a task group (true too) gives the
+ * group's task it replaces its bytes. _ex also keeps what
+ * aclmdlRITaskGetParams answers; api_cap_noted sets that for the task the
+ * stream captured last (a record or wait noted before its backend call),
+ * each naming the backend's task, which the stream recorded last. */
+struct api_cap_params {
+    void *obj;         /* an event's user handle */
+    uint32_t obj_flag; /* its creation flags */
+    uint32_t flag;     /* a record's or wait's flag, a value wait's */
+    void *addr;        /* a value write's or wait's address */
+    uint64_t value;
+};
 bool api_cap_note(const void *stream, aclmdlRITaskType type, const char *what,
                   const struct api_cap_range *r, int n);
+bool api_cap_note_ex(const void *stream, aclmdlRITaskType type, const char *what,
+                     const struct api_cap_range *r, int n, const struct api_cap_params *p);
+void api_cap_noted(const void *stream, const struct api_cap_params *p);
+/* Whether any stream captures or updates a task group now (one load). */
+bool api_cap_busy(void);
+/* Whether stream may take a task of `type` now (the runtime's names for
+ * its kind: ts_name, ts_type): an updating stream only operators, no more
+ * than its group holds (507009, 507899); a capturing stream into its open
+ * task group only operators (507009), and no task outside it while
+ * another lane of its capture has one open (107034). CANN's messages. */
+aclError api_cap_admit(const void *stream, aclmdlRITaskType type, const char *ts_name,
+                       unsigned ts_type);
+/* Task groups: Begin (107029, 107033 refused) and End (the group, or
+ * NULL with 107029, 107033, 107034, 507903); the live closed group behind
+ * a user handle (NULL: none); updates Begin (107027, 107005, 107033) and
+ * End (507899 when tasks were left); the graph whose group stream updates
+ * (NULL: none); graph g goes: its groups' updates end. */
+aclError api_cap_grp_begin(void *stream);
+aclError api_cap_grp_end(void *stream, struct api_task_grp **out);
+struct api_task_grp *api_cap_grp_lookup(const void *handle);
+aclError api_cap_update_begin(void *stream, struct api_task_grp *t);
+aclError api_cap_update_end(void *stream);
+struct api_graph *api_cap_update_graph(const void *stream);
+void api_cap_updates_drop(struct api_graph *g);
 /* An event record / wait on stream: noted when the stream captures; a
  * wait on an event recorded in a capture pulls its stream into that
  * capture. A wait's refusals: 107031 on the default stream, 107024 for a
@@ -320,25 +421,66 @@ aclError api_cap_end(struct api_graph *g, void *stream);
 /* An explicitly built graph (aclmdlRIBuildBegin): made with no stream;
  * each bound stream captures into it (no call refused for its mode: a
  * build is RELAXED); the end takes the backend's graph. bind:
- * ACL_ERROR_RT_STREAM_CAPTURED when the stream captures already. pre for
- * build_end: a stream is bound. */
+ * ACL_ERROR_RT_STREAM_MODEL (*other: the model's id) when the stream is
+ * bound to a model already, ACL_ERROR_RT_STREAM_CAPTURED when it
+ * captures. bound: whether stream is bound to g; unbind lets it go
+ * (false: it was not bound). pre for build_end: a stream is bound. */
 aclError api_cap_build_begin(struct api_ctx *ctx, struct api_graph **out);
-aclError api_cap_bind(struct api_graph *g, void *stream);
+aclError api_cap_bind(struct api_graph *g, void *stream, uint32_t *other);
 bool api_cap_bound(const struct api_graph *g, const void *stream);
+bool api_cap_unbind(struct api_graph *g, const void *stream);
 /* The model (graph of any status) stream is a lane of: true with its id,
  * whether it was loaded (its capture or build ended), the backend's graph
  * (once loaded) and the lane; false when the stream is bound to none. */
 bool api_cap_model_of(const void *stream, uint32_t *id, bool *loaded, void **be_graph,
                       unsigned *lane);
 aclError api_cap_build_end(struct api_graph *g);
-/* The live graph behind a user handle, or NULL. */
+/* Conditions: a handle of graph g over the device word `word` (the
+ * caller allocated it); the live handle behind a user's (NULL: none); a
+ * conditional task of type over c on capturing stream (pre: the handle is
+ * of the stream's capture, unused, n checked), with n new sub-graphs
+ * (status API_GRAPH_SUB_NEW) into subs; a capture on stream into such a
+ * sub-graph (107026 when it was begun already, 107027 for a capturing
+ * stream); fn called for every handle of g and the sub-graphs under it
+ * (under the lock: fn must not call capture.c). */
+aclError api_cap_cond_new(struct api_graph *g, uint64_t *word, uint32_t deflt, int flag,
+                          struct api_cond **out);
+struct api_cond *api_cap_cond_lookup(const void *handle);
+aclError api_cap_cond_task(void *stream, struct api_cond *c, int type, unsigned n,
+                           aclmdlRI *subs);
+aclError api_cap_begin_into(void *stream, struct api_ctx *ctx, int mode, struct api_graph *sub);
+void api_cap_cond_words(struct api_graph *g, void (*fn)(const struct api_cond *c, void *u),
+                        void *u);
+/* The live graph behind a user handle, or NULL. _get also counts the
+ * caller among its users until api_graph_put; api_graph_retire makes it
+ * unfindable and waits for its users to go (false: another call retired
+ * it first). */
 struct api_graph *api_graph_lookup(const void *handle);
+struct api_graph *api_graph_get(const void *handle);
+void api_graph_put(struct api_graph *g);
+bool api_graph_retire(struct api_graph *g);
+/* End the capture of g in the backend if it is under way (a graph going
+ * with its capture, a sub-graph's with its parent's). */
+void api_cap_abandon(struct api_graph *g);
+/* A watcher's: stream goes (its context was destroyed while it captured or
+ * was bound to a model being built). Its capture ends in the backend now,
+ * while the stream is still there, and the graph is left faulty: it cannot
+ * be launched, only destroyed. */
+void api_cap_stream_gone(void *stream);
+/* Whether stream is bound to a built model (CANN's model stream), and
+ * that model's id (id may be NULL). */
+bool api_graph_bound(const void *stream, uint32_t *id);
+/* A sub-graph whose parent is g, or NULL. */
+struct api_graph *api_graph_sub_of(const struct api_graph *g);
 /* Whether handle is a task of a live graph. */
 bool api_graph_task_live(const void *task);
 /* Call fn for each task of g, in order, under the lock (fn must not call
  * capture.c). */
 void api_graph_each_task(struct api_graph *g, void (*fn)(const struct api_cap_task *t, void *u),
                          void *u);
+/* The same, fn free to change the tasks (their ranges looked at again). */
+void api_graph_each_task_mut(struct api_graph *g, void (*fn)(struct api_cap_task *t, void *u),
+                             void *u);
 /* A live graph of device dev (any), or NULL; the newest graph one of
  * whose streams is `stream`, or NULL. */
 struct api_graph *api_graph_on_device(int32_t dev);
