@@ -109,7 +109,7 @@ static __attribute__((noinline)) enum sim_rc block_alloc(struct sim_dev *d, uint
                                                         uint64_t usable, enum sim_page page,
                                                         uint32_t tag, void **ptr)
 {
-    uint64_t align = page == SIM_PAGE_NORMAL ? SIM_HEAP_GRANULE : sim_page_bytes(page);
+    uint64_t align = page == SIM_PAGE_NORMAL ? d->granule : sim_page_bytes(page);
     uint64_t off;
     if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
@@ -272,7 +272,7 @@ void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *peak, uint64_t *total)
     if (peak)
         *peak = st.peak_used_bytes;
     if (total)
-        *total = st.size;
+        *total = st.limit;
 }
 
 void sim_mem_audit(const void *ptr, size_t n)

@@ -95,7 +95,8 @@ enum sim_rc sim_device_open(int32_t id)
     uint64_t base = sim_vaspace_base(vs);
     /* The heap works in offsets from base (see track.h for why) and hands
      * out what the driver's reserve, at the top of the range, leaves. */
-    struct sim_heap *h = sim_heap_create(0, cap - sim_reserve_bytes(p, cap));
+    uint64_t pages = (cap - sim_reserve_bytes(p, cap)) & ~(sim_device_granule() - 1);
+    struct sim_heap *h = sim_heap_create_paged(0, pages, pages, sim_device_granule());
     if (!h) {
         sim_clock_device_close(id);
         if (vs != d->vs)
@@ -123,6 +124,7 @@ enum sim_rc sim_device_open(int32_t id)
     d->tracked = sim_track_active();
     d->view_whole = sim_vaspace_whole(vs);
     d->padding = p->malloc_padding;
+    d->granule = sim_device_granule();
     d->vs = vs;
     d->heap = h;
     sim_dev_set_base(d, base);

@@ -73,6 +73,7 @@ struct sim_dev {
     _Atomic bool plain;
     _Atomic bool view_whole; /* the device view is reserved in full (vaspace.h) */
     _Atomic unsigned padding; /* the profile's aclrtMalloc padding */
+    uint64_t granule;         /* of blocks on normal pages (sim_device_granule) */
     /* Frees and unmaps so far (written under the lock, read without it):
      * a graph whose ranges were all live at a count still finds them so
      * while the count is unchanged (graph.c). */
@@ -112,6 +113,10 @@ void sim_config_unlock(void);
 /* A device opened (+1) or closed (-1): sim_configure changes nothing
  * while any is open. pre: the mutex held. */
 void sim_config_count_open(int delta);
+/* Where blocks on normal pages start, and the unit they are sized in
+ * (ACLSIM_MALLOC_ALIGN: the driver's 4 KiB page unless a test asks for
+ * less). */
+uint64_t sim_device_granule(void);
 
 /* Device id's state, open or not. pre: 0 <= id < SIM_MAX_DEVICES. */
 static inline struct sim_dev *sim_dev_get(int32_t id)

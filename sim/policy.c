@@ -42,10 +42,15 @@ static enum sim_rc alloc_huge(struct sim_dev *d, uint64_t size, uint64_t usable,
     return sim_block_alloc(d, round_up(size, sim_page_bytes(page)), usable, page, ptr);
 }
 
-/* Normal pages: the size in heap granules. */
+/* Normal pages: the size in the device's granules, the driver's 4 KiB
+ * pages (ACLSIM_MALLOC_ALIGN for a test of less). The driver keeps device
+ * memory on normal pages in 4 KiB units (hicann/driver
+ * src/ascend_hal/svm/v2/devmm/devmm_virt_interface.c:1212-1214,
+ * DEVMM_DEV_PAGE_SIZE at v2/common/devmm_svm.h:43) and rounds every block
+ * to its unit (devmm_virt_com_heap.c:1527): a block starts on a page. */
 static enum sim_rc alloc_normal(struct sim_dev *d, uint64_t size, uint64_t usable, void **ptr)
 {
-    return sim_block_alloc(d, round_up(size, SIM_HEAP_GRANULE), usable, SIM_PAGE_NORMAL, ptr);
+    return sim_block_alloc(d, round_up(size, d->granule), usable, SIM_PAGE_NORMAL, ptr);
 }
 
 /* Every request that is not a small one on normal pages. */

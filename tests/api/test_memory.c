@@ -72,7 +72,7 @@ static void test_malloc_out_of_memory_is_207001_with_el0004(void **state)
 }
 
 /* The largest sizes the size check lets through cannot wrap around in the
- * rounding to 32 bytes, 64-byte granules or 2 MB pages: each is simply
+ * rounding to 32 bytes, 4 KiB or 2 MB pages: each is simply
  * more than the device has. */
 static void test_malloc_of_the_largest_sizes_is_out_of_memory(void **state)
 {
@@ -98,11 +98,18 @@ static void test_malloc_accounts_padding_and_free_returns_it(void **state)
     void *p;
     assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &total), ACL_SUCCESS);
     assert_true(f0 <= total && total <= 256u << 20);
-    assert_int_equal(aclrtMalloc(&p, 100, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-    assert_int_equal((uintptr_t)p % 64, 0);
+    /* 910B1: ALIGN_UP(4065, 32) + 32 padding = 4128 bytes, in the driver's
+     * 4 KiB pages (hicann/driver src/ascend_hal/svm/v2/devmm/
+     * devmm_virt_interface.c:1212-1214, devmm_virt_com_heap.c:1527): two
+     * pages, where 4064 + 32 takes one. */
+    assert_int_equal(aclrtMalloc(&p, 4065, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)p % 4096, 0);
     assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &total), ACL_SUCCESS);
-    /* 910B1: ALIGN_UP(100, 32) + 32 padding = 160 bytes, in 64-byte granules. */
-    assert_int_equal(f0 - f1, 192);
+    assert_int_equal(f0 - f1, 8192);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&p, 4064, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &total), ACL_SUCCESS);
+    assert_int_equal(f0 - f1, 4096);
     assert_int_equal(aclrtFree(p), ACL_SUCCESS);
 }
 
@@ -295,12 +302,13 @@ static void test_memcpy_past_end_of_allocation_rejected(void **state)
 }
 
 /* Two adjacent blocks too big for the quick lists: a's padding (32 bytes
- * past its 100000 usable ones) ends where b starts. */
+ * past its 100000 usable ones) and the rest of its last 4 KiB page (25
+ * pages in all: 102400 bytes) end where b starts. */
 static void adjacent_pair(void **a, void **b)
 {
     assert_int_equal(aclrtMalloc(a, 100000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
     assert_int_equal(aclrtMalloc(b, 100000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-    assert_ptr_equal(*b, (char *)*a + 100032);
+    assert_ptr_equal(*b, (char *)*a + 102400);
 }
 
 /* Before, a start inside a block's padding passed the bounds check (the

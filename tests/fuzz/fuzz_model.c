@@ -14,7 +14,7 @@
  * thread's current context; live contexts, streams and events (and which
  * are known complete); live device blocks with the heap footprint CANN's
  * rounding gives (ALIGN_UP(size, 32) + 32 of padding on 910B, 2 MB pages,
- * 64-byte granules) and a shadow of their bytes (with which bytes are
+ * 4 KiB normal pages) and a shadow of their bytes (with which bytes are
  * defined); pinned host blocks; descs and the stream -> snapshot registry;
  * armed fault points. For each call it derives the code CANN's check order
  * gives (hicann/runtime src/acl/aclrt_impl/memory.cpp, stream.cpp,
@@ -1263,7 +1263,9 @@ static int candidates(uint64_t size, int policy, bool no_pad, struct candidate *
     if (padded < usable || padded > UINT64_MAX - HUGE_PAGE)
         return 0; /* the rounding wraps: nothing that large fits */
     struct candidate huge = {ALIGN_UP(padded, HUGE_PAGE), HUGE_PAGE, HUGE_PAGE};
-    struct candidate normal = {ALIGN_UP(padded, 64), 64, 4096};
+    /* normal pages: the driver's 4 KiB unit, each block starting on one
+     * (hicann/driver src/ascend_hal/svm/v2/devmm/devmm_virt_com_heap.c:1527) */
+    struct candidate normal = {ALIGN_UP(padded, 4096), 4096, 4096};
     switch (policy) {
     case ACL_MEM_MALLOC_HUGE_ONLY:
     case ACL_MEM_MALLOC_HUGE_ONLY_P2P:
