@@ -36,6 +36,9 @@ static __attribute__((cold)) void trace_usage(struct sim_dev *d, const char *wha
     sim_trace_counter(id, "device memory", used, sim_clock_host());
 }
 
+#define BIG_BLOCK (UINT64_C(512) << 20)
+#define BIG_ALIGN (UINT64_C(1) << 30)
+
 /* The simulator's answer for a failed heap call. */
 static enum sim_rc rc_of(enum sim_heap_rc rc)
 {
@@ -110,6 +113,14 @@ static __attribute__((noinline)) enum sim_rc block_alloc(struct sim_dev *d, uint
                                                         uint32_t tag, void **ptr)
 {
     uint64_t align = page == SIM_PAGE_NORMAL ? d->granule : sim_page_bytes(page);
+    /* A block of more than 512 MiB takes heaps of its own from the driver's
+     * base heap: its address is the start of a 1 GiB heap (hicann/driver
+     * src/ascend_hal/svm/v2/devmm/devmm_svm.c:354-368 and 408-409, the
+     * threshold DEVMM_LARGE_MEM_THRESHOLD_SIZE at v2/common/devmm_svm.h:46;
+     * whole heaps: devmm_virt_base_heap.c:176). Its pages are still only
+     * its size rounded to its page (devmm_virt_base_heap.c:195). */
+    if (size > BIG_BLOCK && align < BIG_ALIGN)
+        align = BIG_ALIGN;
     uint64_t off;
     if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;

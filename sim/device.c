@@ -93,10 +93,12 @@ enum sim_rc sim_device_open(int32_t id)
         return SIM_EHOSTMEM;
     }
     uint64_t base = sim_vaspace_base(vs);
-    /* The heap works in offsets from base (see track.h for why) and hands
-     * out what the driver's reserve, at the top of the range, leaves. */
+    /* The heap works in offsets from base (see track.h for why): a virtual
+     * heap of twice the HBM (vmm.c says why) whose blocks hold at most
+     * the pages the driver's reserve leaves. */
     uint64_t pages = (cap - sim_reserve_bytes(p, cap)) & ~(sim_device_granule() - 1);
-    struct sim_heap *h = sim_heap_create_paged(0, pages, pages, sim_device_granule());
+    struct sim_heap *h =
+        sim_heap_create_paged(0, sim_vmm_heap_window(cap), pages, sim_device_granule());
     if (!h) {
         sim_clock_device_close(id);
         if (vs != d->vs)
@@ -164,7 +166,7 @@ void sim_device_close(int32_t id)
         sim_pool_close(id);
         sim_heap_destroy(d->heap);
         /* The range stays reserved, its pages given back (see the top). */
-        sim_vaspace_discard(d->vs, sim_dev_base(d), d->capacity);
+        sim_vaspace_discard(d->vs, sim_dev_base(d), sim_vmm_heap_window(d->capacity));
         sim_clock_device_close(id);
         sim_stacks_destroy(d->stacks);
         d->stacks = NULL;

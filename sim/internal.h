@@ -287,6 +287,9 @@ enum sim_rc sim_mem_fill_view(void *dst, int value, size_t n);
 /* Bytes of address space a device of `capacity` bytes needs: the heap,
  * the handle window and the reservation window (vmm.c). */
 uint64_t sim_vmm_span(uint64_t capacity);
+/* Bytes of the heap's window, the virtual heap aclrtMalloc's blocks take
+ * their addresses from (vmm.c): larger than the device's pages. */
+uint64_t sim_vmm_heap_window(uint64_t capacity);
 /* Set up / tear down d's virtual memory (every mapping, handle and
  * reservation goes). pre: d->lock not held; open: d being opened. */
 enum sim_rc sim_vmm_open(struct sim_dev *d, uint64_t capacity);

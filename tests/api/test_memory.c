@@ -564,6 +564,73 @@ static void test_memcpy_async_with_condition(void **state)
 }
 #pragma GCC diagnostic pop
 
+/* Frees that leave the address range in pieces never refuse what the free
+ * pages allow: the driver maps physical pages into a virtual heap far
+ * larger than the device (hicann/driver
+ * src/sdk_driver/svm/v2/command/ioctl/svm_define.h:112-120) and takes a new
+ * heap's addresses when the ones it has lack a free range
+ * (src/ascend_hal/svm/v2/devmm/devmm_virt_interface.c:1594-1655); it stops
+ * only when the pages run out (devmm_virt_interface.c:1562). Fill the
+ * device with 8 MiB blocks, free every other one: 24 MiB fit in one block
+ * with no free run of addresses among them longer than 8 MiB, the block's
+ * last page carries bytes, and one page more than is free is refused. */
+static void test_fragmented_range_never_refuses_what_pages_allow(void **state)
+{
+    (void)state;
+    enum { MAXB = 64 };
+    const size_t blk = 8u << 20;
+    void *b[MAXB], *big, *q;
+    size_t n = 0, fr, total;
+    while (n < MAXB && aclrtMalloc(&b[n], blk, ACL_MEM_MALLOC_HUGE_ONLY) == ACL_SUCCESS)
+        n++;
+    (void)aclGetRecentErrMsg();
+    assert_true(n >= 8 && n < MAXB);
+    for (size_t i = 0; i < n; i += 2)
+        assert_int_equal(aclrtFree(b[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_true(fr >= 3 * blk);
+    assert_int_equal(aclrtMalloc(&big, 3 * blk, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    unsigned char h[4096], back[4096];
+    memset(h, 0x5c, sizeof h);
+    assert_int_equal(aclrtMemcpy((char *)big + 3 * blk - 4096, 4096, h, 4096,
+                                 ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, 4096, (char *)big + 3 * blk - 4096, 4096,
+                                 ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, h, sizeof h);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&q, fr - 32 + 4096, ACL_MEM_MALLOC_NORMAL_ONLY),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMalloc(&q, fr - 32, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(q), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(big), ACL_SUCCESS);
+    for (size_t i = 1; i < n; i += 2)
+        assert_int_equal(aclrtFree(b[i]), ACL_SUCCESS);
+}
+
+/* A block of more than 512 MiB takes 1 GiB heaps of its own from the
+ * driver's base heap, and its address is the start of one (hicann/driver
+ * src/ascend_hal/svm/v2/devmm/devmm_svm.c:354-368 and 408-409, the 512 MiB
+ * threshold at v2/common/devmm_svm.h:46; devmm_virt_base_heap.c:176); its
+ * pages are its size alone (devmm_virt_base_heap.c:195). */
+static void test_blocks_over_512_mib_start_on_a_gib(void **state)
+{
+    (void)state;
+    void *small, *big;
+    size_t f0, f1, total;
+    assert_int_equal(aclrtMalloc(&small, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &total), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&big, (600u << 20) - 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)big % (1u << 30), 0);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &total), ACL_SUCCESS);
+    assert_int_equal(f0 - f1, 600u << 20); /* 2 MB pages of it, not the whole 1 GiB */
+    assert_int_equal(aclrtFree(big), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&big, (512u << 20) - 64, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)big % (2u << 20), 0);
+    assert_int_equal(aclrtFree(big), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(small), ACL_SUCCESS);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_teardown(f, after_each)
@@ -593,9 +660,11 @@ int main(void)
         T(test_malloc_host_aligned_usable_and_freed_once),
         T(test_malloc_host_huge_size_is_207001_with_el0004),
         T(test_free_of_the_other_kind_names_the_right_free),
+        T(test_fragmented_range_never_refuses_what_pages_allow),
     };
     const struct CMUnitTest tests_2gib[] = {
         T(test_overlapping_copy_across_a_gib_boundary_is_a_memmove),
+        T(test_blocks_over_512_mib_start_on_a_gib),
     };
     int failed = cmocka_run_group_tests_name("memory", tests, setup, teardown);
     return failed + cmocka_run_group_tests_name("memory, 2 GiB device", tests_2gib, setup_2gib,

@@ -229,30 +229,72 @@ static void test_huge1g_on_950_not_supported(void **state)
     assert_null(p);
 }
 
-static void test_huge_first_falls_back_to_normal_pages_when_fragmented(void **state)
+/* Huge pages need pages, not a free 2 MB-aligned run of addresses: the
+ * driver maps physical pages into a virtual heap larger than the device
+ * (hicann/driver src/ascend_hal/svm/v2/devmm/devmm_virt_interface.c:1594-1655
+ * takes a new heap's addresses when the heaps it has lack a free range;
+ * devmm_virt_interface.c:1562 stops only on DEVMM_OUT_OF_PHYS_MEM). Fill
+ * the device with 512 KiB blocks and free three of every four: no 2 MB of
+ * addresses among them is free, yet a 2 MB page is had while the device
+ * has the pages. When fewer than 2 MB of pages are left, HUGE_ONLY fails
+ * and HUGE_FIRST falls back to normal pages (hicann/runtime
+ * src/runtime/driver/npu_driver_mem.cc:1038-1053). */
+static void test_huge_pages_need_pages_not_a_free_range(void **state)
 {
     (void)state;
-    open_sim("Ascend910B1", "25165824"); /* 24 MiB, 16 after the cmodel reserve: 8 huge pages */
-    void *blk[32], *big = NULL;
-    /* Fill the device with 512 KiB blocks, then free three of every four:
-     * each 2 MiB page keeps one live block, so no huge page is free, but
-     * every page has a 1.5 MiB hole. */
+    open_sim("Ascend910B1", "25165824"); /* 24 MiB, 16 after the cmodel reserve */
+    void *blk[32], *big = NULL, *more[4];
     for (int i = 0; i < 32; i++)
         assert_int_equal(aclrtMalloc(&blk[i], 512 * 1024 - 64, ACL_MEM_MALLOC_NORMAL_ONLY),
                          ACL_SUCCESS);
     for (int i = 0; i < 32; i++)
         if (i % 4 != 3)
             assert_int_equal(aclrtFree(blk[i]), ACL_SUCCESS);
-    assert_int_equal(aclrtMalloc(&big, 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_ONLY),
-                     ACL_ERROR_RT_MEMORY_ALLOCATION);
-    (void)aclGetRecentErrMsg();
-    assert_int_equal(aclrtMalloc(&big, 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    /* 12 MiB of pages free: five 2 MB pages of HUGE_ONLY blocks fit */
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(aclrtMalloc(&more[i], 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_ONLY),
+                         ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&big, 3 * MiB, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
     aclrtPtrAttributes a;
     assert_int_equal(aclrtPointerGetAttributes(big, &a), ACL_SUCCESS);
+    assert_int_equal(a.pageSize, 2 * MiB);
+    assert_int_equal((uintptr_t)big % (2 * MiB), 0);
+    /* 12 - 8 - 4 = 0 MiB left: free one 2 MB page's block, keep 1.5 MiB */
+    assert_int_equal(aclrtFree(more[0]), ACL_SUCCESS);
+    void *hold;
+    assert_int_equal(aclrtMalloc(&hold, 512 * 1024 - 64, ACL_MEM_MALLOC_NORMAL_ONLY),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&more[0], 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_ONLY),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMalloc(&more[0], 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtPointerGetAttributes(more[0], &a), ACL_SUCCESS);
     assert_int_equal(a.pageSize, 4096);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(aclrtFree(more[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(hold), ACL_SUCCESS);
     assert_int_equal(aclrtFree(big), ACL_SUCCESS);
     for (int i = 3; i < 32; i += 4)
         assert_int_equal(aclrtFree(blk[i]), ACL_SUCCESS);
+}
+
+/* The largest device ACLSIM_HBM_BYTES gives (16 TiB: would it fit a larger
+ * part?) still opens: its virtual heap of twice the HBM and its other
+ * windows fit the host's 128 TiB of user addresses. */
+static void test_largest_device_opens(void **state)
+{
+    (void)state;
+    open_sim("Ascend910B1", "17592186044416");
+    size_t fr, total;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_int_equal(total, ((size_t)16 << 40) - (8u << 20)); /* the cmodel reserve */
+    void *p;
+    /* (4 GiB: under ThreadSanitizer, where the range is claimed piece by
+     * piece past its first 16 GiB, farther pieces may lie outside the
+     * addresses the sanitizer lets a program map) */
+    assert_int_equal(aclrtMalloc(&p, (size_t)4 << 30, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)p % GiB, 0);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
 }
 
 static void test_pointer_attributes_host_kinds_and_null_args(void **state)
@@ -446,7 +488,8 @@ int main(void)
         T(test_out_of_range_policy_huge_from_2mb),
         T(test_huge1g_on_910b_rounds_to_1gb_without_padding),
         T(test_huge1g_on_950_not_supported),
-        T(test_huge_first_falls_back_to_normal_pages_when_fragmented),
+        T(test_huge_pages_need_pages_not_a_free_range),
+        T(test_largest_device_opens),
         T(test_pointer_attributes_host_kinds_and_null_args),
         T(test_mem_usage_info_tracks_current_and_peak),
         T(test_unknown_soc_makes_init_fail_with_message),

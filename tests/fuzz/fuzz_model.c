@@ -1211,38 +1211,17 @@ static void do_timing(void)
 
 /* ---- Device memory ---- */
 
-/* Where a block of foot bytes aligned to `align` fits on device d: true and
- * *at, or false. The heap searches every gap (the model keeps fewer blocks
- * than it probes), its range is [base, base + HBM - RESERVED), base 1 GiB
- * aligned: the driver's reserve at the top of the range is never handed out. */
+/* Whether a block of foot bytes fits on device d: the driver maps physical
+ * pages into a virtual heap far larger than the device, so what refuses is
+ * the pages running out (hicann/driver src/ascend_hal/svm/v2/devmm/
+ * devmm_virt_interface.c:1562, DEVMM_OUT_OF_PHYS_MEM), never where the
+ * live blocks lie: the pages are HBM - RESERVED, the driver's reserve never
+ * handed out. (align: every candidate's alignment is one the heap's range
+ * of four times the HBM has room for.) */
 static bool fits(int d, uint64_t foot, uint64_t align)
 {
-    if (foot == 0 || foot > HBM - RESERVED)
-        return false;
-    struct mblock *own[MAXBLOCK];
-    int n = 0;
-    for (int i = 0; i < m.nblk; i++)
-        if (m.blk[i].dev == d)
-            own[n++] = &m.blk[i];
-    if (n == 0)
-        return align <= GIB;
-    uint64_t base = (uint64_t)(uintptr_t)own[0]->p & ~(GIB - 1);
-    for (int i = 1; i < n; i++) /* insertion sort by address */
-        for (int j = i; j > 0 && own[j - 1]->p > own[j]->p; j--) {
-            struct mblock *t = own[j];
-            own[j] = own[j - 1];
-            own[j - 1] = t;
-        }
-    uint64_t from = base;
-    for (int i = 0; i <= n; i++) {
-        uint64_t to = i < n ? (uint64_t)(uintptr_t)own[i]->p : base + HBM - RESERVED;
-        uint64_t at = ALIGN_UP(from, align);
-        if (at >= from && at <= to && to - at >= foot)
-            return true;
-        if (i < n)
-            from = (uint64_t)(uintptr_t)own[i]->p + own[i]->foot;
-    }
-    return false;
+    (void)align;
+    return foot != 0 && foot <= HBM - RESERVED - m.dev[d].used;
 }
 
 struct candidate {
