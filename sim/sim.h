@@ -211,9 +211,11 @@ enum sim_rc sim_host_alloc(size_t size, void **ptr);
 enum sim_rc sim_host_free(void *ptr);
 /* The live host block containing ptr: true with its start and size. */
 bool sim_host_lookup(const void *ptr, void **start, size_t *size);
-/* Stop tracking every host block, without freeing any (aclFinalize). A
- * block the program still has is then the program's to free; one it lost
- * shows up in Valgrind as definitely lost, at its aclrtMallocHost. */
+/* The runtime ends (aclFinalize): stop tracking registered and managed
+ * host blocks, without freeing any; pinned blocks stay, tied to no device,
+ * for aclrtFreeHost to take back later. A block the program lost shows up
+ * in Valgrind as definitely lost, at its aclrtMallocHost (the table hides
+ * its starts from the leak check). */
 void sim_host_forget_all(void);
 /* The program's free of the pinned (aclrtFreeHost) or, with managed,
  * managed (aclrtFree) block at ptr failed: free it at sim_host_forget_all

@@ -824,6 +824,52 @@ static void test_950_has_no_managed_memory(void **state)
     assert_int_equal(open_soc("Ascend910B1"), 0);
 }
 
+/* ---- pinned memory outlives the runtime ----
+ *
+ * aclrtMallocHost memory is host memory tied to no device (hicann/runtime
+ * src/runtime/driver/npu_driver_mem.cc:838-862, MEM_HOST), and aclrtFreeHost
+ * checks neither aclInit nor a device: the ACL layer checks the pointer only
+ * (src/acl/aclrt_impl/memory.cpp:616-625) and the runtime takes the driver
+ * of no context when there is none (src/runtime/api/impl/api_impl.cc:
+ * 2512-2536). Run in a group of its own: it ends the runtime. */
+
+static int nothing(void **state)
+{
+    (void)state;
+    return 0;
+}
+
+static void test_pinned_memory_outlives_the_runtime(void **state)
+{
+    (void)state;
+    void *b = NULL, *c = NULL;
+    unsigned char *u;
+    setenv("ACLSIM_SOC", "Ascend910B1", 1);
+    setenv("ACLSIM_HBM_BYTES", "268435456", 1);
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost(&b, 64), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost(&c, 4096), ACL_SUCCESS);
+    memset(b, 0x3c, 64);
+    assert_int_equal(aclFinalize(), ACL_SUCCESS);
+    (void)aclrtResetDevice(0);
+    (void)aclGetRecentErrMsg();
+    u = b;
+    assert_int_equal(u[63], 0x3c); /* still the program's memory */
+    assert_int_equal(aclrtFreeHost(b), ACL_SUCCESS);
+    assert_null(aclGetRecentErrMsg());
+    /* freed once: a second free is refused as before */
+    assert_int_equal(aclrtFreeHost(b), ACL_ERROR_RT_MEMORY_FREE);
+    (void)aclGetRecentErrMsg();
+    /* and across a new runtime: still pinned, still freed by aclrtFreeHost */
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    aclrtPtrAttributes a;
+    assert_int_equal(aclrtPointerGetAttributes(c, &a), ACL_SUCCESS);
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+    assert_int_equal(aclrtFreeHost(c), ACL_SUCCESS);
+    assert_int_equal(aclFinalize(), ACL_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -846,5 +892,10 @@ int main(void)
         cmocka_unit_test(test_cmo_tasks_take_time_and_touch_nothing),
         cmocka_unit_test(test_950_has_no_managed_memory),
     };
-    return cmocka_run_group_tests_name("hostmem", tests, up, down);
+    const struct CMUnitTest runtime_end[] = {
+        cmocka_unit_test(test_pinned_memory_outlives_the_runtime),
+    };
+    int failed = cmocka_run_group_tests_name("hostmem", tests, up, down);
+    return failed + cmocka_run_group_tests_name("pinned memory and the runtime's end", runtime_end,
+                                                nothing, nothing);
 }
