@@ -457,16 +457,14 @@ static bool any_open(void)
     return false;
 }
 
-static void forget_pinned(void);
-
 /* After an aclFinalize that left devices open (CANN's resets none), the
- * runtime ends as the last one closes: pinned blocks are forgotten then. */
+ * runtime ends as the last one closes. Pinned blocks outlive it: host
+ * memory tied to no device, freed by aclrtFreeHost whenever (hicann/runtime
+ * src/runtime/driver/npu_driver_mem.cc:838-862, api_impl.cc:2512-2536). */
 static void end_if_idle(void)
 {
-    if (m.end_pending && m.init_refs == 0 && !any_open()) {
-        forget_pinned();
+    if (m.end_pending && m.init_refs == 0 && !any_open())
         m.end_pending = false;
-    }
 }
 
 static void close_if_unused(int d)
@@ -486,12 +484,15 @@ static void open_device(int d)
     }
 }
 
-/* Pinned blocks are forgotten at the runtime's end (an aclFinalize with no
- * device open, or the last close after it): the program frees them. */
-static void forget_pinned(void)
+/* The pinned blocks left at teardown, freed with aclrtFreeHost after the
+ * runtime's end: they outlive it (end_if_idle). */
+static void free_pinned(void)
 {
     for (int i = 0; i < m.npin; i++) {
-        free(m.pin[i].p);
+        op("aclrtFreeHost(%p) [teardown]", m.pin[i].p);
+        aclError rc = aclrtFreeHost(m.pin[i].p);
+        check_msg(rc);
+        expect(rc, ACL_SUCCESS);
         bury_ptr(m.pin[i].p, -1, 0);
     }
     m.npin = 0;
@@ -2252,6 +2253,7 @@ static void teardown(void)
     check_msg(rc);
     expect(rc, ACL_SUCCESS);
     finalize_all();
+    free_pinned();
     for (int i = 0; i < m.nblk; i++)
         fail("model: block %p left after teardown", (void *)m.blk[i].p);
     if (aclsim_registered_count() != 0)
