@@ -411,7 +411,9 @@ static enum sim_policy policy_of(aclrtMemMallocPolicy p)
 static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy, unsigned flags,
                           void **ptr)
 {
-    enum sim_rc rc = sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr);
+    enum sim_rc rc = flags & BE_ALLOC_DVPP
+                         ? sim_dvpp_alloc(dev, size, ptr)
+                         : sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr);
     return rc == SIM_OK ? ACL_SUCCESS : rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
@@ -420,6 +422,14 @@ static aclError mem_free(void *ptr)
     if (sim_mem_free(ptr) == SIM_OK || sim_managed_free(ptr) == SIM_OK) /* aclrtFree takes both */
         return ACL_SUCCESS;
     return ACL_ERROR_RT_MEMORY_FREE;
+}
+
+/* The driver frees any device block by its address, DVPP's too
+ * (hicann/runtime src/runtime/api/impl/api_impl.cc:2396-2423, DevDvppFree:
+ * a device location, then DevMemFree). */
+static aclError dvpp_free(void *ptr)
+{
+    return sim_mem_free(ptr) == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_MEMORY_FREE;
 }
 
 static aclError host_alloc(size_t size, void **ptr)
@@ -2152,6 +2162,7 @@ static const struct be_ops ops = {
     .event_elapsed = event_elapsed,
     .mem_alloc = mem_alloc,
     .mem_free = mem_free,
+    .dvpp_free = dvpp_free,
     .host_alloc = host_alloc,
     .host_free = host_free,
     .lookup = lookup,

@@ -156,11 +156,18 @@ enum sim_policy {
  * unless `no_pad` (aclrtMallocAlign32) or 1 GB pages; 2 MB pages round to 2 MB,
  * HUGE_FIRST uses normal pages up to 1 MB and falls back to them when no
  * huge page is left; 1 GB pages round to 1 GB and exist only where the
- * profile has them (else SIM_EUNSUPPORTED). Starts are 64-byte aligned
- * (2 MB / 1 GB for huge pages). SIM_ENOMEM when no room.
+ * profile has them (else SIM_EUNSUPPORTED). Starts are on the device's
+ * granule (4 KiB, ACLSIM_MALLOC_ALIGN) or page (2 MB / 1 GB for huge pages).
+ * SIM_ENOMEM when the device lacks the pages.
  * pre: dev open, 0 < size <= SIZE_MAX - 64. */
 enum sim_rc sim_mem_alloc(int32_t dev, uint64_t size, enum sim_policy policy, bool no_pad,
                           void **ptr);
+/* DVPP memory (acldvppMalloc) of size bytes on open device dev: ALIGN_UP(size,
+ * 32) + 32 bytes, from the device's DVPP range of 16 GiB of addresses, on
+ * the device's pages; freed by sim_mem_free like any block. SIM_ENOMEM when
+ * the device lacks the pages or the DVPP range lacks a free run that long.
+ * pre: dev open, 0 < size <= SIZE_MAX - 64. */
+enum sim_rc sim_dvpp_alloc(int32_t dev, uint64_t size, void **ptr);
 /* Free the live block starting at ptr, on whichever device holds it;
  * SIM_EINVAL (and no change) unless ptr is the start of a live block. */
 enum sim_rc sim_mem_free(void *ptr);

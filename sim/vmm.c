@@ -3,7 +3,7 @@
  * physical handles and the mappings between them (aclrtReserveMemAddress,
  * aclrtMallocPhysical, aclrtMapMem and their kin).
  *
- * Layout. A device's address space (vaspace.c) is three windows, each a
+ * Layout. A device's address space (vaspace.c) is four windows, each a
  * multiple of 1 GiB:
  *   [0, H)          the heap (blocks.c), H = 2C: the
  *                   virtual heap whose addresses aclrtMalloc blocks take,
@@ -18,7 +18,8 @@
  *                   is a leak at aclrtMallocPhysical), and no aclrtFree or
  *                   copy can mistake one for memory;
  *   [2H, 2H + R)    the reservation window, R = 2C (at least 16 GiB):
- *                   aclrtReserveMemAddress takes ranges from it.
+ *                   aclrtReserveMemAddress takes ranges from it;
+ *   [2H + R, +16 GiB) the DVPP window: acldvppMalloc's blocks (blocks.c).
  * (C is the HBM capacity rounded up to 1 GiB.)
  *
  * Aliasing. The bytes of all physical memory of a device live in one
@@ -108,11 +109,22 @@ uint64_t sim_vmm_heap_window(uint64_t capacity)
     return 2 * ((capacity + GIB - 1) & ~(GIB - 1));
 }
 
-uint64_t sim_vmm_span(uint64_t capacity)
+/* The end of the reservation window, R = 2C (at least 16 GiB) past 2H. */
+static uint64_t res_end(uint64_t capacity)
 {
     uint64_t c = (capacity + GIB - 1) & ~(GIB - 1);
     uint64_t r = 2 * c < 16 * GIB ? 16 * GIB : 2 * c;
     return 2 * sim_vmm_heap_window(capacity) + r;
+}
+
+uint64_t sim_vmm_dvpp_window(uint64_t capacity)
+{
+    return res_end(capacity);
+}
+
+uint64_t sim_vmm_span(uint64_t capacity)
+{
+    return res_end(capacity) + SIM_DVPP_SPAN;
 }
 
 enum sim_rc sim_vmm_open(struct sim_dev *d, uint64_t capacity)
@@ -122,7 +134,7 @@ enum sim_rc sim_vmm_open(struct sim_dev *d, uint64_t capacity)
     memset(v, 0, sizeof *v);
     v->handle_off = h;
     v->res_lo = 2 * h;
-    v->res_hi = sim_vmm_span(capacity);
+    v->res_hi = res_end(capacity);
     v->fd = -1;
     d->vmm = v;
     return SIM_OK;
