@@ -508,6 +508,7 @@ struct be_ops {
     /* Pools: handles are the backend's. pre: props checked, stream live. */
     aclError (*pool_create)(int32_t dev, const aclrtMemPoolProps *props, void **pool);
     aclError (*pool_destroy)(void *pool, const char **why);
+    /* ACL_ERROR_RT_PARAM_INVALID with no *why: pool names no live pool. */
     aclError (*pool_attr)(void *pool, aclrtMemPoolAttr attr, int set, void *value,
                           const char **why);
     aclError (*pool_malloc)(void *pool, size_t size, void *stream, void **ptr,

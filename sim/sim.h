@@ -877,14 +877,17 @@ enum sim_pool_attr {
 };
 /* A pool of device dev holding at most max bytes (0: the device's HBM). */
 enum sim_rc sim_pool_create(int32_t dev, uint64_t max, struct sim_pool **out);
-/* SIM_ENOTREADY (and *in_use) while blocks are handed out; SIM_EINVAL for
- * no live pool. */
+/* Destroy the pool, with whatever it holds: blocks still handed out go
+ * too (*in_use says how many bytes). SIM_EINVAL for no live pool. */
 enum sim_rc sim_pool_destroy(struct sim_pool *p, uint64_t *in_use);
 bool sim_pool_valid(const struct sim_pool *p);
-/* Read or set an attribute (SIM_EINVAL: read-only or unknown). A set of a
- * high-water mark resets it to the current figure. */
+/* Read or set an attribute (SIM_EINVAL: no live pool, a read-only or an
+ * unknown attribute; SIM_EPERM: a value the pool refuses, a release
+ * threshold above its maximum or a high-water mark other than 0). A
+ * reuse switch stores 1 for any value but 0; a set of a high-water mark
+ * resets it to the current figure. */
 enum sim_rc sim_pool_attr(struct sim_pool *p, enum sim_pool_attr a, bool set, uint64_t *v);
-/* SIM_ENOMEM past the pool's maximum or the device's HBM. */
+/* SIM_EPERM past the pool's maximum, SIM_ENOMEM past the device's pages. */
 enum sim_rc sim_pool_malloc(struct sim_pool *p, uint64_t size, struct sim_stream *s, void **ptr);
 /* SIM_EINVAL unless ptr is a block a pool handed out. */
 enum sim_rc sim_pool_free(void *ptr, struct sim_stream *s);
@@ -892,6 +895,9 @@ bool sim_pool_owns(const void *ptr);
 /* Whether ptr lies in memory some pool holds, handed out or idle (CANN's
  * SomaApi::InMemPoolRegion). */
 bool sim_pool_region(const void *ptr);
+/* Give idle memory back down to keep bytes (never below what is handed
+ * out). SIM_EPERM for keep above the pool's maximum, SIM_EINVAL for no
+ * live pool. */
 enum sim_rc sim_pool_trim(struct sim_pool *p, uint64_t keep);
 /* A synchronisation with device dev's work: pools release what is idle
  * above their threshold. */
