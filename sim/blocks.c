@@ -215,12 +215,6 @@ static void __attribute__((noinline)) after_free(struct sim_dev *d, uint64_t off
  * would allow. Its pages are the device's: a DVPP block lowers the main
  * heap's limit by its size, and its free raises it again. */
 
-/* The DVPP heap's granule: the device's, 128 bytes at the least (device.c). */
-static uint64_t dvpp_granule(const struct sim_dev *d)
-{
-    return d->granule < 128 ? 128 : d->granule;
-}
-
 /* Free the DVPP block at device offset off: its size in *size, or
  * SIM_HEAP_NOBLOCK. pre: d->lock held. */
 static enum sim_heap_rc dvpp_free(struct sim_dev *d, uint64_t off, uint64_t *size)
@@ -262,7 +256,7 @@ enum sim_rc sim_dvpp_block(struct sim_dev *d, uint64_t size, uint64_t usable, vo
     uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)SIM_PAGE_HUGE;
     enum sim_heap_rc hrc = size > st.free_bytes
                                ? SIM_HEAP_NOSPACE /* the device lacks the pages */
-                               : sim_heap_alloc(d->dvpp, size, dvpp_granule(d), tag, &off);
+                               : sim_heap_alloc(d->dvpp, size, sim_dvpp_granule(d->granule), tag, &off);
     if (hrc == SIM_HEAP_OK) {
         d->dvpp_used += size;
         sim_heap_set_limit(d->heap, d->pages - d->dvpp_used);

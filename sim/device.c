@@ -102,8 +102,8 @@ enum sim_rc sim_device_open(int32_t id)
     /* DVPP's heap: its own window of addresses, its pages the device's
      * (blocks.c); starts 128-byte aligned at the least, as acldvppMalloc's
      * documentation promises. */
-    uint64_t dvpp_gran = sim_device_granule() < 128 ? 128 : sim_device_granule();
-    struct sim_heap *dvpp = sim_heap_create_paged(0, SIM_DVPP_SPAN, SIM_DVPP_SPAN, dvpp_gran);
+    struct sim_heap *dvpp = sim_heap_create_paged(0, SIM_DVPP_SPAN, SIM_DVPP_SPAN,
+                                                  sim_dvpp_granule(sim_device_granule()));
     if (!h || !dvpp) {
         sim_heap_destroy(h);
         sim_heap_destroy(dvpp);

@@ -123,6 +123,12 @@ void sim_config_count_open(int delta);
  * (ACLSIM_MALLOC_ALIGN: the driver's 4 KiB page unless a test asks for
  * less). */
 uint64_t sim_device_granule(void);
+/* The DVPP heap's unit on a device of that granule: the granule, 128 bytes
+ * at the least (acldvppMalloc's documented start alignment). */
+static inline uint64_t sim_dvpp_granule(uint64_t granule)
+{
+    return granule < 128 ? 128 : granule;
+}
 
 /* Device id's state, open or not. pre: 0 <= id < SIM_MAX_DEVICES. */
 static inline struct sim_dev *sim_dev_get(int32_t id)

@@ -113,6 +113,6 @@ sim_mem_alloc(int32_t id, uint64_t size, enum sim_policy policy, bool no_pad, vo
 __attribute__((noinline)) enum sim_rc sim_dvpp_alloc(int32_t id, uint64_t size, void **ptr)
 {
     struct sim_dev *d = sim_dev_get(id);
-    uint64_t usable = round_up(size, 32), unit = d->granule < 128 ? 128 : d->granule;
+    uint64_t usable = round_up(size, 32), unit = sim_dvpp_granule(d->granule);
     return sim_dvpp_block(d, round_up(usable + 32, unit), usable, ptr);
 }

@@ -43,13 +43,6 @@ static int close_device(void **state)
     return aclFinalize();
 }
 
-static size_t free_bytes(void)
-{
-    size_t fr, total;
-    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
-    return fr;
-}
-
 /* ALIGN_UP(size, 32) + 32 in the DVPP heap's 4 KiB units, taken from the
  * device's pages; starts on a unit, 128-byte aligned at the least. */
 static void test_size_and_alignment(void **state)
@@ -57,11 +50,11 @@ static void test_size_and_alignment(void **state)
     (void)state;
     open_device("268435456");
     void *a, *b;
-    size_t f0 = free_bytes();
+    size_t f0 = hbm_free_bytes();
     assert_int_equal(acldvppMalloc(&a, 4064), ACL_SUCCESS); /* 4064 + 32: one unit */
-    assert_int_equal(f0 - free_bytes(), 4096);
+    assert_int_equal(f0 - hbm_free_bytes(), 4096);
     assert_int_equal(acldvppMalloc(&b, 4065), ACL_SUCCESS); /* 4096 + 32: two */
-    assert_int_equal(f0 - free_bytes(), 4096 + 8192);
+    assert_int_equal(f0 - hbm_free_bytes(), 4096 + 8192);
     assert_int_equal((uintptr_t)a % 4096, 0);
     assert_int_equal((uintptr_t)b % 128, 0);
     aclrtPtrAttributes at;
@@ -70,7 +63,7 @@ static void test_size_and_alignment(void **state)
     assert_int_equal(at.location.id, 0);
     assert_int_equal(acldvppFree(a), ACL_SUCCESS);
     assert_int_equal(acldvppFree(b), ACL_SUCCESS);
-    assert_int_equal(free_bytes(), f0);
+    assert_int_equal(hbm_free_bytes(), f0);
 }
 
 /* Under ACLSIM_MALLOC_ALIGN=64 DVPP blocks still start 128-byte aligned:
@@ -82,12 +75,12 @@ static void test_packed_mode_keeps_128_byte_starts(void **state)
     open_device("268435456");
     unsetenv("ACLSIM_MALLOC_ALIGN");
     void *p[4];
-    size_t f0 = free_bytes();
+    size_t f0 = hbm_free_bytes();
     for (int i = 0; i < 4; i++) {
         assert_int_equal(acldvppMalloc(&p[i], 1), ACL_SUCCESS); /* 32 + 32 = 64: one 128 */
         assert_int_equal((uintptr_t)p[i] % 128, 0);
     }
-    assert_int_equal(f0 - free_bytes(), 4 * 128);
+    assert_int_equal(f0 - hbm_free_bytes(), 4 * 128);
     for (int i = 0; i < 4; i++)
         assert_int_equal(acldvppFree(p[i]), ACL_SUCCESS);
 }
@@ -134,12 +127,12 @@ static void test_either_free_takes_either_block(void **state)
     (void)state;
     open_device("268435456");
     void *d, *m;
-    size_t f0 = free_bytes();
+    size_t f0 = hbm_free_bytes();
     assert_int_equal(acldvppMalloc(&d, 100), ACL_SUCCESS);
     assert_int_equal(aclrtMalloc(&m, 100, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     assert_int_equal(aclrtFree(d), ACL_SUCCESS);
     assert_int_equal(acldvppFree(m), ACL_SUCCESS);
-    assert_int_equal(free_bytes(), f0);
+    assert_int_equal(hbm_free_bytes(), f0);
 }
 
 /* Bad input: NULL and size 0 (the aclrt family's checks: DVPP's own ACL
@@ -198,7 +191,7 @@ static void test_dvpp_range_fragments(void **state)
     assert_int_equal(n, 15); /* 1 GiB + 32 takes 1 GiB + 4 KiB: 15 in 16 GiB */
     for (int i = 0; i < n; i += 2)
         assert_int_equal(acldvppFree(b[i]), ACL_SUCCESS);
-    assert_true(free_bytes() > 8 * GiB);
+    assert_true(hbm_free_bytes() > 8 * GiB);
     assert_int_equal(acldvppMalloc(&big, 2 * GiB), ACL_ERROR_RT_MEMORY_ALLOCATION);
     (void)aclGetRecentErrMsg();
     assert_null(big);
@@ -230,12 +223,7 @@ static void test_leak_report_names_dvpp_blocks(void **state)
     unsetenv("ACLSIM_LEAK_CHECK");
     unsetenv("ACLSIM_REPORT");
     char text[16384] = "";
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = 0;
-    fclose(f);
-    unlink(path);
+    read_report(path, text, sizeof text);
     char want[128];
     snprintf(want, sizeof want, "device memory: 1024 bytes at %p never freed", p);
     if (!strstr(text, want))

@@ -60,13 +60,6 @@ static uint64_t stream_ps(void)
     return t;
 }
 
-static size_t free_bytes(void)
-{
-    size_t fr, total;
-    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
-    return fr;
-}
-
 /* ---- allocations with a configuration ---- */
 
 static void test_malloc_with_cfg_bad_input(void **state)
@@ -117,14 +110,14 @@ static void test_malloc_with_cfg_allocates_without_padding(void **state)
     attrs[0].value.moduleId = 7;
     attrs[1].value.deviceId = 0;
     aclrtMallocConfig cfg = {attrs, 2};
-    size_t before = free_bytes();
+    size_t before = hbm_free_bytes();
     /* 4080 rounds to 4096, one 4 KiB page; aclrtMalloc's 32 bytes of
      * padding make it two (the driver's pages: hicann/driver
      * src/ascend_hal/svm/v2/devmm/devmm_virt_com_heap.c:1527). */
     assert_int_equal(aclrtMallocWithCfg(&p, 4080, ACL_MEM_MALLOC_NORMAL_ONLY, &cfg), ACL_SUCCESS);
-    assert_int_equal(before - free_bytes(), 4096);
+    assert_int_equal(before - hbm_free_bytes(), 4096);
     assert_int_equal(aclrtMalloc(&q, 4080, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-    assert_int_equal(before - free_bytes(), 4096 + 8192);
+    assert_int_equal(before - hbm_free_bytes(), 4096 + 8192);
     aclrtPtrAttributes a;
     assert_int_equal(aclrtPointerGetAttributes(p, &a), ACL_SUCCESS);
     assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
@@ -133,7 +126,7 @@ static void test_malloc_with_cfg_allocates_without_padding(void **state)
     assert_int_equal(aclrtMallocForTaskScheduler(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL),
                      ACL_SUCCESS);
     assert_int_equal(aclrtFree(p), ACL_SUCCESS);
-    assert_int_equal(free_bytes(), before);
+    assert_int_equal(hbm_free_bytes(), before);
 }
 
 static void test_malloc_host_with_cfg(void **state)

@@ -52,21 +52,14 @@ static int close_sim(void **state)
     return aclFinalize();
 }
 
-static size_t free_bytes(void)
-{
-    size_t fr, total;
-    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
-    return fr;
-}
-
 /* Bytes of device memory one allocation takes, and its page size. */
 static size_t cost(aclError (*fn)(void **, size_t, aclrtMemMallocPolicy), size_t size,
                    aclrtMemMallocPolicy policy, uint32_t *page)
 {
-    size_t before = free_bytes();
+    size_t before = hbm_free_bytes();
     void *p = NULL;
     assert_int_equal(fn(&p, size, policy), ACL_SUCCESS);
-    size_t used = before - free_bytes();
+    size_t used = before - hbm_free_bytes();
     aclrtPtrAttributes a;
     assert_int_equal(aclrtPointerGetAttributes(p, &a), ACL_SUCCESS);
     assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
