@@ -98,11 +98,12 @@ static const char *const names[API_CALL_COUNT] = {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void *lib;
 /* The aclnn libraries of the install (nnopbase's objects, the operator
- * packages), loaded into the real runtime's namespace: the catalogue's
- * aclnn calls resolve there (a name the runtime lacks is looked up in
- * each in turn). */
+ * packages) and DVPP's, loaded into the real runtime's namespace: the
+ * catalogue's aclnn and acldvpp calls resolve there (a name the runtime
+ * lacks is looked up in each in turn). */
 static const char *const nn_libs[] = {"lib64/libnnopbase.so", "lib64/libopapi.so",
-                                      "lib64/libopapi_math.so", "lib64/libopapi_nn.so"};
+                                      "lib64/libopapi_math.so", "lib64/libopapi_nn.so",
+                                      "lib64/libacl_dvpp.so"};
 #define N_NN_LIBS (sizeof nn_libs / sizeof nn_libs[0])
 static void *nn_lib[N_NN_LIBS];
 
@@ -384,6 +385,9 @@ static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy,
                           void **ptr)
 {
     (void)dev;
+    if (flags & BE_ALLOC_DVPP)
+        return REAL(acldvppMalloc) ? keep(REAL(acldvppMalloc)(ptr, size))
+                                   : ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     return keep(flags & BE_ALLOC_NO_PAD ? REAL(aclrtMallocAlign32)(ptr, size, policy)
                                         : REAL(aclrtMalloc)(ptr, size, policy));
 }
@@ -392,6 +396,12 @@ static aclError mem_free(void *ptr)
 {
     /* The real runtime tells a bad pointer from a good one itself. */
     aclError rc = keep(REAL(aclrtFree)(ptr));
+    return rc == ACL_SUCCESS ? rc : ACL_ERROR_RT_MEMORY_FREE;
+}
+
+static aclError dvpp_free(void *ptr)
+{
+    aclError rc = REAL(acldvppFree) ? keep(REAL(acldvppFree)(ptr)) : ACL_ERROR_RT_MEMORY_FREE;
     return rc == ACL_SUCCESS ? rc : ACL_ERROR_RT_MEMORY_FREE;
 }
 
@@ -1347,6 +1357,7 @@ static const struct be_ops ops = {
     .event_query = event_query,
     .event_elapsed = event_elapsed,
     .mem_alloc = mem_alloc,
+    .dvpp_free = dvpp_free,
     .mem_free = mem_free,
     .host_alloc = host_alloc,
     .host_free = host_free,

@@ -81,7 +81,7 @@ enum {
                               there (aclrtReserveMemAddress without aclrtMapMem) */
 };
 
-enum { BE_ALLOC_NO_PAD = 1 };
+enum { BE_ALLOC_NO_PAD = 1, BE_ALLOC_DVPP = 2 };
 /* How be_ops.memcpy copies (its host_waits argument). */
 enum { BE_COPY_WAIT = 1, BE_COPY_PAGEABLE = 2 };
 /* Kinds of descriptor (be_ops.desc_*): a copy's (aclrtSetMemcpyDesc), a
@@ -295,7 +295,8 @@ struct be_ops {
 
     /* Device memory. size is the user's size; rounding, padding and page
      * policy are the backend's business; BE_ALLOC_NO_PAD asks for no padding
-     * (aclrtMallocAlign32). pre: size > 0, dev was open when the caller
+     * (aclrtMallocAlign32); BE_ALLOC_DVPP for DVPP memory (acldvppMalloc:
+     * policy ignored, DVPP's rounding and range). pre: size > 0, dev was open when the caller
      * looked (it may be closing: then fail with ACL_ERROR_RT_MEMORY_ALLOCATION). */
     aclError (*mem_alloc)(int32_t dev, size_t size, aclrtMemMallocPolicy policy, unsigned flags,
                           void **ptr);
@@ -303,6 +304,8 @@ struct be_ops {
      * is; ACL_ERROR_RT_MEMORY_FREE (nothing changed) for an address that is
      * not the start of a live block. */
     aclError (*mem_free)(void *ptr);
+    /* As mem_free, for acldvppFree (DVPP memory, or any device block). */
+    aclError (*dvpp_free)(void *ptr);
     /* Page-locked host memory, 64-byte aligned. pre: size > 0. */
     aclError (*host_alloc)(size_t size, void **ptr);
     aclError (*host_free)(void *ptr);
@@ -505,6 +508,7 @@ struct be_ops {
     /* Pools: handles are the backend's. pre: props checked, stream live. */
     aclError (*pool_create)(int32_t dev, const aclrtMemPoolProps *props, void **pool);
     aclError (*pool_destroy)(void *pool, const char **why);
+    /* ACL_ERROR_RT_PARAM_INVALID with no *why: pool names no live pool. */
     aclError (*pool_attr)(void *pool, aclrtMemPoolAttr attr, int set, void *value,
                           const char **why);
     aclError (*pool_malloc)(void *pool, size_t size, void *stream, void **ptr,
@@ -834,7 +838,7 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(stream_query) BE_REQUIRE(device_sync) BE_REQUIRE(event_create)
     BE_REQUIRE(event_destroy) BE_REQUIRE(event_record) BE_REQUIRE(event_reset)
     BE_REQUIRE(event_wait) BE_REQUIRE(event_sync) BE_REQUIRE(event_query)
-    BE_REQUIRE(event_elapsed) BE_REQUIRE(mem_alloc) BE_REQUIRE(mem_free)
+    BE_REQUIRE(event_elapsed) BE_REQUIRE(mem_alloc) BE_REQUIRE(mem_free) BE_REQUIRE(dvpp_free)
     BE_REQUIRE(host_alloc) BE_REQUIRE(host_free) BE_REQUIRE(lookup) BE_REQUIRE(memcpy)
     BE_REQUIRE(memset) BE_REQUIRE(mem_info) BE_REQUIRE(mem_usage)
     /* ---- streams, events, notifies, peers ---- */

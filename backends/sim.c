@@ -411,7 +411,9 @@ static enum sim_policy policy_of(aclrtMemMallocPolicy p)
 static aclError mem_alloc(int32_t dev, size_t size, aclrtMemMallocPolicy policy, unsigned flags,
                           void **ptr)
 {
-    enum sim_rc rc = sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr);
+    enum sim_rc rc = flags & BE_ALLOC_DVPP
+                         ? sim_dvpp_alloc(dev, size, ptr)
+                         : sim_mem_alloc(dev, size, policy_of(policy), flags & BE_ALLOC_NO_PAD, ptr);
     return rc == SIM_OK ? ACL_SUCCESS : rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
@@ -420,6 +422,14 @@ static aclError mem_free(void *ptr)
     if (sim_mem_free(ptr) == SIM_OK || sim_managed_free(ptr) == SIM_OK) /* aclrtFree takes both */
         return ACL_SUCCESS;
     return ACL_ERROR_RT_MEMORY_FREE;
+}
+
+/* The driver frees any device block by its address, DVPP's too
+ * (hicann/runtime src/runtime/api/impl/api_impl.cc:2396-2423, DevDvppFree:
+ * a device location, then DevMemFree). */
+static aclError dvpp_free(void *ptr)
+{
+    return sim_mem_free(ptr) == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_MEMORY_FREE;
 }
 
 static aclError host_alloc(size_t size, void **ptr)
@@ -1688,17 +1698,19 @@ static aclError pool_create(int32_t dev, const aclrtMemPoolProps *props, void **
     return rc;
 }
 
+/* The runtime's words for a pool handle that names no pool (hicann/runtime
+ * src/runtime/feature/soma/soma.cc:129, api_impl_soma.cc:83): its
+ * RT_ERROR_MEM_POOL_NULL, like the soma's other codes, has no external
+ * code: 507000 (src/runtime/core/src/common/errcode_manage.cc:612-616). */
+static const char no_pool[] = "Memory pool is not created or destroyed";
+
 static aclError pool_destroy(void *pool, const char **why)
 {
     uint64_t used;
-    enum sim_rc rc = sim_pool_destroy(pool, &used);
-    if (rc == SIM_ENOTREADY)
-        *why = "memory of the pool is still in use: free it with aclrtMemPoolFreeAsync first";
-    else if (rc != SIM_OK)
-        *why = "memPool is not a live pool (never created, or already destroyed)";
-    /* RT_ERROR_POOL_OP_INVALID and RT_ERROR_MEM_POOL_NULL have no external
-     * code: 507000 (hicann/runtime src/runtime/feature/soma/soma.cc:125-133). */
-    return rc == SIM_OK ? ACL_SUCCESS : ACL_ERROR_RT_INTERNAL_ERROR;
+    if (sim_pool_destroy(pool, &used) == SIM_OK)
+        return ACL_SUCCESS;
+    *why = no_pool;
+    return ACL_ERROR_RT_INTERNAL_ERROR;
 }
 
 static aclError pool_attr(void *pool, aclrtMemPoolAttr attr, int set, void *value,
@@ -1706,28 +1718,27 @@ static aclError pool_attr(void *pool, aclrtMemPoolAttr attr, int set, void *valu
 {
     bool wide = attr >= ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD;
     uint64_t v = 0;
+    if (!sim_pool_valid(pool))
+        return ACL_ERROR_RT_PARAM_INVALID; /* no why: the ACL layer's EE1017 */
+    /* An attribute soma does not know: RT_ERROR_POOL_PROP_INVALID, 507000
+     * (hicann/runtime src/runtime/feature/soma/stream_mem_pool.cc:466-468,
+     * 522-524; the driver has no halMemPoolSetAttr to ask first). */
     if (attr < ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES ||
         attr > ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH) {
         *why = "attr is not an aclrtMemPoolAttr";
-        return ACL_ERROR_RT_PARAM_INVALID;
+        return ACL_ERROR_RT_INTERNAL_ERROR;
     }
-    if (set) {
+    if (set)
         v = wide ? *(uint64_t *)value : *(uint32_t *)value;
-        if ((attr == ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH ||
-             attr == ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH) && v != 0) {
-            *why = "a high-water mark can only be reset, with the value 0";
-            return ACL_ERROR_RT_PARAM_INVALID;
-        }
-        if (!wide && v > 1) {
-            *why = "a reuse switch is 0 or 1";
-            return ACL_ERROR_RT_PARAM_INVALID;
-        }
-    }
     enum sim_rc rc = sim_pool_attr(pool, (enum sim_pool_attr)attr, set, &v);
+    if (rc == SIM_EPERM) { /* RT_ERROR_POOL_PROP_INVALID: 507000 */
+        *why = attr == ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD
+                   ? "the release threshold is more than the pool's maxSize"
+                   : "a high-water mark can only be reset, with the value 0";
+        return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
     if (rc != SIM_OK) {
-        *why = sim_pool_valid(pool) ? "the attribute is read-only"
-                                    : "memPool is not a live pool (never created, or already "
-                                      "destroyed)";
+        *why = "the attribute is read-only";
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     if (!set) {
@@ -1741,13 +1752,17 @@ static aclError pool_attr(void *pool, aclrtMemPoolAttr attr, int set, void *valu
 
 static aclError pool_malloc(void *pool, size_t size, void *stream, void **ptr, const char **why)
 {
-    if (!sim_pool_valid(pool)) { /* api_impl_soma.cc:82, RT_ERROR_MEM_POOL_NULL: 507000 */
-        *why = "memPool is not a live pool (never created, or already destroyed)";
+    if (!sim_pool_valid(pool)) { /* api_impl_soma.cc:82-83 */
+        *why = no_pool;
         return ACL_ERROR_RT_INTERNAL_ERROR;
     }
     enum sim_rc rc = sim_pool_malloc(pool, size, stream, ptr);
+    if (rc == SIM_EPERM) { /* RT_ERROR_MEM_POOL_ALLOC: soma.cc:247-251, 507000 */
+        *why = "the pool's maxSize cannot hold the request";
+        return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
     if (rc == SIM_ENOMEM)
-        *why = "the pool reached its maxSize or the device's HBM is exhausted";
+        *why = "the device lacks the pages";
     return rc_to_acl(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
 }
 
@@ -1773,10 +1788,14 @@ static aclError pool_free(void *ptr, void *stream, const char **why)
 
 static aclError pool_trim(void *pool, size_t keep, const char **why)
 {
-    if (sim_pool_trim(pool, keep) == SIM_OK)
+    enum sim_rc rc = sim_pool_trim(pool, keep);
+    if (rc == SIM_OK)
         return ACL_SUCCESS;
-    *why = "memPool is not a live pool (never created, or already destroyed)";
-    return ACL_ERROR_RT_INTERNAL_ERROR; /* soma.cc:293, RT_ERROR_MEM_POOL_NULL */
+    /* RT_ERROR_POOL_OP_INVALID (stream_mem_pool.cc:424-426) or
+     * RT_ERROR_MEM_POOL_NULL (soma.cc:291-292): 507000 */
+    *why = rc == SIM_EPERM ? "minBytesToKeep is more than the pool's maxSize"
+                           : "Memory pool invalid or destroyed";
+    return ACL_ERROR_RT_INTERNAL_ERROR;
 }
 
 struct vmm_live_ctx {
@@ -2152,6 +2171,7 @@ static const struct be_ops ops = {
     .event_elapsed = event_elapsed,
     .mem_alloc = mem_alloc,
     .mem_free = mem_free,
+    .dvpp_free = dvpp_free,
     .host_alloc = host_alloc,
     .host_free = host_free,
     .lookup = lookup,

@@ -6,7 +6,9 @@
  * The heap works in offsets from the device's base address (track.h says
  * why) and keeps one 32-bit tag per block: the page kind in the low two
  * bits, the slack (heap bytes the program may not touch: CANN's padding
- * and the rounding to pages) above them. Each call takes the device's lock
+ * and the rounding to pages) above them. DVPP memory has a heap of its own
+ * over the device's DVPP window, whose blocks take their pages from the
+ * main heap's limit (below). Each call takes the device's lock
  * (lock.h) for the few heap operations it makes; memcheck learns of every
  * block (track.h) and a trace, when one is open, of the bytes in use.
  */
@@ -35,6 +37,9 @@ static __attribute__((cold)) void trace_usage(struct sim_dev *d, const char *wha
     sim_trace_instant(id, what, sim_clock_host(), arg);
     sim_trace_counter(id, "device memory", used, sim_clock_host());
 }
+
+#define BIG_BLOCK (UINT64_C(512) << 20)
+#define BIG_ALIGN (UINT64_C(1) << 30)
 
 /* The simulator's answer for a failed heap call. */
 static enum sim_rc rc_of(enum sim_heap_rc rc)
@@ -69,6 +74,8 @@ static __attribute__((noinline)) void announce(struct sim_dev *d, void *p, uint6
     }
 }
 
+static enum sim_heap_rc heap_free_at(struct sim_dev *d, uint64_t off, uint64_t *size);
+
 /* The rest of an allocation the heap answered with hrc when it failed, or
  * when its device view must be reserved or its stack recorded; gives the
  * lock back. Out of line: the common path has none of it. */
@@ -77,13 +84,33 @@ alloc_rest(struct sim_dev *d, enum sim_heap_rc hrc, uint64_t off, uint64_t size)
 {
     enum sim_rc rc = rc_of(hrc);
     if (rc == SIM_OK && !d->view_whole && sim_vaspace_reserve(d->vs, sim_dev_base(d) + off, size) != 0) {
-        sim_heap_free(d->heap, off, NULL);
+        uint64_t size_ = 0;
+        heap_free_at(d, off, &size_);
         rc = SIM_EHOSTMEM; /* the device view could not be mapped */
     }
     if (rc == SIM_OK && d->stacks)
         sim_stacks_remember(d->stacks, off);
     sim_lock_give(&d->lock);
     return rc;
+}
+
+/* The end of an allocation the heap answered with hrc at device offset
+ * off: the lock given back (through alloc_rest unless all went well on a
+ * plain view), *ptr, and whoever watches told. */
+static inline enum sim_rc alloc_done(struct sim_dev *d, enum sim_heap_rc hrc, uint64_t off,
+                                     uint64_t size, uint64_t usable, void **ptr)
+{
+    if (hrc == SIM_HEAP_OK && d->view_whole && !d->stacks) {
+        sim_lock_give(&d->lock);
+    } else {
+        enum sim_rc rc = alloc_rest(d, hrc, off, size);
+        if (rc != SIM_OK)
+            return rc;
+    }
+    *ptr = (void *)(uintptr_t)(sim_dev_base(d) + off);
+    if (d->tracked || sim_trace_enabled() || sim_snapshot_enabled())
+        announce(d, *ptr, usable, size);
+    return SIM_OK;
 }
 
 /* A normal-page block of a plain device from the heap's quick lists, with
@@ -109,7 +136,15 @@ static __attribute__((noinline)) enum sim_rc block_alloc(struct sim_dev *d, uint
                                                         uint64_t usable, enum sim_page page,
                                                         uint32_t tag, void **ptr)
 {
-    uint64_t align = page == SIM_PAGE_NORMAL ? SIM_HEAP_GRANULE : sim_page_bytes(page);
+    uint64_t align = page == SIM_PAGE_NORMAL ? d->granule : sim_page_bytes(page);
+    /* A block of more than 512 MiB takes heaps of its own from the driver's
+     * base heap: its address is the start of a 1 GiB heap (hicann/driver
+     * src/ascend_hal/svm/v2/devmm/devmm_svm.c:354-368 and 408-409, the
+     * threshold DEVMM_LARGE_MEM_THRESHOLD_SIZE at v2/common/devmm_svm.h:46;
+     * whole heaps: devmm_virt_base_heap.c:176). Its pages are still only
+     * its size rounded to its page (devmm_virt_base_heap.c:195). */
+    if (size > BIG_BLOCK && align < BIG_ALIGN)
+        align = BIG_ALIGN;
     uint64_t off;
     if (FLT_HIT(SIM_HBM_ALLOC) || FLT_HIT(SIM_HBM_MAP))
         return SIM_ENOMEM;
@@ -119,17 +154,7 @@ static __attribute__((noinline)) enum sim_rc block_alloc(struct sim_dev *d, uint
         return SIM_ENOMEM; /* closed under the caller: nothing to allocate from */
     }
     enum sim_heap_rc hrc = sim_heap_alloc(d->heap, size, align, tag, &off);
-    if (hrc == SIM_HEAP_OK && d->view_whole && !d->stacks) {
-        sim_lock_give(&d->lock);
-    } else {
-        enum sim_rc rc = alloc_rest(d, hrc, off, size);
-        if (rc != SIM_OK)
-            return rc;
-    }
-    *ptr = (void *)(uintptr_t)(sim_dev_base(d) + off);
-    if (d->tracked || sim_trace_enabled() || sim_snapshot_enabled())
-        announce(d, *ptr, usable, size);
-    return SIM_OK;
+    return alloc_done(d, hrc, off, size, usable, ptr);
 }
 
 /* Inlined into its callers in another file (link-time optimisation): a
@@ -178,6 +203,68 @@ static void __attribute__((noinline)) after_free(struct sim_dev *d, uint64_t off
             d->abandoned[i--] = d->abandoned[--d->n_abandoned];
 }
 
+/* ---- DVPP memory ----
+ *
+ * The driver keeps DVPP memory in one heap per device, a fixed range that
+ * never grows (hicann/driver src/ascend_hal/svm/v2/devmm/
+ * devmm_virt_dvpp_heap.c:20-39: its size dvpp_mem_size, at most
+ * DEVMM_DVPP_HEAP_MAX_SIZE, 16 GiB: src/sdk_driver/svm/v2/command/ioctl/
+ * svm_define.h:144-146; no new heap for DVPP: devmm_virt_interface.c:
+ * 1288-1296, 1479-1482), in 4 KiB units (devmm_virt_dvpp_heap.c:25): the
+ * one place where a fragmented range refuses what the device's pages
+ * would allow. Its pages are the device's: a DVPP block lowers the main
+ * heap's limit by its size, and its free raises it again. */
+
+/* Free the DVPP block at device offset off: its size in *size, or
+ * SIM_HEAP_NOBLOCK. pre: d->lock held. */
+static enum sim_heap_rc dvpp_free(struct sim_dev *d, uint64_t off, uint64_t *size)
+{
+    if (!d->dvpp || off - d->dvpp_off >= SIM_DVPP_SPAN)
+        return SIM_HEAP_NOBLOCK;
+    enum sim_heap_rc rc = sim_heap_free(d->dvpp, off - d->dvpp_off, size);
+    if (rc == SIM_HEAP_OK) {
+        d->dvpp_used -= *size;
+        sim_heap_set_limit(d->heap, d->pages - d->dvpp_used);
+    }
+    return rc;
+}
+
+/* The block at device offset off, main heap or DVPP's: free it. pre:
+ * d->lock held. */
+static enum sim_heap_rc heap_free_at(struct sim_dev *d, uint64_t off, uint64_t *size)
+{
+    enum sim_heap_rc rc = sim_heap_free(d->heap, off, size);
+    return rc == SIM_HEAP_NOBLOCK ? dvpp_free(d, off, size) : rc;
+}
+
+enum sim_rc sim_dvpp_block(struct sim_dev *d, uint64_t size, uint64_t usable, void **ptr)
+{
+    uint64_t off;
+    if (FLT_HIT(SIM_HBM_ALLOC))
+        return SIM_ENOMEM;
+    sim_lock_take(&d->lock);
+    if (!atomic_load_explicit(&d->open, memory_order_relaxed)) {
+        sim_lock_give(&d->lock);
+        return SIM_ENOMEM;
+    }
+    struct sim_heap_stats st;
+    sim_heap_stats(d->heap, &st);
+    if (size > st.free_bytes - st.quick_bytes) { /* parked blocks give their pages back */
+        sim_heap_trim(d->heap);
+        sim_heap_stats(d->heap, &st);
+    }
+    uint32_t tag = (uint32_t)((size - usable) << 2) | (uint32_t)SIM_PAGE_HUGE;
+    enum sim_heap_rc hrc = size > st.free_bytes
+                               ? SIM_HEAP_NOSPACE /* the device lacks the pages */
+                               : sim_heap_alloc(d->dvpp, size, sim_dvpp_granule(d->granule), tag, &off);
+    if (hrc == SIM_HEAP_OK) {
+        d->dvpp_used += size;
+        sim_heap_set_limit(d->heap, d->pages - d->dvpp_used);
+        off += d->dvpp_off;
+    }
+    return alloc_done(d, hrc, off, size, usable, ptr);
+}
+
 /* sim_mem_free past its quick path. */
 static __attribute__((noinline)) enum sim_rc mem_free(void *ptr)
 {
@@ -185,7 +272,7 @@ static __attribute__((noinline)) enum sim_rc mem_free(void *ptr)
     if (!d)
         return SIM_EINVAL;
     uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - sim_dev_base(d);
-    enum sim_heap_rc rc = sim_heap_free(d->heap, off, &size);
+    enum sim_heap_rc rc = heap_free_at(d, off, &size);
     if (rc == SIM_HEAP_OK)
         sim_dev_freed(d);
     if (rc == SIM_HEAP_OK && (size >= (2u << 20) || d->stacks || d->n_abandoned))
@@ -214,10 +301,12 @@ bool sim_mem_lookup(const void *ptr, struct sim_block *b)
     struct sim_dev *d = sim_dev_lock_of((uintptr_t)ptr);
     if (!d)
         return false;
-    uint64_t start, size, base = sim_dev_base(d);
+    uint64_t start, size, base = sim_dev_base(d), off = (uint64_t)(uintptr_t)ptr - base;
     uint32_t tag;
-    enum sim_heap_rc rc =
-        sim_heap_lookup(d->heap, (uint64_t)(uintptr_t)ptr - base, &start, &size, &tag);
+    enum sim_heap_rc rc = sim_heap_lookup(d->heap, off, &start, &size, &tag);
+    if (rc == SIM_HEAP_NOBLOCK && d->dvpp && off - d->dvpp_off < SIM_DVPP_SPAN &&
+        (rc = sim_heap_lookup(d->dvpp, off - d->dvpp_off, &start, &size, &tag)) == SIM_HEAP_OK)
+        start += d->dvpp_off;
     sim_lock_give(&d->lock);
     if (rc != SIM_HEAP_OK || (tag & 3) == 3) /* 3: a physical handle's block (vmm.c) */
         return false;
@@ -230,6 +319,7 @@ bool sim_mem_lookup(const void *ptr, struct sim_block *b)
 
 struct live_walk {
     struct sim_dev *d;
+    uint64_t off; /* of the heap walked, from the device's base */
     int32_t dev;
     sim_live_fn fn;
     void *user;
@@ -241,6 +331,7 @@ static void visit_live(uint64_t start, uint64_t size, int used, uint32_t tag, vo
     struct live_walk *w = user;
     if (!used || (tag & 3) == 3) /* physical handles: sim_vmm_live reports them */
         return;
+    start += w->off;
     struct sim_block b = {w->dev, (void *)(uintptr_t)(sim_dev_base(w->d) + start), size - (tag >> 2),
                           sim_page_bytes((enum sim_page)(tag & 3))};
     void *const *frames = NULL;
@@ -252,10 +343,13 @@ static void visit_live(uint64_t start, uint64_t size, int used, uint32_t tag, vo
 size_t sim_mem_live(int32_t id, sim_live_fn fn, void *user)
 {
     struct sim_dev *d = sim_dev_get(id);
-    struct live_walk w = {d, id, fn, user, 0};
+    struct live_walk w = {d, 0, id, fn, user, 0};
     sim_lock_take(&d->lock);
-    if (atomic_load_explicit(&d->open, memory_order_relaxed)) /* else: closed meanwhile */
+    if (atomic_load_explicit(&d->open, memory_order_relaxed)) { /* else: closed meanwhile */
         sim_heap_walk(d->heap, visit_live, &w);
+        w.off = d->dvpp_off;
+        sim_heap_walk(d->dvpp, visit_live, &w);
+    }
     sim_lock_give(&d->lock);
     return w.n;
 }
@@ -264,15 +358,21 @@ void sim_mem_usage(int32_t id, uint64_t *used, uint64_t *peak, uint64_t *total)
 {
     struct sim_dev *d = sim_dev_get(id);
     struct sim_heap_stats st = {0};
+    uint64_t dvpp = 0, pages = 0;
     sim_lock_take(&d->lock);
-    if (atomic_load_explicit(&d->open, memory_order_relaxed)) /* else: closed meanwhile */
+    if (atomic_load_explicit(&d->open, memory_order_relaxed)) { /* else: closed meanwhile */
         sim_heap_stats(d->heap, &st);
+        dvpp = d->dvpp_used;
+        pages = d->pages;
+    }
     sim_lock_give(&d->lock);
-    *used = st.used_bytes;
+    /* DVPP blocks take the device's pages too (their peak is not kept
+     * apart: the peak is at least what is in use now). */
+    *used = st.used_bytes + dvpp;
     if (peak)
-        *peak = st.peak_used_bytes;
+        *peak = st.peak_used_bytes > *used ? st.peak_used_bytes : *used;
     if (total)
-        *total = st.size;
+        *total = pages;
 }
 
 void sim_mem_audit(const void *ptr, size_t n)
@@ -304,9 +404,11 @@ void sim_block_release_abandoned(struct sim_dev *d)
 {
     /* As the real device releases all of a device's memory at reset. */
     sim_dev_freed(d);
-    for (size_t i = 0; i < d->n_abandoned; i++)
-        if (sim_heap_free(d->heap, d->abandoned[i], NULL) == SIM_HEAP_OK && d->tracked)
+    for (size_t i = 0; i < d->n_abandoned; i++) {
+        uint64_t size = 0;
+        if (heap_free_at(d, d->abandoned[i], &size) == SIM_HEAP_OK && d->tracked)
             sim_track_free((void *)(uintptr_t)(sim_dev_base(d) + d->abandoned[i]));
+    }
     base_free(d->abandoned);
     d->abandoned = NULL;
     d->n_abandoned = d->cap_abandoned = 0;

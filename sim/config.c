@@ -9,7 +9,8 @@
  *
  * Options (base/options.def), applied by sim_configure while no device is
  * open: ACLSIM_SOC (profile), ACLSIM_HBM_BYTES (capacity override, checked
- * here against SIM_HBM_MAX and the heap's granule), ACLSIM_DEVICE_COUNT,
+ * here against SIM_HBM_MAX and the heap's granule), ACLSIM_MALLOC_ALIGN (the
+ * granule of blocks on normal pages), ACLSIM_DEVICE_COUNT,
  * ACLSIM_SERVER (the server the devices sit in, and its default count).
  * A process-wide mutex guards the configuration and, held by device.c, the
  * opening and closing of devices; the figures are read without it.
@@ -34,6 +35,7 @@ static struct {
     _Atomic(const struct sim_soc *) soc; /* the profile's platform facts, looked up once */
     _Atomic uint64_t hbm_override;
     _Atomic(const struct sim_server *) server; /* ACLSIM_SERVER, NULL for none */
+    _Atomic uint64_t granule;                  /* ACLSIM_MALLOC_ALIGN */
     unsigned open_count;
 } sim = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -154,21 +156,37 @@ static enum sim_rc check_server(const struct sim_profile *p, const struct sim_se
     return SIM_OK;
 }
 
+/* ACLSIM_MALLOC_ALIGN: a power of two (the range is options.def's). */
+static enum sim_rc check_granule(uint64_t *out, const char **why)
+{
+    uint64_t g = opt_uint(OPT_MALLOC_ALIGN);
+    if (g & (g - 1)) {
+        *why = opt_invalid(OPT_MALLOC_ALIGN, "expected a power of two from 64 to 4096");
+        return SIM_EINVAL;
+    }
+    *out = g;
+    return SIM_OK;
+}
+
 static enum sim_rc configure_locked(const char **why)
 {
     const struct sim_profile *p = NULL;
     const struct sim_server *srv = NULL;
     uint64_t hbm = 0;
     uint32_t count = 0;
+    uint64_t granule = SIM_HEAP_GRANULE_MAX;
     enum sim_rc rc = check_soc(&p, &hbm, why);
     if (rc == SIM_OK)
         rc = check_server(p, &srv, &count, why);
+    if (rc == SIM_OK)
+        rc = check_granule(&granule, why);
     if (rc != SIM_OK)
         return rc;
     sim.profile = p;
     sim.soc = sim_soc_find(p->name);
     sim.hbm_override = hbm;
     sim.server = srv;
+    sim.granule = granule;
     sim_devs.count = count;
     sim.configured = true;
     return SIM_OK;
@@ -198,6 +216,7 @@ static void ensure_configured(void)
             sim.soc = sim_soc_find("Ascend910B1");
             sim.hbm_override = 0;
             sim.server = NULL;
+            sim.granule = SIM_HEAP_GRANULE_MAX;
             sim_devs.count = 1;
             sim.configured = true;
         }
@@ -253,6 +272,12 @@ uint64_t sim_device_capacity(int32_t dev)
 {
     const struct sim_profile *p = sim_device_profile(dev);
     return sim.hbm_override ? sim.hbm_override : p->hbm_bytes;
+}
+
+uint64_t sim_device_granule(void)
+{
+    ensure_configured();
+    return sim.granule;
 }
 
 /* ---- The device table ---- */

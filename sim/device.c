@@ -93,10 +93,20 @@ enum sim_rc sim_device_open(int32_t id)
         return SIM_EHOSTMEM;
     }
     uint64_t base = sim_vaspace_base(vs);
-    /* The heap works in offsets from base (see track.h for why) and hands
-     * out what the driver's reserve, at the top of the range, leaves. */
-    struct sim_heap *h = sim_heap_create(0, cap - sim_reserve_bytes(p, cap));
-    if (!h) {
+    /* The heap works in offsets from base (see track.h for why): a virtual
+     * heap of twice the HBM (vmm.c says why) whose blocks hold at most
+     * the pages the driver's reserve leaves. */
+    uint64_t pages = (cap - sim_reserve_bytes(p, cap)) & ~(sim_device_granule() - 1);
+    struct sim_heap *h =
+        sim_heap_create_paged(0, sim_vmm_heap_window(cap), pages, sim_device_granule());
+    /* DVPP's heap: its own window of addresses, its pages the device's
+     * (blocks.c); starts 128-byte aligned at the least, as acldvppMalloc's
+     * documentation promises. */
+    struct sim_heap *dvpp = sim_heap_create_paged(0, SIM_DVPP_SPAN, SIM_DVPP_SPAN,
+                                                  sim_dvpp_granule(sim_device_granule()));
+    if (!h || !dvpp) {
+        sim_heap_destroy(h);
+        sim_heap_destroy(dvpp);
         sim_clock_device_close(id);
         if (vs != d->vs)
             sim_vaspace_destroy(vs);
@@ -104,6 +114,7 @@ enum sim_rc sim_device_open(int32_t id)
     }
     if (sim_vmm_open(d, cap) != SIM_OK) {
         sim_heap_destroy(h);
+        sim_heap_destroy(dvpp);
         sim_clock_device_close(id);
         if (vs != d->vs)
             sim_vaspace_destroy(vs);
@@ -123,8 +134,13 @@ enum sim_rc sim_device_open(int32_t id)
     d->tracked = sim_track_active();
     d->view_whole = sim_vaspace_whole(vs);
     d->padding = p->malloc_padding;
+    d->granule = sim_device_granule();
     d->vs = vs;
     d->heap = h;
+    d->pages = pages;
+    d->dvpp = dvpp;
+    d->dvpp_off = sim_vmm_dvpp_window(cap);
+    d->dvpp_used = 0;
     sim_dev_set_base(d, base);
     d->capacity = cap;
     d->span = span;
@@ -161,8 +177,11 @@ void sim_device_close(int32_t id)
         sim_vmm_close(d);
         sim_pool_close(id);
         sim_heap_destroy(d->heap);
+        sim_heap_destroy(d->dvpp);
+        d->dvpp = NULL;
         /* The range stays reserved, its pages given back (see the top). */
-        sim_vaspace_discard(d->vs, sim_dev_base(d), d->capacity);
+        sim_vaspace_discard(d->vs, sim_dev_base(d), sim_vmm_heap_window(d->capacity));
+        sim_vaspace_discard(d->vs, sim_dev_base(d) + d->dvpp_off, SIM_DVPP_SPAN);
         sim_clock_device_close(id);
         sim_stacks_destroy(d->stacks);
         d->stacks = NULL;

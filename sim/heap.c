@@ -11,16 +11,17 @@
  *    find a non-empty class with one ctz each.
  *  - live (and quick, see below) blocks only: an open-addressing (linear probing,
  *    backward-shift delete) hash from start address to node, and a hierarchical
- *    bitmap with one bit per 64-byte granule marking their starts.  The level-0
+ *    bitmap with one bit per granule marking their starts.  The level-0
  *    bitmap lives in a MAP_NORESERVE anonymous mapping (size/512 bytes of virtual
  *    space, touched only near used addresses); each summary level has one bit per
  *    word below it, so a predecessor search (sim_heap_lookup) costs at most
  *    2 * levels word reads.
  *  - quick lists (deferred coalescing, like glibc's tcache/fastbins but exact and
- *    bounded): freeing a block of at most QUICK_MAX_BYTES is accounted as a free
+ *    bounded): freeing a block of at most QUICK_MAX_BYTES (rounded up to the
+ *    granule) is accounted as a free
  *    (used_bytes and live_blocks drop) but the block is not coalesced: its node
  *    goes to state BLK_QUICK on a LIFO list per exact size in granules
- *    (1..QUICK_GRANS, linked through next_free).  An align-64 allocation of that
+ *    (1..quick_grans, linked through next_free).  A granule-aligned allocation of that
  *    exact size pops it: no TLSF search, split or coalescing at all.
  *    A quick block KEEPS its hash entry and its start bit ("parked"): free and
  *    lookup find the node and reject it because its state is not BLK_USED, so to
@@ -35,7 +36,10 @@
  *    whichever is smaller); a free beyond either bound coalesces as usual.
  *    Quick blocks never cause a spurious out-of-memory: an allocation that finds
  *    no TLSF block flushes every quick list into TLSF (coalescing) and searches
- *    once more; sim_heap_trim flushes on demand.  Only TLSF-free blocks obey "no
+ *    once more; sim_heap_trim flushes on demand.  A parked block keeps its
+ *    pages against the heap's limit (used + parked bytes <= limit), so the
+ *    quick pop needs no check of the limit; an allocation the limit would
+ *    refuse flushes the quick lists first.  Only TLSF-free blocks obey "no
  *    two adjacent free blocks"; a quick block may neighbour free or quick blocks.
  *  - recent blocks: the last 64 blocks made live, by start address (direct
  *    mapped); a free looks there before the hash, so that freeing a fresh
@@ -52,8 +56,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define GRAN_SHIFT 6u
-#define GRAN ((uint64_t)1 << GRAN_SHIFT)
+#define MIN_SHIFT 6u /* the smallest granule, SIM_HEAP_GRANULE */
+#define MAX_SHIFT 12u
 #define SL_LOG 5u
 #define SL_COUNT (1u << SL_LOG)
 #define FL_COUNT 64u
@@ -80,7 +84,8 @@
 #ifndef QUICK_HEAP_FRACTION
 #define QUICK_HEAP_FRACTION 64u
 #endif
-#define QUICK_GRANS ((unsigned)(QUICK_MAX_BYTES >> GRAN_SHIFT))
+/* Quick lists per exact size, enough for the smallest granule. */
+#define QUICK_GRANS_MAX ((unsigned)((QUICK_MAX_BYTES + (1u << MAX_SHIFT)) >> MIN_SHIFT))
 #define RECENT 64u                /* a power of two */
 #define RECENT_NONE UINT64_MAX    /* no block starts there: starts are granules */
 
@@ -88,7 +93,7 @@ enum { BLK_FREE = 0, BLK_USED = 1, BLK_SPARE = 2, BLK_QUICK = 3 };
 
 struct blk {
     uint64_t start;
-    uint64_t size;      /* bytes, multiple of GRAN */
+    uint64_t size;      /* bytes, multiple of h->gran */
     uint32_t prev_phys; /* physical neighbours, NIL at the ends */
     uint32_t next_phys;
     uint32_t prev_free; /* size-class list links while free */
@@ -106,6 +111,11 @@ struct slot {
 struct sim_heap {
     uint64_t base;
     uint64_t size;
+    uint64_t limit;       /* bound on used_bytes: the pages behind the range */
+    uint64_t gran;        /* the granule, 1 << shift */
+    unsigned shift;
+    unsigned quick_grans; /* quick lists in use: sizes 1..quick_grans granules */
+    uint64_t quick_max;   /* the largest quick block, QUICK_MAX_BYTES rounded up */
 
     /* TLSF free lists */
     uint64_t fl_map;
@@ -137,7 +147,7 @@ struct sim_heap {
     struct {
         uint32_t head; /* most recently parked block, or NIL */
         uint32_t count;
-    } quick[QUICK_GRANS + 1]; /* head and count side by side: one cache line */
+    } quick[QUICK_GRANS_MAX + 1]; /* head and count side by side: one cache line */
     /* Counters that one operation updates together are never adjacent: gcc's SLP
      * vectoriser would otherwise merge one side's two 8-byte updates into a 16-byte
      * load/store, and a 16-byte load of two separate 8-byte stores stalls store
@@ -207,7 +217,7 @@ static void list_insert(struct sim_heap *h, uint32_t bi)
     struct blk *b = &h->nodes[bi];
     unsigned fl, sl;
 
-    mapping(b->size >> GRAN_SHIFT, &fl, &sl);
+    mapping(b->size >> h->shift, &fl, &sl);
     b->state = BLK_FREE;
     b->tag = 0;
     b->prev_free = NIL;
@@ -227,7 +237,7 @@ static void list_remove(struct sim_heap *h, uint32_t bi)
     if (b->prev_free != NIL) {
         h->nodes[b->prev_free].next_free = b->next_free;
     } else {
-        mapping(b->size >> GRAN_SHIFT, &fl, &sl);
+        mapping(b->size >> h->shift, &fl, &sl);
         h->heads[fl][sl] = b->next_free;
         if (b->next_free == NIL) {
             h->sl_map[fl] &= ~(1u << sl);
@@ -308,7 +318,7 @@ static void node_release(struct sim_heap *h, uint32_t i)
 
 static uint64_t tab_home(const struct sim_heap *h, uint64_t key)
 {
-    return ((key >> GRAN_SHIFT) * UINT64_C(0x9E3779B97F4A7C15)) >> h->tab_shift;
+    return ((key >> h->shift) * UINT64_C(0x9E3779B97F4A7C15)) >> h->tab_shift;
 }
 
 static uint32_t tab_find(const struct sim_heap *h, uint64_t key, uint64_t *slot_out)
@@ -439,7 +449,7 @@ static int bm_test(const struct sim_heap *h, uint64_t i)
 
 static int bm_init(struct sim_heap *h)
 {
-    uint64_t words = h->size >> GRAN_SHIFT; /* bits at level 0 */
+    uint64_t words = h->size >> h->shift; /* bits at level 0 */
     uint64_t total = 0, off = 0;
     unsigned l = 0;
     void *mem;
@@ -470,22 +480,37 @@ static int bm_init(struct sim_heap *h)
 
 struct sim_heap *sim_heap_create(uint64_t base, uint64_t size)
 {
+    return sim_heap_create_paged(base, size, size, SIM_HEAP_GRANULE);
+}
+
+struct sim_heap *sim_heap_create_paged(uint64_t base, uint64_t size, uint64_t limit,
+                                       uint64_t granule)
+{
     struct sim_heap *h;
     uint64_t i;
 
-    if (size < GRAN || (base | size) % GRAN != 0 || base + size < base)
+    if (granule < SIM_HEAP_GRANULE || granule > SIM_HEAP_GRANULE_MAX ||
+        (granule & (granule - 1)) != 0)
+        return NULL;
+    if (size < granule || (base | size) % granule != 0 || base + size < base)
         return NULL;
     h = base_calloc(1, sizeof(*h));
     if (h == NULL)
         return NULL;
     h->base = base;
     h->size = size;
+    h->limit = limit;
+    h->gran = granule;
+    h->shift = (unsigned)__builtin_ctzll(granule);
+    h->quick_max = (QUICK_MAX_BYTES + granule - 1) & ~(granule - 1);
+    h->quick_grans = (unsigned)(h->quick_max >> h->shift);
     memset(h->heads, 0xff, sizeof(h->heads));
-    for (i = 0; i <= QUICK_GRANS; i++)
+    for (i = 0; i <= h->quick_grans; i++)
         h->quick[i].head = NIL;
     for (i = 0; i < RECENT; i++)
         h->recent[i].start = RECENT_NONE;
-    h->quick_limit = size / QUICK_HEAP_FRACTION < QUICK_BYTES_MAX ? size / QUICK_HEAP_FRACTION
+    uint64_t room = limit < size ? limit : size;
+    h->quick_limit = room / QUICK_HEAP_FRACTION < QUICK_BYTES_MAX ? room / QUICK_HEAP_FRACTION
                                                                    : QUICK_BYTES_MAX;
     h->spare = NIL;
     h->cap_nodes = 64;
@@ -508,6 +533,11 @@ struct sim_heap *sim_heap_create(uint64_t base, uint64_t size)
     };
     list_insert(h, h->first);
     return h;
+}
+
+void sim_heap_set_limit(struct sim_heap *h, uint64_t limit)
+{
+    h->limit = limit;
 }
 
 void sim_heap_destroy(struct sim_heap *h)
@@ -574,7 +604,7 @@ static uint32_t fallback(const struct sim_heap *h, uint64_t need, uint64_t align
 
     if (h->fl_map == 0)
         return NIL;
-    mapping(need >> GRAN_SHIFT, &lo_fl, &lo_sl);
+    mapping(need >> h->shift, &lo_fl, &lo_sl);
     fl = ilog2(h->fl_map);
     sl = ilog2(h->sl_map[fl]);
     while (budget > 0 && (fl > lo_fl || (fl == lo_fl && sl >= lo_sl))) {
@@ -602,10 +632,10 @@ static uint32_t fallback(const struct sim_heap *h, uint64_t need, uint64_t align
  * NIL. */
 static uint32_t find_block(const struct sim_heap *h, uint64_t g, uint64_t need, uint64_t align)
 {
-    uint64_t search = round_class(g + ((align >> GRAN_SHIFT) - 1));
+    uint64_t search = round_class(g + ((align >> h->shift) - 1));
     unsigned fl, sl;
 
-    if (search <= (h->size >> GRAN_SHIFT)) {
+    if (search <= (h->size >> h->shift)) {
         mapping(search, &fl, &sl);
         if (next_class(h, &fl, &sl) == 0)
             return h->heads[fl][sl];
@@ -615,7 +645,7 @@ static uint32_t find_block(const struct sim_heap *h, uint64_t g, uint64_t need, 
 
 static void recent_note(struct sim_heap *h, uint64_t start, uint32_t bi)
 {
-    unsigned i = (unsigned)(start >> GRAN_SHIFT) & (RECENT - 1);
+    unsigned i = (unsigned)(start >> h->shift) & (RECENT - 1);
     h->recent[i].start = start;
     h->recent[i].node = bi;
 }
@@ -624,7 +654,7 @@ static void recent_note(struct sim_heap *h, uint64_t start, uint32_t bi)
  * it, else NIL (which says nothing: ask the hash). */
 static uint32_t recent_find(const struct sim_heap *h, uint64_t addr)
 {
-    unsigned i = (unsigned)(addr >> GRAN_SHIFT) & (RECENT - 1);
+    unsigned i = (unsigned)(addr >> h->shift) & (RECENT - 1);
     if (h->recent[i].start != addr)
         return NIL;
     uint32_t bi = h->recent[i].node;
@@ -643,7 +673,7 @@ static enum sim_heap_rc make_live(struct sim_heap *h, uint32_t bi, uint32_t tag,
     recent_note(h, b->start, bi);
     tab_put(h->tab, h->tab_mask, tab_home(h, b->start), b->start, bi);
     h->tab_count++;
-    bm_set(h, (b->start - h->base) >> GRAN_SHIFT);
+    bm_set(h, (b->start - h->base) >> h->shift);
     h->used_bytes += b->size;
     h->live_blocks++;
     if (h->used_bytes > h->peak_used)
@@ -667,6 +697,12 @@ alloc_slow(struct sim_heap *h, uint64_t g, uint64_t need, uint64_t align, uint32
 
     if (reserve_nodes(h, 2) != 0 || tab_reserve(h) != 0)
         return SIM_HEAP_HOSTMEM;
+    /* The pages: parked blocks hold theirs until flushed. */
+    if (need > h->limit - h->used_bytes - h->quick_bytes) {
+        if (need > h->limit - h->used_bytes)
+            return SIM_HEAP_NOSPACE; /* the pages run out: however the range lies */
+        flush_quick(h);
+    }
     bi = find_block(h, g, need, align);
     if (bi == NIL && h->quick_blocks != 0) {
         flush_quick(h); /* only releases nodes: the reservations above still hold */
@@ -697,9 +733,9 @@ alloc_slow(struct sim_heap *h, uint64_t g, uint64_t need, uint64_t align, uint32
 __attribute__((always_inline)) inline bool sim_heap_pop(struct sim_heap *h, uint64_t size,
                                                         uint32_t tag, uint64_t *addr)
 {
-    uint64_t g = (size + GRAN - 1) >> GRAN_SHIFT, need = g << GRAN_SHIFT;
-    if (size - 1 >= QUICK_MAX_BYTES || h->quick[g].head == NIL)
-        return false;
+    uint64_t g = (size + h->gran - 1) >> h->shift, need = g << h->shift;
+    if (size - 1 >= h->quick_max || h->quick[g].head == NIL)
+        return false; /* (no limit to check: a parked block's pages are still held) */
     uint32_t bi = h->quick[g].head;
     struct blk *b = &h->nodes[bi];
     h->quick[g].head = b->next_free;
@@ -723,14 +759,14 @@ sim_heap_alloc(struct sim_heap *h, uint64_t size, uint64_t align, uint32_t tag, 
 {
     uint64_t g, need;
 
-    if (h != NULL && addr != NULL && align == GRAN && sim_heap_pop(h, size, tag, addr))
+    if (h != NULL && addr != NULL && align == h->gran && sim_heap_pop(h, size, tag, addr))
         return SIM_HEAP_OK;
-    g = (size + GRAN - 1) >> GRAN_SHIFT;
-    need = g << GRAN_SHIFT;
-    if (h == NULL || addr == NULL || size == 0 || align < GRAN || (align & (align - 1)) != 0)
+    if (h == NULL || addr == NULL || size == 0 || align < h->gran || (align & (align - 1)) != 0)
         return SIM_HEAP_EINVAL;
     if (size > h->size)
-        return SIM_HEAP_NOSPACE; /* also keeps g and need above from having wrapped */
+        return SIM_HEAP_NOSPACE; /* also keeps g and need below from wrapping */
+    g = (size + h->gran - 1) >> h->shift;
+    need = g << h->shift;
     return alloc_slow(h, g, need, align, tag, addr);
 }
 
@@ -770,7 +806,7 @@ static void flush_quick(struct sim_heap *h)
 {
     unsigned g;
 
-    for (g = 1; g <= QUICK_GRANS && h->quick_blocks != 0; g++) {
+    for (g = 1; g <= h->quick_grans && h->quick_blocks != 0; g++) {
         while (h->quick[g].head != NIL) {
             uint32_t bi = h->quick[g].head;
             uint64_t slot = 0, start = h->nodes[bi].start;
@@ -780,7 +816,7 @@ static void flush_quick(struct sim_heap *h)
             h->quick_blocks--;
             if (tab_find(h, start, &slot) == bi)
                 tab_delete(h, slot);
-            bm_clear(h, (start - h->base) >> GRAN_SHIFT);
+            bm_clear(h, (start - h->base) >> h->shift);
             release(h, bi);
         }
     }
@@ -800,7 +836,7 @@ static void __attribute__((noinline)) free_slow(struct sim_heap *h, uint32_t bi,
     if (slot == NO_SLOT)
         tab_find(h, h->nodes[bi].start, &slot);
     tab_delete(h, slot);
-    bm_clear(h, (h->nodes[bi].start - h->base) >> GRAN_SHIFT);
+    bm_clear(h, (h->nodes[bi].start - h->base) >> h->shift);
     release(h, bi);
 }
 
@@ -809,8 +845,8 @@ static void __attribute__((noinline)) free_slow(struct sim_heap *h, uint32_t bi,
 static inline bool park(struct sim_heap *h, uint32_t bi, uint64_t *size_out)
 {
     struct blk *b = &h->nodes[bi];
-    uint64_t size = b->size, g = size >> GRAN_SHIFT;
-    if (g > QUICK_GRANS || h->quick[g].count >= QUICK_LIST_MAX ||
+    uint64_t size = b->size, g = size >> h->shift;
+    if (g > h->quick_grans || h->quick[g].count >= QUICK_LIST_MAX ||
         h->quick_bytes + size > h->quick_limit)
         return false;
     /* the hash entry and the start bit stay */
@@ -873,9 +909,9 @@ enum sim_heap_rc sim_heap_lookup(const struct sim_heap *h, uint64_t addr, uint64
         return SIM_HEAP_EINVAL;
     if (addr < h->base || addr - h->base >= h->size)
         return SIM_HEAP_NOBLOCK;
-    if (bm_pred(h, (addr - h->base) >> GRAN_SHIFT, &p) != 0)
+    if (bm_pred(h, (addr - h->base) >> h->shift, &p) != 0)
         return SIM_HEAP_NOBLOCK;
-    s = h->base + (p << GRAN_SHIFT);
+    s = h->base + (p << h->shift);
     bi = tab_find(h, s, NULL);
     if (bi == NIL)
         return SIM_HEAP_NOBLOCK; /* cannot happen while the invariants hold */
@@ -923,8 +959,9 @@ void sim_heap_stats(const struct sim_heap *h, struct sim_heap_stats *st)
         }
     }
     st->size = h->size;
+    st->limit = h->limit;
     st->used_bytes = h->used_bytes;
-    st->free_bytes = h->size - h->used_bytes;
+    st->free_bytes = h->limit - h->used_bytes;
     st->live_blocks = h->live_blocks;
     st->largest_free = largest;
     st->peak_used_bytes = h->peak_used;
@@ -971,7 +1008,7 @@ static enum sim_heap_invariant check_lists(const struct sim_heap *h, uint64_t *n
                     return broken(f, SIM_HEAP_FREE_LIST, start_of(h, prev));
                 if (b->state != BLK_FREE || b->prev_free != prev)
                     return broken(f, SIM_HEAP_FREE_LIST, b->start);
-                mapping(b->size >> GRAN_SHIFT, &cfl, &csl);
+                mapping(b->size >> h->shift, &cfl, &csl);
                 if (cfl != fl || csl != sl)
                     return broken(f, SIM_HEAP_FREE_CLASS, b->start);
                 (*n_listed)++;
@@ -1016,14 +1053,14 @@ static enum sim_heap_invariant check_quick(const struct sim_heap *h, uint64_t *n
     *n_listed = 0;
     if (h->quick[0].head != NIL || h->quick[0].count != 0)
         return broken(f, SIM_HEAP_QUICK_LIST, start_of(h, h->quick[0].head));
-    for (g = 1; g <= QUICK_GRANS; g++) {
+    for (g = 1; g <= h->quick_grans; g++) {
         uint64_t n = 0;
         uint32_t bi, prev = NIL;
         for (bi = h->quick[g].head; bi != NIL; prev = bi, bi = h->nodes[bi].next_free) {
             const struct blk *b = &h->nodes[bi];
             if (bi >= h->n_nodes || ++steps > h->n_nodes)
                 return broken(f, SIM_HEAP_QUICK_LIST, start_of(h, prev));
-            if (b->state != BLK_QUICK || b->size != (uint64_t)g << GRAN_SHIFT)
+            if (b->state != BLK_QUICK || b->size != (uint64_t)g << h->shift)
                 return broken(f, SIM_HEAP_QUICK_LIST, b->start);
             n++;
             bytes += b->size;
@@ -1058,12 +1095,12 @@ static enum sim_heap_invariant check_blocks(const struct sim_heap *h, uint64_t *
             return broken(f, SIM_HEAP_BLOCK_OVERLAP, start_of(h, prev));
         if (b->start > expect)
             return broken(f, SIM_HEAP_BLOCK_GAP, b->start);
-        if (b->size == 0 || b->size % GRAN != 0 || b->size > h->base + h->size - b->start)
+        if (b->size == 0 || b->size % h->gran != 0 || b->size > h->base + h->size - b->start)
             return broken(f, SIM_HEAP_BLOCK_SIZE, b->start);
         if (b->next_phys < h->n_nodes && h->nodes[b->next_phys].start < b->start + b->size)
             return broken(f, SIM_HEAP_BLOCK_OVERLAP, b->start);
-        g0 = (b->start - h->base) >> GRAN_SHIFT;
-        g1 = g0 + (b->size >> GRAN_SHIFT) - 1;
+        g0 = (b->start - h->base) >> h->shift;
+        g1 = g0 + (b->size >> h->shift) - 1;
         if (b->state == BLK_USED || b->state == BLK_QUICK) {
             /* live and quick blocks: hashed, start bit set, no other bit inside;
              * a quick block may touch free or quick blocks */
@@ -1092,7 +1129,8 @@ static enum sim_heap_invariant check_blocks(const struct sim_heap *h, uint64_t *
     }
     if (expect != h->base + h->size)
         return broken(f, SIM_HEAP_TILING, expect);
-    if (n_used != h->live_blocks || used != h->used_bytes || h->peak_used < h->used_bytes)
+    if (n_used != h->live_blocks || used != h->used_bytes || h->peak_used < h->used_bytes ||
+        h->used_bytes + h->quick_bytes > h->limit)
         return broken(f, SIM_HEAP_COUNTERS, 0);
     return SIM_HEAP_SOUND;
 }
@@ -1151,7 +1189,7 @@ const char *sim_heap_fault_text(const struct sim_heap_fault *f, char *buf, size_
         [SIM_HEAP_BLOCK_LINK] = {"block ", " does not link back to its predecessor"},
         [SIM_HEAP_BLOCK_OVERLAP] = {"block ", " overlaps its successor"},
         [SIM_HEAP_BLOCK_GAP] = {"block ", " starts after its predecessor ends (a gap)"},
-        [SIM_HEAP_BLOCK_SIZE] = {"block ", " has a size of 0, not a multiple of 64, or past the "
+        [SIM_HEAP_BLOCK_SIZE] = {"block ", " has a size of 0, not a multiple of the granule, or past the "
                                            "heap's end"},
         [SIM_HEAP_BLOCK_STATE] = {"block ", " is neither free, live nor parked"},
         [SIM_HEAP_TILING] = {"the blocks end at ", ", not at the heap's end"},

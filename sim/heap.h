@@ -2,14 +2,19 @@
  * sim/heap.h - constant-time device heap for the aclsim device-memory simulator.
  *
  * A TLSF-shaped (two-level segregated fit) allocator over an abstract range of
- * device addresses [base, base+size).  Device memory is not host-accessible, so
+ * device addresses [base, base+size), of which at most `limit` bytes are in
+ * live blocks at once: the range is the driver's virtual heap, the limit the
+ * physical pages behind it, so an allocation is refused when the pages run
+ * out and (with a range larger than the limit) practically never because the
+ * addresses are fragmented.  Device memory is not host-accessible, so
  * every piece of metadata (block nodes, free lists, the start-address hash and
  * the block-start bitmap used by sim_heap_lookup) lives on the host side in
  * ordinary malloc'd / anonymous memory; the heap never touches the range itself.
  *
- * Granularity is 64 bytes: every block starts on a multiple of 64 and its size
- * is the requested size rounded up to 64; that rounded size is what free,
- * lookup and walk report.  alloc, free and lookup cost O(1) in the number of
+ * Granularity is a power of two from 64 bytes to 4 KiB chosen at creation (64
+ * for sim_heap_create): every block starts on a multiple of the granule and
+ * its size is the requested size rounded up to it; that rounded size is what
+ * free, lookup and walk report (the rest of this header says 64 for it).  alloc, free and lookup cost O(1) in the number of
  * live blocks (an alloc about to fail first flushes the quick lists below:
  * O(quick-listed blocks), at most 32 * 1025).
  *
@@ -35,8 +40,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Every block starts on, and is sized in, multiples of this many bytes. */
+/* The smallest and the largest granule: every block starts on, and is sized
+ * in, multiples of its heap's granule. */
 #define SIM_HEAP_GRANULE 64u
+#define SIM_HEAP_GRANULE_MAX 4096u
 
 struct sim_heap;
 
@@ -59,6 +66,26 @@ enum sim_heap_rc {
 struct sim_heap *sim_heap_create(uint64_t base, uint64_t size);
 
 /*
+ * Create a heap managing the device range [base, base+size), all free, whose
+ * live blocks hold at most limit bytes at once (an allocation beyond that is
+ * SIM_HEAP_NOSPACE however much of the range is free), in granules of
+ * `granule` bytes.  sim_heap_create(base, size) is
+ * sim_heap_create_paged(base, size, size, 64).
+ * pre: granule a power of two from SIM_HEAP_GRANULE to SIM_HEAP_GRANULE_MAX;
+ * base and size multiples of it, size >= granule, base+size does not wrap.
+ * Returns the handle, or NULL on host out-of-memory or a bad geometry.
+ */
+struct sim_heap *sim_heap_create_paged(uint64_t base, uint64_t size, uint64_t limit,
+                                       uint64_t granule);
+
+/*
+ * Change the bound on the bytes of live blocks (pages another range took or
+ * gave back).  pre: h != NULL, limit >= the bytes in live and parked blocks
+ * now (sim_heap_trim first to give the parked ones back).
+ */
+void sim_heap_set_limit(struct sim_heap *h, uint64_t limit);
+
+/*
  * Free all host metadata of the heap.  Live blocks are simply forgotten.
  * h may be NULL (no-op).
  */
@@ -67,9 +94,11 @@ void sim_heap_destroy(struct sim_heap *h);
 /*
  * Allocate a block of at least size bytes whose start is a multiple of align,
  * and remember the opaque tag with it.
- * pre: size > 0; align is a power of two >= 64 (64, 2 MiB huge pages, 1 GiB).
+ * pre: size > 0; align is a power of two >= the granule (2 MiB huge pages,
+ * 1 GiB).
  * Returns SIM_HEAP_OK and stores the start address in *addr; SIM_HEAP_NOSPACE
- * when no free block fits (size larger than the heap included),
+ * when the live blocks would hold more than the limit, or no free block fits
+ * (size larger than the heap included),
  * SIM_HEAP_HOSTMEM when the metadata cannot grow, SIM_HEAP_EINVAL on violated
  * preconditions.  On failure no live block, counter or lookup result has
  * changed (the quick lists may have been flushed as by sim_heap_trim).
@@ -145,7 +174,8 @@ enum sim_heap_invariant {
     SIM_HEAP_UNHASHED,        /* a live or parked block missing from the hash */
     SIM_HEAP_START_BIT,       /* its start bit clear, or another one inside it */
     SIM_HEAP_FREE_MARKED,     /* a start bit inside a free block */
-    SIM_HEAP_COUNTERS,        /* used bytes, live blocks or peak disagree */
+    SIM_HEAP_COUNTERS,        /* used bytes, live blocks or peak disagree, or
+                               * the used and parked bytes exceed the limit */
     SIM_HEAP_FREE_BITMAP,     /* a free-list bitmap bit disagrees with its list */
     SIM_HEAP_FREE_LIST,       /* a free list leaves the nodes, loops, holds a block
                                * not free or has a wrong back link */
@@ -200,9 +230,10 @@ typedef void (*sim_heap_walker)(uint64_t start, uint64_t size, int used, uint32_
 void sim_heap_walk(const struct sim_heap *h, sim_heap_walker fn, void *user);
 
 struct sim_heap_stats {
-    uint64_t size;            /* bytes managed */
+    uint64_t size;            /* bytes of addresses managed */
+    uint64_t limit;           /* bound on used_bytes (the create call's limit) */
     uint64_t used_bytes;      /* sum of live block sizes */
-    uint64_t free_bytes;      /* size - used_bytes (quick-listed blocks included) */
+    uint64_t free_bytes;      /* limit - used_bytes (quick-listed blocks included) */
     uint64_t live_blocks;     /* number of live blocks */
     uint64_t largest_free;    /* largest single free block, quick-listed ones ignored */
     uint64_t peak_used_bytes; /* high-water mark of used_bytes */

@@ -29,8 +29,17 @@ struct uvm_page {
     bool read_mostly;
 };
 
+/* A block's start is kept with its top bits flipped, so that Valgrind's leak
+ * check does not take the table for a pointer to the block: pinned memory
+ * outlives the runtime (the program may free it after aclFinalize), and
+ * a block the program lost must still show as definitely lost. Addresses
+ * have those bits clear, so the order of the table is the order of the
+ * starts. */
+#define HIDE_BITS ((uintptr_t)((uint64_t)0xa5a5 << 48))
+#define START(b) ((b).start_hidden ^ HIDE_BITS)
+
 struct hblock {
-    uintptr_t start;
+    uintptr_t start_hidden;
     size_t size;
     bool abandoned; /* the program's free failed: freed at forget_all */
     uint8_t kind;   /* SIM_HOST_PINNED, _REGISTERED or _MANAGED */
@@ -53,7 +62,7 @@ static size_t upper(uintptr_t addr)
     size_t lo = 0, hi = host.n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (host.v[mid].start <= addr)
+        if (START(host.v[mid]) <= addr)
             lo = mid + 1;
         else
             hi = mid;
@@ -92,7 +101,7 @@ enum sim_rc sim_host_alloc(size_t size, void **ptr)
     }
     size_t at = upper((uintptr_t)p);
     memmove(&host.v[at + 1], &host.v[at], (host.n - at) * sizeof *host.v);
-    host.v[at] = (struct hblock){(uintptr_t)p, size, false, SIM_HOST_PINNED, false, NULL,
+    host.v[at] = (struct hblock){(uintptr_t)p ^ HIDE_BITS, size, false, SIM_HOST_PINNED, false, NULL,
                                  ++host.gens};
     host.n++;
     host.bytes += size;
@@ -116,7 +125,7 @@ enum sim_rc sim_host_free(void *ptr)
 {
     pthread_mutex_lock(&host.lock);
     size_t at = upper((uintptr_t)ptr);
-    if (at == 0 || host.v[at - 1].start != (uintptr_t)ptr ||
+    if (at == 0 || START(host.v[at - 1]) != (uintptr_t)ptr ||
         host.v[at - 1].kind != SIM_HOST_PINNED) {
         pthread_mutex_unlock(&host.lock);
         return SIM_EINVAL;
@@ -135,10 +144,10 @@ bool sim_host_lookup(const void *ptr, void **start, size_t *size)
 {
     pthread_mutex_lock(&host.lock);
     size_t at = upper((uintptr_t)ptr);
-    bool hit = at > 0 && (uintptr_t)ptr - host.v[at - 1].start < host.v[at - 1].size &&
+    bool hit = at > 0 && (uintptr_t)ptr - START(host.v[at - 1]) < host.v[at - 1].size &&
                host.v[at - 1].kind == SIM_HOST_PINNED;
     if (hit) {
-        *start = (void *)host.v[at - 1].start;
+        *start = (void *)START(host.v[at - 1]);
         *size = host.v[at - 1].size;
     }
     pthread_mutex_unlock(&host.lock);
@@ -149,7 +158,7 @@ void sim_host_abandon(void *ptr, bool managed)
 {
     pthread_mutex_lock(&host.lock);
     size_t at = upper((uintptr_t)ptr);
-    if (at > 0 && host.v[at - 1].start == (uintptr_t)ptr &&
+    if (at > 0 && START(host.v[at - 1]) == (uintptr_t)ptr &&
         host.v[at - 1].kind == (managed ? SIM_HOST_MANAGED : SIM_HOST_PINNED))
         host.v[at - 1].abandoned = true;
     pthread_mutex_unlock(&host.lock);
@@ -158,15 +167,31 @@ void sim_host_abandon(void *ptr, bool managed)
 void sim_host_forget_all(void)
 {
     pthread_mutex_lock(&host.lock);
+    size_t kept = 0;
+    uint64_t bytes = 0;
     for (size_t i = 0; i < host.n; i++) {
-        if (host.v[i].abandoned)
-            base_free((void *)host.v[i].start);
-        base_free(host.v[i].pages); /* the library's own; the memory stays the program's */
+        struct hblock *b = &host.v[i];
+        if (b->kind == SIM_HOST_PINNED && !b->abandoned) {
+            /* Pinned memory belongs to no device and outlives the runtime:
+             * aclrtFreeHost takes it back later (hicann/runtime
+             * src/runtime/api/impl/api_impl.cc:2512-2536 asks for neither
+             * a context nor a device; npu_driver_mem.cc:838-862 allocates
+             * it as host memory). Kept in order: the table stays sorted. */
+            host.v[kept++] = *b;
+            bytes += b->size;
+            continue;
+        }
+        if (b->abandoned)
+            base_free((void *)START(*b));
+        base_free(b->pages); /* the library's own; the memory stays the program's */
     }
-    base_free(host.v);
-    host.v = NULL;
-    host.n = host.cap = 0;
-    host.bytes = 0;
+    host.n = kept;
+    host.bytes = bytes;
+    if (kept == 0) {
+        base_free(host.v);
+        host.v = NULL;
+        host.cap = 0;
+    }
     pthread_mutex_unlock(&host.lock);
 }
 
@@ -186,9 +211,9 @@ void sim_host_usage(uint64_t *cur, uint64_t *peak)
 static bool overlaps(uintptr_t start, size_t size)
 {
     size_t at = upper(start);
-    if (at > 0 && start - host.v[at - 1].start < host.v[at - 1].size)
+    if (at > 0 && start - START(host.v[at - 1]) < host.v[at - 1].size)
         return true;
-    return at < host.n && host.v[at].start - start < size;
+    return at < host.n && START(host.v[at]) - start < size;
 }
 
 /* Insert a block (lock held). SIM_EHOSTMEM when the table cannot grow. */
@@ -202,7 +227,7 @@ static enum sim_rc insert(const struct hblock *b)
         host.v = v;
         host.cap = cap;
     }
-    size_t at = upper(b->start);
+    size_t at = upper(START(*b));
     memmove(&host.v[at + 1], &host.v[at], (host.n - at) * sizeof *host.v);
     host.v[at] = *b;
     host.v[at].gen = ++host.gens;
@@ -222,7 +247,7 @@ static void erase(size_t at)
 static size_t base_of(const void *ptr, uint8_t kind)
 {
     size_t at = upper((uintptr_t)ptr);
-    return at > 0 && host.v[at - 1].start == (uintptr_t)ptr && host.v[at - 1].kind == kind
+    return at > 0 && START(host.v[at - 1]) == (uintptr_t)ptr && host.v[at - 1].kind == kind
                ? at - 1
                : host.n;
 }
@@ -234,7 +259,7 @@ enum sim_rc sim_host_register(void *ptr, size_t size, bool mapped)
     pthread_mutex_lock(&host.lock);
     enum sim_rc rc = SIM_EINVAL;
     if (!overlaps((uintptr_t)ptr, size))
-        rc = insert(&(struct hblock){(uintptr_t)ptr, size, false, SIM_HOST_REGISTERED, mapped,
+        rc = insert(&(struct hblock){(uintptr_t)ptr ^ HIDE_BITS, size, false, SIM_HOST_REGISTERED, mapped,
                                      NULL, 0});
     pthread_mutex_unlock(&host.lock);
     return rc;
@@ -255,9 +280,9 @@ bool sim_host_find(const void *ptr, struct sim_host_block *out)
 {
     pthread_mutex_lock(&host.lock);
     size_t at = upper((uintptr_t)ptr);
-    bool hit = at > 0 && (uintptr_t)ptr - host.v[at - 1].start < host.v[at - 1].size;
+    bool hit = at > 0 && (uintptr_t)ptr - START(host.v[at - 1]) < host.v[at - 1].size;
     if (hit)
-        *out = (struct sim_host_block){(void *)host.v[at - 1].start, host.v[at - 1].size,
+        *out = (struct sim_host_block){(void *)START(host.v[at - 1]), host.v[at - 1].size,
                                        host.v[at - 1].kind, host.v[at - 1].mapped,
                                        host.v[at - 1].gen};
     pthread_mutex_unlock(&host.lock);
@@ -280,7 +305,7 @@ enum sim_rc sim_managed_alloc(uint64_t size, void **ptr)
         return SIM_ENOMEM;
     }
     pthread_mutex_lock(&host.lock);
-    enum sim_rc rc = insert(&(struct hblock){(uintptr_t)p, (size_t)rounded, false,
+    enum sim_rc rc = insert(&(struct hblock){(uintptr_t)p ^ HIDE_BITS, (size_t)rounded, false,
                                              SIM_HOST_MANAGED, false, pages, 0});
     pthread_mutex_unlock(&host.lock);
     if (rc != SIM_OK) {
@@ -318,7 +343,7 @@ static struct hblock *managed_range(const void *ptr, uint64_t size, size_t *firs
     if (at == 0 || size == 0)
         return NULL;
     struct hblock *b = &host.v[at - 1];
-    uint64_t off = (uintptr_t)ptr - b->start;
+    uint64_t off = (uintptr_t)ptr - START(*b);
     if (b->kind != SIM_HOST_MANAGED || off >= b->size || size > b->size - off)
         return NULL;
     *first = (size_t)(off / UVM_PAGE);

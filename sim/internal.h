@@ -73,6 +73,13 @@ struct sim_dev {
     _Atomic bool plain;
     _Atomic bool view_whole; /* the device view is reserved in full (vaspace.h) */
     _Atomic unsigned padding; /* the profile's aclrtMalloc padding */
+    uint64_t granule;         /* of blocks on normal pages (sim_device_granule) */
+    uint64_t pages;           /* bytes of HBM blocks may take (the reserve left out) */
+    /* DVPP memory (blocks.c): a heap of its own over the DVPP window, its
+     * blocks' pages taken from the main heap's limit. Under the lock. */
+    struct sim_heap *dvpp;
+    uint64_t dvpp_off;        /* the window's offset from base */
+    uint64_t dvpp_used;       /* bytes of DVPP blocks */
     /* Frees and unmaps so far (written under the lock, read without it):
      * a graph whose ranges were all live at a count still finds them so
      * while the count is unchanged (graph.c). */
@@ -112,6 +119,16 @@ void sim_config_unlock(void);
 /* A device opened (+1) or closed (-1): sim_configure changes nothing
  * while any is open. pre: the mutex held. */
 void sim_config_count_open(int delta);
+/* Where blocks on normal pages start, and the unit they are sized in
+ * (ACLSIM_MALLOC_ALIGN: the driver's 4 KiB page unless a test asks for
+ * less). */
+uint64_t sim_device_granule(void);
+/* The DVPP heap's unit on a device of that granule: the granule, 128 bytes
+ * at the least (acldvppMalloc's documented start alignment). */
+static inline uint64_t sim_dvpp_granule(uint64_t granule)
+{
+    return granule < 128 ? 128 : granule;
+}
 
 /* Device id's state, open or not. pre: 0 <= id < SIM_MAX_DEVICES. */
 static inline struct sim_dev *sim_dev_get(int32_t id)
@@ -247,6 +264,10 @@ enum sim_rc sim_block_alloc(struct sim_dev *d, uint64_t size, uint64_t usable,
 /* Free the blocks whose free failed (sim_mem_abandon) and empty the list:
  * the device is closing. pre: d open, no other call on d can run. */
 void sim_block_release_abandoned(struct sim_dev *d);
+/* A DVPP block of `size` bytes (a multiple of the DVPP heap's granule),
+ * `usable` of them the program's, its pages taken from the device's.
+ * pre: as sim_block_alloc. */
+enum sim_rc sim_dvpp_block(struct sim_dev *d, uint64_t size, uint64_t usable, void **ptr);
 
 /* ---- stacks.c: allocation stacks for leak reports (ACLSIM_TRACK=1) ---- */
 
@@ -282,6 +303,12 @@ enum sim_rc sim_mem_fill_view(void *dst, int value, size_t n);
 /* Bytes of address space a device of `capacity` bytes needs: the heap,
  * the handle window and the reservation window (vmm.c). */
 uint64_t sim_vmm_span(uint64_t capacity);
+/* Bytes of the heap's window, the virtual heap aclrtMalloc's blocks take
+ * their addresses from (vmm.c): larger than the device's pages. */
+uint64_t sim_vmm_heap_window(uint64_t capacity);
+/* Where the DVPP window starts (vmm.c), SIM_DVPP_SPAN bytes long. */
+uint64_t sim_vmm_dvpp_window(uint64_t capacity);
+#define SIM_DVPP_SPAN (UINT64_C(16) << 30)
 /* Set up / tear down d's virtual memory (every mapping, handle and
  * reservation goes). pre: d->lock not held; open: d being opened. */
 enum sim_rc sim_vmm_open(struct sim_dev *d, uint64_t capacity);

@@ -42,10 +42,16 @@ static enum sim_rc alloc_huge(struct sim_dev *d, uint64_t size, uint64_t usable,
     return sim_block_alloc(d, round_up(size, sim_page_bytes(page)), usable, page, ptr);
 }
 
-/* Normal pages: the size in heap granules. */
-static enum sim_rc alloc_normal(struct sim_dev *d, uint64_t size, uint64_t usable, void **ptr)
+/* Normal pages: the size in the device's granules, the driver's 4 KiB
+ * pages (ACLSIM_MALLOC_ALIGN for a test of less). The driver keeps device
+ * memory on normal pages in 4 KiB units (hicann/driver
+ * src/ascend_hal/svm/v2/devmm/devmm_virt_interface.c:1212-1214,
+ * DEVMM_DEV_PAGE_SIZE at v2/common/devmm_svm.h:43) and rounds every block
+ * to its unit (devmm_virt_com_heap.c:1527): a block starts on a page. */
+static inline __attribute__((always_inline)) enum sim_rc
+alloc_normal(struct sim_dev *d, uint64_t size, uint64_t usable, void **ptr)
 {
-    return sim_block_alloc(d, round_up(size, SIM_HEAP_GRANULE), usable, SIM_PAGE_NORMAL, ptr);
+    return sim_block_alloc(d, round_up(size, d->granule), usable, SIM_PAGE_NORMAL, ptr);
 }
 
 /* Every request that is not a small one on normal pages. */
@@ -93,4 +99,20 @@ sim_mem_alloc(int32_t id, uint64_t size, enum sim_policy policy, bool no_pad, vo
         policy != SIM_POLICY_HUGE1G_ONLY)
         return alloc_normal(d, padded, usable, ptr);
     return alloc_by_policy(d, usable, padded, policy, ptr);
+}
+
+/* DVPP memory (acldvppMalloc): the size rounded up to 32 bytes plus 32
+ * (CANN's documentation of acldvppMalloc, hiascend.com/document/detail/zh/
+ * canncommercial/800/apiref/appdevgapi/aclcppdevg_03_0323.html; the
+ * runtime's own rounding to 32: hicann/runtime
+ * src/runtime/api/impl/api_impl.cc:2388-2394), in the DVPP heap's 4 KiB
+ * units (hicann/driver src/ascend_hal/svm/v2/devmm/devmm_virt_dvpp_heap.c:
+ * 25; 128 bytes at the least, the documented start alignment, under
+ * ACLSIM_MALLOC_ALIGN=64). Out of line: aclrtMalloc's path, which shares
+ * the backend's entry, stays small enough to inline its quick pop. */
+__attribute__((noinline)) enum sim_rc sim_dvpp_alloc(int32_t id, uint64_t size, void **ptr)
+{
+    struct sim_dev *d = sim_dev_get(id);
+    uint64_t usable = round_up(size, 32), unit = sim_dvpp_granule(d->granule);
+    return sim_dvpp_block(d, round_up(usable + 32, unit), usable, ptr);
 }

@@ -20,6 +20,16 @@
  * while more than the release threshold is idle, and aclrtMemPoolTrimTo
  * does so down to its figure; only blocks whose free has completed go.
  *
+ * soma's rules (hicann/runtime src/runtime/feature/soma/): a pool is
+ * destroyed with blocks still handed out (soma.cc:125-146 refuses only a
+ * pool its creator marked undeletable, stream_mem_pool.cc:549-552; pools
+ * of aclrtMemPoolCreate are deletable, soma.cc:96); a reuse switch stores 1
+ * for any value but 0, a release threshold above the pool's size and a
+ * high-water mark other than 0 are refused (stream_mem_pool.cc:473-518);
+ * a trim above the pool's size is refused and one at or above what it
+ * reserves trims nothing (stream_mem_pool.cc:420-436); an allocation the
+ * pool's size cannot hold is refused (stream_mem_pool.cc:150-166).
+ *
  * Dependencies are learnt from the backend's event records and waits
  * (sim_pool_note_*): direct ones only (A -> B, not A -> B -> C).
  * One mutex guards every pool and the dependency tables.
@@ -139,14 +149,17 @@ enum sim_rc sim_pool_destroy(struct sim_pool *p, uint64_t *in_use)
         *in_use = 0;
         return SIM_EINVAL;
     }
-    if (p->used) {
-        *in_use = p->used;
-        pthread_mutex_unlock(&P.lock);
-        return SIM_ENOTREADY;
-    }
+    *in_use = p->used;
     unlink_pool(p);
-    while (p->n)
+    while (p->n) {
+        struct pblock *b = p->blk[p->n - 1];
+        if (b->busy) { /* handed out: it goes with its pool */
+            base_map_remove(&P.live, (uint64_t)(uintptr_t)b->ptr, NULL);
+            b->busy = false;
+            p->used -= b->size;
+        }
         drop(p, p->n - 1);
+    }
     if (sim_trace_enabled())
         trace_pool(p, "pool destroy", p, 0);
     pthread_mutex_unlock(&P.lock);
@@ -176,12 +189,14 @@ enum sim_rc sim_pool_attr(struct sim_pool *p, enum sim_pool_attr a, bool set, ui
     case SIM_POOL_REUSE_OPPORTUNISTIC:
     case SIM_POOL_REUSE_INTERNAL:
         if (set)
-            p->reuse[a] = (uint32_t)*v;
+            p->reuse[a] = *v != 0;
         else
             *v = p->reuse[a];
         break;
     case SIM_POOL_RELEASE_THRESHOLD:
-        if (set)
+        if (set && *v > p->max)
+            rc = SIM_EPERM;
+        else if (set)
             p->threshold = *v;
         else
             *v = p->threshold;
@@ -191,8 +206,10 @@ enum sim_rc sim_pool_attr(struct sim_pool *p, enum sim_pool_attr a, bool set, ui
         *v = set ? *v : p->reserved;
         break;
     case SIM_POOL_RESERVED_HIGH:
-        if (set)
-            p->reserved_high = p->reserved; /* only 0 (a reset) is accepted above */
+        if (set && *v != 0)
+            rc = SIM_EPERM;
+        else if (set)
+            p->reserved_high = p->reserved;
         else
             *v = p->reserved_high;
         break;
@@ -201,7 +218,9 @@ enum sim_rc sim_pool_attr(struct sim_pool *p, enum sim_pool_attr a, bool set, ui
         *v = set ? *v : p->used;
         break;
     case SIM_POOL_USED_HIGH:
-        if (set)
+        if (set && *v != 0)
+            rc = SIM_EPERM;
+        else if (set)
             p->used_high = p->used;
         else
             *v = p->used_high;
@@ -262,8 +281,8 @@ enum sim_rc sim_pool_malloc(struct sim_pool *p, uint64_t size, struct sim_stream
                 drop(p, i);
         struct pblock *b = NULL;
         void *mem = NULL;
-        enum sim_rc rc = SIM_ENOMEM;
-        if (p->reserved + need <= p->max && !FLT_HIT(SIM_POOL_GROW))
+        enum sim_rc rc = p->reserved + need > p->max ? SIM_EPERM : SIM_ENOMEM;
+        if (rc == SIM_ENOMEM && !FLT_HIT(SIM_POOL_GROW))
             rc = sim_mem_alloc(p->dev, need, SIM_POLICY_HUGE_FIRST, true, &mem);
         if (rc == SIM_OK && p->n == p->cap) {
             size_t cap = p->cap ? 2 * p->cap : 16;
@@ -358,6 +377,10 @@ enum sim_rc sim_pool_trim(struct sim_pool *p, uint64_t keep)
     if (!live_pool(p)) {
         pthread_mutex_unlock(&P.lock);
         return SIM_EINVAL;
+    }
+    if (keep > p->max) {
+        pthread_mutex_unlock(&P.lock);
+        return SIM_EPERM;
     }
     shrink(p, keep > p->used ? keep : p->used);
     if (sim_trace_enabled())

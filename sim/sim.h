@@ -156,11 +156,18 @@ enum sim_policy {
  * unless `no_pad` (aclrtMallocAlign32) or 1 GB pages; 2 MB pages round to 2 MB,
  * HUGE_FIRST uses normal pages up to 1 MB and falls back to them when no
  * huge page is left; 1 GB pages round to 1 GB and exist only where the
- * profile has them (else SIM_EUNSUPPORTED). Starts are 64-byte aligned
- * (2 MB / 1 GB for huge pages). SIM_ENOMEM when no room.
+ * profile has them (else SIM_EUNSUPPORTED). Starts are on the device's
+ * granule (4 KiB, ACLSIM_MALLOC_ALIGN) or page (2 MB / 1 GB for huge pages).
+ * SIM_ENOMEM when the device lacks the pages.
  * pre: dev open, 0 < size <= SIZE_MAX - 64. */
 enum sim_rc sim_mem_alloc(int32_t dev, uint64_t size, enum sim_policy policy, bool no_pad,
                           void **ptr);
+/* DVPP memory (acldvppMalloc) of size bytes on open device dev: ALIGN_UP(size,
+ * 32) + 32 bytes, from the device's DVPP range of 16 GiB of addresses, on
+ * the device's pages; freed by sim_mem_free like any block. SIM_ENOMEM when
+ * the device lacks the pages or the DVPP range lacks a free run that long.
+ * pre: dev open, 0 < size <= SIZE_MAX - 64. */
+enum sim_rc sim_dvpp_alloc(int32_t dev, uint64_t size, void **ptr);
 /* Free the live block starting at ptr, on whichever device holds it;
  * SIM_EINVAL (and no change) unless ptr is the start of a live block. */
 enum sim_rc sim_mem_free(void *ptr);
@@ -211,9 +218,11 @@ enum sim_rc sim_host_alloc(size_t size, void **ptr);
 enum sim_rc sim_host_free(void *ptr);
 /* The live host block containing ptr: true with its start and size. */
 bool sim_host_lookup(const void *ptr, void **start, size_t *size);
-/* Stop tracking every host block, without freeing any (aclFinalize). A
- * block the program still has is then the program's to free; one it lost
- * shows up in Valgrind as definitely lost, at its aclrtMallocHost. */
+/* The runtime ends (aclFinalize): stop tracking registered and managed
+ * host blocks, without freeing any; pinned blocks stay, tied to no device,
+ * for aclrtFreeHost to take back later. A block the program lost shows up
+ * in Valgrind as definitely lost, at its aclrtMallocHost (the table hides
+ * its starts from the leak check). */
 void sim_host_forget_all(void);
 /* The program's free of the pinned (aclrtFreeHost) or, with managed,
  * managed (aclrtFree) block at ptr failed: free it at sim_host_forget_all
@@ -868,14 +877,17 @@ enum sim_pool_attr {
 };
 /* A pool of device dev holding at most max bytes (0: the device's HBM). */
 enum sim_rc sim_pool_create(int32_t dev, uint64_t max, struct sim_pool **out);
-/* SIM_ENOTREADY (and *in_use) while blocks are handed out; SIM_EINVAL for
- * no live pool. */
+/* Destroy the pool, with whatever it holds: blocks still handed out go
+ * too (*in_use says how many bytes). SIM_EINVAL for no live pool. */
 enum sim_rc sim_pool_destroy(struct sim_pool *p, uint64_t *in_use);
 bool sim_pool_valid(const struct sim_pool *p);
-/* Read or set an attribute (SIM_EINVAL: read-only or unknown). A set of a
- * high-water mark resets it to the current figure. */
+/* Read or set an attribute (SIM_EINVAL: no live pool, a read-only or an
+ * unknown attribute; SIM_EPERM: a value the pool refuses, a release
+ * threshold above its maximum or a high-water mark other than 0). A
+ * reuse switch stores 1 for any value but 0; a set of a high-water mark
+ * resets it to the current figure. */
 enum sim_rc sim_pool_attr(struct sim_pool *p, enum sim_pool_attr a, bool set, uint64_t *v);
-/* SIM_ENOMEM past the pool's maximum or the device's HBM. */
+/* SIM_EPERM past the pool's maximum, SIM_ENOMEM past the device's pages. */
 enum sim_rc sim_pool_malloc(struct sim_pool *p, uint64_t size, struct sim_stream *s, void **ptr);
 /* SIM_EINVAL unless ptr is a block a pool handed out. */
 enum sim_rc sim_pool_free(void *ptr, struct sim_stream *s);
@@ -883,6 +895,9 @@ bool sim_pool_owns(const void *ptr);
 /* Whether ptr lies in memory some pool holds, handed out or idle (CANN's
  * SomaApi::InMemPoolRegion). */
 bool sim_pool_region(const void *ptr);
+/* Give idle memory back down to keep bytes (never below what is handed
+ * out). SIM_EPERM for keep above the pool's maximum, SIM_EINVAL for no
+ * live pool. */
 enum sim_rc sim_pool_trim(struct sim_pool *p, uint64_t keep);
 /* A synchronisation with device dev's work: pools release what is idle
  * above their threshold. */

@@ -3,23 +3,27 @@
  * physical handles and the mappings between them (aclrtReserveMemAddress,
  * aclrtMallocPhysical, aclrtMapMem and their kin).
  *
- * Layout. A device's address space (vaspace.c) is three windows, each a
+ * Layout. A device's address space (vaspace.c) is four windows, each a
  * multiple of 1 GiB:
- *   [0, C)          the heap (blocks.c): aclrtMalloc blocks, and one block
- *                   per physical handle, so that physical memory counts
- *                   against HBM and aclrtGetMemInfo like any allocation;
- *   [C, 2C)         the handle window: the handle of the physical memory
- *                   whose heap block is at offset o is the address C + o.
+ *   [0, H)          the heap (blocks.c), H = 2C: the
+ *                   virtual heap whose addresses aclrtMalloc blocks take,
+ *                   and one block per physical handle, so that physical
+ *                   memory counts against HBM and aclrtGetMemInfo like
+ *                   any allocation;
+ *                   at most C bytes of it in blocks at once (the pages);
+ *   [H, 2H)         the handle window: the handle of the physical memory
+ *                   whose heap block is at offset o is the address H + o.
  *                   Handles are thus distinct device addresses of their
  *                   size, which memcheck can watch as blocks (a lost handle
  *                   is a leak at aclrtMallocPhysical), and no aclrtFree or
  *                   copy can mistake one for memory;
- *   [2C, 2C + R)    the reservation window, R = 2C (at least 16 GiB):
- *                   aclrtReserveMemAddress takes ranges from it.
+ *   [2H, 2H + R)    the reservation window, R = 2C (at least 16 GiB):
+ *                   aclrtReserveMemAddress takes ranges from it;
+ *   [2H + R, +16 GiB) the DVPP window: acldvppMalloc's blocks (blocks.c).
  * (C is the HBM capacity rounded up to 1 GiB.)
  *
  * Aliasing. The bytes of all physical memory of a device live in one
- * memfd of C bytes (sparse: tmpfs gives pages only to bytes written), the
+ * memfd of H bytes (sparse: tmpfs gives pages only to bytes written), the
  * handle at heap offset o owning [o, o + size) of it. Mapping a handle at
  * a reserved address maps that part of the memfd MAP_SHARED|MAP_FIXED
  * over the host view of the address (vaspace.c's read/write alias), so
@@ -89,21 +93,48 @@ struct sim_res {
 };
 
 
-uint64_t sim_vmm_span(uint64_t capacity)
+/* The heap's window is twice the device's pages: the driver takes its
+ * heaps' addresses from a range of 8 TiB that all devices share
+ * (hicann/driver src/sdk_driver/svm/v2/command/ioctl/svm_define.h:112-120)
+ * and a new 1 GiB heap when the ones it has lack a free range
+ * (src/ascend_hal/svm/v2/devmm/devmm_virt_interface.c:1594-1655), so a
+ * program's frees never leave it without addresses while it has pages;
+ * with at least the pages' worth of addresses free, the heap here does
+ * not either unless a pattern made to defeat it spreads live blocks over
+ * every free range. Not more: the device's four windows (about 6C) must
+ * fit where the host places a mapping, 1.3 TiB under ThreadSanitizer (a
+ * 144 GB part), and the largest device's (16 TiB) in the host's 128 TiB. */
+uint64_t sim_vmm_heap_window(uint64_t capacity)
+{
+    return 2 * ((capacity + GIB - 1) & ~(GIB - 1));
+}
+
+/* The end of the reservation window, R = 2C (at least 16 GiB) past 2H. */
+static uint64_t res_end(uint64_t capacity)
 {
     uint64_t c = (capacity + GIB - 1) & ~(GIB - 1);
     uint64_t r = 2 * c < 16 * GIB ? 16 * GIB : 2 * c;
-    return 2 * c + r;
+    return 2 * sim_vmm_heap_window(capacity) + r;
+}
+
+uint64_t sim_vmm_dvpp_window(uint64_t capacity)
+{
+    return res_end(capacity);
+}
+
+uint64_t sim_vmm_span(uint64_t capacity)
+{
+    return res_end(capacity) + SIM_DVPP_SPAN;
 }
 
 enum sim_rc sim_vmm_open(struct sim_dev *d, uint64_t capacity)
 {
-    uint64_t c = (capacity + GIB - 1) & ~(GIB - 1);
+    uint64_t h = sim_vmm_heap_window(capacity);
     struct sim_vmm *v = &d->vmm_state;
     memset(v, 0, sizeof *v);
-    v->handle_off = c;
-    v->res_lo = 2 * c;
-    v->res_hi = sim_vmm_span(capacity);
+    v->handle_off = h;
+    v->res_lo = 2 * h;
+    v->res_hi = res_end(capacity);
     v->fd = -1;
     d->vmm = v;
     return SIM_OK;

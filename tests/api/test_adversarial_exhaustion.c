@@ -17,6 +17,10 @@
 /* What the heap hands out: the capacity less CANN's 8 MiB driver reserve
  * (sim/policy.c), which aclrtGetMemInfo leaves out of its total too. */
 #define USABLE (HBM - (8u << 20))
+/* The driver's unit of device memory on normal pages: every block is
+ * rounded to it (hicann/driver src/ascend_hal/svm/v2/devmm/
+ * devmm_virt_interface.c:1212-1214, devmm_virt_com_heap.c:1527). */
+#define PAGE 4096u
 
 static int up(void **state)
 {
@@ -75,29 +79,27 @@ static void test_device_memory_until_207001_then_recovery(void **state)
             break;
         }
     }
-    /* 1 MiB + 32 bytes of padding, in 64-byte granules: 55 fit in 56 MiB. */
-    assert_int_equal(n, USABLE / (BLOCK + 64));
+    /* 1 MiB + 32 bytes of padding, in 4 KiB pages: 55 fit in 56 MiB. */
+    assert_int_equal(n, USABLE / (BLOCK + PAGE));
     mem_info(&fr, &total);
     assert_int_equal(total, USABLE);
-    assert_int_equal(fr, USABLE - n * (BLOCK + 64)); /* the tail, below one block */
-    /* Smaller requests still find the tail, to the last granule: 259
-     * blocks of 4000 (+32 padding, in 64-byte granules: 4032 bytes), then
-     * the last 256 bytes as four unpadded 64-byte blocks, then nothing. */
+    assert_int_equal(fr, USABLE - n * (BLOCK + PAGE)); /* the tail, below one block */
+    /* Smaller requests still find the tail, to the last page: 201 blocks
+     * of 4000 (+32 padding: one page each), then the pages are gone and
+     * even an unpadded 64-byte block, a page too, fails. */
     static void *tail[512];
-    size_t k = 0, k64 = 0;
+    size_t k = 0;
     while (k < 512 && aclrtMalloc(&tail[k], 4000, ACL_MEM_MALLOC_NORMAL_ONLY) == ACL_SUCCESS)
         k++;
-    assert_int_equal(k, (USABLE - n * (BLOCK + 64)) / 4032);
+    assert_int_equal(k, (USABLE - n * (BLOCK + PAGE)) / PAGE);
     expect_oom(4000);
     void *q;
-    while (aclrtMallocAlign32(&q, 64, ACL_MEM_MALLOC_NORMAL_ONLY) == ACL_SUCCESS)
-        tail[k + k64++] = q;
-    assert_int_equal(k64, (USABLE - n * (BLOCK + 64) - k * 4032) / 64);
+    assert_int_equal(aclrtMallocAlign32(&q, 64, ACL_MEM_MALLOC_NORMAL_ONLY),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
     expect_oom(64);
     assert_int_equal(aclrtMallocAlign32(&q, 1, ACL_MEM_MALLOC_NORMAL_ONLY),
                      ACL_ERROR_RT_MEMORY_ALLOCATION);
     expect_oom(1);
-    k += k64;
     /* Recovery: one block back, one allocation fits again. */
     assert_int_equal(aclrtFree(p[n / 2]), ACL_SUCCESS);
     assert_int_equal(aclrtMalloc(&p[n / 2], BLOCK, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
@@ -136,7 +138,9 @@ static void test_huge_pages_exhausted(void **state)
     assert_int_equal(aclrtMalloc(&p[0], (1u << 20) + 4096, ACL_MEM_MALLOC_HUGE_ONLY),
                      ACL_ERROR_RT_MEMORY_ALLOCATION);
     expect_oom((1u << 20) + 4096);
-    assert_int_equal(aclrtMalloc(&p[0], (1u << 20) - 4096, ACL_MEM_MALLOC_HUGE_FIRST),
+    /* 1 MiB - 8 KiB + 32 padding: 255 pages, all that the freed 2 MiB less
+     * q's 257 leave. */
+    assert_int_equal(aclrtMalloc(&p[0], (1u << 20) - 2 * PAGE, ACL_MEM_MALLOC_HUGE_FIRST),
                      ACL_SUCCESS);
     aclrtPtrAttributes a;
     assert_int_equal(aclrtPointerGetAttributes(p[0], &a), ACL_SUCCESS);
@@ -147,7 +151,7 @@ static void test_huge_pages_exhausted(void **state)
         assert_int_equal(aclrtFree(p[i]), ACL_SUCCESS);
     size_t fr, total;
     mem_info(&fr, &total);
-    assert_int_equal(fr, total - (1u << 20) - 64);
+    assert_int_equal(fr, total - (1u << 20) - PAGE);
     assert_int_equal(aclrtFree(q), ACL_SUCCESS);
     mem_info(&fr, &total);
     assert_int_equal(fr, total);

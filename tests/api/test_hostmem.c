@@ -60,13 +60,6 @@ static uint64_t stream_ps(void)
     return t;
 }
 
-static size_t free_bytes(void)
-{
-    size_t fr, total;
-    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
-    return fr;
-}
-
 /* ---- allocations with a configuration ---- */
 
 static void test_malloc_with_cfg_bad_input(void **state)
@@ -117,11 +110,14 @@ static void test_malloc_with_cfg_allocates_without_padding(void **state)
     attrs[0].value.moduleId = 7;
     attrs[1].value.deviceId = 0;
     aclrtMallocConfig cfg = {attrs, 2};
-    size_t before = free_bytes();
-    assert_int_equal(aclrtMallocWithCfg(&p, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &cfg), ACL_SUCCESS);
-    assert_int_equal(before - free_bytes(), 128);
-    assert_int_equal(aclrtMalloc(&q, 100, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-    assert_int_equal(before - free_bytes(), 128 + 192);
+    size_t before = hbm_free_bytes();
+    /* 4080 rounds to 4096, one 4 KiB page; aclrtMalloc's 32 bytes of
+     * padding make it two (the driver's pages: hicann/driver
+     * src/ascend_hal/svm/v2/devmm/devmm_virt_com_heap.c:1527). */
+    assert_int_equal(aclrtMallocWithCfg(&p, 4080, ACL_MEM_MALLOC_NORMAL_ONLY, &cfg), ACL_SUCCESS);
+    assert_int_equal(before - hbm_free_bytes(), 4096);
+    assert_int_equal(aclrtMalloc(&q, 4080, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(before - hbm_free_bytes(), 4096 + 8192);
     aclrtPtrAttributes a;
     assert_int_equal(aclrtPointerGetAttributes(p, &a), ACL_SUCCESS);
     assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
@@ -130,7 +126,7 @@ static void test_malloc_with_cfg_allocates_without_padding(void **state)
     assert_int_equal(aclrtMallocForTaskScheduler(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL),
                      ACL_SUCCESS);
     assert_int_equal(aclrtFree(p), ACL_SUCCESS);
-    assert_int_equal(free_bytes(), before);
+    assert_int_equal(hbm_free_bytes(), before);
 }
 
 static void test_malloc_host_with_cfg(void **state)
@@ -821,6 +817,52 @@ static void test_950_has_no_managed_memory(void **state)
     assert_int_equal(open_soc("Ascend910B1"), 0);
 }
 
+/* ---- pinned memory outlives the runtime ----
+ *
+ * aclrtMallocHost memory is host memory tied to no device (hicann/runtime
+ * src/runtime/driver/npu_driver_mem.cc:838-862, MEM_HOST), and aclrtFreeHost
+ * checks neither aclInit nor a device: the ACL layer checks the pointer only
+ * (src/acl/aclrt_impl/memory.cpp:616-625) and the runtime takes the driver
+ * of no context when there is none (src/runtime/api/impl/api_impl.cc:
+ * 2512-2536). Run in a group of its own: it ends the runtime. */
+
+static int nothing(void **state)
+{
+    (void)state;
+    return 0;
+}
+
+static void test_pinned_memory_outlives_the_runtime(void **state)
+{
+    (void)state;
+    void *b = NULL, *c = NULL;
+    unsigned char *u;
+    setenv("ACLSIM_SOC", "Ascend910B1", 1);
+    setenv("ACLSIM_HBM_BYTES", "268435456", 1);
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost(&b, 64), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost(&c, 4096), ACL_SUCCESS);
+    memset(b, 0x3c, 64);
+    assert_int_equal(aclFinalize(), ACL_SUCCESS);
+    (void)aclrtResetDevice(0);
+    (void)aclGetRecentErrMsg();
+    u = b;
+    assert_int_equal(u[63], 0x3c); /* still the program's memory */
+    assert_int_equal(aclrtFreeHost(b), ACL_SUCCESS);
+    assert_null(aclGetRecentErrMsg());
+    /* freed once: a second free is refused as before */
+    assert_int_equal(aclrtFreeHost(b), ACL_ERROR_RT_MEMORY_FREE);
+    (void)aclGetRecentErrMsg();
+    /* and across a new runtime: still pinned, still freed by aclrtFreeHost */
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    aclrtPtrAttributes a;
+    assert_int_equal(aclrtPointerGetAttributes(c, &a), ACL_SUCCESS);
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+    assert_int_equal(aclrtFreeHost(c), ACL_SUCCESS);
+    assert_int_equal(aclFinalize(), ACL_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -843,5 +885,10 @@ int main(void)
         cmocka_unit_test(test_cmo_tasks_take_time_and_touch_nothing),
         cmocka_unit_test(test_950_has_no_managed_memory),
     };
-    return cmocka_run_group_tests_name("hostmem", tests, up, down);
+    const struct CMUnitTest runtime_end[] = {
+        cmocka_unit_test(test_pinned_memory_outlives_the_runtime),
+    };
+    int failed = cmocka_run_group_tests_name("hostmem", tests, up, down);
+    return failed + cmocka_run_group_tests_name("pinned memory and the runtime's end", runtime_end,
+                                                nothing, nothing);
 }

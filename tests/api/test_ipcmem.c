@@ -324,12 +324,7 @@ static void test_leak_report(void **state)
     unsetenv("ACLSIM_LEAK_CHECK");
     unsetenv("ACLSIM_REPORT");
     char text[16384] = "";
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = 0;
-    fclose(f);
-    unlink(path);
+    read_report(path, text, sizeof text);
     char want[256];
     snprintf(want, sizeof want, "imported memory: 2097152 bytes at %p, IPC key %s, never closed "
              "(aclrtIpcMemImportByKey without aclrtIpcMemClose)", q, key);

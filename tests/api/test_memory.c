@@ -72,7 +72,7 @@ static void test_malloc_out_of_memory_is_207001_with_el0004(void **state)
 }
 
 /* The largest sizes the size check lets through cannot wrap around in the
- * rounding to 32 bytes, 64-byte granules or 2 MB pages: each is simply
+ * rounding to 32 bytes, 4 KiB or 2 MB pages: each is simply
  * more than the device has. */
 static void test_malloc_of_the_largest_sizes_is_out_of_memory(void **state)
 {
@@ -98,11 +98,18 @@ static void test_malloc_accounts_padding_and_free_returns_it(void **state)
     void *p;
     assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &total), ACL_SUCCESS);
     assert_true(f0 <= total && total <= 256u << 20);
-    assert_int_equal(aclrtMalloc(&p, 100, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-    assert_int_equal((uintptr_t)p % 64, 0);
+    /* 910B1: ALIGN_UP(4065, 32) + 32 padding = 4128 bytes, in the driver's
+     * 4 KiB pages (hicann/driver src/ascend_hal/svm/v2/devmm/
+     * devmm_virt_interface.c:1212-1214, devmm_virt_com_heap.c:1527): two
+     * pages, where 4064 + 32 takes one. */
+    assert_int_equal(aclrtMalloc(&p, 4065, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)p % 4096, 0);
     assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &total), ACL_SUCCESS);
-    /* 910B1: ALIGN_UP(100, 32) + 32 padding = 160 bytes, in 64-byte granules. */
-    assert_int_equal(f0 - f1, 192);
+    assert_int_equal(f0 - f1, 8192);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&p, 4064, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &total), ACL_SUCCESS);
+    assert_int_equal(f0 - f1, 4096);
     assert_int_equal(aclrtFree(p), ACL_SUCCESS);
 }
 
@@ -295,12 +302,13 @@ static void test_memcpy_past_end_of_allocation_rejected(void **state)
 }
 
 /* Two adjacent blocks too big for the quick lists: a's padding (32 bytes
- * past its 100000 usable ones) ends where b starts. */
+ * past its 100000 usable ones) and the rest of its last 4 KiB page (25
+ * pages in all: 102400 bytes) end where b starts. */
 static void adjacent_pair(void **a, void **b)
 {
     assert_int_equal(aclrtMalloc(a, 100000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
     assert_int_equal(aclrtMalloc(b, 100000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-    assert_ptr_equal(*b, (char *)*a + 100032);
+    assert_ptr_equal(*b, (char *)*a + 102400);
 }
 
 /* Before, a start inside a block's padding passed the bounds check (the
@@ -556,6 +564,73 @@ static void test_memcpy_async_with_condition(void **state)
 }
 #pragma GCC diagnostic pop
 
+/* Frees that leave the address range in pieces never refuse what the free
+ * pages allow: the driver maps physical pages into a virtual heap far
+ * larger than the device (hicann/driver
+ * src/sdk_driver/svm/v2/command/ioctl/svm_define.h:112-120) and takes a new
+ * heap's addresses when the ones it has lack a free range
+ * (src/ascend_hal/svm/v2/devmm/devmm_virt_interface.c:1594-1655); it stops
+ * only when the pages run out (devmm_virt_interface.c:1562). Fill the
+ * device with 8 MiB blocks, free every other one: 24 MiB fit in one block
+ * with no free run of addresses among them longer than 8 MiB, the block's
+ * last page carries bytes, and one page more than is free is refused. */
+static void test_fragmented_range_never_refuses_what_pages_allow(void **state)
+{
+    (void)state;
+    enum { MAXB = 64 };
+    const size_t blk = 8u << 20;
+    void *b[MAXB], *big, *q;
+    size_t n = 0, fr, total;
+    while (n < MAXB && aclrtMalloc(&b[n], blk, ACL_MEM_MALLOC_HUGE_ONLY) == ACL_SUCCESS)
+        n++;
+    (void)aclGetRecentErrMsg();
+    assert_true(n >= 8 && n < MAXB);
+    for (size_t i = 0; i < n; i += 2)
+        assert_int_equal(aclrtFree(b[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_true(fr >= 3 * blk);
+    assert_int_equal(aclrtMalloc(&big, 3 * blk, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    unsigned char h[4096], back[4096];
+    memset(h, 0x5c, sizeof h);
+    assert_int_equal(aclrtMemcpy((char *)big + 3 * blk - 4096, 4096, h, 4096,
+                                 ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, 4096, (char *)big + 3 * blk - 4096, 4096,
+                                 ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_memory_equal(back, h, sizeof h);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&q, fr - 32 + 4096, ACL_MEM_MALLOC_NORMAL_ONLY),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMalloc(&q, fr - 32, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(q), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(big), ACL_SUCCESS);
+    for (size_t i = 1; i < n; i += 2)
+        assert_int_equal(aclrtFree(b[i]), ACL_SUCCESS);
+}
+
+/* A block of more than 512 MiB takes 1 GiB heaps of its own from the
+ * driver's base heap, and its address is the start of one (hicann/driver
+ * src/ascend_hal/svm/v2/devmm/devmm_svm.c:354-368 and 408-409, the 512 MiB
+ * threshold at v2/common/devmm_svm.h:46; devmm_virt_base_heap.c:176); its
+ * pages are its size alone (devmm_virt_base_heap.c:195). */
+static void test_blocks_over_512_mib_start_on_a_gib(void **state)
+{
+    (void)state;
+    void *small, *big;
+    size_t f0, f1, total;
+    assert_int_equal(aclrtMalloc(&small, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &total), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&big, (600u << 20) - 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)big % (1u << 30), 0);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &total), ACL_SUCCESS);
+    assert_int_equal(f0 - f1, 600u << 20); /* 2 MB pages of it, not the whole 1 GiB */
+    assert_int_equal(aclrtFree(big), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&big, (512u << 20) - 64, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)big % (2u << 20), 0);
+    assert_int_equal(aclrtFree(big), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(small), ACL_SUCCESS);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_teardown(f, after_each)
@@ -585,9 +660,11 @@ int main(void)
         T(test_malloc_host_aligned_usable_and_freed_once),
         T(test_malloc_host_huge_size_is_207001_with_el0004),
         T(test_free_of_the_other_kind_names_the_right_free),
+        T(test_fragmented_range_never_refuses_what_pages_allow),
     };
     const struct CMUnitTest tests_2gib[] = {
         T(test_overlapping_copy_across_a_gib_boundary_is_a_memmove),
+        T(test_blocks_over_512_mib_start_on_a_gib),
     };
     int failed = cmocka_run_group_tests_name("memory", tests, setup, teardown);
     return failed + cmocka_run_group_tests_name("memory, 2 GiB device", tests_2gib, setup_2gib,

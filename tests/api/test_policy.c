@@ -15,10 +15,30 @@
 #define MiB (1024u * 1024u)
 #define GiB (1024ull * MiB)
 
+/* The driver's normal page: device memory on normal pages is handed out
+ * in 4 KiB units, each block starting on one (hicann/driver
+ * src/ascend_hal/svm/v2/devmm/devmm_virt_interface.c:1212-1214,
+ * DEVMM_DEV_PAGE_SIZE at v2/common/devmm_svm.h:43; devmm_virt_com_heap.c:1527
+ * rounds a block to it). */
+#define PAGE 4096u
+
 static void open_sim(const char *soc, const char *hbm)
 {
     setenv("ACLSIM_SOC", soc, 1);
     setenv("ACLSIM_HBM_BYTES", hbm, 1);
+    unsetenv("ACLSIM_MALLOC_ALIGN");
+    assert_int_equal(aclInit(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+/* As open_sim, with blocks packed at CANN's documented 64-byte minimum
+ * (ACLSIM_MALLOC_ALIGN=64): what a block costs is then CANN's rounding
+ * alone, which the page would hide. */
+static void open_packed(const char *soc, const char *hbm)
+{
+    setenv("ACLSIM_SOC", soc, 1);
+    setenv("ACLSIM_HBM_BYTES", hbm, 1);
+    setenv("ACLSIM_MALLOC_ALIGN", "64", 1);
     assert_int_equal(aclInit(NULL), ACL_SUCCESS);
     assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
 }
@@ -26,26 +46,20 @@ static void open_sim(const char *soc, const char *hbm)
 static int close_sim(void **state)
 {
     (void)state;
+    unsetenv("ACLSIM_MALLOC_ALIGN");
     (void)aclGetRecentErrMsg();
     aclrtResetDeviceForce(0);
     return aclFinalize();
-}
-
-static size_t free_bytes(void)
-{
-    size_t fr, total;
-    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
-    return fr;
 }
 
 /* Bytes of device memory one allocation takes, and its page size. */
 static size_t cost(aclError (*fn)(void **, size_t, aclrtMemMallocPolicy), size_t size,
                    aclrtMemMallocPolicy policy, uint32_t *page)
 {
-    size_t before = free_bytes();
+    size_t before = hbm_free_bytes();
     void *p = NULL;
     assert_int_equal(fn(&p, size, policy), ACL_SUCCESS);
-    size_t used = before - free_bytes();
+    size_t used = before - hbm_free_bytes();
     aclrtPtrAttributes a;
     assert_int_equal(aclrtPointerGetAttributes(p, &a), ACL_SUCCESS);
     assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
@@ -60,7 +74,7 @@ static void test_910b_malloc_pads_32_align32_does_not(void **state)
 {
     (void)state;
     uint32_t page;
-    open_sim("Ascend910B1", "268435456");
+    open_packed("Ascend910B1", "268435456");
     assert_string_equal(aclrtGetSocName(), "Ascend910B1");
     /* ALIGN_UP(200, 32) + 32 = 256; Align32: 224 -> 256 in 64-byte granules. */
     assert_int_equal(cost(aclrtMalloc, 200, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 256);
@@ -75,7 +89,7 @@ static void test_950_malloc_does_not_pad(void **state)
 {
     (void)state;
     uint32_t page;
-    open_sim("Ascend950PR_9599", "268435456");
+    open_packed("Ascend950PR_9599", "268435456");
     assert_string_equal(aclrtGetSocName(), "Ascend950PR_9599");
     assert_int_equal(cost(aclrtMalloc, 224, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 256);
     assert_int_equal(cost(aclrtMalloc, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 128);
@@ -108,9 +122,70 @@ static void test_normal_only_never_uses_huge_pages(void **state)
 {
     (void)state;
     uint32_t page;
-    open_sim("Ascend910B1", "268435456");
+    open_packed("Ascend910B1", "268435456");
     assert_int_equal(cost(aclrtMalloc, 8 * MiB, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 8 * MiB + 32 + 32);
     assert_int_equal(page, 4096);
+}
+
+/* Without the test mode, blocks on normal pages take whole 4 KiB pages and
+ * start on one; CANN's rounding and padding show where they cross a page:
+ * 4064 + 32 padding fits one page, 4065 needs two. */
+static void test_normal_pages_are_4kib_pages(void **state)
+{
+    (void)state;
+    uint32_t page;
+    void *p[3];
+    open_sim("Ascend910B1", "268435456");
+    assert_int_equal(cost(aclrtMalloc, 1, ACL_MEM_MALLOC_NORMAL_ONLY, &page), PAGE);
+    assert_int_equal(cost(aclrtMalloc, 4064, ACL_MEM_MALLOC_NORMAL_ONLY, &page), PAGE);
+    assert_int_equal(cost(aclrtMalloc, 4065, ACL_MEM_MALLOC_NORMAL_ONLY, &page), 2 * PAGE);
+    assert_int_equal(cost(aclrtMallocAlign32, 4096, ACL_MEM_MALLOC_NORMAL_ONLY, &page), PAGE);
+    assert_int_equal(cost(aclrtMalloc, 8 * MiB, ACL_MEM_MALLOC_NORMAL_ONLY, &page),
+                     8 * MiB + PAGE);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(aclrtMalloc(&p[i], 100, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        assert_int_equal((uintptr_t)p[i] % PAGE, 0);
+    }
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(aclrtFree(p[i]), ACL_SUCCESS);
+}
+
+/* ACLSIM_MALLOC_ALIGN=64 hands out starts at CANN's documented minimum,
+ * 64 bytes (docs/zh/api_ref, aclrtMalloc): two 64-byte blocks in a row
+ * are 64 bytes apart, so one of them is not 128-byte aligned. */
+static void test_packed_mode_starts_at_64_bytes(void **state)
+{
+    (void)state;
+    void *p[4];
+    int odd = 0;
+    open_packed("Ascend950PR_9599", "268435456"); /* no padding: 64 bytes a block */
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(aclrtMalloc(&p[i], 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+        assert_int_equal((uintptr_t)p[i] % 64, 0);
+        odd = odd || (uintptr_t)p[i] % 128 != 0;
+    }
+    assert_true(odd);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(aclrtFree(p[i]), ACL_SUCCESS);
+}
+
+/* Values of ACLSIM_MALLOC_ALIGN other than powers of two from 64 to 4096
+ * fail at aclInit, in the options' words. */
+static void test_malloc_align_must_be_a_power_of_two(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"96", "32", "8192", "0"};
+    setenv("ACLSIM_SOC", "Ascend910B1", 1);
+    setenv("ACLSIM_HBM_BYTES", "268435456", 1);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("ACLSIM_MALLOC_ALIGN", bad[i], 1);
+        assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
+        const char *m = aclGetRecentErrMsg();
+        assert_non_null(m);
+        assert_non_null(strstr(m, "ACLSIM_MALLOC_ALIGN="));
+    }
+    unsetenv("ACLSIM_MALLOC_ALIGN");
+    open_sim("Ascend910B1", "268435456");
 }
 
 static void test_out_of_range_policy_huge_from_2mb(void **state)
@@ -147,30 +222,72 @@ static void test_huge1g_on_950_not_supported(void **state)
     assert_null(p);
 }
 
-static void test_huge_first_falls_back_to_normal_pages_when_fragmented(void **state)
+/* Huge pages need pages, not a free 2 MB-aligned run of addresses: the
+ * driver maps physical pages into a virtual heap larger than the device
+ * (hicann/driver src/ascend_hal/svm/v2/devmm/devmm_virt_interface.c:1594-1655
+ * takes a new heap's addresses when the heaps it has lack a free range;
+ * devmm_virt_interface.c:1562 stops only on DEVMM_OUT_OF_PHYS_MEM). Fill
+ * the device with 512 KiB blocks and free three of every four: no 2 MB of
+ * addresses among them is free, yet a 2 MB page is had while the device
+ * has the pages. When fewer than 2 MB of pages are left, HUGE_ONLY fails
+ * and HUGE_FIRST falls back to normal pages (hicann/runtime
+ * src/runtime/driver/npu_driver_mem.cc:1038-1053). */
+static void test_huge_pages_need_pages_not_a_free_range(void **state)
 {
     (void)state;
-    open_sim("Ascend910B1", "25165824"); /* 24 MiB, 16 after the cmodel reserve: 8 huge pages */
-    void *blk[32], *big = NULL;
-    /* Fill the device with 512 KiB blocks, then free three of every four:
-     * each 2 MiB page keeps one live block, so no huge page is free, but
-     * every page has a 1.5 MiB hole. */
+    open_sim("Ascend910B1", "25165824"); /* 24 MiB, 16 after the cmodel reserve */
+    void *blk[32], *big = NULL, *more[4];
     for (int i = 0; i < 32; i++)
         assert_int_equal(aclrtMalloc(&blk[i], 512 * 1024 - 64, ACL_MEM_MALLOC_NORMAL_ONLY),
                          ACL_SUCCESS);
     for (int i = 0; i < 32; i++)
         if (i % 4 != 3)
             assert_int_equal(aclrtFree(blk[i]), ACL_SUCCESS);
-    assert_int_equal(aclrtMalloc(&big, 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_ONLY),
-                     ACL_ERROR_RT_MEMORY_ALLOCATION);
-    (void)aclGetRecentErrMsg();
-    assert_int_equal(aclrtMalloc(&big, 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    /* 12 MiB of pages free: five 2 MB pages of HUGE_ONLY blocks fit */
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(aclrtMalloc(&more[i], 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_ONLY),
+                         ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&big, 3 * MiB, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
     aclrtPtrAttributes a;
     assert_int_equal(aclrtPointerGetAttributes(big, &a), ACL_SUCCESS);
+    assert_int_equal(a.pageSize, 2 * MiB);
+    assert_int_equal((uintptr_t)big % (2 * MiB), 0);
+    /* 12 - 8 - 4 = 0 MiB left: free one 2 MB page's block, keep 1.5 MiB */
+    assert_int_equal(aclrtFree(more[0]), ACL_SUCCESS);
+    void *hold;
+    assert_int_equal(aclrtMalloc(&hold, 512 * 1024 - 64, ACL_MEM_MALLOC_NORMAL_ONLY),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&more[0], 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_ONLY),
+                     ACL_ERROR_RT_MEMORY_ALLOCATION);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMalloc(&more[0], 5 * MiB / 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtPointerGetAttributes(more[0], &a), ACL_SUCCESS);
     assert_int_equal(a.pageSize, 4096);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(aclrtFree(more[i]), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(hold), ACL_SUCCESS);
     assert_int_equal(aclrtFree(big), ACL_SUCCESS);
     for (int i = 3; i < 32; i += 4)
         assert_int_equal(aclrtFree(blk[i]), ACL_SUCCESS);
+}
+
+/* The largest device ACLSIM_HBM_BYTES gives (16 TiB: would it fit a larger
+ * part?) still opens: its virtual heap of twice the HBM and its other
+ * windows fit the host's 128 TiB of user addresses. */
+static void test_largest_device_opens(void **state)
+{
+    (void)state;
+    open_sim("Ascend910B1", "17592186044416");
+    size_t fr, total;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    assert_int_equal(total, ((size_t)16 << 40) - (8u << 20)); /* the cmodel reserve */
+    void *p;
+    /* (4 GiB: under ThreadSanitizer, where the range is claimed piece by
+     * piece past its first 16 GiB, farther pieces may lie outside the
+     * addresses the sanitizer lets a program map) */
+    assert_int_equal(aclrtMalloc(&p, (size_t)4 << 30, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
+    assert_int_equal((uintptr_t)p % GiB, 0);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
 }
 
 static void test_pointer_attributes_host_kinds_and_null_args(void **state)
@@ -195,7 +312,7 @@ static void test_pointer_attributes_host_kinds_and_null_args(void **state)
 static void test_mem_usage_info_tracks_current_and_peak(void **state)
 {
     (void)state;
-    open_sim("Ascend910B1", "268435456");
+    open_packed("Ascend910B1", "268435456");
     aclrtMemUsageInfo info[4];
     size_t n = 0;
     void *a, *b;
@@ -282,8 +399,8 @@ static double host_gbps_of_copies(void)
 
 /* Each profile a table row names opens as the row says: aclrtGetSocName
  * gives its name, aclrtGetMemInfo its HBM less the row's reserve, a
- * 100-byte aclrtMalloc takes 128 bytes plus the padding (in 64-byte
- * granules), 1 GB pages exist or give 207000, fills run at its HBM
+ * 100-byte aclrtMalloc takes one 4 KiB page (128 bytes plus the padding,
+ * rounded to the page), 1 GB pages exist or give 207000, fills run at its HBM
  * bandwidth, pinned copies at its host link's, and managed memory exists
  * or gives 207000. */
 static void test_every_readme_profile_opens_as_its_row_says(void **state)
@@ -308,8 +425,7 @@ static void test_every_readme_profile_opens_as_its_row_says(void **state)
             assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
             assert_true(total == row->hbm_bytes - row->reserve_bytes);
             assert_true(fr == total);
-            assert_int_equal(cost(aclrtMalloc, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &page),
-                             (128 + row->padding + 63) / 64 * 64);
+            assert_int_equal(cost(aclrtMalloc, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &page), PAGE);
             aclError rc = aclrtMalloc(&p, 1, ACL_MEM_MALLOC_HUGE1G_ONLY);
             assert_int_equal(rc, row->huge1g ? ACL_SUCCESS : ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
             if (rc == ACL_SUCCESS)
@@ -359,10 +475,14 @@ int main(void)
         T(test_huge_first_uses_normal_pages_up_to_1mb),
         T(test_huge_only_rounds_to_2mb_pages),
         T(test_normal_only_never_uses_huge_pages),
+        T(test_normal_pages_are_4kib_pages),
+        T(test_packed_mode_starts_at_64_bytes),
+        T(test_malloc_align_must_be_a_power_of_two),
         T(test_out_of_range_policy_huge_from_2mb),
         T(test_huge1g_on_910b_rounds_to_1gb_without_padding),
         T(test_huge1g_on_950_not_supported),
-        T(test_huge_first_falls_back_to_normal_pages_when_fragmented),
+        T(test_huge_pages_need_pages_not_a_free_range),
+        T(test_largest_device_opens),
         T(test_pointer_attributes_host_kinds_and_null_args),
         T(test_mem_usage_info_tracks_current_and_peak),
         T(test_unknown_soc_makes_init_fail_with_message),

@@ -1,7 +1,12 @@
 /*
  * test_pool.c - stream-ordered memory pools: CANN's checks
- * (src/acl/aclrt_impl/memory.cpp aclrtMemPoolCreateImpl...) and reuse in
- * stream order, in simulated time (docs/memory.md, "Virtual memory and pools").
+ * (src/acl/aclrt_impl/memory.cpp aclrtMemPoolCreateImpl...), soma's rules
+ * (hicann/runtime src/runtime/feature/soma/soma.cc, stream_mem_pool.cc,
+ * src/runtime/api/impl/api_impl_soma.cc), each pinned with its line, and
+ * reuse in stream order, in simulated time (docs/memory.md, "Virtual
+ * memory and pools"). soma's own codes (RT_ERROR_MEM_POOL_NULL,
+ * RT_ERROR_POOL_*) have no external code: 507000 (src/runtime/core/src/
+ * common/errcode_manage.cc:612-616).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -122,9 +127,12 @@ static void test_malloc_free_bad_input(void **state)
     expect_null_msg("aclrtMemPoolMallocAsync", "stream");
     assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 0, pool, s1), ACL_SUCCESS); /* CANN: nothing */
     assert_ptr_equal(ptr, (void *)0x1);
+    /* beyond maxSize: RT_ERROR_MEM_POOL_ALLOC (soma.cc:247-251,
+     * stream_mem_pool.cc:163-166) */
     assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 8u << 20, pool, s1),
-                     ACL_ERROR_RT_MEMORY_ALLOCATION);
-    expect_msg("Memory_Allocation_Failure(EL0004)", "Failed to allocate memory.");
+                     ACL_ERROR_RT_INTERNAL_ERROR);
+    expect_msg("Inner_Error(EH9999)", "aclrtMemPoolMallocAsync failed: the pool's maxSize "
+               "cannot hold the request, runtime result = 507000.");
     assert_int_equal(aclrtMemPoolFreeAsync(NULL, s1), ACL_ERROR_INVALID_PARAM);
     expect_null_msg("aclrtMemPoolFreeAsync", "ptr");
     /* No default stream: the runtime refuses NULL (api_impl_soma.cc:110-120;
@@ -146,18 +154,20 @@ static void test_malloc_free_bad_input(void **state)
                "aclrtMemPoolFreeAsync failed, ptr is not memory of a pool (not from "
                "aclrtMemPoolMallocAsync, or already freed).");
     assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 64, pool, s1), ACL_SUCCESS);
-    /* RT_ERROR_POOL_OP_INVALID: no external code, 507000 (hicann/runtime
-     * src/runtime/feature/soma/soma.cc:125-133). */
-    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_INTERNAL_ERROR);
-    expect_msg("Inner_Error(EH9999)", "aclrtMemPoolDestroy failed: memory of the pool is still "
-               "in use: free it with aclrtMemPoolFreeAsync first, runtime result = 507000.");
     assert_int_equal(aclrtMemPoolFreeAsync(ptr, s1), ACL_SUCCESS);
     assert_int_equal(aclrtMemPoolFreeAsync(ptr, s1), ACL_ERROR_RT_PARAM_INVALID);
     (void)aclGetRecentErrMsg();
     assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
-    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_INTERNAL_ERROR); /* MEM_POOL_NULL */
-    expect_msg("Inner_Error(EH9999)", "aclrtMemPoolDestroy failed: memPool is not a live pool "
-               "(never created, or already destroyed), runtime result = 507000.");
+    /* RT_ERROR_MEM_POOL_NULL (soma.cc:128-129) */
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_INTERNAL_ERROR);
+    expect_msg("Inner_Error(EH9999)", "aclrtMemPoolDestroy failed: Memory pool is not created "
+               "or destroyed, runtime result = 507000.");
+    assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 64, pool, s1), ACL_ERROR_RT_INTERNAL_ERROR);
+    expect_msg("Inner_Error(EH9999)", "aclrtMemPoolMallocAsync failed: Memory pool is not "
+               "created or destroyed, runtime result = 507000."); /* api_impl_soma.cc:82-83 */
+    assert_int_equal(aclrtMemPoolTrimTo(pool, 0), ACL_ERROR_RT_INTERNAL_ERROR);
+    expect_msg("Inner_Error(EH9999)", "aclrtMemPoolTrimTo failed: Memory pool invalid or "
+               "destroyed, runtime result = 507000."); /* soma.cc:291-292 */
 }
 
 static void test_attributes_and_statistics(void **state)
@@ -171,10 +181,17 @@ static void test_attributes_and_statistics(void **state)
                                          &sw), ACL_SUCCESS);
     assert_int_equal(sw, 1);
     assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD), 0); /* CANN: 0 */
+    /* A NULL value passes the ACL layer (memory.cpp:2124-2141): the
+     * runtime's EE1004, 107000 (api_impl_soma.cc:41-58). */
     assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, NULL),
-                     ACL_ERROR_INVALID_PARAM);
-    expect_null_msg("aclrtMemPoolSetAttr", "value");
-    uint64_t big = 1u << 30;
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Setting the attribute value of a "
+               "memory pool failed because value cannot be a NULL pointer.");
+    assert_int_equal(aclrtMemPoolGetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, NULL),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Obtaining the specified attribute "
+               "value of a memory pool failed because value cannot be a NULL pointer.");
+    uint64_t big = 128u << 20; /* within the pool's size: the HBM, 248 MiB */
     assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &big),
                      ACL_SUCCESS);
     /* Every request takes whole 2 MiB pool blocks (api_impl_soma.cc:76-81,
@@ -188,15 +205,19 @@ static void test_attributes_and_statistics(void **state)
     assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), MB2);
     assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH), 2 * MB2);
     assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 2 * MB2);
+    /* a high-water mark takes 0 only: RT_ERROR_POOL_PROP_INVALID
+     * (stream_mem_pool.cc:502-517) */
     uint64_t v = 5;
     assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, &v),
-                     ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemPoolSetAttr "
-               "failed, a high-water mark can only be reset, with the value 0.");
+                     ACL_ERROR_RT_INTERNAL_ERROR);
+    expect_msg("Inner_Error(EH9999)", "aclrtMemPoolSetAttr failed: a high-water mark can only "
+               "be reset, with the value 0, runtime result = 507000.");
+    /* read-only: soma.cc:159-164, EE1011 */
     assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT, &v),
                      ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemPoolSetAttr "
-               "failed, the attribute is read-only.");
+    expect_msg("Invalid_Argument(EE1011)", "Setting memory pool attribute failed. Value "
+               "rtMemPoolAttrUsedMemCurrent(7) for parameter attr is invalid. Reason: This "
+               "attribute is read-only and does not support setting.");
     v = 0;
     assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, &v),
                      ACL_SUCCESS);
@@ -224,6 +245,156 @@ static void test_attributes_and_statistics(void **state)
     assert_int_equal(aclrtFree(busy), ACL_SUCCESS);
 }
 
+/* ---- soma's remaining rules ---- */
+
+/* A pool is destroyed with blocks still handed out: soma refuses only a
+ * pool its creator marked undeletable (soma.cc:125-146; CreateManager's
+ * flag, stream_mem_pool.cc:549-552; aclrtMemPoolCreate's pools are
+ * deletable, soma.cc:96); CANN's own test rt_free_from_mempool_invaild_ptr
+ * destroys a pool with a block allocated and expects success (tests/ut/
+ * runtime/runtime/test/platform/910B/rt_utest_api_soma.cc:476-513). The
+ * blocks go with the pool. */
+static void test_destroy_with_blocks_out(void **state)
+{
+    (void)state;
+    aclrtMemPool pool;
+    aclrtMemPoolProps p = props(0);
+    size_t f0, f1, t;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &t), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_SUCCESS);
+    void *a, *b;
+    assert_int_equal(aclrtMemPoolMallocAsync(&a, 6u << 10, pool, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolMallocAsync(&b, 3u << 20, pool, s2), ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 3 * MB2);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t), ACL_SUCCESS);
+    assert_int_equal(f1, f0); /* the pool's memory is the device's again */
+    /* the blocks went with it: no pool, no live block there */
+    assert_int_equal(aclrtMemPoolFreeAsync(a, s1), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+}
+
+/* The pool's size: maxSize rounded up to the 2 MB granularity, more than
+ * the HBM refused with the runtime's EE1011 (soma.cc:80-93, 200-216); an
+ * allocation the size cannot hold is RT_ERROR_MEM_POOL_ALLOC. */
+static void test_create_sizes_the_pool(void **state)
+{
+    (void)state;
+    aclrtMemPool pool = NULL;
+    size_t fr, total;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    aclrtMemPoolProps p = props(total + 1);
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_RT_PARAM_INVALID);
+    char text[512];
+    snprintf(text, sizeof text, "Create memory pool failed. Value %zu MB for parameter "
+             "rtMemPoolProps.maxSize is invalid. Reason: The memory pool size after 2 MB "
+             "alignment is %zu MB, which exceeds the available device memory %zu MB on the "
+             "Device(device_id=0).", (total + 1) >> 20, ((total >> 20) + 2) & ~(size_t)1,
+             total >> 20);
+    expect_msg("Invalid_Argument(EE1011)", text);
+    assert_null(pool);
+    p = props(1); /* one byte: one 2 MB granule */
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_SUCCESS);
+    void *a, *b;
+    assert_int_equal(aclrtMemPoolMallocAsync(&a, MB2, pool, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolMallocAsync(&b, 1, pool, s1), ACL_ERROR_RT_INTERNAL_ERROR);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMemPoolFreeAsync(a, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+}
+
+/* A reuse switch stores 1 for any value but 0 (stream_mem_pool.cc:
+ * 484-494); the release threshold is at most the pool's size
+ * (stream_mem_pool.cc:495-500). */
+static void test_switches_and_threshold_values(void **state)
+{
+    (void)state;
+    aclrtMemPool pool;
+    aclrtMemPoolProps p = props(4u << 20);
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_SUCCESS);
+    uint32_t sw = 7, got = 9;
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, &sw),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolGetAttr(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, &got),
+                     ACL_SUCCESS);
+    assert_int_equal(got, 1);
+    sw = 0;
+    set32(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, sw);
+    assert_int_equal(aclrtMemPoolGetAttr(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, &got),
+                     ACL_SUCCESS);
+    assert_int_equal(got, 0);
+    uint64_t th = (4u << 20) + 1;
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &th),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
+    expect_msg("Inner_Error(EH9999)", "aclrtMemPoolSetAttr failed: the release threshold is "
+               "more than the pool's maxSize, runtime result = 507000.");
+    th = 4u << 20;
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &th),
+                     ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD), 4u << 20);
+    /* an attribute soma does not know: RT_ERROR_POOL_PROP_INVALID
+     * (stream_mem_pool.cc:466-468, 522-524) */
+    assert_int_equal(aclrtMemPoolGetAttr(pool, (aclrtMemPoolAttr)9, &th),
+                     ACL_ERROR_RT_INTERNAL_ERROR);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+}
+
+/* TrimTo above the pool's size is refused (stream_mem_pool.cc:424-426);
+ * at or above what it reserves it trims nothing (427-429). */
+static void test_trim_beyond_what_the_pool_holds(void **state)
+{
+    (void)state;
+    aclrtMemPool pool;
+    aclrtMemPoolProps p = props(8u << 20);
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_SUCCESS);
+    uint64_t keep = 8u << 20;
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &keep),
+                     ACL_SUCCESS);
+    void *a;
+    assert_int_equal(aclrtMemPoolMallocAsync(&a, MB2, pool, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolFreeAsync(a, s1), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), MB2);
+    assert_int_equal(aclrtMemPoolTrimTo(pool, (8u << 20) + 1), ACL_ERROR_RT_INTERNAL_ERROR);
+    expect_msg("Inner_Error(EH9999)", "aclrtMemPoolTrimTo failed: minBytesToKeep is more than "
+               "the pool's maxSize, runtime result = 507000.");
+    assert_int_equal(aclrtMemPoolTrimTo(pool, 8u << 20), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolTrimTo(pool, MB2), ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), MB2);
+    assert_int_equal(aclrtMemPoolTrimTo(pool, 0), ACL_SUCCESS);
+    assert_int_equal(get64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 0);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+}
+
+/* SetAttr and GetAttr of a handle that names no pool: the runtime's
+ * EE1017 "is not created" (soma.cc:150-157, 179-186), 107000. */
+static void test_attr_of_no_pool_is_not_created(void **state)
+{
+    (void)state;
+    aclrtMemPool pool;
+    aclrtMemPoolProps p = props(0);
+    assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_SUCCESS);
+    assert_int_equal(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+    uint64_t v = 0;
+    char text[512];
+    assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &v),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    snprintf(text, sizeof text, "Setting memory pool attribute failed. Parameter memPool is "
+             "invalid. Reason: The specified memory pool %p is not created, please create the "
+             "memory pool before setting its attributes.", (void *)pool);
+    expect_msg("Invalid_Argument(EE1017)", text);
+    int local;
+    assert_int_equal(aclrtMemPoolGetAttr((aclrtMemPool)&local,
+                                         ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT, &v),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    snprintf(text, sizeof text, "Getting memory pool attribute failed. Parameter memPool is "
+             "invalid. Reason: The specified memory pool %p is not created, please create the "
+             "memory pool before getting its attributes.", (void *)&local);
+    expect_msg("Invalid_Argument(EE1017)", text);
+}
+
 /* A pool with only the reuse switches given on. */
 static aclrtMemPool strict_pool(uint32_t follow, uint32_t opportunistic, uint32_t internal)
 {
@@ -234,8 +405,9 @@ static aclrtMemPool strict_pool(uint32_t follow, uint32_t opportunistic, uint32_
     set32(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, opportunistic);
     set32(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, internal);
     /* Idle blocks stay in the pool across synchronisations (a threshold of
-     * 0 would give them back to the device at once). */
-    uint64_t keep = 1u << 30;
+     * 0 would give them back to the device at once); the threshold is at
+     * most the pool's size (stream_mem_pool.cc:495-500). */
+    uint64_t keep = 128u << 20;
     assert_int_equal(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &keep),
                      ACL_SUCCESS);
     return pool;
@@ -354,6 +526,11 @@ int main(void)
         T(test_create_bad_input),
         T(test_malloc_free_bad_input),
         T(test_attributes_and_statistics),
+        T(test_destroy_with_blocks_out),
+        T(test_create_sizes_the_pool),
+        T(test_switches_and_threshold_values),
+        T(test_trim_beyond_what_the_pool_holds),
+        T(test_attr_of_no_pool_is_not_created),
         T(test_reuse_in_stream_order),
         T(test_reuse_opportunistic_and_internal),
         T(test_pool_counts_against_hbm),

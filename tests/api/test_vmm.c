@@ -4,6 +4,7 @@
  * (src/acl/aclrt_impl/memory.cpp); the state checks below it are the
  * simulator's (aclsim's wording, docs/memory.md, "Virtual memory and pools").
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include "testutil.h"
@@ -132,11 +133,13 @@ static void test_malloc_physical_bad_input(void **state)
     expect_msg("Invalid_Argument(EH0009)", "aclrtMallocPhysical failed. Value HBM_MEM(1) for "
                "parameter memAttr is invalid. Reason: The current physical memory attribute is "
                "not supported.");
+    /* The runtime's device check (hicann/runtime src/runtime/api/impl/
+     * api_error.cc:6339-6349, CheckDeviceIdIsValid). */
     p = prop_of(ACL_HBM_MEM_HUGE);
     p.location.id = 7;
     assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_ERROR_RT_INVALID_DEVICEID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMallocPhysical "
-               "failed, location.id names no device.");
+    expect_msg("Invalid_Argument(EE1003)", "Verifying the device ID validity failed because "
+               "value 7 for parameter devId is invalid. Expected value: [0, 1).");
     p = prop_of(ACL_HBM_MEM_HUGE);
     assert_int_equal(aclrtMallocPhysical(&h, (size_t)1 << 40, &p, 0),
                      ACL_ERROR_RT_MEMORY_ALLOCATION);
@@ -399,8 +402,20 @@ static void test_access(void **state)
     memset(&d, 0, sizeof d);
     d.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
     d.location = loc;
-    assert_int_equal(aclrtMemSetAccess(NULL, MB2, &d, 1), ACL_ERROR_INVALID_PARAM);
-    expect_null_msg("aclrtMemSetAccess", "virPtr");
+    /* The ACL layer checks nothing (hicann/runtime src/acl/aclrt_impl/
+     * memory.cpp:1956-1965): the runtime's decorator refuses, 107000 with
+     * EE1004 (src/runtime/api/impl/api_error.cc:6391-6396). */
+    assert_int_equal(aclrtMemSetAccess(NULL, MB2, &d, 1), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Setting the memory access permission "
+               "failed because virPtr cannot be a NULL pointer.");
+    assert_int_equal(aclrtMemSetAccess((void *)0x1000, MB2, NULL, 1), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument_Null_Pointer(EE1004)", "Setting the memory access permission "
+               "failed because desc cannot be a NULL pointer.");
+    /* count 0: the driver's check (hicann/driver src/ascend_hal/svm/v2/devmm/
+     * devmm_svm.c:6201-6203, DRV_ERROR_INVALID_VALUE: 107000). */
+    assert_int_equal(aclrtMemSetAccess((void *)0x1000, MB2, &d, 0), ACL_ERROR_RT_PARAM_INVALID);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemSetAccess "
+               "failed, count is 0: the driver wants one access description at least.");
     assert_int_equal(aclrtMemGetAccess(NULL, &loc, &flag), ACL_ERROR_INVALID_PARAM);
     expect_null_msg("aclrtMemGetAccess", "virPtr");
     assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, NULL, 0), ACL_SUCCESS);
@@ -466,6 +481,104 @@ static void test_reset_releases_everything(void **state)
     assert_int_equal(aclrtMapMem(va, MB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
 }
 
+/* ---- without a context ----
+ *
+ * The runtime's virtual-memory calls need no current context (hicann/runtime
+ * src/runtime/api/impl/api_impl.cc:7293-7366, 7494-7499, 9363-9382 call the
+ * driver straight away). ggml's CANN backend asks for the granularity at
+ * start-up, before aclrtSetDevice, to choose its pool. */
+
+static int init_only(void **state)
+{
+    (void)state;
+    setenv("ACLSIM_HBM_BYTES", "268435456", 1);
+    return aclInit(NULL) == ACL_SUCCESS ? 0 : -1;
+}
+
+static int finalize_only(void **state)
+{
+    (void)state;
+    (void)aclGetRecentErrMsg();
+    aclrtResetDeviceForce(0);
+    return aclFinalize();
+}
+
+/* Before any aclrtSetDevice: the granularity answers from the page type
+ * (hicann/driver src/ascend_hal/svm/v2/devmm/devmm_svm.c:6953-6979, 2 MB but
+ * for 1 GB pages), and no error is left to prefix later messages. A
+ * reservation and physical memory need the driver's address space, which
+ * the first aclrtSetDevice opens: without it the driver answers
+ * DRV_ERROR_INVALID_HANDLE (devmm_svm.c:5616-5619), 107017
+ * (src/runtime/core/src/common/errcode_manage.cc:87, 566). */
+static void test_granularity_before_any_device(void **state)
+{
+    (void)state;
+    size_t g = 0;
+    void *va = NULL;
+    aclrtDrvMemHandle h = NULL;
+    aclrtPhysicalMemProp p = prop_of(ACL_HBM_MEM_HUGE);
+    assert_int_equal(aclrtMemGetAllocationGranularity(&p, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+                                                      &g), ACL_SUCCESS);
+    assert_int_equal(g, MB2);
+    assert_null(aclGetRecentErrMsg());
+    p = prop_of(ACL_HBM_MEM_NORMAL);
+    assert_int_equal(aclrtMemGetAllocationGranularity(&p, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+                                                      &g), ACL_SUCCESS);
+    assert_int_equal(g, MB2);
+    assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, NULL, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+               "aclrtReserveMemAddress failed, no device is open, and the driver's address "
+               "space opens with the first aclrtSetDevice.");
+    assert_null(va);
+    p = prop_of(ACL_HBM_MEM_HUGE);
+    assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMallocPhysical "
+               "failed, device 0 is not open (aclrtSetDevice opens it).");
+    assert_null(h);
+}
+
+/* A thread with no context reaches a device another thread opened: every
+ * virtual-memory call of the family answers, as the runtime's do. */
+static void *no_context_thread(void *arg)
+{
+    int *ok = arg;
+    size_t g = 0, size = 0;
+    void *va = NULL, *base = NULL;
+    aclrtDrvMemHandle h = NULL, h2 = NULL;
+    aclrtPhysicalMemProp p = prop_of(ACL_HBM_MEM_HUGE), q;
+    aclrtMemLocation loc = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+    uint64_t flag = 0;
+    aclrtMemAccessDesc d;
+    memset(&d, 0, sizeof d);
+    d.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
+    d.location = loc;
+    *ok = aclrtMemGetAllocationGranularity(&p, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g) == 0 &&
+          g == MB2 && aclrtReserveMemAddress(&va, MB2, 0, NULL, 0) == 0 &&
+          aclrtMallocPhysical(&h, MB2, &p, 0) == 0 && aclrtMapMem(va, MB2, 0, h, 0) == 0 &&
+          aclrtMemSetAccess(va, MB2, &d, 1) == 0 && aclrtMemGetAccess(va, &loc, &flag) == 0 &&
+          flag == ACL_RT_MEM_ACCESS_FLAGS_READWRITE &&
+          aclrtMemRetainAllocationHandle(va, &h2) == 0 && h2 == h &&
+          aclrtMemGetAllocationPropertiesFromHandle(h, &q) == 0 &&
+          q.memAttr == ACL_HBM_MEM_HUGE && aclrtMemGetAddressRange(va, &base, &size) == 0 &&
+          base == va && size == MB2 && aclrtFreePhysical(h2) == 0 && aclrtUnmapMem(va) == 0 &&
+          aclrtFreePhysical(h) == 0 && aclrtReleaseMemAddress(va) == 0;
+    if (!*ok)
+        fprintf(stderr, "without a context: %s\n", aclGetRecentErrMsg());
+    return NULL;
+}
+
+static void test_family_answers_on_a_thread_without_context(void **state)
+{
+    (void)state;
+    pthread_t t;
+    int ok = 0;
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    assert_int_equal(pthread_create(&t, NULL, no_context_thread, &ok), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_true(ok);
+    assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_teardown(f, after_each)
@@ -482,5 +595,11 @@ int main(void)
         T(test_expect_ptr_and_no_uc),
         T(test_reset_releases_everything),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    const struct CMUnitTest no_context[] = {
+        cmocka_unit_test(test_granularity_before_any_device),
+        cmocka_unit_test(test_family_answers_on_a_thread_without_context),
+    };
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    return failed + cmocka_run_group_tests_name("vmm without a context", no_context, init_only,
+                                                finalize_only);
 }

@@ -1,6 +1,7 @@
 /*
  * testutil.h - helpers shared by the API suites: checking the calling
- * thread's aclGetRecentErrMsg against CANN's exact wording.
+ * thread's aclGetRecentErrMsg against CANN's exact wording, the current
+ * device's free HBM, and the text of a report file.
  */
 #ifndef ACLSIM_TESTS_TESTUTIL_H_
 #define ACLSIM_TESTS_TESTUTIL_H_
@@ -10,6 +11,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "acl/acl.h"
 
@@ -82,6 +84,27 @@ static inline void expect_no_msg(void)
     const char *m = aclGetRecentErrMsg();
     if (m != NULL)
         fail_msg("unexpected error message: %s", m);
+}
+
+/* The current device's free HBM bytes (aclrtGetMemInfo must succeed). */
+static inline size_t hbm_free_bytes(void)
+{
+    size_t fr, total;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total), ACL_SUCCESS);
+    return fr;
+}
+
+/* Read the report file at path into text (cap bytes, NUL-terminated) and
+ * delete it. */
+static inline void read_report(const char *path, char *text, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        fail_msg("no report at %s", path);
+    size_t n = fread(text, 1, cap - 1, f);
+    text[n] = 0;
+    fclose(f);
+    unlink(path);
 }
 
 #endif /* ACLSIM_TESTS_TESTUTIL_H_ */

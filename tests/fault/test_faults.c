@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnn/opdev/op_errno.h"
 #include "acl/acl_rt_memory_soma.h"
+#include "acl/ops/acl_dvpp.h"
 #include "aclsim/fault.h"
 #include "fault/fault.h"
 
@@ -427,6 +428,35 @@ static aclError scenario_ACL_RT_FREE(void)
     aclError rc = aclrtFree(p);
     off();
     assert_int_equal(aclrtFree(p), ACL_SUCCESS); /* the block was still allocated */
+    return rc;
+}
+
+/* DVPP memory: the entry point fails before anything is taken, and a
+ * failed free leaves the block allocated. */
+static aclError scenario_ACL_DVPP_MALLOC(void)
+{
+    void *p = NULL;
+    size_t f0, f1, t;
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &t), ACL_SUCCESS);
+    on();
+    aclError rc = acldvppMalloc(&p, 4096);
+    off();
+    assert_null(p);
+    assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t), ACL_SUCCESS);
+    assert_int_equal(f0, f1);
+    assert_int_equal(acldvppMalloc(&p, 4096), ACL_SUCCESS);
+    assert_int_equal(acldvppFree(p), ACL_SUCCESS);
+    return rc;
+}
+
+static aclError scenario_ACL_DVPP_FREE(void)
+{
+    void *p;
+    assert_int_equal(acldvppMalloc(&p, 4096), ACL_SUCCESS);
+    on();
+    aclError rc = acldvppFree(p);
+    off();
+    assert_int_equal(acldvppFree(p), ACL_SUCCESS); /* the block was still allocated */
     return rc;
 }
 

@@ -14,7 +14,7 @@
  * thread's current context; live contexts, streams and events (and which
  * are known complete); live device blocks with the heap footprint CANN's
  * rounding gives (ALIGN_UP(size, 32) + 32 of padding on 910B, 2 MB pages,
- * 64-byte granules) and a shadow of their bytes (with which bytes are
+ * 4 KiB normal pages) and a shadow of their bytes (with which bytes are
  * defined); pinned host blocks; descs and the stream -> snapshot registry;
  * armed fault points. For each call it derives the code CANN's check order
  * gives (hicann/runtime src/acl/aclrt_impl/memory.cpp, stream.cpp,
@@ -457,16 +457,14 @@ static bool any_open(void)
     return false;
 }
 
-static void forget_pinned(void);
-
 /* After an aclFinalize that left devices open (CANN's resets none), the
- * runtime ends as the last one closes: pinned blocks are forgotten then. */
+ * runtime ends as the last one closes. Pinned blocks outlive it: host
+ * memory tied to no device, freed by aclrtFreeHost whenever (hicann/runtime
+ * src/runtime/driver/npu_driver_mem.cc:838-862, api_impl.cc:2512-2536). */
 static void end_if_idle(void)
 {
-    if (m.end_pending && m.init_refs == 0 && !any_open()) {
-        forget_pinned();
+    if (m.end_pending && m.init_refs == 0 && !any_open())
         m.end_pending = false;
-    }
 }
 
 static void close_if_unused(int d)
@@ -486,12 +484,15 @@ static void open_device(int d)
     }
 }
 
-/* Pinned blocks are forgotten at the runtime's end (an aclFinalize with no
- * device open, or the last close after it): the program frees them. */
-static void forget_pinned(void)
+/* The pinned blocks left at teardown, freed with aclrtFreeHost after the
+ * runtime's end: they outlive it (end_if_idle). */
+static void free_pinned(void)
 {
     for (int i = 0; i < m.npin; i++) {
-        free(m.pin[i].p);
+        op("aclrtFreeHost(%p) [teardown]", m.pin[i].p);
+        aclError rc = aclrtFreeHost(m.pin[i].p);
+        check_msg(rc);
+        expect(rc, ACL_SUCCESS);
         bury_ptr(m.pin[i].p, -1, 0);
     }
     m.npin = 0;
@@ -1211,38 +1212,17 @@ static void do_timing(void)
 
 /* ---- Device memory ---- */
 
-/* Where a block of foot bytes aligned to `align` fits on device d: true and
- * *at, or false. The heap searches every gap (the model keeps fewer blocks
- * than it probes), its range is [base, base + HBM - RESERVED), base 1 GiB
- * aligned: the driver's reserve at the top of the range is never handed out. */
+/* Whether a block of foot bytes fits on device d: the driver maps physical
+ * pages into a virtual heap far larger than the device, so what refuses is
+ * the pages running out (hicann/driver src/ascend_hal/svm/v2/devmm/
+ * devmm_virt_interface.c:1562, DEVMM_OUT_OF_PHYS_MEM), never where the
+ * live blocks lie: the pages are HBM - RESERVED, the driver's reserve never
+ * handed out. (align: every candidate's alignment is one the heap's range
+ * of four times the HBM has room for.) */
 static bool fits(int d, uint64_t foot, uint64_t align)
 {
-    if (foot == 0 || foot > HBM - RESERVED)
-        return false;
-    struct mblock *own[MAXBLOCK];
-    int n = 0;
-    for (int i = 0; i < m.nblk; i++)
-        if (m.blk[i].dev == d)
-            own[n++] = &m.blk[i];
-    if (n == 0)
-        return align <= GIB;
-    uint64_t base = (uint64_t)(uintptr_t)own[0]->p & ~(GIB - 1);
-    for (int i = 1; i < n; i++) /* insertion sort by address */
-        for (int j = i; j > 0 && own[j - 1]->p > own[j]->p; j--) {
-            struct mblock *t = own[j];
-            own[j] = own[j - 1];
-            own[j - 1] = t;
-        }
-    uint64_t from = base;
-    for (int i = 0; i <= n; i++) {
-        uint64_t to = i < n ? (uint64_t)(uintptr_t)own[i]->p : base + HBM - RESERVED;
-        uint64_t at = ALIGN_UP(from, align);
-        if (at >= from && at <= to && to - at >= foot)
-            return true;
-        if (i < n)
-            from = (uint64_t)(uintptr_t)own[i]->p + own[i]->foot;
-    }
-    return false;
+    (void)align;
+    return foot != 0 && foot <= HBM - RESERVED - m.dev[d].used;
 }
 
 struct candidate {
@@ -1263,7 +1243,9 @@ static int candidates(uint64_t size, int policy, bool no_pad, struct candidate *
     if (padded < usable || padded > UINT64_MAX - HUGE_PAGE)
         return 0; /* the rounding wraps: nothing that large fits */
     struct candidate huge = {ALIGN_UP(padded, HUGE_PAGE), HUGE_PAGE, HUGE_PAGE};
-    struct candidate normal = {ALIGN_UP(padded, 64), 64, 4096};
+    /* normal pages: the driver's 4 KiB unit, each block starting on one
+     * (hicann/driver src/ascend_hal/svm/v2/devmm/devmm_virt_com_heap.c:1527) */
+    struct candidate normal = {ALIGN_UP(padded, 4096), 4096, 4096};
     switch (policy) {
     case ACL_MEM_MALLOC_HUGE_ONLY:
     case ACL_MEM_MALLOC_HUGE_ONLY_P2P:
@@ -2271,6 +2253,7 @@ static void teardown(void)
     check_msg(rc);
     expect(rc, ACL_SUCCESS);
     finalize_all();
+    free_pinned();
     for (int i = 0; i < m.nblk; i++)
         fail("model: block %p left after teardown", (void *)m.blk[i].p);
     if (aclsim_registered_count() != 0)

@@ -80,8 +80,8 @@ def huge(n):
 
 
 def small(n):
-    """... and up to 1 MB: normal pages, 64-byte granules."""
-    return (((n + 31) // 32 * 32 + PAD) + 63) // 64 * 64
+    """... and up to 1 MB: the driver's 4 KiB normal pages."""
+    return (((n + 31) // 32 * 32 + PAD) + 4095) // 4096 * 4096
 
 
 def replay(path, *opts):
@@ -218,7 +218,7 @@ def test_rmm_csv():
     check(rc == 3 and r, 'RMM CSV: exit %d %s' % (rc, err))
     if not r:
         return
-    res = huge(MiB) + small(4096)           # 2 MiB + 4160
+    res = huge(MiB) + small(4096)           # 2 MiB + 8 KiB
     check(r['events'] == 5 and r['peak_requested'] == MiB + 4096 + 99999999999, 'RMM: %s' % r)
     f = r['first_failure']
     check(f and f['index'] == 2 and f['size'] == 99999999999 and f['granted'] == MiB + 4096,

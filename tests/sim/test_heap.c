@@ -140,6 +140,110 @@ static void test_create_rejects_bad_geometry(void **state)
     sim_heap_destroy(NULL);
 }
 
+/* A heap in 4 KiB granules (the driver's normal page): starts and sizes are
+ * whole granules, exact-size reuse goes through the quick lists as with 64,
+ * and a granule that is not a power of two from 64 to 4096 is refused. */
+static void test_granule_of_4kib_rounds_and_aligns(void **state)
+{
+    (void)state;
+    assert_null(sim_heap_create_paged(DEV_BASE, 64 * MiB, 64 * MiB, 32));
+    assert_null(sim_heap_create_paged(DEV_BASE, 64 * MiB, 64 * MiB, 96));
+    assert_null(sim_heap_create_paged(DEV_BASE, 64 * MiB, 64 * MiB, 8192));
+    assert_null(sim_heap_create_paged(DEV_BASE + 64, 64 * MiB, 64 * MiB, 4096));
+    struct sim_heap *h = sim_heap_create_paged(DEV_BASE, 64 * MiB, 64 * MiB, 4096);
+    assert_non_null(h);
+    uint64_t a, b, c, size = 0;
+    assert_int_equal(sim_heap_alloc(h, 100, 4096, 1, &a), SIM_HEAP_OK);
+    assert_int_equal(sim_heap_alloc(h, 4097, 4096, 2, &b), SIM_HEAP_OK);
+    assert_int_equal(a % 4096, 0);
+    assert_int_equal(b % 4096, 0);
+    assert_int_equal(sim_heap_lookup(h, b + 5000, NULL, &size, NULL), SIM_HEAP_OK);
+    assert_int_equal(size, 8192);
+    /* a granule-aligned request must ask for the granule at least */
+    assert_int_equal(sim_heap_alloc(h, 100, 64, 1, &c), SIM_HEAP_EINVAL);
+    struct sim_heap_stats st;
+    sim_heap_stats(h, &st);
+    assert_int_equal(st.used_bytes, 4096 + 8192);
+    assert_int_equal(sim_heap_free(h, a, &size), SIM_HEAP_OK);
+    assert_int_equal(size, 4096);
+    assert_int_equal(quick_blocks(h), 1);
+    assert_int_equal(sim_heap_alloc(h, 4000, 4096, 3, &c), SIM_HEAP_OK);
+    assert_int_equal(c, a); /* the parked block, no search */
+    /* 64 KiB + 32 of padding rounds to 17 granules: still a quick block */
+    assert_int_equal(sim_heap_alloc(h, (64 * KiB) + 32, 4096, 4, &a), SIM_HEAP_OK);
+    assert_int_equal(sim_heap_free(h, a, NULL), SIM_HEAP_OK);
+    assert_int_equal(quick_blocks(h), 1);
+    assert_sound(h);
+    assert_int_equal(sim_heap_free(h, b, NULL), SIM_HEAP_OK);
+    assert_int_equal(sim_heap_free(h, c, NULL), SIM_HEAP_OK);
+    trim_to_single_free_block(h, DEV_BASE, 64 * MiB);
+    sim_heap_destroy(h);
+}
+
+/* A heap whose range is four times its limit (the driver's virtual heap
+ * over the device's pages): what fails is a request beyond the pages left,
+ * never one the range could place. Fill the pages with 1 MiB blocks, free
+ * every other one: no free run of the first quarter is longer than 1 MiB,
+ * yet 8 MiB fit while 8 MiB of pages are free, and 8 MiB + 1 does not. */
+static void test_limit_refuses_only_when_the_pages_run_out(void **state)
+{
+    (void)state;
+    const uint64_t pages = 16 * MiB;
+    struct sim_heap *h = sim_heap_create_paged(DEV_BASE, 4 * pages, pages, 4096);
+    assert_non_null(h);
+    uint64_t blk[16], big, x;
+    for (int i = 0; i < 16; i++)
+        blk[i] = must_alloc(h, MiB, 4096, 1);
+    assert_int_equal(sim_heap_alloc(h, 4096, 4096, 1, &x), SIM_HEAP_NOSPACE);
+    for (int i = 0; i < 16; i += 2)
+        assert_int_equal(sim_heap_free(h, blk[i], NULL), SIM_HEAP_OK);
+    struct sim_heap_stats st;
+    sim_heap_stats(h, &st);
+    assert_int_equal(st.limit, pages);
+    assert_int_equal(st.free_bytes, 8 * MiB);
+    assert_int_equal(sim_heap_alloc(h, 8 * MiB + 1, 4096, 2, &x), SIM_HEAP_NOSPACE);
+    assert_int_equal(sim_heap_alloc(h, 8 * MiB, 4096, 2, &big), SIM_HEAP_OK);
+    assert_int_equal(sim_heap_alloc(h, 4096, 4096, 1, &x), SIM_HEAP_NOSPACE);
+    assert_sound(h);
+    /* a lower limit (another range took pages) refuses sooner */
+    assert_int_equal(sim_heap_free(h, big, NULL), SIM_HEAP_OK);
+    sim_heap_set_limit(h, pages - 4 * MiB);
+    assert_int_equal(sim_heap_alloc(h, 4 * MiB + 4096, 4096, 2, &x), SIM_HEAP_NOSPACE);
+    assert_int_equal(sim_heap_alloc(h, 4 * MiB, 4096, 2, &big), SIM_HEAP_OK);
+    assert_sound(h);
+    assert_int_equal(sim_heap_free(h, big, NULL), SIM_HEAP_OK);
+    for (int i = 1; i < 16; i += 2)
+        assert_int_equal(sim_heap_free(h, blk[i], NULL), SIM_HEAP_OK);
+    sim_heap_set_limit(h, 4 * pages); /* free then counts the whole range */
+    trim_to_single_free_block(h, DEV_BASE, 4 * pages);
+    sim_heap_destroy(h);
+}
+
+/* A parked block keeps its pages against the limit (so the quick pop needs
+ * no check), and an allocation that needs them flushes the quick lists
+ * first: parked memory never makes the pages run out. */
+static void test_parked_blocks_hold_pages_until_needed(void **state)
+{
+    (void)state;
+    struct sim_heap *h = sim_heap_create_paged(DEV_BASE, 64 * MiB, 16 * MiB, 64);
+    assert_non_null(h);
+    uint64_t a, fill, x;
+    a = must_alloc(h, 1024, 64, 1);
+    assert_int_equal(sim_heap_free(h, a, NULL), SIM_HEAP_OK);
+    assert_int_equal(quick_blocks(h), 1);
+    struct sim_heap_stats st;
+    sim_heap_stats(h, &st);
+    assert_int_equal(st.free_bytes, 16 * MiB); /* free to every caller */
+    fill = must_alloc(h, 16 * MiB, 64, 2); /* every page: the parked block gives its back */
+    assert_int_equal(quick_blocks(h), 0);
+    assert_false(sim_heap_pop(h, 1024, 3, &x));
+    assert_int_equal(sim_heap_alloc(h, 1024, 64, 3, &x), SIM_HEAP_NOSPACE);
+    assert_sound(h);
+    assert_int_equal(sim_heap_free(h, fill, NULL), SIM_HEAP_OK);
+    assert_sound(h);
+    sim_heap_destroy(h);
+}
+
 static void test_create_starts_as_one_free_block(void **state)
 {
     struct sim_heap *h = sim_heap_create(DEV_BASE, 64 * MiB);
@@ -1173,7 +1277,7 @@ static void test_check_names_a_cleared_start_bit(void **state)
     struct three t = three_blocks();
 
     (void)state;
-    bm_clear(t.h, (t.z - DEV_BASE) >> GRAN_SHIFT);
+    bm_clear(t.h, (t.z - DEV_BASE) >> t.h->shift);
     expect_broken(t.h, SIM_HEAP_START_BIT, t.z, "start bit");
 }
 
@@ -1255,6 +1359,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_rejects_bad_geometry),
         cmocka_unit_test(test_create_starts_as_one_free_block),
+        cmocka_unit_test(test_granule_of_4kib_rounds_and_aligns),
+        cmocka_unit_test(test_limit_refuses_only_when_the_pages_run_out),
+        cmocka_unit_test(test_parked_blocks_hold_pages_until_needed),
         cmocka_unit_test(test_alloc_free_basic),
         cmocka_unit_test(test_alloc_rounds_size_up_to_64),
         cmocka_unit_test(test_alloc_rejects_bad_arguments),

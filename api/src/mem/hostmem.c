@@ -188,7 +188,7 @@ aclError api_impl_aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocC
 
 aclError api_impl_aclrtFreeWithDevSync(void *devPtr)
 {
-    return api_free_device("aclrtFreeWithDevSync", devPtr, true);
+    return api_free_device("aclrtFreeWithDevSync", devPtr, API_FREE_SYNC);
 }
 
 aclError api_impl_aclrtFreeHostWithDevSync(void *hostPtr)

@@ -49,14 +49,17 @@ __attribute__((cold, noinline)) aclError api_no_memory(aclError rc, const char *
  * aclMallocMemInner).
  * Always inlined, so each public name stays on the stack memcheck shows
  * for a leaked block (a tail call would hide it). */
-static inline __attribute__((always_inline)) aclError malloc_common(const char *api, void **devPtr, size_t size,
-                              aclrtMemMallocPolicy policy, unsigned flags)
+static inline __attribute__((always_inline)) aclError
+malloc_common(const char *api, const char *checks, enum flt_point point, void **devPtr,
+              size_t size, aclrtMemMallocPolicy policy, unsigned flags)
 {
-    API_FAULT(ACL_RT_MALLOC, api);
+    if (__builtin_expect(atomic_load_explicit(&flt_armed, memory_order_relaxed), 0) &&
+        flt_fire(point))
+        return api_fault(point, api);
     if (!devPtr)
-        return api_err_null(malloc_fn, "devPtr");
+        return api_err_null(checks, "devPtr");
     if (size == 0)
-        return size_zero(malloc_fn);
+        return size_zero(checks);
     if (size > SIZE_MAX - 64) {
         api_report(API_MSG_EH9999, "[Check][Size]size too large: %zu", size);
         return ACL_ERROR_INVALID_PARAM;
@@ -71,17 +74,25 @@ static inline __attribute__((always_inline)) aclError malloc_common(const char *
 
 aclError api_impl_aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
-    return malloc_common("aclrtMalloc", devPtr, size, policy, 0);
+    return malloc_common("aclrtMalloc", malloc_fn, FLT_ACL_RT_MALLOC, devPtr, size, policy, 0);
 }
 
 aclError api_impl_aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
-    return malloc_common("aclrtMallocAlign32", devPtr, size, policy, BE_ALLOC_NO_PAD);
+    return malloc_common("aclrtMallocAlign32", malloc_fn, FLT_ACL_RT_MALLOC, devPtr, size, policy,
+                         BE_ALLOC_NO_PAD);
 }
 
 aclError api_impl_aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
-    return malloc_common("aclrtMallocCached", devPtr, size, policy, 0);
+    return malloc_common("aclrtMallocCached", malloc_fn, FLT_ACL_RT_MALLOC, devPtr, size, policy,
+                         0);
+}
+
+aclError api_malloc_dvpp(void **devPtr, size_t size)
+{
+    return malloc_common("acldvppMalloc", "acldvppMalloc", FLT_ACL_DVPP_MALLOC, devPtr, size,
+                         ACL_MEM_MALLOC_HUGE_FIRST, BE_ALLOC_DVPP);
 }
 
 /* `want` is the kind of block func frees (BE_PTR_DEVICE or _HOST_PINNED). */
@@ -112,18 +123,40 @@ static __attribute__((noinline)) void graph_free_check(const char *fn, const voi
         api_check_graph_free(fn, p, in.size ? in.size : 1);
 }
 
+/* acldvppFree's pointer lies in host memory: the runtime's location check
+ * (hicann/runtime src/runtime/api/impl/api_impl.cc:2410-2420, DevDvppFree;
+ * the names: src/runtime/core/src/memory/mem_type.cc:18-32) has said so. */
+static __attribute__((noinline)) bool dvpp_not_device(const void *p)
+{
+    struct be_ptr_info in;
+    be_get()->lookup(p, &in);
+    if (in.kind != BE_PTR_HOST_PINNED && in.kind != BE_PTR_HOST_REGISTERED &&
+        in.kind != BE_PTR_UNKNOWN)
+        return false;
+    api_report(API_MSG_EE1011, "Releasing DVPP device memory failed. Value %s for parameter "
+               "devPtr locationType is invalid. Reason: The specified address must be a device "
+               "address.", in.kind == BE_PTR_UNKNOWN ? "MEMORY_LOC_UNREGISTERED(2)"
+                                                     : "MEMORY_LOC_HOST(0)");
+    return true;
+}
+
 /* Inlined into its caller in another file (link-time optimisation): a
  * level of the aclrtMalloc/aclrtFree pair's path (scons bench). */
 __attribute__((always_inline)) inline aclError
-api_free_device(const char *fn, void *devPtr, bool dev_sync)
+api_free_device(const char *fn, void *devPtr, unsigned how)
 {
-    if (FLT_HIT(ACL_RT_FREE)) {
+    bool dev_sync = how & API_FREE_SYNC, dvpp = how & API_FREE_DVPP;
+    enum flt_point point = dvpp ? FLT_ACL_DVPP_FREE : FLT_ACL_RT_FREE;
+    if (__builtin_expect(atomic_load_explicit(&flt_armed, memory_order_relaxed), 0) &&
+        flt_fire(point)) {
         if (devPtr && API_TOOL(abandon))
             API_TOOL(abandon)(devPtr); /* released with its device instead */
-        return api_fault(FLT_ACL_RT_FREE, fn);
+        return api_fault(point, fn);
     }
     if (!devPtr)
         return api_err_null(fn, "devPtr");
+    if (dvpp && dvpp_not_device(devPtr))
+        return ACL_ERROR_RT_PARAM_INVALID;
     if (__builtin_expect(api_graphs_live(), 0))
         graph_free_check(fn, devPtr);
     if (__builtin_expect(atomic_load_explicit(&api_ipc_open, memory_order_relaxed) != 0, 0))
@@ -145,7 +178,7 @@ api_free_device(const char *fn, void *devPtr, bool dev_sync)
     /* The backend validates the address itself; only a rejected one is
      * looked up, to say why (it may have been freed meanwhile by another
      * thread). */
-    aclError rc = be_get()->mem_free(devPtr);
+    aclError rc = dvpp ? be_get()->dvpp_free(devPtr) : be_get()->mem_free(devPtr);
     if (rc == ACL_ERROR_RT_MEMORY_FREE) {
         be_get()->lookup(devPtr, &in);
         return api_bad_free(fn, devPtr, &in, BE_PTR_DEVICE);

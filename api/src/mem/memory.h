@@ -51,8 +51,14 @@ aclError api_no_memory(aclError rc, const char *what, size_t size);
 aclError api_bad_free(const char *func, const void *p, const struct be_ptr_info *in, int want);
 /* aclrtFree and aclrtFreeHost, and their WithDevSync forms (dev_sync: the
  * device's work completes first, in simulated time): the fault point, the
- * checks and messages, the free. */
-aclError api_free_device(const char *func, void *devPtr, bool dev_sync);
+ * checks and messages, the free. api_free_device's `how`: 0, or
+ * API_FREE_SYNC (aclrtFreeWithDevSync), or API_FREE_DVPP (acldvppFree:
+ * its fault point, the runtime's location check, the backend's dvpp_free). */
+enum { API_FREE_SYNC = 1, API_FREE_DVPP = 2 };
+aclError api_free_device(const char *func, void *devPtr, unsigned how);
+/* acldvppMalloc: aclrtMalloc's checks (named acldvppMalloc) and path, with
+ * DVPP's fault point and the backend's DVPP memory (BE_ALLOC_DVPP). */
+aclError api_malloc_dvpp(void **devPtr, size_t size);
 aclError api_free_host(const char *func, void *hostPtr, bool dev_sync);
 
 /* ---- vmm.c, for pool.c ---- */

@@ -5,8 +5,13 @@
  * aclrtMemPoolCreateImpl and the calls after it): NULL pointers (EH0008),
  * allocation and location types (EH0007 with CANN's "MEM_..." names), the
  * reserved bytes (EH0012), all ACL_ERROR_INVALID_PARAM; a MallocAsync of 0
- * bytes succeeds and gives nothing. What the runtime checks below (live
- * pools, pool memory, attributes) is the backend's, reported as in vmm.c.
+ * bytes succeeds and gives nothing. The runtime's checks with messages of
+ * their own are made here: a NULL attribute value (EE1004,
+ * src/runtime/api/impl/api_impl_soma.cc:41-58), a pool handle that names no
+ * pool to SetAttr and GetAttr (EE1017, src/runtime/feature/soma/
+ * soma.cc:150-157, 179-186), a maxSize the device cannot hold (EE1011,
+ * soma.cc:80-93, 200-216). What else the runtime checks below (live pools,
+ * pool memory, attribute values) is the backend's, reported as in vmm.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -44,10 +49,33 @@ aclError api_impl_aclrtMemPoolCreate(aclrtMemPool *memPool, const aclrtMemPoolPr
                    "poolProps->reserved is a reserved parameter and must be nullptr.", fn);
         return ACL_ERROR_INVALID_PARAM;
     }
-    aclError rc = api_device_usable(fn, (int32_t)poolProps->location.id);
+    int32_t dev = (int32_t)poolProps->location.id;
+    aclError rc = api_device_usable(fn, dev);
     if (rc != ACL_SUCCESS)
         return rc;
-    rc = be_get()->pool_create((int32_t)poolProps->location.id, poolProps, memPool);
+    /* The runtime sizes the pool in the device's huge-page granularity,
+     * 2 MB (soma.cc:32-61, the driver's recommended granularity): maxSize
+     * rounded up, 0 meaning all of the HBM rounded down; more than the HBM
+     * is refused (soma.cc:80-93, 200-216). */
+    const size_t align = (size_t)2 << 20, mb = (size_t)1 << 20;
+    size_t fr = 0, total = 0;
+    rc = be_get()->mem_info(dev, ACL_HBM_MEM, &fr, &total);
+    if (rc != ACL_SUCCESS)
+        return api_err_runtime(fn, rc);
+    aclrtMemPoolProps props = *poolProps;
+    if (props.maxSize == 0)
+        props.maxSize = total / align * align;
+    else if (props.maxSize > SIZE_MAX - align ||
+             (props.maxSize = (props.maxSize + align - 1) / align * align) > total) {
+        api_report(API_MSG_EE1011, "Create memory pool failed. Value %zu MB for parameter "
+                   "rtMemPoolProps.maxSize is invalid. Reason: The memory pool size after %zu MB "
+                   "alignment is %zu MB, which exceeds the available device memory %zu MB on the "
+                   "Device(device_id=%d).", poolProps->maxSize / mb, align / mb,
+                   props.maxSize > SIZE_MAX - align ? SIZE_MAX / mb : props.maxSize / mb,
+                   total / mb, (int)dev);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    rc = be_get()->pool_create(dev, &props, memPool);
     return api_vmm_failed(fn, rc, NULL);
 }
 
@@ -64,12 +92,32 @@ aclError api_impl_aclrtMemPoolDestroy(const aclrtMemPool memPool)
 static aclError attr(const char *fn, aclrtMemPool memPool, aclrtMemPoolAttr a, void *value,
                      int set)
 {
-    if (!memPool)
+    if (!memPool) /* the ACL layer's one check (memory.cpp:2124-2141) */
         return api_err_null(fn, "memPool");
-    if (!value) /* the runtime's check (rtMemPoolSetAttr/GetAttr) */
-        return api_err_null(fn, "value");
+    if (!value) /* the runtime's (api_impl_soma.cc:41-58) */
+        return api_rt_null(set ? "Setting the attribute value of a memory pool"
+                               : "Obtaining the specified attribute value of a memory pool",
+                           "value");
     const char *why = NULL;
     aclError rc_ = be_get()->pool_attr(memPool, a, set, value, &why);
+    if (rc_ == ACL_ERROR_RT_PARAM_INVALID && !why) {
+        api_report(API_MSG_EE1017, "%s memory pool attribute failed. Parameter memPool is "
+                   "invalid. Reason: The specified memory pool %p is not created, please create "
+                   "the memory pool before %s its attributes.", set ? "Setting" : "Getting",
+                   (void *)memPool, set ? "setting" : "getting");
+        return rc_;
+    }
+    if (rc_ == ACL_ERROR_RT_PARAM_INVALID && set && (a == ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT ||
+                                                     a == ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT)) {
+        /* soma.cc:159-164 (its message passes three of EE1011's four
+         * arguments; the parameter here is aclsim's) */
+        api_report(API_MSG_EE1011, "Setting memory pool attribute failed. Value %s(%u) for "
+                   "parameter attr is invalid. Reason: This attribute is read-only and does not "
+                   "support setting.", a == ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT
+                                           ? "rtMemPoolAttrUsedMemCurrent"
+                                           : "rtMemPoolAttrReservedMemCurrent", (unsigned)a);
+        return rc_;
+    }
     return api_vmm_failed(fn, rc_, why);
 }
 

@@ -10,6 +10,18 @@
  * reservations, handles and mappings) is the backend's: the simulator says
  * why it refuses, reported as "The argument is invalid.Reason: <call>
  * failed, <why>." (aclsim's wording: CANN's driver texts are not public).
+ *
+ * Which layer refuses what, and which calls need a context: the runtime's
+ * virtual-memory calls (hicann/runtime src/runtime/api/impl/api_impl.cc:
+ * 7293-7366, 7494-7499, 9363-9382) go straight to the driver with no
+ * current context; only physical memory on a host NUMA node asks for one
+ * (api_error.cc:6352-6356). So none of these calls asks for a context here
+ * either: a reservation lands on the current context's device, else on the
+ * lowest open device, and with no device open the driver has no address
+ * space to reserve from (hicann/driver src/ascend_hal/svm/v2/devmm/
+ * devmm_svm.c:5616-5619, DRV_ERROR_INVALID_HANDLE: 107017). The runtime's
+ * own NULL checks (api_error.cc) give 107000 with EE1004 where the ACL layer
+ * checked nothing (aclrtMemSetAccess, memory.cpp:1956-1965).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -124,12 +136,14 @@ static aclError reserve(const char *fn, void **virPtr, size_t size, size_t align
         snprintf(v, sizeof v, "%" PRIu64, flags);
         return api_err_value(fn, v, "flags", "0");
     }
-    struct api_ctx *c;
-    aclError rc = api_current_ctx(fn, &c);
-    if (rc != ACL_SUCCESS)
-        return rc;
+    int32_t dev;
+    if (!api_device_for_call(&dev))
+        return api_vmm_failed(fn, ACL_ERROR_RT_INVALID_HANDLE,
+                              "no device is open, and the driver's address space opens with the "
+                              "first aclrtSetDevice");
     const char *why = NULL;
-    rc = be_get()->vmm_reserve(c->device, size, alignment, expectPtr, flags, no_uc, virPtr, &why);
+    aclError rc =
+        be_get()->vmm_reserve(dev, size, alignment, expectPtr, flags, no_uc, virPtr, &why);
     return api_vmm_failed(fn, rc, why);
 }
 
@@ -188,10 +202,28 @@ aclError api_impl_aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
     aclError rc = check_attr(fn, prop);
     if (rc != ACL_SUCCESS)
         return rc;
-    struct api_ctx *c;
-    rc = api_current_ctx(fn, &c);
-    if (rc != ACL_SUCCESS)
+    /* The runtime's checks (api_error.cc:6335-6356): a device location's
+     * id must name a device; a host NUMA node asks for a context. */
+    if (prop->location.type == ACL_MEM_LOCATION_TYPE_DEVICE &&
+        (rc = api_device_id_check("Verifying the device ID validity", "devId",
+                                  prop->location.id > INT32_MAX ? -1
+                                                                : (int32_t)prop->location.id)) !=
+            ACL_SUCCESS)
         return rc;
+    if (prop->location.type == ACL_MEM_LOCATION_TYPE_HOST_NUMA) {
+        struct api_ctx *c;
+        if ((rc = api_current_ctx(fn, &c)) != ACL_SUCCESS)
+            return rc;
+    }
+    /* A device this process has not opened has no driver address space
+     * for the handle (as a reservation with none open, above). */
+    if (prop->location.type == ACL_MEM_LOCATION_TYPE_DEVICE &&
+        !api_device_is_open((int32_t)prop->location.id)) {
+        char why[96];
+        snprintf(why, sizeof why, "device %u is not open (aclrtSetDevice opens it)",
+                 (unsigned)prop->location.id);
+        return api_vmm_failed(fn, ACL_ERROR_RT_INVALID_HANDLE, why);
+    }
     const char *why = NULL;
     rc = be_get()->vmm_phys_alloc(size, prop, flags, handle, &why);
     return api_vmm_failed(fn, rc, why);
@@ -279,11 +311,12 @@ aclError api_impl_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
                                                                 : (int32_t)prop->location.id)) !=
             ACL_SUCCESS)
         return rc;
-    struct api_ctx *c;
-    rc = api_current_ctx(fn, &c);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    rc = be_get()->vmm_granularity(c->device, prop, option, granularity);
+    /* No context: the runtime asks the driver directly (api_impl.cc:
+     * 7494-7499), which answers from the page type alone (hicann/driver
+     * src/ascend_hal/svm/v2/devmm/devmm_svm.c:6953-6979). */
+    int32_t dev = prop->location.type == ACL_MEM_LOCATION_TYPE_DEVICE
+                      ? (int32_t)prop->location.id : 0;
+    rc = be_get()->vmm_granularity(dev, prop, option, granularity);
     return api_vmm_failed(fn, rc, rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
                                       ? "this SoC has no 1 GB pages (HUGE1G)" : NULL);
 }
@@ -292,14 +325,17 @@ aclError api_impl_aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDes
                                     size_t count)
 {
     static const char fn[] = "aclrtMemSetAccess";
-    /* The ACL layer checks nothing (memory.cpp); the runtime's decorator
-     * (api_error.cc MemSetAccess) rejects NULL virPtr and desc. */
+    /* The ACL layer checks nothing (memory.cpp:1956-1965); the runtime's
+     * decorator rejects NULL virPtr and desc (api_error.cc:6391-6396), the
+     * driver a count of 0 (hicann/driver src/ascend_hal/svm/v2/devmm/
+     * devmm_svm.c:6201-6203: DRV_ERROR_INVALID_VALUE, 107000). */
     if (!virPtr)
-        return api_err_null(fn, "virPtr");
+        return api_rt_null("Setting the memory access permission", "virPtr");
     if (!desc)
-        return api_err_null(fn, "desc");
+        return api_rt_null("Setting the memory access permission", "desc");
     if (count == 0)
-        return api_err_value(fn, "0", "count", "must be greater than 0");
+        return api_vmm_failed(fn, ACL_ERROR_RT_PARAM_INVALID,
+                              "count is 0: the driver wants one access description at least");
     const char *why = NULL;
     aclError rc_ = be_get()->vmm_set_access(virPtr, size, desc, count, &why);
     return api_vmm_failed(fn, rc_, why);

@@ -190,6 +190,21 @@ bool api_device_is_open(int32_t dev)
     return open;
 }
 
+bool api_device_for_call(int32_t *dev)
+{
+    struct api_ctx *c = tls_ctx ? api_ctx_lookup(tls_ctx) : NULL;
+    if (c && c == tls_ctx_struct) {
+        *dev = c->device;
+        return true;
+    }
+    for (int32_t d = 0; d < BE_MAX_DEVICES; d++)
+        if (api_device_is_open(d)) {
+            *dev = d;
+            return true;
+        }
+    return false;
+}
+
 /* Release a device's contexts (all of them, or just `only`), then, when
  * `close` is set, its events and the device itself; the watchers hear of
  * the close first (the leak report among them). pre: lock not held, dev

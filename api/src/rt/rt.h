@@ -52,6 +52,11 @@ aclError api_device_usable(const char *func, int32_t deviceId);
 /* Whether device dev is open now (no message; it may close right after). */
 bool api_device_is_open(int32_t dev);
 
+/* The device a call that needs no context acts on: the current context's
+ * when the thread has one, else the lowest open device; false (no message)
+ * when no device is open. */
+bool api_device_for_call(int32_t *dev);
+
 /* ---- The watchers: who is told when a stream, context or device goes ----
  *
  * rt/ is given one table of watchers (api/src/watchers.c, above every
