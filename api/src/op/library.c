@@ -316,18 +316,13 @@ static enum api_op_mismatch plan_binary(struct ctx *c, const struct opdef *def,
     if (b->dtype != a->dtype)
         return no(c, API_OPM_DTYPE, "%s inputs differ in type: %s and %s", c->type,
                   type_name(a->dtype), type_name(b->dtype));
-    int n = a->ndims > b->ndims ? a->ndims : b->ndims;
     int64_t dims[BE_OP_MAX_DIMS];
-    for (int i = n - 1, ia = a->ndims - 1, ib = b->ndims - 1; i >= 0; i--, ia--, ib--) {
-        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
-        if (da != db && da != 1 && db != 1) {
-            char sa[160], sb[160];
-            api_dims_text(a->dims, a->ndims, sa, sizeof sa);
-            api_dims_text(b->dims, b->ndims, sb, sizeof sb);
-            return no(c, API_OPM_INPUT, "%s input shapes %s and %s do not broadcast", c->type, sa,
-                      sb);
-        }
-        dims[i] = da == 1 ? db : da;
+    int n = api_broadcast(a->dims, a->ndims, b->dims, b->ndims, dims);
+    if (n < 0) {
+        char sa[160], sb[160];
+        api_dims_text(a->dims, a->ndims, sa, sizeof sa);
+        api_dims_text(b->dims, b->ndims, sb, sizeof sb);
+        return no(c, API_OPM_INPUT, "%s input shapes %s and %s do not broadcast", c->type, sa, sb);
     }
     p->op.calc = a->dtype;
     p->op.alpha = 1; /* aclop's Add and Sub take no factor */

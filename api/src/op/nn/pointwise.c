@@ -231,10 +231,8 @@ NN_LAUNCH(aclnnInplaceDiv)
 static aclDataType scalar_calc(enum be_op_kind kind, aclDataType self, aclDataType other,
                                aclDataType out)
 {
-    if (kind == BE_OP_DIV) /* aclnn_div.cpp CompatibleInferDivsDtype L201-214 (910B) */
-        return api_is_floating(self) || (self == ACL_INT32 && other == ACL_INT32) ? self
-               : self == ACL_BOOL && other == ACL_BOOL                           ? self
-                                                                                 : ACL_FLOAT;
+    if (kind == BE_OP_DIV) /* aclnn_div.cpp CompatibleInferDivsDtype L201-214 */
+        return api_is_floating(self) ? self : ACL_FLOAT;
     if (api_is_complex(self) || api_is_complex(other))
         return api_promote(self, other);
     if (api_is_floating(self))
@@ -267,6 +265,8 @@ static aclnnStatus scalar(const struct binary *b, const aclTensor *self, const c
                        "be in dtype support list %s.", api_dtype_name(other->dtype), list);
     }
     aclDataType calc = scalar_calc(b->kind, self->dtype, other->dtype, out->dtype);
+    if (b->true_div && calc != ACL_DT_UNDEFINED && !api_is_floating(calc) && !api_is_complex(calc))
+        calc = ACL_FLOAT; /* true division, as Div's */
     if (calc == ACL_DT_UNDEFINED)
         return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "Self dtype %s and other dtype %s can not "
                        "promote dtype.", api_dtype_name(self->dtype), api_dtype_name(other->dtype));
@@ -496,44 +496,54 @@ static const struct unary inplace_sqrt = {"aclnnInplaceSqrt", "Sqrt", BE_OP_SQRT
                                               T(COMPLEX128) | T(BF16),
                                           0, 0};
 
-/* The planning call `name` of unary operator `rule` (self, out: out_type
- * *out, as CANN declares it). */
-#define UNARY_OUT(name, rule, out_type)                                                     \
-    aclnnStatus api_impl_##name##GetWorkspaceSize(const aclTensor *self, out_type *out,     \
-                                                  uint64_t *workspaceSize,                  \
-                                                  aclOpExecutor **executor)                 \
+/* The planning call `plan` of unary operator `rule`, named `name` in messages
+ * (self, out: out_type *out, as CANN declares it). */
+#define UNARY_OUT(plan, name, rule, out_type)                                               \
+    aclnnStatus api_impl_##plan(const aclTensor *self, out_type *out,                       \
+                                uint64_t *workspaceSize, aclOpExecutor **executor)          \
     {                                                                                       \
-        API_FORWARD(name##GetWorkspaceSize, (self, out, workspaceSize, executor));          \
+        API_FORWARD(plan, (self, out, workspaceSize, executor));                            \
         NN_CHECK_NULL(#name, self);                                                         \
         NN_CHECK_NULL(#name, out);                                                          \
         return unary(&rule, self, "self", out, "out", workspaceSize, executor);             \
-    }                                                                                       \
-    NN_LAUNCH(name)
-#define UNARY(name, rule) UNARY_OUT(name, rule, aclTensor)
-/* The planning call `name` of an in-place unary operator (selfRef). */
-#define INPLACE_UNARY(name, rule)                                                           \
-    aclnnStatus api_impl_##name##GetWorkspaceSize(aclTensor *selfRef,                       \
-                                                  uint64_t *workspaceSize,                  \
-                                                  aclOpExecutor **executor)                 \
+    }
+#define UNARY(plan, name, rule) UNARY_OUT(plan, name, rule, aclTensor)
+/* The planning call `plan` of an in-place unary operator (selfRef). */
+#define INPLACE_UNARY(plan, name, rule)                                                     \
+    aclnnStatus api_impl_##plan(aclTensor *selfRef, uint64_t *workspaceSize,                \
+                                aclOpExecutor **executor)                                   \
     {                                                                                       \
-        API_FORWARD(name##GetWorkspaceSize, (selfRef, workspaceSize, executor));            \
+        API_FORWARD(plan, (selfRef, workspaceSize, executor));                              \
         NN_CHECK_NULL(#name, selfRef);                                                      \
         return unary(&rule, selfRef, "selfRef", selfRef, "selfRef", workspaceSize,          \
                      executor);                                                             \
-    }                                                                                       \
-    NN_LAUNCH(name)
+    }
 
-UNARY(aclnnAbs, abs_)
-UNARY(aclnnNeg, neg_)
-INPLACE_UNARY(aclnnInplaceNeg, inplace_neg)
-UNARY_OUT(aclnnRelu, relu_, const aclTensor)
-INPLACE_UNARY(aclnnInplaceRelu, inplace_relu)
-UNARY(aclnnSigmoid, sigmoid_)
-INPLACE_UNARY(aclnnInplaceSigmoid, inplace_sigmoid)
-UNARY(aclnnTanh, tanh_)
-INPLACE_UNARY(aclnnInplaceTanh, inplace_tanh)
-UNARY(aclnnGelu, gelu_)
-UNARY(aclnnExp, exp_)
-INPLACE_UNARY(aclnnInplaceExp, inplace_exp)
-UNARY(aclnnSqrt, sqrt_)
-INPLACE_UNARY(aclnnInplaceSqrt, inplace_sqrt)
+UNARY(aclnnAbsGetWorkspaceSize, aclnnAbs, abs_)
+NN_LAUNCH(aclnnAbs)
+UNARY(aclnnNegGetWorkspaceSize, aclnnNeg, neg_)
+NN_LAUNCH(aclnnNeg)
+INPLACE_UNARY(aclnnInplaceNegGetWorkspaceSize, aclnnInplaceNeg, inplace_neg)
+NN_LAUNCH(aclnnInplaceNeg)
+UNARY_OUT(aclnnReluGetWorkspaceSize, aclnnRelu, relu_, const aclTensor)
+NN_LAUNCH(aclnnRelu)
+INPLACE_UNARY(aclnnInplaceReluGetWorkspaceSize, aclnnInplaceRelu, inplace_relu)
+NN_LAUNCH(aclnnInplaceRelu)
+UNARY(aclnnSigmoidGetWorkspaceSize, aclnnSigmoid, sigmoid_)
+NN_LAUNCH(aclnnSigmoid)
+INPLACE_UNARY(aclnnInplaceSigmoidGetWorkspaceSize, aclnnInplaceSigmoid, inplace_sigmoid)
+NN_LAUNCH(aclnnInplaceSigmoid)
+UNARY(aclnnTanhGetWorkspaceSize, aclnnTanh, tanh_)
+NN_LAUNCH(aclnnTanh)
+INPLACE_UNARY(aclnnInplaceTanhGetWorkspaceSize, aclnnInplaceTanh, inplace_tanh)
+NN_LAUNCH(aclnnInplaceTanh)
+UNARY(aclnnGeluGetWorkspaceSize, aclnnGelu, gelu_)
+NN_LAUNCH(aclnnGelu)
+UNARY(aclnnExpGetWorkspaceSize, aclnnExp, exp_)
+NN_LAUNCH(aclnnExp)
+INPLACE_UNARY(aclnnInplaceExpGetWorkspaceSize, aclnnInplaceExp, inplace_exp)
+NN_LAUNCH(aclnnInplaceExp)
+UNARY(aclnnSqrtGetWorkspaceSize, aclnnSqrt, sqrt_)
+NN_LAUNCH(aclnnSqrt)
+INPLACE_UNARY(aclnnInplaceSqrtGetWorkspaceSize, aclnnInplaceSqrt, inplace_sqrt)
+NN_LAUNCH(aclnnInplaceSqrt)
