@@ -6,6 +6,7 @@
  * walks shapes or strides of its own.
  */
 #include <string.h>
+#include "api/abi/opview.h"
 #include "base/mem.h"
 #include "fault/fault.h"
 #include "sim/internal.h"
@@ -14,18 +15,11 @@
 void sim_view_span(const struct sim_view *v, const void **lo, size_t *bytes)
 {
     size_t es = sim_dt_size(v->dt);
-    int64_t min = v->offset, max = v->offset;
-    for (int i = 0; i < v->ndims; i++) {
-        if (v->dims[i] == 0) {
-            *lo = v->data;
-            *bytes = 0;
-            return;
-        }
-        int64_t step = v->strides[i] * (v->dims[i] - 1);
-        if (step < 0)
-            min += step;
-        else
-            max += step;
+    int64_t min, max;
+    if (!opview_extent(v->ndims, v->dims, v->strides, v->offset, &min, &max)) {
+        *lo = v->data;
+        *bytes = 0;
+        return;
     }
     *lo = (const char *)v->data + min * (int64_t)es;
     *bytes = (size_t)(max - min + 1) * es;

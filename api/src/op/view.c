@@ -7,6 +7,7 @@
  * broadcasting and CANN's way of writing a shape.
  */
 #include <stdio.h>
+#include "api/abi/opview.h"
 #include "op.h"
 
 void api_view_init(struct be_view *v, const void *data, bool dev, aclDataType dtype, int ndims,
@@ -28,18 +29,11 @@ void api_view_init(struct be_view *v, const void *data, bool dev, aclDataType dt
 void api_view_span(const struct be_view *v, const void **lo, size_t *bytes)
 {
     size_t es = api_impl_aclDataTypeSize(v->dtype);
-    int64_t min = v->offset, max = v->offset;
-    for (int i = 0; i < v->ndims; i++) {
-        if (v->dims[i] == 0) {
-            *lo = v->data;
-            *bytes = 0;
-            return;
-        }
-        int64_t step = v->strides[i] * (v->dims[i] - 1);
-        if (step < 0)
-            min += step;
-        else
-            max += step;
+    int64_t min, max;
+    if (!opview_extent(v->ndims, v->dims, v->strides, v->offset, &min, &max)) {
+        *lo = v->data;
+        *bytes = 0;
+        return;
     }
     *lo = (const char *)v->data + min * (int64_t)es;
     *bytes = (size_t)(max - min + 1) * es;

@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "api/abi/opview.h"
 #include "nn.h"
 
 aclnnStatus nn_null(const char *launch, const char *type, const char *name)
@@ -170,14 +171,8 @@ static aclnnStatus take(struct nn_call *c, const aclTensor *t, const char *name,
     /* opbase's Validate, for what Contiguous takes apart (a strided view):
      * the view's reach inside its storage; aclsim refuses a view that
      * starts before its storage for every tensor. */
-    int64_t lo = t->offset, hi = t->offset;
-    bool empty = false;
-    for (int i = 0; i < v->ndims; i++) {
-        int64_t step = v->strides[i] * (v->dims[i] - 1);
-        empty |= v->dims[i] == 0;
-        lo += step < 0 ? step : 0;
-        hi += step > 0 ? step : 0;
-    }
+    int64_t lo, hi;
+    bool empty = !opview_extent(v->ndims, v->dims, v->strides, v->offset, &lo, &hi);
     int64_t storage = api_dims_elements(t->storage, (int)t->n_storage);
     if (!empty && (lo < 0 || (t->n_storage && !api_view_contiguous(v) && hi + 1 > storage)))
         return nn_fail(c, ACLNN_ERR_INNER_NULLPTR, "ViewShape overlap. The %s tensor reaches "
