@@ -3,7 +3,7 @@
  * operator types exist (CANN's names), what inputs, outputs, attributes,
  * data types and formats each takes, the output shape it produces, and
  * what memory it asks the stream's allocator for. The arithmetic itself is
- * the simulator's (sim/kernels.c, reached through be_ops.op_run).
+ * the simulator's (sim/ops/, reached through be_ops.op_run).
  *
  * Operators (CANN's op prototypes; attribute names as CANN's protos name
  * them):

@@ -2,7 +2,7 @@
  * nnmeta.c - the objects of the aclnn API (CANN's nnopbase,
  * aclnn/acl_meta.h and aclnn/aclnn_base.h): tensors, scalars, arrays and
  * lists with their create, destroy and getter calls, the executors that
- * the operators' GetWorkspaceSize calls plan (nnop.c) and
+ * the operators' GetWorkspaceSize calls plan (nn/) and
  * aclSetAclOpExecutorRepeatable / aclDestroyAclOpExecutor, aclnnInit and
  * aclnnFinalize.
  *

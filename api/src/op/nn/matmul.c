@@ -10,7 +10,7 @@
  * of the two inputs are different [2, 3], [4, 5]"); mixed float inputs
  * compute in their promoted type. aclsim takes operands of at least 2 dims
  * (CANN's 1-D vector forms are refused with a message saying so).
- * Workspace (README's aclnn table): RoundUp(batch * m * n * 4, 512) bytes,
+ * Workspace (the aclnn table of docs/operators.md): RoundUp(batch * m * n * 4, 512) bytes,
  * where the kernel keeps its fp32 accumulators.
  */
 #include "nn.h"

@@ -8,7 +8,7 @@
  * of type dtype, at most 8 dims, each dim in range once: "Provided dim 2
  * must be in the range of [-2, 1]."); the sum is taken in dtype (the input
  * cast to it first, L236-239); a 0-d input is its own sum; no dims: every
- * dim. Workspace (README's aclnn table): RoundUp(elements of out * 4, 512)
+ * dim. Workspace (the aclnn table of docs/operators.md): RoundUp(elements of out * 4, 512)
  * bytes, where the kernel keeps its fp32 partial sums.
  */
 #include "nn.h"
