@@ -3,9 +3,12 @@
  * (tensor.c), data types and data buffers (data.c), operator attributes
  * (attr.c), single operators and their handles (single.c), the operator
  * compiler (compiler.c), the cblas calls (cblas.c), the built-in operator
- * library (library.c: what each operator accepts and what memory it asks
- * for) and the single-op executor (executor.c), the one consumer of
- * registered allocators, as CANN's is.
+ * library of the aclop calls (library.c: what each operator accepts and
+ * what memory it asks for), the one view type of a tensor (view.c) and
+ * CANN's data type rules (dtype.c) that every operator shares, the aclnn
+ * objects (nnmeta.c; the aclnn operators are nn/, whose nn.h is that
+ * folder's own) and the single-op executor (executor.c), the one consumer
+ * of registered allocators, as CANN's is.
  *
  * op/ may include every family folder below it (diag/, rt/, alloc/, mem/);
  * none of them includes this header.
