@@ -465,7 +465,15 @@ static void test_bad_input_codes(void **state)
     int64_t zero[2] = {0, 1};
     aclTensor *ob = aclCreateTensor(d22, 2, ACL_FLOAT, zero, 0, ACL_FORMAT_ND, d4, 1, o.dev);
     assert_int_equal(aclnnReluGetWorkspaceSize(tr, ob, &ws, &e), ACLNN_ERR_PARAM_INVALID);
-    (void)aclGetRecentErrMsg();
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnReluGetWorkspaceSize: out writes each of its "
+               "elements along dim 0 (2 of them, stride 0) to one place: the output of an operator "
+               "must not overlap itself (CANN requires that data should not overlap).");
+    aclDestroyTensor(ob);
+    /* an output reaching past its storage: the same Validate as an input's */
+    ob = aclCreateTensor(d22, 2, ACL_FLOAT, past, 0, ACL_FORMAT_ND, d4, 1, o.dev);
+    assert_int_equal(aclnnReluGetWorkspaceSize(tr, ob, &ws, &e), ACLNN_ERR_INNER_NULLPTR);
+    expect_msg("AclNN_Inner_Error(EZ9999)", "aclnnReluGetWorkspaceSize: ViewShape overlap. The out tensor reaches "
+               "elements 0 to 4 of a storage of 4 elements.");
     aclDestroyTensor(ob);
     aclDestroyTensor(tr);
     aclDestroyTensor(o22);
