@@ -457,7 +457,8 @@ static void test_in_place_on_views(void **state)
  * float32; int32 + int32 with an int alpha in int32; bool + bool in bool;
  * int8 + uint8 in int16; int32 / int32 true division; bfloat16 + float16
  * in float32 (data_type_utils.h's table). An alpha that does not cast to
- * the promoted type and a result that does not cast to out are 161002. */
+ * the promoted type and a result that does not cast to out are 161002
+ * (aclnn_add.cpp CheckPromoteType L200-246, aclnn_sub.cpp L194-230). */
 static void test_promotion(void **state)
 {
     (void)state;
@@ -485,7 +486,14 @@ static void test_promotion(void **state)
     expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnAddGetWorkspaceSize: Alpha dtype DT_FLOAT "
                "can't be cast to the promote dtype DT_INT32.");
     assert_int_equal(aclnnAddGetWorkspaceSize(h.t, f.t, al, oi.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
-    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnAddGetWorkspaceSize: Result type DT_FLOAT "
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnAddGetWorkspaceSize: Promote dtype DT_FLOAT "
+               "can't be cast to the desired output type DT_INT32.");
+    /* Sub says both in OP_CHECK_RESULT_DTYPE_CAST_FAILED's words (aclnn_sub.cpp L213, L228) */
+    assert_int_equal(aclnnSubGetWorkspaceSize(i.t, j.t, al, oi.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnSubGetWorkspaceSize: Result type DT_FLOAT "
+               "can't be cast to the desired output type DT_INT32.");
+    assert_int_equal(aclnnSubGetWorkspaceSize(h.t, f.t, al, oi.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnSubGetWorkspaceSize: Result type DT_FLOAT "
                "can't be cast to the desired output type DT_INT32.");
     /* a bool sum takes an integral alpha only */
     assert_int_equal(aclnnAddGetWorkspaceSize(bo.t, bo.t, al, ob.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);

@@ -56,14 +56,32 @@ struct binary {
     bool true_div;    /* Div: integers divide in float32 */
 };
 
-static aclnnStatus check_alpha(struct nn_call *c, const aclScalar *alpha, aclDataType promoted)
+/* CheckPromoteType of Add (aclnn_add.cpp L200-246) and of Sub
+ * (aclnn_sub.cpp L194-230) differ in their texts: Add says "Alpha dtype
+ * ... promote dtype" and "Promote dtype ... desired output type"; Sub says
+ * so only for a bool sum's alpha and otherwise uses OP_CHECK_RESULT_DTYPE_
+ * CAST_FAILED ("Result type ... desired output type") for both. */
+static aclnnStatus check_alpha(struct nn_call *c, enum be_op_kind kind, const aclScalar *alpha,
+                               aclDataType promoted)
 {
+    if (promoted != ACL_BOOL && kind == BE_OP_SUB)
+        return nn_check_cast(c, alpha->dtype, promoted);
     bool ok = promoted == ACL_BOOL ? api_is_integral(alpha->dtype, true)
                                    : api_can_cast(alpha->dtype, promoted);
     if (ok)
         return OK;
     return nn_fail(c, ACLNN_ERR_PARAM_INVALID, "Alpha dtype %s can't be cast to the promote "
                    "dtype %s.", api_dtype_name(alpha->dtype), api_dtype_name(promoted));
+}
+
+/* The result's cast to out, in the operator's own words (above). */
+static aclnnStatus check_out_cast(struct nn_call *c, enum be_op_kind kind, aclDataType from,
+                                  aclDataType to)
+{
+    if (kind != BE_OP_ADD || api_can_cast(from, to))
+        return nn_check_cast(c, from, to);
+    return nn_fail(c, ACLNN_ERR_PARAM_INVALID, "Promote dtype %s can't be cast to the desired "
+                   "output type %s.", api_dtype_name(from), api_dtype_name(to));
 }
 
 /* out = self (op) alpha * other, out broadcast from self and other. The
@@ -86,9 +104,9 @@ static aclnnStatus binary(const struct binary *b, const aclTensor *self, const c
     if (promoted == ACL_DT_UNDEFINED)
         return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "Self dtype %s and other dtype %s can not "
                        "promote dtype.", api_dtype_name(self->dtype), api_dtype_name(other->dtype));
-    if (b->alpha && (rc = check_alpha(&c, alpha, promoted)) != OK)
+    if (b->alpha && (rc = check_alpha(&c, b->kind, alpha, promoted)) != OK)
         return rc;
-    if ((rc = nn_check_cast(&c, promoted, out->dtype)) != OK)
+    if ((rc = check_out_cast(&c, b->kind, promoted, out->dtype)) != OK)
         return rc;
     int64_t dims[BE_OP_MAX_DIMS];
     int n = 0;
@@ -270,9 +288,9 @@ static aclnnStatus scalar(const struct binary *b, const aclTensor *self, const c
     if (calc == ACL_DT_UNDEFINED)
         return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "Self dtype %s and other dtype %s can not "
                        "promote dtype.", api_dtype_name(self->dtype), api_dtype_name(other->dtype));
-    if (b->alpha && (rc = check_alpha(&c, alpha, calc)) != OK)
+    if (b->alpha && (rc = check_alpha(&c, b->kind, alpha, calc)) != OK)
         return rc;
-    if ((b->kind != BE_OP_MUL && (rc = nn_check_cast(&c, calc, out->dtype)) != OK) ||
+    if ((b->kind != BE_OP_MUL && (rc = check_out_cast(&c, b->kind, calc, out->dtype)) != OK) ||
         (rc = nn_check_dims(&c, self, self_name)) != OK ||
         (rc = nn_check_same_shape(&c, self, self_name, out, out_name)) != OK ||
         (rc = computed(&c, calc)) != OK || (rc = nn_out(&c, out, out_name)) != OK ||
