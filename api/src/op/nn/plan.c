@@ -168,6 +168,24 @@ static aclnnStatus take(struct nn_call *c, const aclTensor *t, const char *name,
         v->dims[i] = t->dims[i];
         v->strides[i] = t->strides[i];
     }
+    /* a shape whose elements or bytes an int64 cannot count is refused
+     * before any arithmetic wraps (CANN makes such a tensor unchecked,
+     * acl_op_api.cpp L34-44; aclsim never runs over wrapped sizes) */
+    int64_t n = 1, reach = 0, elem = (int64_t)api_impl_aclDataTypeSize(t->dtype), bytes;
+    bool huge = false;
+    for (int i = 0; i < v->ndims; i++) {
+        int64_t d = v->dims[i] > 0 ? v->dims[i] - 1 : 0, step, mag;
+        huge |= v->dims[i] > 0 && __builtin_mul_overflow(n, v->dims[i], &n);
+        huge |= __builtin_mul_overflow(v->strides[i], d, &step);
+        mag = step < 0 ? (step == INT64_MIN ? INT64_MAX : -step) : step;
+        huge |= step == INT64_MIN || __builtin_add_overflow(reach, mag, &reach);
+    }
+    huge |= __builtin_add_overflow(reach, v->offset < 0 ? -v->offset : v->offset, &reach) ||
+            __builtin_add_overflow(reach, 1, &reach) || __builtin_mul_overflow(reach, elem, &bytes) ||
+            __builtin_mul_overflow(n, elem, &bytes);
+    if (huge)
+        return nn_fail(c, ACLNN_ERR_PARAM_INVALID, "%s spans more bytes than an address holds "
+                       "(shape, strides or offset too large).", name);
     /* opbase's Validate, for what Contiguous takes apart (a strided view):
      * the view's reach inside its storage; aclsim refuses a view that
      * starts before its storage for every tensor. */
