@@ -276,6 +276,9 @@ double api_nn_scalar_value(const aclScalar *s);
 
 /* Copy an int array's values into v (as many as aclGetIntArraySize says). */
 void api_nn_int_array(const aclIntArray *a, int64_t *v);
+/* Tensor i of a tensor list (NULL past its end, or where the list holds
+ * NULL). */
+const aclTensor *api_nn_tensor_list_at(const aclTensorList *l, uint64_t i);
 
 /* An operator planned by an aclnn GetWorkspaceSize call: what its launch
  * runs. Single-use unless made repeatable (CANN's rule): a launch of a
