@@ -98,12 +98,14 @@ static const char *const names[API_CALL_COUNT] = {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void *lib;
 /* The aclnn libraries of the install (nnopbase's objects, the operator
- * packages) and DVPP's, loaded into the real runtime's namespace: the
- * catalogue's aclnn and acldvpp calls resolve there (a name the runtime
- * lacks is looked up in each in turn). */
+ * packages), its operator compiler's and DVPP's, loaded into the real
+ * runtime's namespace: the catalogue's aclnn, aclop compile and acldvpp
+ * calls resolve there (a name the runtime lacks is looked up in each in
+ * turn; a library the install lacks is skipped). */
 static const char *const nn_libs[] = {"lib64/libnnopbase.so", "lib64/libopapi.so",
                                       "lib64/libopapi_math.so", "lib64/libopapi_nn.so",
-                                      "lib64/libacl_dvpp.so"};
+                                      "lib64/libopapi_transformer.so", "lib64/libopapi_cv.so",
+                                      "lib64/libacl_op_compiler.so", "lib64/libacl_dvpp.so"};
 #define N_NN_LIBS (sizeof nn_libs / sizeof nn_libs[0])
 static void *nn_lib[N_NN_LIBS];
 

@@ -153,41 +153,52 @@ struct be_fault {
 
 /* ---- operators ---- */
 
-/* A built-in operator, validated by the ACL layer (api/src/op/library.c), as a
- * backend runs it (sim/kernels.c computes it). Its kinds and limits are the
- * shared vocabulary of api/abi/opkinds.def. */
+/* A built-in operator, validated by the ACL layer (api/src/op/: library.c
+ * for aclop, nn/ for aclnn), as a backend runs it (sim/kernels.c and the
+ * families of sim/ops/ compute it). Its kinds and limits are the shared
+ * vocabulary of api/abi/opkinds.def and the family lists it includes. */
 enum be_op_kind {
-#define OPKIND(id, what) BE_OP_##id,
+#define OPKIND(id, family, what) BE_OP_##id,
 #define OPLIMIT(id, value)
 #include "api/abi/opkinds.def"
 #undef OPKIND
 #undef OPLIMIT
+    BE_OP_KINDS
 };
 enum {
-#define OPKIND(id, what)
+#define OPKIND(id, family, what)
 #define OPLIMIT(id, value) BE_OP_##id = value,
 #include "api/abi/opkinds.def"
 #undef OPKIND
 #undef OPLIMIT
 };
-struct be_tensor {
-    const void *data; /* device address, or host memory (const inputs) when !dev */
+/* The one internal view type of a tensor, which aclop's tensor descs
+ * (contiguous) and aclnn's tensors (any strides) both become: shape,
+ * strides and offset in elements over storage at `data`. */
+struct be_view {
+    const void *data; /* the storage: device address, or host memory (const inputs) when !dev */
     bool dev;
     aclDataType dtype;
     int ndims;
     int64_t dims[BE_OP_MAX_DIMS];
+    int64_t strides[BE_OP_MAX_DIMS];
+    int64_t offset; /* element 0 is data + offset elements */
 };
+/* An operator with typed parameters (what each kind reads of them: its
+ * line in its family's list, api/abi/ops/<family>.def). */
 struct be_op {
     enum be_op_kind kind;
     const char *type; /* CANN's operator type name */
-    int n_in;
-    struct be_tensor in[BE_OP_MAX_IN];
-    struct be_tensor out;
+    int n_in, n_out;
+    struct be_view in[BE_OP_MAX_IN];
+    struct be_view out[BE_OP_MAX_OUT];
+    aclDataType calc;  /* the type it computes in (CANN's promoted type) */
     bool trans_a, trans_b, keep_dims;
-    bool scaled;  /* ADD, SUB: in[1] is scaled by alpha first (aclnn's alpha) */
-    double alpha; /* ADD, SUB: that factor; FILL: the value every element gets */
-    int n_axes; /* ReduceSum axes (distinct, in range), Transpose perm */
+    double alpha, beta; /* the kind's scalars (ADD, SUB: in[1]'s factor; FILL: the value) */
+    int n_axes;         /* reductions: axes (distinct, in range) */
     int64_t axes[BE_OP_MAX_DIMS];
+    int64_t iparam[BE_OP_MAX_PARAMS]; /* further parameters of the kind */
+    double fparam[BE_OP_MAX_PARAMS];
     void *ws, *tiling; /* allocator blocks the kernel writes (NULL: none) */
     size_t ws_bytes, tiling_bytes;
     /* For the sanitizer: the ACL layer's number for the operator, and the
@@ -195,7 +206,6 @@ struct be_op {
      * and its desc), NULL when none. */
     uint64_t tag;
     const void *alloc_obj, *alloc_stream, *alloc_desc;
-    size_t in_bytes[BE_OP_MAX_IN], out_bytes; /* bytes each tensor spans */
 };
 
 /* A change of a recorded task (be_ops.graph_task_edit): disabled, or

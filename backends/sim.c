@@ -1014,38 +1014,35 @@ static void task_fault(void *s)
 
 /* ---- operators ---- */
 
-static enum sim_dtype sim_dt(aclDataType t)
+/* aclDataType and enum sim_dtype share CANN's numbering (sim/sim.h). */
+#define SAME(sim, acl) _Static_assert((int)(sim) == (int)(acl), #sim " is " #acl)
+SAME(SIM_DT_F32, ACL_FLOAT);
+SAME(SIM_DT_F16, ACL_FLOAT16);
+SAME(SIM_DT_I8, ACL_INT8);
+SAME(SIM_DT_I32, ACL_INT32);
+SAME(SIM_DT_U8, ACL_UINT8);
+SAME(SIM_DT_I16, ACL_INT16);
+SAME(SIM_DT_U16, ACL_UINT16);
+SAME(SIM_DT_U32, ACL_UINT32);
+SAME(SIM_DT_I64, ACL_INT64);
+SAME(SIM_DT_U64, ACL_UINT64);
+SAME(SIM_DT_F64, ACL_DOUBLE);
+SAME(SIM_DT_BOOL, ACL_BOOL);
+SAME(SIM_DT_BF16, ACL_BF16);
+#undef SAME
+static struct sim_view sim_view_of(const struct be_view *t)
 {
-    switch ((int)t) {
-    case ACL_FLOAT16:
-        return SIM_DT_F16;
-    case ACL_BF16:
-        return SIM_DT_BF16;
-    case ACL_INT32:
-        return SIM_DT_I32;
-    case ACL_INT8:
-        return SIM_DT_I8;
-    case ACL_UINT8:
-    case ACL_BOOL:
-        return SIM_DT_U8;
-    case ACL_INT64:
-        return SIM_DT_I64;
-    default:
-        return SIM_DT_F32;
-    }
-}
-
-static struct sim_tensor sim_tensor_of(const struct be_tensor *t)
-{
-    struct sim_tensor r = {t->data, t->dev, 0, sim_dt(t->dtype), t->ndims, {0}};
-    for (int i = 0; i < t->ndims && i < SIM_OP_MAX_DIMS; i++)
+    struct sim_view r = {t->data, t->dev, (enum sim_dtype)t->dtype, t->ndims, {0}, {0}, t->offset};
+    for (int i = 0; i < t->ndims && i < SIM_OP_MAX_DIMS; i++) {
         r.dims[i] = t->dims[i];
+        r.strides[i] = t->strides[i];
+    }
     return r;
 }
 
 /* The simulator's kind for each of the ACL layer's: one list makes both. */
 static const enum sim_opkind op_kind_of[] = {
-#define OPKIND(id, what) [BE_OP_##id] = SIM_OP_##id,
+#define OPKIND(id, family, what) [BE_OP_##id] = SIM_OP_##id,
 #define OPLIMIT(id, value)
 #include "api/abi/opkinds.def"
 #undef OPKIND
@@ -1055,22 +1052,25 @@ static const enum sim_opkind op_kind_of[] = {
 static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end)
 {
     struct sim_op o = {.kind = op_kind_of[op->kind], .name = op->type, .n_in = op->n_in,
-                       .out = sim_tensor_of(&op->out), .trans_a = op->trans_a,
-                       .trans_b = op->trans_b, .keep_dims = op->keep_dims,
-                       .scaled = op->scaled, .alpha = op->alpha,
+                       .n_out = op->n_out, .calc = (enum sim_dtype)op->calc,
+                       .trans_a = op->trans_a, .trans_b = op->trans_b,
+                       .keep_dims = op->keep_dims, .alpha = op->alpha, .beta = op->beta,
                        .n_axes = op->n_axes, .ws = op->ws, .ws_bytes = op->ws_bytes,
                        .tiling = op->tiling, .tiling_bytes = op->tiling_bytes,
                        .tag = op->tag, .alloc_obj = op->alloc_obj,
                        .alloc_stream = op->alloc_stream, .alloc_desc = op->alloc_desc};
-    o.out.bytes = op->out_bytes;
-    for (int i = 0; i < op->n_in && i < SIM_OP_MAX_IN; i++) {
-        o.in[i] = sim_tensor_of(&op->in[i]);
-        o.in[i].bytes = op->in_bytes[i];
-    }
+    for (int i = 0; i < op->n_in && i < SIM_OP_MAX_IN; i++)
+        o.in[i] = sim_view_of(&op->in[i]);
+    for (int i = 0; i < op->n_out && i < SIM_OP_MAX_OUT; i++)
+        o.out[i] = sim_view_of(&op->out[i]);
     for (int i = 0; i < op->n_axes && i < SIM_OP_MAX_DIMS; i++)
         o.axes[i] = op->axes[i];
+    for (int i = 0; i < SIM_OP_MAX_PARAMS; i++) {
+        o.iparam[i] = op->iparam[i];
+        o.fparam[i] = op->fparam[i];
+    }
     struct sim_block b;
-    int32_t dev = sim_mem_lookup(op->out.data, &b) ? b.dev : 0;
+    int32_t dev = sim_mem_lookup(op->out[0].data, &b) ? b.dev : 0;
     return rc_to_acl(sim_op_run(dev, stream, &o, start, end), ACL_ERROR_RT_INTERNAL_ERROR);
 }
 

@@ -840,11 +840,17 @@ int sim_op_uses(struct sim_stream *s, const struct sim_op *op, struct sim_use *u
 {
     int n = 0;
     uint64_t tag = op->tag;
+    const void *lo;
+    size_t bytes;
     for (int i = 0; i < op->n_in && i < SIM_OP_MAX_IN; i++)
-        if (op->in[i].dev)
-            n = add(u, n, SIM_SPACE_DEVICE, SIM_USE_INPUT, false, op->in[i].data,
-                    op->in[i].bytes, tag);
-    n = add(u, n, SIM_SPACE_DEVICE, SIM_USE_OUTPUT, true, op->out.data, op->out.bytes, tag);
+        if (op->in[i].dev) {
+            sim_view_span(&op->in[i], &lo, &bytes);
+            n = add(u, n, SIM_SPACE_DEVICE, SIM_USE_INPUT, false, lo, bytes, tag);
+        }
+    for (int i = 0; i < op->n_out && i < SIM_OP_MAX_OUT; i++) {
+        sim_view_span(&op->out[i], &lo, &bytes);
+        n = add(u, n, SIM_SPACE_DEVICE, SIM_USE_OUTPUT, true, lo, bytes, tag);
+    }
     n = add(u, n, SIM_SPACE_DEVICE, SIM_USE_WORKSPACE, true, op->ws, op->ws_bytes, tag);
     n = add(u, n, SIM_SPACE_DEVICE, SIM_USE_TILING, true, op->tiling, op->tiling_bytes, tag);
     n = add(u, n, SIM_SPACE_ALLOCATOR, SIM_USE_ALLOCATOR, true, op->alloc_obj, 1, tag);

@@ -77,6 +77,9 @@ double sim_roofline_flops_per_s(const struct sim_profile *p, const struct sim_so
     case SIM_DT_BF16:
     case SIM_DT_I8:
     case SIM_DT_U8:
+    case SIM_DT_I16:
+    case SIM_DT_U16:
+    case SIM_DT_BOOL:
         return f16;
     default:
         return f16 / 2; /* 32- and 64-bit lanes: half as many (V, S) */

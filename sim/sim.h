@@ -628,50 +628,64 @@ void sim_stream_fault(struct sim_stream *s, enum sim_fault_kind kind);
 /* ---- stream.c, kernels.c, roofline.c, pending.c: built-in operators and the
  * facts of pending work (the allocator sanitizer's) ---- */
 
-/* Element types of the built-in operators. */
+/* Element types of the built-in operators, numbered as CANN numbers them
+ * (aclDataType, hicann/runtime include/external/acl/acl_base.h; ge's
+ * DataType): the ACL layer's type reaches the simulator as it is.
+ * dtype.c says how each is read, written and converted. */
 enum sim_dtype {
-    SIM_DT_F32, SIM_DT_F16, SIM_DT_BF16, SIM_DT_I32, SIM_DT_I8, SIM_DT_U8, SIM_DT_I64
+    SIM_DT_F32 = 0, SIM_DT_F16 = 1, SIM_DT_I8 = 2, SIM_DT_I32 = 3, SIM_DT_U8 = 4,
+    SIM_DT_I16 = 6, SIM_DT_U16 = 7, SIM_DT_U32 = 8, SIM_DT_I64 = 9, SIM_DT_U64 = 10,
+    SIM_DT_F64 = 11, SIM_DT_BOOL = 12, SIM_DT_BF16 = 27
 };
 
 /* What a built-in operator computes, and the bounds of its description:
  * the vocabulary the ACL layer and the backends share (api/abi/opkinds.def
- * says what each kind computes). */
+ * and the family lists it includes say what each kind computes). */
 enum sim_opkind {
-#define OPKIND(id, what) SIM_OP_##id,
+#define OPKIND(id, family, what) SIM_OP_##id,
 #define OPLIMIT(id, value)
 #include "api/abi/opkinds.def"
 #undef OPKIND
 #undef OPLIMIT
+    SIM_OP_KINDS
 };
 enum {
-#define OPKIND(id, what)
+#define OPKIND(id, family, what)
 #define OPLIMIT(id, value) SIM_OP_##id = value,
 #include "api/abi/opkinds.def"
 #undef OPKIND
 #undef OPLIMIT
 };
 
-struct sim_tensor {
-    const void *data; /* device address, or host memory when !dev */
+/* A tensor as an operator sees it: a view (shape, strides and offset, in
+ * elements) of storage at `data`. Strides may be 0 (a broadcast input) or
+ * in any order (a transposed or permuted one). */
+struct sim_view {
+    const void *data; /* the storage: a device address, or host memory when !dev */
     bool dev;
-    size_t bytes;     /* the bytes it spans (the sanitizer's; 0: unknown) */
     enum sim_dtype dt;
     int ndims;
     int64_t dims[SIM_OP_MAX_DIMS];
+    int64_t strides[SIM_OP_MAX_DIMS];
+    int64_t offset; /* element 0 is data + offset elements */
 };
 
+/* An operator: its kind, its tensors and its typed parameters (what each
+ * kind reads of them is written beside the kind in its family's list). */
 struct sim_op {
     enum sim_opkind kind;
     const char *name;          /* the operator's type, for the trace */
-    int n_in;
-    struct sim_tensor in[SIM_OP_MAX_IN];
-    struct sim_tensor out;     /* data is a device address */
+    int n_in, n_out;
+    struct sim_view in[SIM_OP_MAX_IN];
+    struct sim_view out[SIM_OP_MAX_OUT];
+    enum sim_dtype calc;       /* the type the operator computes in */
     bool trans_a, trans_b;     /* MATMUL, GEMM */
-    bool keep_dims;            /* REDUCE_SUM */
-    bool scaled;               /* ADD, SUB: in[1] times alpha first */
-    double alpha;              /* ADD, SUB: that factor; FILL: the value */
-    int n_axes;                /* REDUCE_SUM: axes (distinct, in range); TRANSPOSE: perm */
+    bool keep_dims;            /* reductions */
+    double alpha, beta;        /* scalar parameters of the kind */
+    int n_axes;                /* reductions: axes (distinct, in range) */
     int64_t axes[SIM_OP_MAX_DIMS];
+    int64_t iparam[SIM_OP_MAX_PARAMS]; /* further integer and float parameters */
+    double fparam[SIM_OP_MAX_PARAMS];
     void *ws;                  /* device workspace the kernel writes (NULL: none) */
     size_t ws_bytes;
     void *tiling;              /* device block for the tiling record (NULL: none) */
@@ -682,6 +696,10 @@ struct sim_op {
     uint64_t tag;
     const void *alloc_obj, *alloc_stream, *alloc_desc;
 };
+
+/* The bytes a view touches: from *lo, *bytes of them (0 for an empty view).
+ * pre: offset and strides keep every element at or after data. */
+void sim_view_span(const struct sim_view *v, const void **lo, size_t *bytes);
 
 /* Run op on stream s of device dev, in its turn: the results are computed
  * on the device bytes when s reaches it (like every simulated task, so a
@@ -780,7 +798,7 @@ void sim_use(const struct sim_use *u);
 /* The uses an operator queued behind a wait will make (key: its queued
  * copy): until sim_hb_unhold, every use of those bytes by the host or
  * another stream races with it. */
-#define SIM_OP_USES (SIM_OP_MAX_IN + 6)
+#define SIM_OP_USES (SIM_OP_MAX_IN + SIM_OP_MAX_OUT + 5)
 void sim_hb_hold(const void *key, struct sim_stream *s, const struct sim_use *u, int n);
 void sim_hb_unhold(const void *key);
 /* The uses an operator makes (its inputs, output, blocks, allocator),

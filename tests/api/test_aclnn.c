@@ -322,10 +322,13 @@ static void test_activations_and_cast(void **state)
     get(&ti, iv);
     for (int i = 0; i < 6; i++)
         assert_int_equal(iv[i], (int32_t)x[i]);
-    /* the dtype argument must be out's */
+    /* the dtype argument must be out's: CANN's ViewCopy refuses the cast's
+     * result (ops-math conversion/contiguous/op_host/op_api/contiguous.cpp
+     * CheckViewCopyParams L640-646, nullptr: ACLNN_ERR_INNER_NULLPTR) */
     assert_int_equal(aclnnCastGetWorkspaceSize(tx.t, ACL_FLOAT16, ti.t, &ws, &e),
-                     ACLNN_ERR_PARAM_INVALID);
-    (void)aclGetRecentErrMsg();
+                     ACLNN_ERR_INNER_NULLPTR);
+    expect_msg("AclNN_Inner_Error(EZ9999)", "aclnnCastGetWorkspaceSize: Input tensor's dtype[DT_FLOAT16] should be "
+               "same with output's dtype[DT_INT32].");
     drop(&tx);
     drop(&to);
     drop(&ti);
@@ -418,9 +421,10 @@ static void test_bad_input_codes(void **state)
     uint64_t ws = 77;
     aclOpExecutor *e = NULL;
     /* NULL tensors, scalar, out-pointers: ACLNN_ERR_PARAM_NULLPTR */
+    /* (ops-math op_error_check.h IsNullptr L27-44) */
     assert_int_equal(aclnnAddGetWorkspaceSize(NULL, a.t, al, o.t, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
-    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnAddGetWorkspaceSize: expected a proper Tensor "
-               "but got null for argument self.");
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnAddGetWorkspaceSize: Expected a value of "
+               "type [aclTensor] for argument [self] but instead found nullptr.");
     assert_int_equal(aclnnAddGetWorkspaceSize(a.t, a.t, NULL, o.t, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
     (void)aclGetRecentErrMsg();
     assert_int_equal(aclnnAddGetWorkspaceSize(a.t, a.t, al, NULL, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
@@ -429,23 +433,51 @@ static void test_bad_input_codes(void **state)
     (void)aclGetRecentErrMsg();
     assert_int_equal(aclnnReluGetWorkspaceSize(a.t, o.t, &ws, NULL), ACLNN_ERR_PARAM_NULLPTR);
     (void)aclGetRecentErrMsg();
-    /* shapes that do not broadcast, mixed types: ACLNN_ERR_PARAM_INVALID */
+    /* shapes that do not broadcast (OP_CHECK_BROADCAST_AND_INFER_SHAPE,
+     * op_error_check.h L178-188), a result that does not cast to out
+     * (OP_CHECK_RESULT_DTYPE_CAST_FAILED L145-154): ACLNN_ERR_PARAM_INVALID */
     assert_int_equal(aclnnAddGetWorkspaceSize(a.t, b5.t, al, o.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
-    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnAddGetWorkspaceSize: Add input shapes [4] and "
-               "[5] do not broadcast");
-    assert_int_equal(aclnnMulGetWorkspaceSize(a.t, h.t, o.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
-    (void)aclGetRecentErrMsg();
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnAddGetWorkspaceSize: The size of tensor self "
+               "[4] must match the size of tensor other [5].");
+    struct dt i4 = make(ACL_INT32, d4, 1, NULL);
+    assert_int_equal(aclnnMulGetWorkspaceSize(a.t, h.t, i4.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnMulGetWorkspaceSize: Result type DT_FLOAT "
+               "can't be cast to the desired output type DT_INT32.");
     assert_int_equal(aclnnReluGetWorkspaceSize(a.t, b5.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
     (void)aclGetRecentErrMsg();
     assert_int_equal(ws, 77); /* nothing handed out */
     assert_null(e);
-    /* a non-contiguous view is refused */
-    aclTensor *tr = aclCreateTensor(d22, 2, ACL_FLOAT, st, 0, ACL_FORMAT_ND, d4, 1, a.dev);
+    /* a strided view reaching past its storage: opbase's Validate
+     * (src/nnopbase/composite_op/utils/tensor_view_utils.cpp L50-70), which
+     * CANN's Contiguous turns into ACLNN_ERR_INNER_NULLPTR */
+    int64_t past[2] = {1, 3};
+    aclTensor *tr = aclCreateTensor(d22, 2, ACL_FLOAT, past, 0, ACL_FORMAT_ND, d4, 1, a.dev);
     aclTensor *o22 = aclCreateTensor(d22, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, d4, 1, o.dev);
-    assert_int_equal(aclnnReluGetWorkspaceSize(tr, o22, &ws, &e), ACLNN_ERR_PARAM_INVALID);
-    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclnnReluGetWorkspaceSize(tr, o22, &ws, &e), ACLNN_ERR_INNER_NULLPTR);
+    expect_msg("AclNN_Inner_Error(EZ9999)", "aclnnReluGetWorkspaceSize: ViewShape overlap. The self tensor reaches "
+               "elements 0 to 4 of a storage of 4 elements.");
+    aclDestroyTensor(tr);
+    /* a transposed view is read as such (views are the engine's) */
+    tr = aclCreateTensor(d22, 2, ACL_FLOAT, st, 0, ACL_FORMAT_ND, d4, 1, a.dev);
+    assert_int_equal(aclnnReluGetWorkspaceSize(tr, o22, &ws, &e), OK);
+    assert_int_equal(aclnnRelu(NULL, ws, e, S), OK);
+    /* an output that writes one element twice (stride 0) is refused */
+    int64_t zero[2] = {0, 1};
+    aclTensor *ob = aclCreateTensor(d22, 2, ACL_FLOAT, zero, 0, ACL_FORMAT_ND, d4, 1, o.dev);
+    assert_int_equal(aclnnReluGetWorkspaceSize(tr, ob, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnReluGetWorkspaceSize: out writes each of its "
+               "elements along dim 0 (2 of them, stride 0) to one place: the output of an operator "
+               "must not overlap itself (CANN requires that data should not overlap).");
+    aclDestroyTensor(ob);
+    /* an output reaching past its storage: the same Validate as an input's */
+    ob = aclCreateTensor(d22, 2, ACL_FLOAT, past, 0, ACL_FORMAT_ND, d4, 1, o.dev);
+    assert_int_equal(aclnnReluGetWorkspaceSize(tr, ob, &ws, &e), ACLNN_ERR_INNER_NULLPTR);
+    expect_msg("AclNN_Inner_Error(EZ9999)", "aclnnReluGetWorkspaceSize: ViewShape overlap. The out tensor reaches "
+               "elements 0 to 4 of a storage of 4 elements.");
+    aclDestroyTensor(ob);
     aclDestroyTensor(tr);
     aclDestroyTensor(o22);
+    drop(&i4);
     /* launches: a NULL executor; a single-use one run twice; the wrong launch call */
     assert_int_equal(aclnnAdd(NULL, 0, NULL, S), ACLNN_ERR_PARAM_NULLPTR);
     expect_msg("AclNN_Parameter_Error(EZ1001)", "executor is nullptr.");

@@ -8,7 +8,7 @@
  * does one sim_configure (sim/config.c) refuses: it refuses a profile whose
  * SoC has no figures to time kernels by.
  *
- * The operators are those of sim/kernels.c's cost model: an fp16 MatMul of
+ * The operators are those of the cost model of sim/ops/: an fp16 MatMul of
  * 2048 x 2048 by 2048 x 2048 (2 * 2048^3 flops, three 2048^2 fp16 matrices
  * through HBM: cube-bound everywhere), the fp32 MatMul 512^3 of the house
  * check (2 * 512^3 flops, three 512^2 fp32 matrices) and an fp16 Add of two

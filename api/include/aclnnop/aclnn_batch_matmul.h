@@ -1,11 +1,13 @@
 /*
- * aclnnop/aclnn_batch_matmul.h - the aclnn BatchMatMul operator: out = self @ mat2 over batches (3-D); plans a workspace for the fp32 accumulators.
- * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
- * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-nn, aclnn_batch_matmul.h).
+ * aclnnop/aclnn_batch_matmul.h - the aclnn BatchMatMul and BatchMatMulWeightNz
+ * operators. Declarations as CANN's (hicann/ops-nn
+ * matmul/batch_mat_mul_v3/op_host/op_api/aclnn_batch_matmul.h): each operator
+ * is two calls, GetWorkspaceSize plans it and says how much device workspace
+ * it needs, the launch runs it on a stream. api/abi/calls.def says which ones
+ * aclsim computes.
  */
-#ifndef OP_API_INC_BATCH_MATMUL_H_
-#define OP_API_INC_BATCH_MATMUL_H_
+#ifndef OP_API_ACLNN_BATCHMATMUL_H
+#define OP_API_ACLNN_BATCHMATMUL_H
 
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_util.h"
@@ -14,13 +16,19 @@
 extern "C" {
 #endif
 
-ACLNN_API aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize,
+ACLNN_API aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor *self,
+        const aclTensor *mat2, aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize,
         aclOpExecutor **executor);
-ACLNN_API aclnnStatus aclnnBatchMatMul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-        aclrtStream stream);
+ACLNN_API aclnnStatus aclnnBatchMatMul(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnBatchMatMulWeightNzGetWorkspaceSize(const aclTensor *self,
+        const aclTensor *mat2, aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize,
+        aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnBatchMatMulWeightNz(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* OP_API_INC_BATCH_MATMUL_H_ */
+#endif /* OP_API_ACLNN_BATCHMATMUL_H */

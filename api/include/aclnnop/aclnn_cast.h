@@ -1,8 +1,9 @@
 /*
- * aclnnop/aclnn_cast.h - the aclnn Cast operator: out = self in data type dtype (out's).
- * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
- * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math, aclnn_cast.h).
+ * aclnnop/aclnn_cast.h - the aclnn Cast operator. Declarations as CANN's
+ * (hicann/ops-math math/cast/op_api/aclnn_cast.h): each operator is two calls,
+ * GetWorkspaceSize plans it and says how much device workspace it needs, the
+ * launch runs it on a stream. api/abi/calls.def says which ones aclsim
+ * computes.
  */
 #ifndef OP_API_INC_CAST_H_
 #define OP_API_INC_CAST_H_
@@ -14,8 +15,8 @@
 extern "C" {
 #endif
 
-ACLNN_API aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor *self, const aclDataType dtype, aclTensor *out, uint64_t *workspaceSize,
-        aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor *self, const aclDataType dtype,
+        aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnCast(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
         aclrtStream stream);
 

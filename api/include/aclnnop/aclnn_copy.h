@@ -1,8 +1,9 @@
 /*
- * aclnnop/aclnn_copy.h - the aclnn InplaceCopy operator: selfRef = src, converted to selfRef's data type.
- * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
- * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math, aclnn_copy.h).
+ * aclnnop/aclnn_copy.h - the aclnn InplaceCopy operator. Declarations as
+ * CANN's (hicann/ops-math conversion/view_copy/op_api/aclnn_copy.h): each
+ * operator is two calls, GetWorkspaceSize plans it and says how much device
+ * workspace it needs, the launch runs it on a stream. api/abi/calls.def says
+ * which ones aclsim computes.
  */
 #ifndef OP_API_INC_COPY_H_
 #define OP_API_INC_COPY_H_
@@ -14,10 +15,10 @@
 extern "C" {
 #endif
 
-ACLNN_API aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor *selfRef, const aclTensor *src, uint64_t *workspaceSize,
-        aclOpExecutor **executor);
-ACLNN_API aclnnStatus aclnnInplaceCopy(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-        aclrtStream stream);
+ACLNN_API aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor *selfRef, const aclTensor *src,
+        uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnInplaceCopy(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

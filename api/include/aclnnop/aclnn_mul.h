@@ -1,11 +1,12 @@
 /*
- * aclnnop/aclnn_mul.h - the aclnn Mul operators: out = self * other (broadcast); InplaceMul writes selfRef.
- * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
- * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math, aclnn_mul.h).
+ * aclnnop/aclnn_mul.h - the aclnn Muls, Mul, InplaceMuls and InplaceMul
+ * operators. Declarations as CANN's (hicann/ops-math
+ * math/mul/op_api/aclnn_mul.h): each operator is two calls, GetWorkspaceSize
+ * plans it and says how much device workspace it needs, the launch runs it on
+ * a stream. api/abi/calls.def says which ones aclsim computes.
  */
-#ifndef OP_API_INC_MUL_H_
-#define OP_API_INC_MUL_H_
+#ifndef OP_API_INC_LEVEL2_ACLNN_MUL_H_
+#define OP_API_INC_LEVEL2_ACLNN_MUL_H_
 
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_util.h"
@@ -14,18 +15,25 @@
 extern "C" {
 #endif
 
-ACLNN_API aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out, uint64_t *workspaceSize,
-        aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor *self, const aclScalar *other,
+        aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *other,
+        aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor *selfRef, const aclScalar *other,
+        uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor *selfRef, const aclTensor *other,
+        uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnMuls(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+        aclrtStream stream);
 ACLNN_API aclnnStatus aclnnMul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
         aclrtStream stream);
-
-ACLNN_API aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor *selfRef, const aclTensor *other, uint64_t *workspaceSize,
-        aclOpExecutor **executor);
-ACLNN_API aclnnStatus aclnnInplaceMul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-        aclrtStream stream);
+ACLNN_API aclnnStatus aclnnInplaceMuls(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnInplaceMul(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* OP_API_INC_MUL_H_ */
+#endif /* OP_API_INC_LEVEL2_ACLNN_MUL_H_ */

@@ -1,8 +1,9 @@
 /*
- * aclnnop/aclnn_permute.h - the aclnn Permute operator: out = self with its dims permuted.
- * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
- * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math, aclnn_permute.h).
+ * aclnnop/aclnn_permute.h - the aclnn Permute operator. Declarations as CANN's
+ * (hicann/ops-math conversion/transpose/op_api/aclnn_permute.h): each operator
+ * is two calls, GetWorkspaceSize plans it and says how much device workspace
+ * it needs, the launch runs it on a stream. api/abi/calls.def says which ones
+ * aclsim computes.
  */
 #ifndef OP_API_INC_PERMUTE_H_
 #define OP_API_INC_PERMUTE_H_
@@ -14,10 +15,10 @@
 extern "C" {
 #endif
 
-ACLNN_API aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims, aclTensor *out, uint64_t *workspaceSize,
-        aclOpExecutor **executor);
-ACLNN_API aclnnStatus aclnnPermute(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-        aclrtStream stream);
+ACLNN_API aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims,
+        aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnPermute(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
 /*
- * aclnnop/aclnn_relu.h - the aclnn Relu operator: out = max(self, 0).
- * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
- * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-nn, aclnn_relu.h).
+ * aclnnop/aclnn_relu.h - the aclnn Relu and InplaceRelu operators.
+ * Declarations as CANN's (hicann/ops-nn activation/relu/op_api/aclnn_relu.h):
+ * each operator is two calls, GetWorkspaceSize plans it and says how much
+ * device workspace it needs, the launch runs it on a stream. api/abi/calls.def
+ * says which ones aclsim computes.
  */
 #ifndef OP_API_INC_RELU_H_
 #define OP_API_INC_RELU_H_
@@ -14,10 +15,14 @@
 extern "C" {
 #endif
 
-ACLNN_API aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
-        aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor *self, const aclTensor *out,
+        uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-        aclrtStream stream);
+        const aclrtStream stream);
+ACLNN_API aclnnStatus aclnnInplaceReluGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize,
+        aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnInplaceRelu(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

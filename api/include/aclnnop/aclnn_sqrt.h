@@ -1,8 +1,9 @@
 /*
- * aclnnop/aclnn_sqrt.h - the aclnn Sqrt operator: out = sqrt(self).
- * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
- * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math, aclnn_sqrt.h).
+ * aclnnop/aclnn_sqrt.h - the aclnn Sqrt and InplaceSqrt operators.
+ * Declarations as CANN's (hicann/ops-math math/sqrt/op_api/aclnn_sqrt.h): each
+ * operator is two calls, GetWorkspaceSize plans it and says how much device
+ * workspace it needs, the launch runs it on a stream. api/abi/calls.def says
+ * which ones aclsim computes.
  */
 #ifndef OP_API_INC_SQRT_H_
 #define OP_API_INC_SQRT_H_
@@ -14,10 +15,14 @@
 extern "C" {
 #endif
 
-ACLNN_API aclnnStatus aclnnSqrtGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
-        aclOpExecutor **executor);
-ACLNN_API aclnnStatus aclnnSqrt(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+ACLNN_API aclnnStatus aclnnSqrtGetWorkspaceSize(const aclTensor *self, aclTensor *out,
+        uint64_t *workspaceSize, aclOpExecutor **opExecutor);
+ACLNN_API aclnnStatus aclnnSqrt(void *workspace, uint64_t workspaceSize, aclOpExecutor *opExecutor,
         aclrtStream stream);
+ACLNN_API aclnnStatus aclnnInplaceSqrtGetWorkspaceSize(aclTensor *self, uint64_t *workspaceSize,
+        aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnInplaceSqrt(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
 /*
- * aclnnop/aclnn_tanh.h - the aclnn Tanh operator: out = tanh(self).
- * Two phases, as every aclnn operator: GetWorkspaceSize plans the call
- * and says how much device workspace it needs; the launch runs it on a
- * stream. Signatures as CANN's (hicann/ops-math, aclnn_tanh.h).
+ * aclnnop/aclnn_tanh.h - the aclnn Tanh and InplaceTanh operators.
+ * Declarations as CANN's (hicann/ops-math math/tanh/op_api/aclnn_tanh.h): each
+ * operator is two calls, GetWorkspaceSize plans it and says how much device
+ * workspace it needs, the launch runs it on a stream. api/abi/calls.def says
+ * which ones aclsim computes.
  */
 #ifndef OP_API_INC_TANH_H_
 #define OP_API_INC_TANH_H_
@@ -14,10 +15,14 @@
 extern "C" {
 #endif
 
-ACLNN_API aclnnStatus aclnnTanhGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
-        aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnTanhGetWorkspaceSize(const aclTensor *self, aclTensor *out,
+        uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnTanh(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-        aclrtStream stream);
+        const aclrtStream stream);
+ACLNN_API aclnnStatus aclnnInplaceTanhGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize,
+        aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnInplaceTanh(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -243,19 +243,29 @@ static aclError check_buffer(const char *type, const char *role, int i, const vo
     return api_err_arg_value(param, v, reason);
 }
 
-/* The device buffers an operator reads and writes, in the order its
- * inputs and output come. */
+/* The device buffers an operator reads and writes (the bytes each view
+ * spans), in the order its inputs and outputs come. */
 static aclError check_buffers(const struct api_op_plan *plan)
 {
     const struct be_op *op = &plan->op;
     for (int i = 0; i < op->n_in; i++)
         if (op->in[i].dev) {
-            aclError rc = check_buffer(op->type, "inputs", plan->in_index[i], op->in[i].data,
-                                       plan->in_bytes[i]);
+            const void *lo;
+            size_t bytes;
+            api_view_span(&op->in[i], &lo, &bytes);
+            aclError rc = check_buffer(op->type, "inputs", plan->in_index[i], lo, bytes);
             if (rc != ACL_SUCCESS)
                 return rc;
         }
-    return check_buffer(op->type, "outputs", 0, op->out.data, plan->out_bytes);
+    for (int i = 0; i < op->n_out; i++) {
+        const void *lo;
+        size_t bytes;
+        api_view_span(&op->out[i], &lo, &bytes);
+        aclError rc = check_buffer(op->type, "outputs", i, lo, bytes);
+        if (rc != ACL_SUCCESS)
+            return rc;
+    }
+    return ACL_SUCCESS;
 }
 
 /* The allocator an execute draws from: the stream's registered one, or the
@@ -369,9 +379,6 @@ static aclError launch(void *stream, const struct api_op_plan *plan, struct api_
     run.alloc_obj = chk->obj;
     run.alloc_stream = chk->obj ? stream : NULL;
     run.alloc_desc = chk->desc;
-    for (int i = 0; i < run.n_in && i < BE_OP_MAX_IN; i++)
-        run.in_bytes[i] = plan->in_bytes[i];
-    run.out_bytes = plan->out_bytes;
     const struct be_op *op = &run;
     uint64_t start = 0, end = 0;
     /* a kernel task: what a task group or its update admits */
@@ -386,16 +393,20 @@ static aclError launch(void *stream, const struct api_op_plan *plan, struct api_
     }
     chk->start = start;
     chk->end = end;
-    const void *bufs[BE_OP_MAX_IN + 1];
-    size_t buf_bytes[BE_OP_MAX_IN + 1];
+    /* the bytes the operator reads and writes: each view's span, inputs
+     * first (the sanitizer's hooks receive them in this order) */
+    const void *bufs[BE_OP_MAX_IN + BE_OP_MAX_OUT];
+    size_t buf_bytes[BE_OP_MAX_IN + BE_OP_MAX_OUT];
     int nb = 0;
     for (int i = 0; i < op->n_in; i++)
         if (op->in[i].dev) {
-            bufs[nb] = op->in[i].data;
-            buf_bytes[nb++] = plan->in_bytes[i];
+            api_view_span(&op->in[i], &bufs[nb], &buf_bytes[nb]);
+            nb++;
         }
-    bufs[nb] = op->out.data;
-    buf_bytes[nb++] = plan->out_bytes;
+    for (int i = 0; i < op->n_out; i++) {
+        api_view_span(&op->out[i], &bufs[nb], &buf_bytes[nb]);
+        nb++;
+    }
     const void *used[2];
     size_t used_bytes[2];
     int nu = 0;

@@ -3,7 +3,7 @@
  * operator types exist (CANN's names), what inputs, outputs, attributes,
  * data types and formats each takes, the output shape it produces, and
  * what memory it asks the stream's allocator for. The arithmetic itself is
- * the simulator's (sim/kernels.c, reached through be_ops.op_run).
+ * the simulator's (sim/ops/, reached through be_ops.op_run).
  *
  * Operators (CANN's op prototypes; attribute names as CANN's protos name
  * them):
@@ -88,8 +88,8 @@ static const struct opdef defs[] = {
     {"GEMM", BE_OP_GEMM, GEMM, T_F16 | T_I8},
     {"ReduceSum", BE_OP_REDUCE_SUM, REDUCE, T_NUMBER},
     {"ReduceSumD", BE_OP_REDUCE_SUM, REDUCE_D, T_NUMBER},
-    {"Transpose", BE_OP_TRANSPOSE, TRANSPOSE, T_CAST},
-    {"TransposeD", BE_OP_TRANSPOSE, TRANSPOSE_D, T_CAST},
+    {"Transpose", BE_OP_CAST, TRANSPOSE, T_CAST},
+    {"TransposeD", BE_OP_CAST, TRANSPOSE_D, T_CAST},
     {"ZerosLike", BE_OP_FILL, FILL, T_CAST},
     {"OnesLike", BE_OP_FILL, FILL, T_CAST},
 };
@@ -200,7 +200,7 @@ __attribute__((format(printf, 3, 4))) static enum api_op_mismatch no(struct ctx 
 
 /* Format and placement of a tensor; copies its shape into t. */
 static enum api_op_mismatch take(struct ctx *c, const char *role, int i, const aclTensorDesc *d,
-                                 bool output, struct be_tensor *t)
+                                 bool output, struct be_view *t)
 {
     if (!plain_format(d->format) ||
         (d->storage_format != ACL_FORMAT_UNDEFINED && d->storage_format != d->format))
@@ -210,16 +210,13 @@ static enum api_op_mismatch take(struct ctx *c, const char *role, int i, const a
     if (d->ndims > BE_OP_MAX_DIMS)
         return no(c, output ? API_OPM_OUTPUT : API_OPM_INPUT, "%s %s[%d] has %zu dims, at most "
                   "%d are supported", c->type, role, i, d->ndims, BE_OP_MAX_DIMS);
-    t->dtype = d->dtype;
-    t->ndims = (int)d->ndims;
-    t->dev = true;
-    for (size_t k = 0; k < d->ndims; k++) {
-        t->dims[k] = d->dims[k];
+    for (size_t k = 0; k < d->ndims; k++)
         if (d->dims[k] < 0 && !(output && c->refresh))
             return no(c, output ? API_OPM_OUTPUT : API_OPM_INPUT, "%s %s[%d] has dim %zu = %lld: "
                       "TensorDesc must be static when executing", c->type, role, i, k,
                       (long long)d->dims[k]);
-    }
+    /* a desc is a contiguous view of its buffer */
+    api_view_init(t, NULL, true, d->dtype, (int)d->ndims, d->dims);
     return API_OPM_OK;
 }
 
@@ -228,7 +225,7 @@ static enum api_op_mismatch take(struct ctx *c, const char *role, int i, const a
 static enum api_op_mismatch take_input(struct ctx *c, struct api_op_plan *p, int i, int slot)
 {
     const aclTensorDesc *d = c->in_desc[i];
-    struct be_tensor *t = &p->op.in[slot];
+    struct be_view *t = &p->op.in[slot];
     enum api_op_mismatch m = take(c, "input", i, d, false, t);
     if (m)
         return m;
@@ -248,13 +245,12 @@ static enum api_op_mismatch take_input(struct ctx *c, struct api_op_plan *p, int
         t->dev = false;
     } else {
         t->data = c->in[i]->data;
-        p->in_bytes[slot] = bytes;
     }
     p->op.n_in = slot + 1;
     return API_OPM_OK;
 }
 
-static bool same_dims(const struct be_tensor *a, const int64_t *dims, int n)
+static bool same_dims(const struct be_view *a, const int64_t *dims, int n)
 {
     if (a->ndims != n)
         return false;
@@ -264,21 +260,12 @@ static bool same_dims(const struct be_tensor *a, const int64_t *dims, int n)
     return true;
 }
 
-static void dims_text(const int64_t *dims, int n, char *buf, size_t len)
-{
-    size_t at = (size_t)snprintf(buf, len, "[");
-    for (int i = 0; i < n && at < len; i++)
-        at += (size_t)snprintf(buf + at, len - at, "%s%lld", i ? ", " : "", (long long)dims[i]);
-    if (at < len)
-        snprintf(buf + at, len - at, "]");
-}
-
 /* The output must have `dims` (or unknown dims to refresh, with refresh)
  * and type `dt`. */
 static enum api_op_mismatch check_output(struct ctx *c, struct api_op_plan *p,
                                          const int64_t *dims, int n, aclDataType dt)
 {
-    struct be_tensor *o = &p->op.out;
+    struct be_view *o = &p->op.out[0];
     if (o->dtype != dt)
         return no(c, API_OPM_DTYPE, "%s output[0] is %s, the operator gives %s here", c->type,
                   type_name(o->dtype), type_name(dt));
@@ -286,17 +273,15 @@ static enum api_op_mismatch check_output(struct ctx *c, struct api_op_plan *p,
     for (int i = 0; i < o->ndims; i++)
         unknown |= o->dims[i] < 0;
     if (unknown && c->refresh) {
-        o->ndims = n;
-        memcpy(o->dims, dims, (size_t)n * sizeof *dims);
+        api_view_init(o, o->data, true, o->dtype, n, dims);
         p->refresh = true;
     } else if (!same_dims(o, dims, n)) {
         char want[160], got[160];
-        dims_text(dims, n, want, sizeof want);
-        dims_text(o->dims, o->ndims, got, sizeof got);
+        api_dims_text(dims, n, want, sizeof want);
+        api_dims_text(o->dims, o->ndims, got, sizeof got);
         return no(c, API_OPM_OUTPUT, "%s output[0] has shape %s, the operator gives %s", c->type,
                   got, want);
     }
-    p->out_bytes = api_shape_elements(dims, n) * api_impl_aclDataTypeSize(dt);
     return API_OPM_OK;
 }
 
@@ -324,41 +309,39 @@ static size_t round_up(size_t n, size_t to)
 static enum api_op_mismatch plan_binary(struct ctx *c, const struct opdef *def,
                                         struct api_op_plan *p)
 {
-    const struct be_tensor *a = &p->op.in[0], *b = &p->op.in[1];
+    const struct be_view *a = &p->op.in[0], *b = &p->op.in[1];
     enum api_op_mismatch m = check_type(c, def, 0, a->dtype);
     if (m)
         return m;
     if (b->dtype != a->dtype)
         return no(c, API_OPM_DTYPE, "%s inputs differ in type: %s and %s", c->type,
                   type_name(a->dtype), type_name(b->dtype));
-    int n = a->ndims > b->ndims ? a->ndims : b->ndims;
     int64_t dims[BE_OP_MAX_DIMS];
-    for (int i = n - 1, ia = a->ndims - 1, ib = b->ndims - 1; i >= 0; i--, ia--, ib--) {
-        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
-        if (da != db && da != 1 && db != 1) {
-            char sa[160], sb[160];
-            dims_text(a->dims, a->ndims, sa, sizeof sa);
-            dims_text(b->dims, b->ndims, sb, sizeof sb);
-            return no(c, API_OPM_INPUT, "%s input shapes %s and %s do not broadcast", c->type, sa,
-                      sb);
-        }
-        dims[i] = da == 1 ? db : da;
+    int n = api_broadcast(a->dims, a->ndims, b->dims, b->ndims, dims);
+    if (n < 0) {
+        char sa[160], sb[160];
+        api_dims_text(a->dims, a->ndims, sa, sizeof sa);
+        api_dims_text(b->dims, b->ndims, sb, sizeof sb);
+        return no(c, API_OPM_INPUT, "%s input shapes %s and %s do not broadcast", c->type, sa, sb);
     }
+    p->op.calc = a->dtype;
+    p->op.alpha = 1; /* aclop's Add and Sub take no factor */
     return check_output(c, p, dims, n, a->dtype);
 }
 
 static enum api_op_mismatch plan_unary(struct ctx *c, const struct opdef *def,
                                        struct api_op_plan *p)
 {
-    const struct be_tensor *x = &p->op.in[0];
+    const struct be_view *x = &p->op.in[0];
     enum api_op_mismatch m = check_type(c, def, 0, x->dtype);
+    p->op.calc = x->dtype;
     return m ? m : check_output(c, p, x->dims, x->ndims, x->dtype);
 }
 
 static enum api_op_mismatch plan_cast(struct ctx *c, const struct opdef *def,
                                       struct api_op_plan *p)
 {
-    const struct be_tensor *x = &p->op.in[0];
+    const struct be_view *x = &p->op.in[0];
     enum api_op_mismatch m = check_type(c, def, 0, x->dtype);
     if (m)
         return m;
@@ -369,13 +352,14 @@ static enum api_op_mismatch plan_cast(struct ctx *c, const struct opdef *def,
     if (!(type_bit(dst) & def->types))
         return no(c, API_OPM_DTYPE, "Cast does not produce %s (dst_type %d)", type_name(dst),
                   (int)dst);
+    p->op.calc = dst;
     return check_output(c, p, x->dims, x->ndims, dst);
 }
 
 static enum api_op_mismatch plan_matmul(struct ctx *c, const struct opdef *def,
                                         struct api_op_plan *p)
 {
-    const struct be_tensor *x1 = &p->op.in[0], *x2 = &p->op.in[1];
+    const struct be_view *x1 = &p->op.in[0], *x2 = &p->op.in[1];
     enum api_op_mismatch m = check_type(c, def, 0, x1->dtype);
     if (m)
         return m;
@@ -383,6 +367,7 @@ static enum api_op_mismatch plan_matmul(struct ctx *c, const struct opdef *def,
         return no(c, API_OPM_DTYPE, "%s inputs differ in type: %s and %s", c->type,
                   type_name(x1->dtype), type_name(x2->dtype));
     bool batch = def->cls == BATCHMATMUL;
+    p->op.calc = x1->dtype;
     p->op.trans_a = attr_bool(c->attr, batch ? "adj_x1" : "transpose_x1");
     p->op.trans_b = attr_bool(c->attr, batch ? "adj_x2" : "transpose_x2");
     if (batch ? (x1->ndims < 2 || x2->ndims < 2) : (x1->ndims != 2 || x2->ndims != 2))
@@ -410,7 +395,7 @@ static enum api_op_mismatch plan_matmul(struct ctx *c, const struct opdef *def,
     dims[nb] = rows;
     dims[nb + 1] = cols;
     if (p->op.n_in == 3) {
-        const struct be_tensor *bias = &p->op.in[2];
+        const struct be_view *bias = &p->op.in[2];
         if (bias->ndims != 1 || bias->dims[0] != cols)
             return no(c, API_OPM_INPUT, "%s bias must be 1-D of %lld elements", c->type,
                       (long long)cols);
@@ -428,7 +413,7 @@ static enum api_op_mismatch plan_matmul(struct ctx *c, const struct opdef *def,
 /* GEMM, as aclblasGemmEx plans it: a, b, c, alpha, beta; c is the output. */
 static enum api_op_mismatch plan_gemm(struct ctx *c, struct api_op_plan *p)
 {
-    const struct be_tensor *a = &p->op.in[0], *b = &p->op.in[1], *cc = &p->op.in[2];
+    const struct be_view *a = &p->op.in[0], *b = &p->op.in[1], *cc = &p->op.in[2];
     p->op.trans_a = attr_bool(c->attr, "transpose_a");
     p->op.trans_b = attr_bool(c->attr, "transpose_b");
     bool ok = a->dtype == b->dtype &&
@@ -460,7 +445,7 @@ static enum api_op_mismatch plan_gemm(struct ctx *c, struct api_op_plan *p)
 static enum api_op_mismatch int_values(struct ctx *c, struct api_op_plan *p, int slot,
                                        const char *what, int64_t *v, int *n, int max)
 {
-    const struct be_tensor *t = &p->op.in[slot];
+    const struct be_view *t = &p->op.in[slot];
     if (t->dev)
         return no(c, API_OPM_INPUT, "%s %s must be a const tensor (aclSetTensorConst) or placed "
                   "in host memory (aclSetTensorPlaceMent), as CANN requires of constant inputs",
@@ -496,7 +481,7 @@ static enum api_op_mismatch attr_ints(struct ctx *c, const char *name, int64_t *
 static enum api_op_mismatch plan_reduce(struct ctx *c, const struct opdef *def,
                                         struct api_op_plan *p)
 {
-    const struct be_tensor *x = &p->op.in[0];
+    const struct be_view *x = &p->op.in[0];
     enum api_op_mismatch m = check_type(c, def, 0, x->dtype);
     if (m)
         return m;
@@ -507,6 +492,7 @@ static enum api_op_mismatch plan_reduce(struct ctx *c, const struct opdef *def,
     if (m)
         return m;
     p->op.keep_dims = attr_bool(c->attr, "keep_dims");
+    p->op.calc = x->dtype;
     bool reduced[BE_OP_MAX_DIMS] = {false};
     if (n == 0) /* no axes: every axis, as CANN's ReduceSum */
         for (int i = 0; i < x->ndims; i++)
@@ -540,7 +526,7 @@ static enum api_op_mismatch plan_reduce(struct ctx *c, const struct opdef *def,
 static enum api_op_mismatch plan_transpose(struct ctx *c, const struct opdef *def,
                                            struct api_op_plan *p)
 {
-    const struct be_tensor *x = &p->op.in[0];
+    const struct be_view *x = &p->op.in[0];
     enum api_op_mismatch m = check_type(c, def, 0, x->dtype);
     if (m)
         return m;
@@ -553,16 +539,18 @@ static enum api_op_mismatch plan_transpose(struct ctx *c, const struct opdef *de
     bool seen[BE_OP_MAX_DIMS] = {false};
     if (n != x->ndims)
         return no(c, API_OPM_ATTR, "%s perm has %d values for a %d-D input", c->type, n, x->ndims);
-    int64_t dims[BE_OP_MAX_DIMS];
+    /* the output is a copy of the input's permuted view */
+    struct be_view v = *x;
     for (int i = 0; i < n; i++) {
         if (perm[i] < 0 || perm[i] >= n || seen[perm[i]])
             return no(c, API_OPM_ATTR, "%s perm is not a permutation of 0..%d", c->type, n - 1);
         seen[perm[i]] = true;
-        p->op.axes[i] = perm[i];
-        dims[i] = x->dims[perm[i]];
+        v.dims[i] = x->dims[perm[i]];
+        v.strides[i] = x->strides[perm[i]];
     }
-    p->op.n_axes = n;
-    return check_output(c, p, dims, n, x->dtype);
+    p->op.in[0] = v;
+    p->op.calc = x->dtype;
+    return check_output(c, p, v.dims, n, x->dtype);
 }
 
 /* Inputs each class takes: [min, max]. */
@@ -623,12 +611,13 @@ enum api_op_mismatch api_op_plan(const struct api_op_args *a, bool refresh,
         if (m)
             return m;
     }
-    enum api_op_mismatch m = take(&c, "output", 0, out_desc[0], true, &plan->op.out);
+    plan->op.n_out = 1;
+    enum api_op_mismatch m = take(&c, "output", 0, out_desc[0], true, &plan->op.out[0]);
     if (m)
         return m;
     if (out_desc[0]->memtype != ACL_MEMTYPE_DEVICE || out_desc[0]->is_const)
         return no(&c, API_OPM_OUTPUT, "%s output[0] must be placed in device memory", type);
-    plan->op.out.data = a->out[0]->data;
+    plan->op.out[0].data = a->out[0]->data;
     plan->n_req = 1;
     plan->req[0] = (struct api_op_req){32 + 32, false}; /* the tiling record */
     switch (def->cls) {

@@ -2,7 +2,7 @@
  * nnmeta.c - the objects of the aclnn API (CANN's nnopbase,
  * aclnn/acl_meta.h and aclnn/aclnn_base.h): tensors, scalars, arrays and
  * lists with their create, destroy and getter calls, the executors that
- * the operators' GetWorkspaceSize calls plan (nnop.c) and
+ * the operators' GetWorkspaceSize calls plan (nn/) and
  * aclSetAclOpExecutorRepeatable / aclDestroyAclOpExecutor, aclnnInit and
  * aclnnFinalize.
  *
@@ -141,18 +141,6 @@ aclnnStatus api_impl_aclDestroyTensor(const aclTensor *tensor)
     API_FORWARD(aclDestroyTensor, (tensor));
     base_free((void *)tensor);
     return OK;
-}
-
-bool api_nn_contiguous(const aclTensor *t)
-{
-    int64_t s = 1;
-    for (uint64_t i = t->ndims; i-- > 0;) {
-        if (t->dims[i] != 1 && t->strides[i] != s)
-            return false;
-        if (__builtin_mul_overflow(s, t->dims[i], &s))
-            return false; /* more elements than an int64 counts */
-    }
-    return true;
 }
 
 /* A copy of n dims for the caller, who frees it with free() (base_malloc's
@@ -584,19 +572,18 @@ static aclnnStatus set_addr(const char *fn, aclOpExecutor *executor, size_t inde
     if (!api_nn_executor_live(executor))
         return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%s: %p is no live executor", fn,
                            (void *)executor);
+    /* the plan's views keep their offsets: the storage moves */
     struct be_op *op = &executor->plan.op;
-    size_t elem = api_impl_aclDataTypeSize(tensor->dtype);
-    void *at = (char *)addr + tensor->offset * (int64_t)elem;
     if (output) {
-        if (index != 0)
+        if (index >= (size_t)op->n_out)
             return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%s: output index %zu is out of range "
-                               "(1 output)", fn, index);
-        op->out.data = at;
+                               "(%d outputs)", fn, index, op->n_out);
+        op->out[index].data = addr;
         return OK;
     }
     for (int i = 0; i < op->n_in; i++)
-        if (executor->plan.in_index[i] == (int)index) {
-            op->in[i].data = at;
+        if (executor->plan.in_index[i] == (int)index && op->in[i].dev) {
+            op->in[i].data = addr;
             return OK;
         }
     return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%s: input index %zu is out of range (%d "

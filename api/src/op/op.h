@@ -3,9 +3,12 @@
  * (tensor.c), data types and data buffers (data.c), operator attributes
  * (attr.c), single operators and their handles (single.c), the operator
  * compiler (compiler.c), the cblas calls (cblas.c), the built-in operator
- * library (library.c: what each operator accepts and what memory it asks
- * for) and the single-op executor (executor.c), the one consumer of
- * registered allocators, as CANN's is.
+ * library of the aclop calls (library.c: what each operator accepts and
+ * what memory it asks for), the one view type of a tensor (view.c) and
+ * CANN's data type rules (dtype.c) that every operator shares, the aclnn
+ * objects (nnmeta.c; the aclnn operators are nn/, whose nn.h is that
+ * folder's own) and the single-op executor (executor.c), the one consumer
+ * of registered allocators, as CANN's is.
  *
  * op/ may include every family folder below it (diag/, rt/, alloc/, mem/);
  * none of them includes this header.
@@ -92,6 +95,44 @@ const struct api_attr *api_attr_find(const aclopAttr *attr, const char *name);
  * memory ran out (an operator handle keeps its own copy). */
 aclopAttr *api_attr_clone(const aclopAttr *attr, bool *ok);
 
+/* ---- view.c: the one view type of a tensor (struct be_view) ---- */
+
+/* A contiguous view of ndims dims at data (offset 0, row-major strides). */
+void api_view_init(struct be_view *v, const void *data, bool dev, aclDataType dtype, int ndims,
+                   const int64_t *dims);
+/* The bytes v touches: from *lo, *bytes of them (0 for an empty view). */
+void api_view_span(const struct be_view *v, const void **lo, size_t *bytes);
+/* Whether v's strides are row-major over its dims (dims of 1 ignored). */
+bool api_view_contiguous(const struct be_view *v);
+/* Elements of a shape (1 for no dims). */
+int64_t api_dims_elements(const int64_t *dims, int n);
+/* The broadcast of shapes a and b (numpy's rule): its rank, and its dims
+ * in out; -1 when they do not broadcast. */
+int api_broadcast(const int64_t *a, int na, const int64_t *b, int nb, int64_t *out);
+/* A shape as CANN's logs write one ("[2, 3]"; hicann/opbase
+ * src/nnopbase/common/utils/shape_utils.cpp ToString). */
+void api_dims_text(const int64_t *dims, int n, char *buf, size_t len);
+
+/* ---- dtype.c: CANN's data type rules (one place for every operator) ---- */
+
+/* A set of data types: bit t for aclDataType t. */
+typedef uint64_t api_types;
+#define API_T(t) (UINT64_C(1) << (unsigned)(t))
+/* CANN's name of a type (ge's DataTypeToSerialString: "DT_FLOAT"). */
+const char *api_dtype_name(aclDataType t);
+/* A set as CANN's logs write one ("[DT_FLOAT,DT_INT32,]"). */
+void api_types_text(api_types set, char *buf, size_t len);
+/* Whether t is in set (an out-of-range t is in none). */
+bool api_type_in(aclDataType t, api_types set);
+/* op::PromoteType, op::CanCast, IsFloatingType, IsIntegralType (with or
+ * without bool), IsComplexType: hicann/opbase
+ * include/nnopbase/opdev/data_type_utils.h. */
+aclDataType api_promote(aclDataType a, aclDataType b);
+bool api_can_cast(aclDataType from, aclDataType to);
+bool api_is_floating(aclDataType t);
+bool api_is_integral(aclDataType t, bool with_bool);
+bool api_is_complex(aclDataType t);
+
 /* ---- library.c: the built-in operator library ---- */
 
 /* Why an operator call matches no built-in operator. */
@@ -111,14 +152,17 @@ struct api_op_req {
     bool workspace;  /* workspace (else an intermediate: the tiling record) */
 };
 
-/* An operator call, matched against the library. */
+/* An operator call, matched against the library (aclop) or planned by an
+ * aclnn GetWorkspaceSize call: the operator, and the blocks the executor
+ * asks the stream's allocator for. The bytes each tensor reads or writes
+ * are its view's span (api_view_span), worked out at launch, when the
+ * addresses are final. */
 struct api_op_plan {
     struct be_op op;
     int n_req;
     struct api_op_req req[2];
-    size_t in_bytes[BE_OP_MAX_IN], out_bytes; /* bytes each device tensor occupies */
-    int in_index[BE_OP_MAX_IN];               /* the caller's input behind op.in[i] */
-    bool refresh;                             /* output dims to write back (V2 calls) */
+    int in_index[BE_OP_MAX_IN]; /* the caller's input behind op.in[i] */
+    bool refresh;               /* output dims to write back (V2 calls) */
 };
 
 /* An operator call as the aclop* calls receive it: the type, the inputs'
@@ -196,9 +240,12 @@ void api_op_device_closing(int32_t dev, const char *where);
 
 /* What aclCreateTensor hands out: a view (shape, strides and offset in
  * elements) of storage at `data`, which it does not own. The three arrays
- * follow the struct in one allocation, sized for API_NN_MAX_DIMS each, so
- * aclInitTensor can change them in place. */
-#define API_NN_MAX_DIMS 8
+ * are sized for API_NN_MAX_DIMS each, so aclInitTensor can change them in
+ * place: as many as CANN's shapes hold (hicann/opbase
+ * include/nnopbase/opdev/common_types.h L45, MAX_DIM_NUM = 25); an
+ * operator takes at most BE_OP_MAX_DIMS (8) and refuses more with
+ * ACLNN_ERR_PARAM_INVALID, as CANN's OP_CHECK_MAX_DIM does. */
+#define API_NN_MAX_DIMS 25
 struct aclTensor {
     aclDataType dtype;
     aclFormat format;
@@ -230,9 +277,6 @@ double api_nn_scalar_value(const aclScalar *s);
 /* Copy an int array's values into v (as many as aclGetIntArraySize says). */
 void api_nn_int_array(const aclIntArray *a, int64_t *v);
 
-/* Whether t's view is contiguous (strides row-major over its dims). */
-bool api_nn_contiguous(const aclTensor *t);
-
 /* An operator planned by an aclnn GetWorkspaceSize call: what its launch
  * runs. Single-use unless made repeatable (CANN's rule): a launch of a
  * single-use executor destroys it. */
@@ -242,7 +286,7 @@ struct aclOpExecutor {
     struct api_op_plan plan;
     uint64_t ws_bytes;      /* the workspace it planned */
     bool repeatable;
-    uint64_t host_vals[BE_OP_MAX_IN]; /* host scalar inputs (Gemm's alpha, beta), kept */
+    uint64_t host_vals[BE_OP_MAX_IN]; /* host scalar inputs (a scalar operand, Gemm's alpha), kept */
     struct aclOpExecutor *next_free;  /* nnmeta.c's free list */
 };
 

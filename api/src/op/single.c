@@ -86,7 +86,7 @@ static const aclError mismatch_code[] = {
 };
 
 /* Write planned output dims back into the desc (the V2 calls). */
-static aclError refresh_output(aclTensorDesc *d, const struct be_tensor *t)
+static aclError refresh_output(aclTensorDesc *d, const struct be_view *t)
 {
     int64_t *dims = d->dims;
     if ((size_t)t->ndims != d->ndims) {
@@ -124,7 +124,7 @@ aclError api_op_call(const char *fn, unsigned how, const struct api_op_args *a,
     }
     aclError rc = api_op_execute(fn, &plan, stream);
     if (rc == ACL_SUCCESS && plan.refresh)
-        rc = refresh_output((aclTensorDesc *)a->out_desc[0], &plan.op.out);
+        rc = refresh_output((aclTensorDesc *)a->out_desc[0], &plan.op.out[0]);
     return rc;
 }
 
@@ -426,5 +426,5 @@ aclError api_impl_aclopInferShape(const char *opType, int numInputs, aclTensorDe
                    numOutputs > 1 ? "more than one output" : why);
         return ACL_ERROR_GE_FAILURE;
     }
-    return refresh_output(outputDesc[0], &plan.op.out);
+    return refresh_output(outputDesc[0], &plan.op.out[0]);
 }

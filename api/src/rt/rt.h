@@ -223,7 +223,7 @@ void api_state_mute(bool on);
 /* ---- capture.c: streams that capture, and the graphs they make ---- */
 
 #define API_CAP_LANES 32  /* streams one capture may take in */
-#define API_CAP_RANGES 12 /* byte ranges noted per captured task */
+#define API_CAP_RANGES 16 /* byte ranges noted per captured task: its tensors and blocks */
 #define API_CAP_FRAMES 16
 #define API_GRAPH_ENDED 3    /* a graph's status once its capture ended */
 #define API_GRAPH_BUILDING 4 /* between aclmdlRIBuildBegin and aclmdlRIBuildEnd */

@@ -1,0 +1,33 @@
+/*
+ * aclnnop/aclnn_pow_tensor_tensor.h - the aclnn PowTensorTensor and
+ * InplacePowTensorTensor operators. Declarations as CANN's (hicann/ops-math
+ * math/pow/op_api/aclnn_pow_tensor_tensor.h): each operator is two calls,
+ * GetWorkspaceSize plans it and says how much device workspace it needs, the
+ * launch runs it on a stream. api/abi/calls.def says which ones aclsim
+ * computes.
+ */
+#ifndef OP_API_INC_LEVEL2_ACLNN_POW_TENSOR_TENSOR_H_
+#define OP_API_INC_LEVEL2_ACLNN_POW_TENSOR_TENSOR_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnPowTensorTensorGetWorkspaceSize(const aclTensor *self,
+        const aclTensor *exponent, aclTensor *out, uint64_t *workspaceSize,
+        aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnInplacePowTensorTensorGetWorkspaceSize(const aclTensor *self,
+        const aclTensor *exponent, uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnPowTensorTensor(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnInplacePowTensorTensor(void *workspace, uint64_t workspaceSize,
+        aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OP_API_INC_LEVEL2_ACLNN_POW_TENSOR_TENSOR_H_ */
