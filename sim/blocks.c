@@ -25,7 +25,7 @@
 
 /* The trace's "device memory" counter, at the host's current time, and
  * the block made or released ("malloc"/"free", with "<address> <bytes>":
- * the memory picture, tools/memview.py, draws each block from these). */
+ * the same bytes the program may use in both). */
 static __attribute__((cold)) void trace_usage(struct sim_dev *d, const char *what,
                                               const void *p, uint64_t size)
 {
@@ -265,6 +265,18 @@ enum sim_rc sim_dvpp_block(struct sim_dev *d, uint64_t size, uint64_t usable, vo
     return alloc_done(d, hrc, off, size, usable, ptr);
 }
 
+/* The block containing device offset off, main heap or DVPP's: its start
+ * (from the device's base), heap bytes and tag. pre: d->lock held. */
+static enum sim_heap_rc block_at(struct sim_dev *d, uint64_t off, uint64_t *start,
+                                 uint64_t *size, uint32_t *tag)
+{
+    enum sim_heap_rc rc = sim_heap_lookup(d->heap, off, start, size, tag);
+    if (rc == SIM_HEAP_NOBLOCK && d->dvpp && off - d->dvpp_off < SIM_DVPP_SPAN &&
+        (rc = sim_heap_lookup(d->dvpp, off - d->dvpp_off, start, size, tag)) == SIM_HEAP_OK)
+        *start += d->dvpp_off;
+    return rc;
+}
+
 /* sim_mem_free past its quick path. */
 static __attribute__((noinline)) enum sim_rc mem_free(void *ptr)
 {
@@ -272,6 +284,12 @@ static __attribute__((noinline)) enum sim_rc mem_free(void *ptr)
     if (!d)
         return SIM_EINVAL;
     uint64_t size = 0, off = (uint64_t)(uintptr_t)ptr - sim_dev_base(d);
+    /* the trace's "free" gives the block the size its "malloc" gave: the
+     * bytes the program may use, not the heap's (with CANN's padding) */
+    uint64_t usable = 0, start, heap_bytes;
+    uint32_t tag;
+    if (sim_trace_enabled() && block_at(d, off, &start, &heap_bytes, &tag) == SIM_HEAP_OK)
+        usable = heap_bytes - (tag >> 2);
     enum sim_heap_rc rc = heap_free_at(d, off, &size);
     if (rc == SIM_HEAP_OK)
         sim_dev_freed(d);
@@ -283,7 +301,7 @@ static __attribute__((noinline)) enum sim_rc mem_free(void *ptr)
     if (d->tracked)
         sim_track_free(ptr);
     if (sim_trace_enabled())
-        trace_usage(d, "free", ptr, size);
+        trace_usage(d, "free", ptr, usable);
     if (sim_snapshot_enabled())
         sim_snapshot_free(sim_dev_id(d), (uint64_t)(uintptr_t)ptr);
     return SIM_OK;
@@ -303,10 +321,7 @@ bool sim_mem_lookup(const void *ptr, struct sim_block *b)
         return false;
     uint64_t start, size, base = sim_dev_base(d), off = (uint64_t)(uintptr_t)ptr - base;
     uint32_t tag;
-    enum sim_heap_rc rc = sim_heap_lookup(d->heap, off, &start, &size, &tag);
-    if (rc == SIM_HEAP_NOBLOCK && d->dvpp && off - d->dvpp_off < SIM_DVPP_SPAN &&
-        (rc = sim_heap_lookup(d->dvpp, off - d->dvpp_off, &start, &size, &tag)) == SIM_HEAP_OK)
-        start += d->dvpp_off;
+    enum sim_heap_rc rc = block_at(d, off, &start, &size, &tag);
     sim_lock_give(&d->lock);
     if (rc != SIM_HEAP_OK || (tag & 3) == 3) /* 3: a physical handle's block (vmm.c) */
         return false;

@@ -411,9 +411,14 @@ static void record_wait_replay(void)
     assert_int_equal(aclrtSynchronizeStream(s1), ACL_SUCCESS);
     assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
     assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+    void *small = NULL; /* CANN pads it (16384 + 32, rounded): the heap holds more */
+    assert_int_equal(aclrtMalloc(&small, 16384, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(small), ACL_SUCCESS);
 }
 
-/* The trace explains the ordering: the record on s1's track is linked by a
+/* One size per block: "malloc" and "free" give the bytes the program may
+ * use (a 16384-byte request is 16384 in both, not the heap's padded size).
+ * The trace explains the ordering: the record on s1's track is linked by a
  * flow (Chrome's v2 flow events: bind_id, flow_out/flow_in) to the wait on
  * s2's, which lets s2 go on no earlier than the record; each replay is a
  * slice of its own on s1 named as reports name the graph, with the
@@ -439,7 +444,11 @@ static void test_trace_links_records_to_waits_and_shows_replays(void **state)
         "ok=ok and len(g)==2 and all('graph' in x['args']['graph'] and 'warmup' in x['args']['graph'] "
         "for x in g) and all(any(inside(x,y) for x in f) for y in g) and "
         "float(g[1]['ts'])>=float(g[0]['ts'])+float(g[0]['dur']); "
-        "print('' if ok else (r, w, g)); sys.exit(0 if ok else 1)");
+        "sz={}; [sz.setdefault(e['args']['arg'].split()[0],set()).add(e['args']['arg'].split()[1]) "
+        "for e in t if e['name'] in ('malloc','free')]; "
+        "ok=ok and len(sz)>=3 and all(len(v)==1 for v in sz.values()) and "
+        "any(v=={'16384'} for v in sz.values()); "
+        "print('' if ok else (r, w, g, sz)); sys.exit(0 if ok else 1)");
     assert_int_equal(rc, 0);
 }
 
