@@ -312,4 +312,9 @@ void api_nn_executor_each(void (*fn)(const aclOpExecutor *e, void *user), void *
  * EZ1001, EZ9903 or EZ9999) and return it. */
 aclnnStatus api_nn_fail(aclnnStatus rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The call planning an aclop operator on this thread when it is not
+ * aclopExecute itself (cblas.c sets "aclblasGemmEx" around its GEMM):
+ * the trace names the operator by it. NULL: aclop's own, named by type. */
+extern _Thread_local const char *api_op_caller;
+
 #endif /* ACLSIM_API_OP_OP_H_ */

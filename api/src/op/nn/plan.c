@@ -49,6 +49,7 @@ aclnnStatus nn_begin(struct nn_call *c, const char *launch, const char *type,
     memset(&e->plan, 0, sizeof e->plan);
     e->plan.op.kind = kind;
     e->plan.op.type = type;
+    e->plan.op.api = launch; /* static: the operator's launch call */
     e->plan.op.alpha = 1;
     c->e = e;
     c->op = &e->plan.op;
