@@ -189,6 +189,8 @@ struct be_view {
 struct be_op {
     enum be_op_kind kind;
     const char *type; /* CANN's operator type name */
+    const char *api;  /* the call that launched it, naming its trace slice
+                         ("aclnnAdd", "aclblasGemmEx"); NULL: aclop's, by type */
     int n_in, n_out;
     struct be_view in[BE_OP_MAX_IN];
     struct be_view out[BE_OP_MAX_OUT];

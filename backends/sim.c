@@ -1051,7 +1051,7 @@ static const enum sim_opkind op_kind_of[] = {
 
 static aclError op_run(void *stream, const struct be_op *op, uint64_t *start, uint64_t *end)
 {
-    struct sim_op o = {.kind = op_kind_of[op->kind], .name = op->type, .n_in = op->n_in,
+    struct sim_op o = {.kind = op_kind_of[op->kind], .name = op->api ? op->api : op->type, .n_in = op->n_in,
                        .n_out = op->n_out, .calc = (enum sim_dtype)op->calc,
                        .trans_a = op->trans_a, .trans_b = op->trans_b,
                        .keep_dims = op->keep_dims, .alpha = op->alpha, .beta = op->beta,

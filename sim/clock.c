@@ -531,7 +531,7 @@ sim_ps sim_clock_abort(struct sim_clock_stream *s)
 
 sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char *name,
                         const void *const *blocks, const size_t *bytes, int n_blocks,
-                        sim_ps *start)
+                        const char *tensors, sim_ps *start)
 {
     pthread_mutex_lock(&lock);
     struct device *d = stream_device(s);
@@ -553,7 +553,8 @@ sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char 
         for (int i = 0; i < n_blocks && at >= 0 && (size_t)at < sizeof arg; i++)
             at += snprintf(arg + at, sizeof arg - (size_t)at, "%s[%p, %p)", i ? ", " : "",
                            blocks[i], (const void *)((const char *)blocks[i] + bytes[i]));
-        sim_trace_kernel(dev, s->id, name ? name : "kernel", begin, end, n_blocks ? arg : NULL);
+        sim_trace_kernel(dev, s->id, name ? name : "kernel", begin, end, n_blocks ? arg : NULL,
+                         tensors);
     }
     return end;
 }

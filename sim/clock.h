@@ -268,13 +268,14 @@ sim_ps sim_clock_abort(struct sim_clock_stream *s);
  * host_call; it starts at max(s's tail, host clock) and uses no link or
  * copy engine (kernels of different streams overlap). name labels the
  * trace's slice on the stream's track, the n_blocks device blocks
- * [blocks[i], blocks[i] + bytes[i]) it took are its args. *start, when
+ * [blocks[i], blocks[i] + bytes[i]) it took are its args, with `tensors`
+ * (may be NULL: its shapes, types and workspace as text). *start, when
  * start != NULL, receives the start time.
  * pre: s initialised on an open device.
  * Returns the end time (the host clock, with no effect, when pre fails).
  */
 sim_ps sim_clock_kernel(struct sim_clock_stream *s, sim_ps duration, const char *name,
                         const void *const *blocks, const size_t *bytes, int n_blocks,
-                        sim_ps *start);
+                        const char *tensors, sim_ps *start);
 
 #endif /* ACLSIM_SIM_CLOCK_H_ */

@@ -10,6 +10,26 @@
 #include <string.h>
 #include "dtype.h"
 
+const char *sim_dt_name(enum sim_dtype dt)
+{
+    switch (dt) {
+    case SIM_DT_F32: return "float32";
+    case SIM_DT_F16: return "float16";
+    case SIM_DT_BF16: return "bfloat16";
+    case SIM_DT_F64: return "double";
+    case SIM_DT_I8: return "int8";
+    case SIM_DT_U8: return "uint8";
+    case SIM_DT_I16: return "int16";
+    case SIM_DT_U16: return "uint16";
+    case SIM_DT_I32: return "int32";
+    case SIM_DT_U32: return "uint32";
+    case SIM_DT_I64: return "int64";
+    case SIM_DT_U64: return "uint64";
+    case SIM_DT_BOOL: return "bool";
+    }
+    return "?";
+}
+
 size_t sim_dt_size(enum sim_dtype dt)
 {
     switch (dt) {

@@ -15,6 +15,9 @@
 
 /* Bytes of one element (0 for a type the kernels do not know). */
 size_t sim_dt_size(enum sim_dtype dt);
+/* CANN's name of dt in aclDataType's spelling without ACL_ ("float16"),
+ * "?" for none. */
+const char *sim_dt_name(enum sim_dtype dt);
 /* Whether dt is a floating type (float16, bfloat16, float32, double). */
 bool sim_dt_is_float(enum sim_dtype dt);
 /* Whether dt is one the kernels compute with (sim_dt_size(dt) > 0). */

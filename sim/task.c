@@ -35,11 +35,14 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include "base/mem.h"
 #include "clock.h"
+#include "dtype.h"
 #include "internal.h"
 #include "queue.h"
+#include "trace.h"
 
 /* ---- Task ids and device faults ---- */
 
@@ -324,6 +327,39 @@ enum sim_rc sim_devtask_run(struct sim_stream *s, const struct sim_devtask *b)
 
 /* ---- Operators ---- */
 
+/* "float32[2,3] float32[3] -> float16[2,3]; workspace 1024" for the
+ * trace's operator slice (strides only where a view is not contiguous). */
+static void describe_tensors(const struct sim_op *op, char *buf, size_t len)
+{
+    size_t at = 0;
+    for (int io = 0; io < 2; io++) {
+        const struct sim_view *v = io ? op->out : op->in;
+        int n = io ? op->n_out : op->n_in;
+        if (io && at < len)
+            at += (size_t)snprintf(buf + at, len - at, "%s->", op->n_in ? " " : "");
+        for (int i = 0; i < n && at < len; i++) {
+            at += (size_t)snprintf(buf + at, len - at, "%s%s[", i || io ? " " : "",
+                                   sim_dt_name(v[i].dt));
+            int64_t want = 1;
+            bool dense = true;
+            for (int d = v[i].ndims; d-- > 0;) {
+                dense &= v[i].dims[d] == 1 || v[i].strides[d] == want;
+                want *= v[i].dims[d];
+            }
+            for (int d = 0; d < v[i].ndims && at < len; d++)
+                at += (size_t)snprintf(buf + at, len - at, "%s%lld", d ? "," : "",
+                                       (long long)v[i].dims[d]);
+            for (int d = 0; !dense && d < v[i].ndims && at < len; d++)
+                at += (size_t)snprintf(buf + at, len - at, "%s%lld", d ? "," : "] strides [",
+                                       (long long)v[i].strides[d]);
+            if (at < len)
+                at += (size_t)snprintf(buf + at, len - at, "]");
+        }
+    }
+    if (at < len)
+        snprintf(buf + at, len - at, "; workspace %zu", op->ws_bytes);
+}
+
 enum sim_rc sim_op_exec(int32_t dev, struct sim_stream *s, const struct sim_op *op,
                         uint64_t *start, uint64_t *end)
 {
@@ -343,7 +379,11 @@ enum sim_rc sim_op_exec(int32_t dev, struct sim_stream *s, const struct sim_op *
         blocks[n] = op->tiling;
         bytes[n++] = op->tiling_bytes;
     }
-    *end = sim_clock_kernel(&s->clk, ps, op->name, blocks, bytes, n, &b);
+    char tensors[512] = "";
+    if (sim_trace_enabled())
+        describe_tensors(op, tensors, sizeof tensors);
+    *end = sim_clock_kernel(&s->clk, ps, op->name, blocks, bytes, n, tensors[0] ? tensors : NULL,
+                            &b);
     *start = b;
     return SIM_OK;
 }

@@ -40,6 +40,7 @@ struct rec {
     uint64_t value;   /* bytes of an operation, a counter's value, a sync's flow id */
     const char *name; /* interned */
     char *arg;        /* an instant's argument, an operator's blocks (owned), or NULL */
+    char *arg2;       /* an operator's tensors (owned), or NULL */
     uint32_t stream;  /* an operation's stream id, or SIM_TRACE_NO_STREAM */
     int8_t dev;       /* -1: the host */
     uint8_t kind, link, engine; /* link of a sync: 1 for a record (flow out) */
@@ -215,14 +216,20 @@ static struct rec *append_on_stream(enum kind kind, int32_t dev, uint32_t stream
 }
 
 void sim_trace_kernel(int32_t dev, uint32_t stream, const char *name, sim_ps start, sim_ps end,
-                      const char *blocks)
+                      const char *blocks, const char *tensors)
 {
     if (!sim_trace_enabled() || dev < 0 || dev >= SIM_MAX_DEVICES || !name)
         return;
+    char *copy = tensors ? base_strdup(tensors) : NULL;
     pthread_mutex_lock(&lock);
-    struct rec *r = append_on_stream(K_KERNEL, dev, stream, name, start, blocks);
-    if (r)
+    struct rec *r = (tensors && !copy) ? NULL : append_on_stream(K_KERNEL, dev, stream, name,
+                                                                 start, blocks);
+    if (r) {
         r->dur = end > start ? end - start : 0;
+        r->arg2 = copy;
+    } else {
+        base_free(copy);
+    }
     pthread_mutex_unlock(&lock);
 }
 
@@ -377,8 +384,20 @@ static void put_span(FILE *f, bool *first, const struct rec *r, int pid, uint64_
     put_us(f, r->dur);
     if (r->kind == K_OP)
         fprintf(f, ",\"args\":{\"bytes\":%" PRIu64 "}", r->value);
-    if ((r->kind == K_KERNEL || r->kind == K_REPLAY) && r->arg) {
-        fputs(r->kind == K_KERNEL ? ",\"args\":{\"blocks\":" : ",\"args\":{\"graph\":", f);
+    if (r->kind == K_KERNEL && (r->arg || r->arg2)) {
+        fputs(",\"args\":{", f);
+        if (r->arg) {
+            fputs("\"blocks\":", f);
+            put_str(f, r->arg);
+        }
+        if (r->arg2) {
+            fputs(r->arg ? ",\"tensors\":" : "\"tensors\":", f);
+            put_str(f, r->arg2);
+        }
+        fputc('}', f);
+    }
+    if (r->kind == K_REPLAY && r->arg) {
+        fputs(",\"args\":{\"graph\":", f);
         put_str(f, r->arg);
         fputc('}', f);
     }
@@ -570,8 +589,10 @@ enum sim_rc sim_trace_close(void)
 
     base_free(keys);
     base_map_clear(&tracks);
-    for (size_t i = 0; i < nrecs; i++)
+    for (size_t i = 0; i < nrecs; i++) {
         base_free(recs[i].arg);
+        base_free(recs[i].arg2);
+    }
     base_free(recs);
     recs = NULL;
     nrecs = caprecs = 0;

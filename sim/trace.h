@@ -93,13 +93,15 @@ void sim_trace_instant(int32_t dev, const char *name, sim_ps at, const char *arg
 
 /*
  * Record an operator (a kernel) of stream `stream` of device dev lasting
- * [start, end): a slice named `name` on the stream's track, with the blocks
- * it took from its allocator as args.blocks (text, may be NULL).
+ * [start, end): a slice named `name` (the call that launched it: aclnnAdd,
+ * aclop's Add, aclblasGemmEx) on the stream's track, with the blocks it
+ * took from its allocator as args.blocks and its tensors (shapes, types,
+ * workspace) as args.tensors (texts, may be NULL).
  * pre: name != NULL; 0 <= dev < SIM_MAX_DEVICES; start <= end.
  * No effect when no trace is open.
  */
 void sim_trace_kernel(int32_t dev, uint32_t stream, const char *name, sim_ps start, sim_ps end,
-                      const char *blocks);
+                      const char *blocks, const char *tensors);
 
 /*
  * Record a replay of a graph on stream `stream` of device dev lasting

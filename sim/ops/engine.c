@@ -316,6 +316,22 @@ void sim_gather_f64(const struct sim_view *v, const char *elem0, double *dst)
     sim_iter_run(&it, gather_strip, &x);
 }
 
+void sim_gather_f64_bcast(const struct sim_view *v, const char *elem0, int nd,
+                          const int64_t *dims, double *dst)
+{
+    struct sim_iter it;
+    struct sim_view shape = {.ndims = nd};
+    memcpy(shape.dims, dims, (size_t)nd * sizeof *dims);
+    int64_t st[SIM_OP_MAX_DIMS];
+    row_major(&shape, st);
+    sim_iter_init(&it, nd, dims);
+    sim_iter_add(&it, (char *)dst, nd, dims, st, sizeof *dst);
+    sim_iter_add_view(&it, (char *)(uintptr_t)elem0, v);
+    sim_iter_coalesce(&it, 0);
+    struct xfer x = {v->dt};
+    sim_iter_run(&it, gather_strip, &x);
+}
+
 void sim_scatter_f64(const struct sim_view *v, char *elem0, const double *src)
 {
     struct sim_iter it;

@@ -2,7 +2,7 @@
  * ops.h - what the simulator's operator files share: the one iteration
  * engine every kernel reads and writes tensors through (engine.c), and the
  * contract of an operator family (one file per family: pointwise.c,
- * movement.c, reduce.c, matmul.c; api/abi/ops/<family>.def lists its
+ * movement.c, reduce.c, matmul.c, conv.c, attention.c; api/abi/ops/<family>.def lists its
  * kinds). kernels.c dispatches each kind to its family's table and does
  * what every operator shares (timing, the tiling record, queued copies).
  *
@@ -96,6 +96,10 @@ void sim_iter_run(struct sim_iter *it, sim_loop_fn fn, void *ctx);
 int64_t sim_view_elems(const struct sim_view *v);
 /* The view's elements, in row-major order, as doubles into dst. */
 void sim_gather_f64(const struct sim_view *v, const char *elem0, double *dst);
+/* The view's elements broadcast to the nd dims `dims` (right-aligned, as
+ * the iteration broadcasts), in row-major order, as doubles into dst. */
+void sim_gather_f64_bcast(const struct sim_view *v, const char *elem0, int nd,
+                          const int64_t *dims, double *dst);
 /* Write src (row-major doubles) into the view, in its type (sim_dt_store). */
 void sim_scatter_f64(const struct sim_view *v, char *elem0, const double *src);
 
@@ -117,6 +121,11 @@ OPFAMILY(pointwise)
 OPFAMILY(movement)
 OPFAMILY(reduce)
 OPFAMILY(matmul)
+OPFAMILY(index)
+OPFAMILY(norm)
+OPFAMILY(scan)
+OPFAMILY(conv)
+OPFAMILY(attention)
 #undef OPFAMILY
 
 #endif /* ACLSIM_SIM_OPS_OPS_H_ */

@@ -7,13 +7,38 @@
  * sums. A new reduction: its line in reduce.def, its accumulate and
  * finish steps below.
  */
+#include <math.h>
 #include <string.h>
 #include "base/mem.h"
 #include "ops.h"
 
 struct red {
     enum sim_dtype dt; /* the input's (accumulating) or the output's (writing) */
+    enum sim_opkind kind;
+    double p;     /* REDUCE_NORM's p */
+    double count; /* elements reduced into each output (REDUCE_MEAN) */
 };
+
+/* What a float accumulator takes of element v, and how it takes it. */
+static double take(const struct red *r, double a, double v)
+{
+    if (r->kind != SIM_OP_REDUCE_NORM)
+        return a + v;
+    v = fabs(v);
+    if (isinf(r->p))
+        return r->p > 0 ? (v > a ? v : a) : (v < a ? v : a);
+    return a + (r->p == 0 ? (v != 0) : pow(v, r->p));
+}
+
+/* The output of a float accumulator. */
+static double result(const struct red *r, double a)
+{
+    if (r->kind == SIM_OP_REDUCE_MEAN)
+        return a / r->count;
+    if (r->kind == SIM_OP_REDUCE_NORM && r->p != 0 && !isinf(r->p))
+        return pow(a, 1 / r->p);
+    return a;
+}
 
 static void acc_f(void *ctx, char *const *p, const int64_t *s, int64_t n)
 {
@@ -23,7 +48,7 @@ static void acc_f(void *ctx, char *const *p, const int64_t *s, int64_t n)
     for (int64_t i = 0; i < n; i++, a += s[0], x += s[1]) {
         double v;
         memcpy(&v, a, 8);
-        v += sim_dt_load(r->dt, x);
+        v = take(r, v, sim_dt_load(r->dt, x));
         memcpy(a, &v, 8);
     }
 }
@@ -49,7 +74,7 @@ static void put_f(void *ctx, char *const *p, const int64_t *s, int64_t n)
     for (int64_t i = 0; i < n; i++, o += s[0], a += s[1]) {
         double v;
         memcpy(&v, a, 8);
-        sim_dt_store(r->dt, o, v);
+        sim_dt_store(r->dt, o, result(r, v));
     }
 }
 
@@ -94,7 +119,11 @@ static enum sim_rc compute(const struct sim_op *op, struct sim_access *x, void *
     sim_iter_add(&it, acc, in->ndims, keep, st, 8);
     sim_iter_add_view(&it, sim_access_in(x, op, 0), in);
     sim_iter_coalesce(&it, 1);
-    struct red r = {in->dt};
+    int64_t n_in = sim_view_elems(in);
+    struct red r = {in->dt, op->kind, op->fparam[0], n_out ? (double)n_in / (double)n_out : 1};
+    if (r.kind == SIM_OP_REDUCE_NORM && isinf(r.p) && r.p < 0)
+        for (int64_t i = 0; i < n_out; i++) /* the smallest |x| starts from +inf */
+            memcpy(acc + 8 * i, &(double){INFINITY}, 8);
     sim_iter_run(&it, ints ? acc_i : acc_f, &r);
     /* the output, in its own layout */
     int64_t ost[SIM_OP_MAX_DIMS];

@@ -41,280 +41,31 @@
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_sigmoid.h"
-#include "aclnnop/aclnn_softmax.h"
+#include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "aclnnop/aclnn_zero.h"
-
-static aclrtStream S;
-
-/* ---- Host pictures of device tensors ---- */
-
-#define MAXD 9
-
-/* A view over storage of n elements, with the storage's values (as
- * doubles) kept on the host. */
-struct ht {
-    aclDataType dt;
-    int nd;
-    int64_t dims[MAXD], strides[MAXD], offset;
-    size_t n;
-    double *v;
-    void *dev;
-    aclTensor *t;
-};
-
-/* bfloat16 by the test's own rounding: to nearest, ties to even */
-static uint16_t to_bf16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    x += 0x7fff + ((x >> 16) & 1);
-    return (uint16_t)(x >> 16);
-}
-
-/* float16 read as IEEE 754 binary16 (aclFloat16ToFloat, as CANN's, reads
- * the infinity exponent as a number) */
-static double from_f16(uint16_t h)
-{
-    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
-    return h & 0x8000 ? -v : v;
-}
-
-static float from_bf16(uint16_t b)
-{
-    uint32_t x = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-}
-
-/* Encode v (a value of the type) into p. */
-static void enc(aclDataType dt, void *p, double v)
-{
-    switch ((int)dt) {
-    case ACL_FLOAT: {
-        float f = (float)v;
-        memcpy(p, &f, 4);
-        break;
-    }
-    case ACL_FLOAT16: {
-        aclFloat16 h = aclFloatToFloat16((float)v);
-        memcpy(p, &h, 2);
-        break;
-    }
-    case ACL_BF16: {
-        uint16_t b = to_bf16((float)v);
-        memcpy(p, &b, 2);
-        break;
-    }
-    case ACL_DOUBLE:
-        memcpy(p, &v, 8);
-        break;
-    case ACL_INT8:
-        *(int8_t *)p = (int8_t)v;
-        break;
-    case ACL_UINT8:
-        *(uint8_t *)p = (uint8_t)v;
-        break;
-    case ACL_BOOL:
-        *(uint8_t *)p = v != 0;
-        break;
-    case ACL_INT16: {
-        int16_t i = (int16_t)v;
-        memcpy(p, &i, 2);
-        break;
-    }
-    case ACL_INT32: {
-        int32_t i = (int32_t)v;
-        memcpy(p, &i, 4);
-        break;
-    }
-    case ACL_INT64: {
-        int64_t i = (int64_t)v;
-        memcpy(p, &i, 8);
-        break;
-    }
-    default:
-        fail_msg("type %d", (int)dt);
-    }
-}
-
-static double dec(aclDataType dt, const void *p)
-{
-    switch ((int)dt) {
-    case ACL_FLOAT: {
-        float f;
-        memcpy(&f, p, 4);
-        return f;
-    }
-    case ACL_FLOAT16: {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        return from_f16(h);
-    }
-    case ACL_BF16: {
-        uint16_t b;
-        memcpy(&b, p, 2);
-        return from_bf16(b);
-    }
-    case ACL_DOUBLE: {
-        double d;
-        memcpy(&d, p, 8);
-        return d;
-    }
-    case ACL_INT8:
-        return *(const int8_t *)p;
-    case ACL_UINT8:
-    case ACL_BOOL:
-        return *(const uint8_t *)p;
-    case ACL_INT16: {
-        int16_t i;
-        memcpy(&i, p, 2);
-        return i;
-    }
-    case ACL_INT32: {
-        int32_t i;
-        memcpy(&i, p, 4);
-        return i;
-    }
-    case ACL_INT64: {
-        int64_t i;
-        memcpy(&i, p, 8);
-        return (double)i;
-    }
-    default:
-        fail_msg("type %d", (int)dt);
-    }
-    return 0;
-}
-
-/* v as a value of type dt (what storing it and reading it back gives, for
- * values the test chooses in range). */
-static double as(aclDataType dt, double v)
-{
-    char b[8];
-    enc(dt, b, v);
-    return dec(dt, b);
-}
-
-/* A tensor: dims, strides (NULL: contiguous), offset, over storage of n
- * elements whose element i holds val(i) in type dt. */
-static struct ht mk(aclDataType dt, int nd, const int64_t *dims, const int64_t *strides,
-                    int64_t offset, size_t n, double (*val)(size_t))
-{
-    struct ht h = {dt, nd, {0}, {0}, offset, n, calloc(n ? n : 1, sizeof(double)), NULL, NULL};
-    int64_t s = 1;
-    for (int i = nd - 1; i >= 0; i--) {
-        h.dims[i] = dims[i];
-        h.strides[i] = strides ? strides[i] : s;
-        s *= dims[i];
-    }
-    size_t es = aclDataTypeSize(dt), bytes = n * es;
-    char *host = malloc(bytes ? bytes : 1);
-    for (size_t i = 0; i < n; i++) {
-        h.v[i] = as(dt, val(i));
-        enc(dt, host + i * es, h.v[i]);
-    }
-    assert_int_equal(aclrtMalloc(&h.dev, bytes ? bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST), 0);
-    if (bytes)
-        assert_int_equal(aclrtMemcpy(h.dev, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE), 0);
-    free(host);
-    int64_t storage = (int64_t)n;
-    h.t = aclCreateTensor(dims, (uint64_t)nd, dt, h.strides, offset, ACL_FORMAT_ND, &storage, 1,
-                          h.dev);
-    assert_non_null(h.t);
-    return h;
-}
-
-/* The storage's values as the device holds them now. */
-static void fetch(struct ht *h, double *out)
-{
-    assert_int_equal(aclrtSynchronizeStream(S), 0);
-    size_t es = aclDataTypeSize(h->dt), bytes = h->n * es;
-    char *host = malloc(bytes ? bytes : 1);
-    if (bytes)
-        assert_int_equal(aclrtMemcpy(host, bytes, h->dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST), 0);
-    for (size_t i = 0; i < h->n; i++)
-        out[i] = dec(h->dt, host + i * es);
-    free(host);
-}
-
-static void drop(struct ht *h)
-{
-    assert_int_equal(aclDestroyTensor(h->t), OK);
-    assert_int_equal(aclrtFree(h->dev), 0);
-    free(h->v);
-}
-
-static int64_t numel(const struct ht *h)
-{
-    int64_t e = 1;
-    for (int i = 0; i < h->nd; i++)
-        e *= h->dims[i];
-    return e;
-}
-
-/* Storage index of element k (row-major over out's dims) of h broadcast to
- * out's shape. */
-static int64_t at(const struct ht *h, const struct ht *out, int64_t k)
-{
-    int64_t off = h->offset;
-    for (int j = out->nd - 1, i = h->nd - 1; j >= 0; j--, i--) {
-        int64_t idx = k % out->dims[j];
-        k /= out->dims[j];
-        if (i >= 0 && h->dims[i] != 1)
-            off += idx * h->strides[i];
-    }
-    return off;
-}
-
-/* The output's storage after the operator: each element of its view is
- * want(k); every other element of the storage is as it was. */
-static void expect_out(struct ht *o, double (*want)(void *, int64_t), void *ctx, double tol)
-{
-    double *got = malloc(o->n * sizeof *got);
-    char *mine = calloc(o->n, 1);
-    fetch(o, got);
-    for (int64_t k = 0; k < numel(o); k++) {
-        int64_t s = at(o, o, k);
-        mine[s] = 1;
-        double w = want(ctx, k);
-        if (isnan(w) ? !isnan(got[s]) : fabs(got[s] - w) > tol)
-            fail_msg("element %lld (storage %lld): got %.9g, want %.9g", (long long)k,
-                     (long long)s, got[s], w);
-    }
-    for (size_t s = 0; s < o->n; s++)
-        if (!mine[s] && got[s] != o->v[s])
-            fail_msg("storage element %zu outside the view changed: %.9g, was %.9g", s, got[s],
-                     o->v[s]);
-    free(got);
-    free(mine);
-}
-
-static double ramp(size_t i)
-{
-    return (double)((int)(i * 7 % 23) - 11) / 4; /* -2.75 .. 2.75 in quarters */
-}
-
-static double ints(size_t i)
-{
-    return (double)((int)(i * 5 % 17) - 8);
-}
-
-static double positive(size_t i)
-{
-    return 0.5 + (double)(i % 9);
-}
-
-static double sevens(size_t i)
-{
-    (void)i;
-    return 7;
-}
+#include "aclnnop/aclnn_clamp.h"
+#include "aclnnop/aclnn_cos.h"
+#include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_geglu.h"
+#include "aclnnop/aclnn_gelu_v2.h"
+#include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_hardsigmoid.h"
+#include "aclnnop/aclnn_hardswish.h"
+#include "aclnnop/aclnn_leaky_relu.h"
+#include "aclnnop/aclnn_log.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_sign.h"
+#include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_sin.h"
+#include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_swi_glu.h"
+#include "aclnnop/aclnn_threshold.h"
+#include "nnhost.h"
 
 /* ---- Two tensors ---- */
 
@@ -967,15 +718,15 @@ static void test_not_simulated_operator_says_so(void **state)
     struct ht v = mk(ACL_FLOAT, 1, d3, NULL, 0, 3, ramp);
     uint64_t ws = 5;
     aclOpExecutor *e = NULL;
-    assert_int_equal(aclnnSoftmaxGetWorkspaceSize(v.t, 0, v.t, &ws, &e),
+    assert_int_equal(aclnnEmbeddingGetWorkspaceSize(v.t, v.t, v.t, &ws, &e),
                      ACLNN_ERR_INNER_FIND_KERNEL_ERROR);
     const char *m = aclGetRecentErrMsg();
     assert_non_null(m);
-    assert_non_null(strstr(m, "aclnnSoftmaxGetWorkspaceSize is not simulated by aclsim"));
-    assert_int_equal(aclnnSoftmax(NULL, 0, NULL, S), ACLNN_ERR_INNER_FIND_KERNEL_ERROR);
+    assert_non_null(strstr(m, "aclnnEmbeddingGetWorkspaceSize is not simulated by aclsim"));
+    assert_int_equal(aclnnEmbedding(NULL, 0, NULL, S), ACLNN_ERR_INNER_FIND_KERNEL_ERROR);
     m = aclGetRecentErrMsg();
     assert_non_null(m);
-    assert_non_null(strstr(m, "aclnnSoftmax is not simulated by aclsim"));
+    assert_non_null(strstr(m, "aclnnEmbedding is not simulated by aclsim"));
     assert_int_equal(ws, 5);
     drop(&v);
 }
@@ -1008,6 +759,439 @@ static void test_matmul_weight_size(void **state)
     aclDestroyIntArray(a3);
     aclDestroyIntArray(a1);
     aclDestroyIntArray(a0);
+}
+
+/* ---- Elementwise, activations, comparisons, gated (issue #32, opsA) ----
+ *
+ * Sources: hicann/ops-math math/{cos,sin,log,sign,greater,equal,pow}/op_api/
+ * and conversion/clip_by_value_v2/op_api/aclnn_clamp.cpp; hicann/ops-nn
+ * activation/{swish,gelu_v2,elu,leaky_relu,softplus_v2,hard_sigmoid,
+ * hard_swish,threshold,ge_glu_v2}/ and activation/swi_glu/docs/
+ * aclnnSwiGlu.md (the lines each test cites). */
+
+#define EZ1001 "AclNN_Parameter_Error(EZ1001)"
+
+static double sign_(double x)
+{
+    return x > 0 ? 1 : x < 0 ? -1 : 0;
+}
+
+static double silu_(double x)
+{
+    return x / (1 + exp(-x));
+}
+
+/* GeluV2 approximate 0, "none" (aclnn_gelu_v2.cpp L23-31): the erf form */
+static double gelu_erf_(double x)
+{
+    return 0.5 * x * (1 + erf(x / sqrt(2)));
+}
+
+/* HardSigmoid and HardSwish as torch defines them (docs/aclnnHardsigmoid.md,
+ * docs/aclnnHardswish.md): relu6(x + 3) / 6, and x times it */
+static double hardsigmoid_(double x)
+{
+    return fmin(fmax(x + 3, 0), 6) / 6;
+}
+
+static double hardswish_(double x)
+{
+    return x * fmin(fmax(x + 3, 0), 6) / 6;
+}
+
+/* the parameters of the reference functions below */
+static double P0, P1, P2;
+
+/* docs/aclnnElu.md: scale * (x > 0 ? x : alpha * (exp(inputScale * x) - 1)) */
+static double elu_(double x)
+{
+    return P1 * (x > 0 ? x : P0 * (exp(P2 * x) - 1));
+}
+
+static double leaky_(double x)
+{
+    return x > 0 ? x : P0 * x;
+}
+
+/* docs/aclnnSoftplus.md: x when beta * x > threshold */
+static double softplus_(double x)
+{
+    return P0 * x > P1 ? x : log(1 + exp(P0 * x)) / P0;
+}
+
+static double clamp_(double x)
+{
+    return fmin(fmax(x, P0), P1);
+}
+
+static double threshold_(double x)
+{
+    return x > P0 ? x : P1;
+}
+
+static double gt_(double x)
+{
+    return x > P0;
+}
+
+static double pow_base_(double x)
+{
+    return pow(P0, x);
+}
+
+static aclnnStatus gelu_v2_none(const aclTensor *x, aclTensor *y, uint64_t *ws,
+                                aclOpExecutor **e)
+{
+    return aclnnGeluV2GetWorkspaceSize(x, 0, y, ws, e);
+}
+
+static aclnnStatus gelu_v2_tanh(const aclTensor *x, aclTensor *y, uint64_t *ws,
+                                aclOpExecutor **e)
+{
+    return aclnnGeluV2GetWorkspaceSize(x, 1, y, ws, e);
+}
+
+/* The refusal: code rc and the text "<launch>GetWorkspaceSize: <text>". */
+static void refused(aclnnStatus got, aclnnStatus rc, const char *text)
+{
+    assert_int_equal(got, rc);
+    expect_msg(EZ1001, text);
+}
+
+/* Cos, Sin, Log, Sign, Silu, GeluV2, Hardsigmoid, Hardswish over a
+ * transposed input into a strided output; integers computed in float32
+ * (aclnn_cos.cpp L123-129, aclnn_sin.cpp L122-126); float16 through
+ * float16; in place on a strided view. */
+static void test_elementwise_math_on_views(void **state)
+{
+    (void)state;
+    int64_t d34[2] = {3, 4}, tr[2] = {1, 3}, gap[2] = {8, 2};
+    struct ht a = mk(ACL_FLOAT, 2, d34, tr, 0, 12, ramp), o = mk(ACL_FLOAT, 2, d34, gap, 1, 24, sevens);
+    struct ht p = mk(ACL_FLOAT, 2, d34, tr, 0, 12, positive);
+    check_unary(aclnnCosGetWorkspaceSize, aclnnCos, cos, &a, &o, ACL_FLOAT, 0);
+    check_unary(aclnnSinGetWorkspaceSize, aclnnSin, sin, &a, &o, ACL_FLOAT, 0);
+    check_unary(aclnnLogGetWorkspaceSize, aclnnLog, log, &p, &o, ACL_FLOAT, 0);
+    check_unary(aclnnSignGetWorkspaceSize, aclnnSign, sign_, &a, &o, ACL_FLOAT, 0);
+    check_unary(aclnnSiluGetWorkspaceSize, aclnnSilu, silu_, &a, &o, ACL_FLOAT, 0);
+    check_unary(gelu_v2_none, aclnnGeluV2, gelu_erf_, &a, &o, ACL_FLOAT, 0);
+    check_unary(gelu_v2_tanh, aclnnGeluV2, gelu, &a, &o, ACL_FLOAT, 0);
+    check_unary(aclnnHardsigmoidGetWorkspaceSize, aclnnHardsigmoid, hardsigmoid_, &a, &o,
+                ACL_FLOAT, 1e-7);
+    check_unary((un_plan)aclnnHardswishGetWorkspaceSize, aclnnHardswish, hardswish_, &a, &o,
+                ACL_FLOAT, 1e-6);
+    /* integers of a floating function: float32 */
+    struct ht i = mk(ACL_INT32, 2, d34, tr, 0, 12, ints), l = mk(ACL_INT64, 2, d34, NULL, 0, 12, ints);
+    check_unary(aclnnCosGetWorkspaceSize, aclnnCos, cos, &i, &o, ACL_FLOAT, 0);
+    check_unary(aclnnSinGetWorkspaceSize, aclnnSin, sin, &l, &o, ACL_FLOAT, 0);
+    /* Sign keeps an integer type (aclnn_sign.cpp L69-75) */
+    struct ht oi = mk(ACL_INT64, 2, d34, NULL, 0, 12, sevens);
+    check_unary(aclnnSignGetWorkspaceSize, aclnnSign, sign_, &l, &oi, ACL_INT64, 0);
+    /* float16 through float16 */
+    struct ht h = mk(ACL_FLOAT16, 2, d34, tr, 0, 12, ramp), oh = mk(ACL_FLOAT16, 2, d34, gap, 1, 24, sevens);
+    check_unary(aclnnSiluGetWorkspaceSize, aclnnSilu, silu_, &h, &oh, ACL_FLOAT16, 0);
+    check_unary(aclnnCosGetWorkspaceSize, aclnnCos, cos, &h, &oh, ACL_FLOAT16, 0);
+    /* in place on the strided view */
+    uint64_t ws;
+    aclOpExecutor *e;
+    double before[24];
+    assert_int_equal(aclnnInplaceSinGetWorkspaceSize(o.t, &ws, &e), OK);
+    fetch(&o, before);
+    memcpy(o.v, before, sizeof before);
+    assert_int_equal(aclnnInplaceSin(NULL, ws, e, S), OK);
+    struct un_ref r = {&o, &o, sin, ACL_FLOAT};
+    expect_out(&o, un_want, &r, 0);
+    assert_int_equal(aclnnInplaceCosGetWorkspaceSize(o.t, &ws, &e), OK);
+    fetch(&o, before);
+    memcpy(o.v, before, sizeof before);
+    assert_int_equal(aclnnInplaceCos(NULL, ws, e, S), OK);
+    r.f = cos;
+    expect_out(&o, un_want, &r, 0);
+    /* refusals: Cos's out list (aclnn_cos.cpp L46-48, L68), Silu's out of
+     * self's type (level2_base_caculation.h CheckDtypeValidActivation),
+     * Sign's result type (aclnn_sign.cpp L70-75), the in-place list of Sin
+     * (L62-69), the shape (op_error_check.h OP_CHECK_SHAPE_NOT_EQUAL) */
+    refused(aclnnCosGetWorkspaceSize(a.t, oi.t, &ws, &e), ACLNN_ERR_PARAM_INVALID,
+            "aclnnCosGetWorkspaceSize: Tensor out not implemented for DT_INT64, should be in "
+            "dtype support list [DT_FLOAT,DT_FLOAT16,DT_DOUBLE,DT_COMPLEX64,DT_COMPLEX128,"
+            "DT_BF16,].");
+    refused(aclnnSiluGetWorkspaceSize(a.t, oh.t, &ws, &e), ACLNN_ERR_PARAM_INVALID,
+            "aclnnSiluGetWorkspaceSize: Tensor out expected dtype is DT_FLOAT but found "
+            "DT_FLOAT16.");
+    refused(aclnnSignGetWorkspaceSize(l.t, o.t, &ws, &e), ACLNN_ERR_PARAM_INVALID,
+            "aclnnSignGetWorkspaceSize: Self dtype should be same as result dtype. self "
+            "[DT_INT64], result [DT_FLOAT]");
+    refused(aclnnInplaceSinGetWorkspaceSize(i.t, &ws, &e), ACLNN_ERR_PARAM_INVALID,
+            "aclnnInplaceSinGetWorkspaceSize: Tensor selfRef not implemented for DT_INT32, "
+            "should be in dtype support list [DT_FLOAT,DT_FLOAT16,DT_DOUBLE,DT_COMPLEX64,"
+            "DT_COMPLEX128,DT_BF16,].");
+    int64_t d43[2] = {4, 3};
+    struct ht w = mk(ACL_FLOAT, 2, d43, NULL, 0, 12, sevens);
+    assert_int_equal(aclnnLogGetWorkspaceSize(a.t, w.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclnnGeluV2GetWorkspaceSize(a.t, 0, NULL, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
+    (void)aclGetRecentErrMsg();
+    struct ht *all[] = {&a, &o, &p, &i, &l, &oi, &h, &oh, &w};
+    for (size_t k = 0; k < 9; k++)
+        drop(all[k]);
+}
+
+/* Elu, LeakyRelu, Softplus, Clamp, ClampMin, InplaceClampMax, Threshold
+ * with their scalars, on views. */
+static void test_activation_parameters(void **state)
+{
+    (void)state;
+    int64_t d34[2] = {3, 4}, tr[2] = {1, 3}, gap[2] = {8, 2};
+    struct ht a = mk(ACL_FLOAT, 2, d34, tr, 0, 12, ramp), o = mk(ACL_FLOAT, 2, d34, gap, 1, 24, sevens);
+    float half = 0.5f, two = 2, one5 = 1.5f, tenth = 0.1f, three = 3, m1 = -1, m3 = -3;
+    aclScalar *s_half = aclCreateScalar(&half, ACL_FLOAT), *s_two = aclCreateScalar(&two, ACL_FLOAT),
+              *s_15 = aclCreateScalar(&one5, ACL_FLOAT), *s_tenth = aclCreateScalar(&tenth, ACL_FLOAT),
+              *s_three = aclCreateScalar(&three, ACL_FLOAT), *s_m1 = aclCreateScalar(&m1, ACL_FLOAT),
+              *s_m3 = aclCreateScalar(&m3, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *e;
+    struct un_ref r = {&a, &o, elu_, ACL_FLOAT};
+    /* Elu: alpha 0.5, scale 2, inputScale 1.5 (aclnn_elu.cpp L176-177) */
+    P0 = 0.5, P1 = 2, P2 = 1.5;
+    assert_int_equal(aclnnEluGetWorkspaceSize(a.t, s_half, s_two, s_15, o.t, &ws, &e), OK);
+    assert_int_equal(aclnnElu(NULL, ws, e, S), OK);
+    expect_out(&o, un_want, &r, 1e-6);
+    /* LeakyRelu: the slope as a float (aclnn_leaky_relu.cpp L111) */
+    P0 = (float)0.1;
+    r.f = leaky_;
+    assert_int_equal(aclnnLeakyReluGetWorkspaceSize(a.t, s_tenth, o.t, &ws, &e), OK);
+    assert_int_equal(aclnnLeakyRelu(NULL, ws, e, S), OK);
+    expect_out(&o, un_want, &r, 0);
+    /* Softplus: beta 2, threshold 3 (aclnn_softplus.cpp L140) */
+    P0 = 2, P1 = 3;
+    r.f = softplus_;
+    assert_int_equal(aclnnSoftplusGetWorkspaceSize(a.t, s_two, s_three, o.t, &ws, &e), OK);
+    assert_int_equal(aclnnSoftplus(NULL, ws, e, S), OK);
+    expect_out(&o, un_want, &r, 1e-6);
+    /* Clamp to [-1, 1.5], ClampMin -1 (aclnn_clamp.cpp L332-385) */
+    P0 = -1, P1 = 1.5;
+    r.f = clamp_;
+    assert_int_equal(aclnnClampGetWorkspaceSize(a.t, s_m1, s_15, o.t, &ws, &e), OK);
+    assert_int_equal(aclnnClamp(NULL, ws, e, S), OK);
+    expect_out(&o, un_want, &r, 0);
+    P1 = INFINITY;
+    assert_int_equal(aclnnClampMinGetWorkspaceSize(a.t, s_m1, o.t, &ws, &e), OK);
+    assert_int_equal(aclnnClampMin(NULL, ws, e, S), OK);
+    expect_out(&o, un_want, &r, 0);
+    /* an int32 Clamp computes in out's type: int32 bounds */
+    struct ht i = mk(ACL_INT32, 2, d34, tr, 0, 12, ints), oi = mk(ACL_INT32, 2, d34, NULL, 0, 12, sevens);
+    P0 = -3, P1 = 2;
+    struct un_ref ri = {&i, &oi, clamp_, ACL_INT32};
+    assert_int_equal(aclnnClampGetWorkspaceSize(i.t, s_m3, s_two, oi.t, &ws, &e), OK);
+    assert_int_equal(aclnnClamp(NULL, ws, e, S), OK);
+    expect_out(&oi, un_want, &ri, 0);
+    /* Threshold 0.5, value -3; then in place on the strided view */
+    P0 = 0.5, P1 = -3;
+    r.f = threshold_;
+    assert_int_equal(aclnnThresholdGetWorkspaceSize(a.t, s_half, s_m3, o.t, &ws, &e), OK);
+    assert_int_equal(aclnnThreshold(NULL, ws, e, S), OK);
+    expect_out(&o, un_want, &r, 0);
+    double before[24];
+    fetch(&o, before);
+    memcpy(o.v, before, sizeof before);
+    P0 = -INFINITY, P1 = 1.5;
+    struct un_ref ro = {&o, &o, clamp_, ACL_FLOAT};
+    assert_int_equal(aclnnInplaceClampMaxGetWorkspaceSize(o.t, s_15, &ws, &e), OK);
+    assert_int_equal(aclnnInplaceClampMax(NULL, ws, e, S), OK);
+    expect_out(&o, un_want, &ro, 0);
+    fetch(&o, before);
+    memcpy(o.v, before, sizeof before);
+    P0 = 0.5, P1 = -1;
+    ro.f = threshold_;
+    assert_int_equal(aclnnInplaceThresholdGetWorkspaceSize(o.t, s_half, s_m1, &ws, &e), OK);
+    assert_int_equal(aclnnInplaceThreshold(NULL, ws, e, S), OK);
+    expect_out(&o, un_want, &ro, 0);
+    /* refusals */
+    assert_int_equal(aclnnClampGetWorkspaceSize(a.t, NULL, NULL, o.t, &ws, &e),
+                     ACLNN_ERR_PARAM_NULLPTR); /* aclnn_clamp.cpp L132-135 */
+    expect_msg(EZ1001, "aclnnClampGetWorkspaceSize: clamp: At least one of 'min' or 'max' must "
+               "not be None.");
+    refused(aclnnClampGetWorkspaceSize(a.t, s_m1, s_15, oi.t, &ws, &e), ACLNN_ERR_PARAM_INVALID,
+            "aclnnClampGetWorkspaceSize: self type DT_FLOAT can't be cast to the output type "
+            "DT_INT32."); /* L213-223 */
+    refused(aclnnLeakyReluGetWorkspaceSize(i.t, s_tenth, o.t, &ws, &e), ACLNN_ERR_PARAM_INVALID,
+            "aclnnLeakyReluGetWorkspaceSize: Tensor self not implemented for DT_INT32, should be "
+            "in dtype support list [DT_FLOAT,DT_FLOAT16,DT_DOUBLE,DT_BF16,].");
+    refused(aclnnEluGetWorkspaceSize(a.t, s_half, s_two, s_15, oi.t, &ws, &e),
+            ACLNN_ERR_PARAM_INVALID, "aclnnEluGetWorkspaceSize: Result type DT_FLOAT can't be "
+            "cast to the desired output type DT_INT32."); /* aclnn_elu.cpp L78 */
+    assert_int_equal(aclnnSoftplusGetWorkspaceSize(a.t, s_two, s_three, o.t, NULL, &e),
+                     ACLNN_ERR_PARAM_NULLPTR); /* OP_CHECK_COMM_INPUT first, L115 */
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclnnEluGetWorkspaceSize(a.t, NULL, s_two, s_15, o.t, &ws, &e),
+                     ACLNN_ERR_PARAM_NULLPTR);
+    (void)aclGetRecentErrMsg();
+    aclScalar *all_s[] = {s_half, s_two, s_15, s_tenth, s_three, s_m1, s_m3};
+    for (size_t k = 0; k < 7; k++)
+        aclDestroyScalar(all_s[k]);
+    struct ht *all[] = {&a, &o, &i, &oi};
+    for (size_t k = 0; k < 4; k++)
+        drop(all[k]);
+}
+
+/* GtScalar, EqTensor (broadcast), PowScalarTensor. */
+static void test_comparisons_and_pow(void **state)
+{
+    (void)state;
+    int64_t d34[2] = {3, 4}, d4[1] = {4}, tr[2] = {1, 3}, gap[2] = {8, 2};
+    struct ht a = mk(ACL_FLOAT, 2, d34, tr, 0, 12, ramp), o = mk(ACL_FLOAT, 2, d34, gap, 1, 24, sevens);
+    struct ht ob = mk(ACL_BOOL, 2, d34, NULL, 0, 12, sevens);
+    float q = 0.25f, two = 2;
+    aclScalar *sq = aclCreateScalar(&q, ACL_FLOAT), *s2 = aclCreateScalar(&two, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *e;
+    /* GtScalar: 1 or 0 in out's type (aclnn_gt_scalar.cpp L272-280) */
+    P0 = 0.25;
+    struct un_ref r = {&a, &o, gt_, ACL_FLOAT};
+    assert_int_equal(aclnnGtScalarGetWorkspaceSize(a.t, sq, o.t, &ws, &e), OK);
+    assert_int_equal(aclnnGtScalar(NULL, ws, e, S), OK);
+    expect_out(&o, un_want, &r, 0);
+    r.o = &ob;
+    assert_int_equal(aclnnGtScalarGetWorkspaceSize(a.t, sq, ob.t, &ws, &e), OK);
+    assert_int_equal(aclnnGtScalar(NULL, ws, e, S), OK);
+    expect_out(&ob, un_want, &r, 0);
+    /* float16 self, float scalar: PromoteType gives float32 (L184) */
+    struct ht h = mk(ACL_FLOAT16, 2, d34, tr, 0, 12, ramp), oh = mk(ACL_FLOAT16, 2, d34, NULL, 0, 12, sevens);
+    r = (struct un_ref){&h, &oh, gt_, ACL_FLOAT};
+    assert_int_equal(aclnnGtScalarGetWorkspaceSize(h.t, sq, oh.t, &ws, &e), OK);
+    assert_int_equal(aclnnGtScalar(NULL, ws, e, S), OK);
+    expect_out(&oh, un_want, &r, 0);
+    /* EqTensor: a (3, 4) transposed == b (4) broadcast, into float and bool */
+    struct ht b = mk(ACL_FLOAT, 1, d4, NULL, 0, 4, ramp);
+    assert_int_equal(aclnnEqTensorGetWorkspaceSize(a.t, b.t, o.t, &ws, &e), OK);
+    assert_int_equal(aclnnEqTensor(NULL, ws, e, S), OK);
+    double got[24];
+    fetch(&o, got);
+    int ones = 0;
+    for (int64_t k = 0; k < 12; k++) {
+        double want = a.v[at(&a, &o, k)] == b.v[at(&b, &o, k)];
+        ones += want == 1;
+        assert_true(got[at(&o, &o, k)] == want);
+    }
+    assert_true(ones > 0 && ones < 12); /* the case tells equal from unequal */
+    /* PowScalarTensor: 2 to each exponent (aclnn_pow.cpp L542-570); an
+     * int32 base and int64 exponents compute in int64 (L236-240) */
+    P0 = 2;
+    r = (struct un_ref){&a, &o, pow_base_, ACL_FLOAT};
+    assert_int_equal(aclnnPowScalarTensorGetWorkspaceSize(s2, a.t, o.t, &ws, &e), OK);
+    assert_int_equal(aclnnPowScalarTensor(NULL, ws, e, S), OK);
+    expect_out(&o, un_want, &r, 0);
+    int32_t three = 3;
+    aclScalar *s3 = aclCreateScalar(&three, ACL_INT32);
+    struct ht ex = mk(ACL_INT64, 2, d34, NULL, 0, 12, positive), ol = mk(ACL_INT64, 2, d34, NULL, 0, 12, sevens);
+    P0 = 3;
+    r = (struct un_ref){&ex, &ol, pow_base_, ACL_INT64};
+    assert_int_equal(aclnnPowScalarTensorGetWorkspaceSize(s3, ex.t, ol.t, &ws, &e), OK);
+    assert_int_equal(aclnnPowScalarTensor(NULL, ws, e, S), OK);
+    expect_out(&ol, un_want, &r, 0);
+    /* refusals */
+    int64_t d43[2] = {4, 3};
+    struct ht w = mk(ACL_FLOAT, 2, d43, NULL, 0, 12, sevens);
+    refused(aclnnEqTensorGetWorkspaceSize(a.t, b.t, w.t, &ws, &e), ACLNN_ERR_PARAM_INVALID,
+            "aclnnEqTensorGetWorkspaceSize: BroadcastShape [3, 4] is not equal out's shape "
+            "[4, 3]."); /* aclnn_eq_tensor.cpp L196-201 */
+    refused(aclnnGtScalarGetWorkspaceSize(a.t, sq, w.t, &ws, &e), ACLNN_ERR_PARAM_INVALID,
+            "aclnnGtScalarGetWorkspaceSize: Expected tensor for out to have same size as tensor "
+            "for self, but [4, 3] does not equal [3, 4].");
+    bool yes = true;
+    aclScalar *sb = aclCreateScalar(&yes, ACL_BOOL);
+    refused(aclnnPowScalarTensorGetWorkspaceSize(sb, ob.t, ob.t, &ws, &e), ACLNN_ERR_PARAM_INVALID,
+            "aclnnPowScalarTensorGetWorkspaceSize: Self and exponent dtype are bool is not "
+            "supported."); /* aclnn_pow.cpp L250-253 */
+    aclDestroyScalar(sb);
+    aclDestroyScalar(sq);
+    aclDestroyScalar(s2);
+    aclDestroyScalar(s3);
+    struct ht *all[] = {&a, &o, &ob, &h, &oh, &b, &ex, &ol, &w};
+    for (size_t k = 0; k < 9; k++)
+        drop(all[k]);
+}
+
+/* The gated activations: the halves of one tensor. */
+struct glu_ref {
+    const struct ht *x, *o;
+    int d;                /* the split dim */
+    bool left;            /* the left half is activated */
+    double (*f)(double);
+    bool gelu_out;        /* want the activation itself */
+};
+
+static double glu_want(void *ctx, int64_t k)
+{
+    const struct glu_ref *r = ctx;
+    /* element k of out: its index along each dim, then x's storage index of
+     * both halves */
+    int64_t idx[MAXD], rem = k, off = r->x->offset;
+    for (int j = r->o->nd - 1; j >= 0; j--) {
+        idx[j] = rem % r->o->dims[j];
+        rem /= r->o->dims[j];
+    }
+    for (int j = 0; j < r->o->nd; j++)
+        off += idx[j] * r->x->strides[j];
+    int64_t half = r->x->dims[r->d] / 2 * r->x->strides[r->d];
+    double a = as(ACL_FLOAT, r->x->v[off]), b = as(ACL_FLOAT, r->x->v[off + half]);
+    double act = as(ACL_FLOAT, r->f(r->left ? a : b)), other = r->left ? b : a;
+    return as(r->o->dt, r->gelu_out ? act : as(ACL_FLOAT, act * other));
+}
+
+static void test_gated_on_views(void **state)
+{
+    (void)state;
+    /* x (2, 3, 8) with its last dim strided by 2 (every other element of a
+     * storage of 96); out (2, 3, 4) into a strided view */
+    int64_t dx[3] = {2, 3, 8}, sx[3] = {48, 16, 2}, dout[3] = {2, 3, 4}, so[3] = {24, 8, 2};
+    struct ht x = mk(ACL_FLOAT, 3, dx, sx, 1, 96, ramp), o = mk(ACL_FLOAT, 3, dout, so, 0, 48, sevens);
+    uint64_t ws;
+    aclOpExecutor *e;
+    /* SwiGlu: Swish(A) * B (docs/aclnnSwiGlu.md L11-14) */
+    assert_int_equal(aclnnSwiGluGetWorkspaceSize(x.t, -1, o.t, &ws, &e), OK);
+    assert_int_equal(ws, 0);
+    assert_int_equal(aclnnSwiGlu(NULL, ws, e, S), OK);
+    struct glu_ref r = {&x, &o, 2, true, silu_, false};
+    expect_out(&o, glu_want, &r, 0);
+    /* GeGluV3 along dim 2, approximate 0 (erf), left activated; outGelu */
+    struct ht g = mk(ACL_FLOAT, 3, dout, NULL, 0, 24, sevens);
+    assert_int_equal(aclnnGeGluV3GetWorkspaceSize(x.t, 2, 0, true, o.t, g.t, &ws, &e), OK);
+    assert_int_equal(aclnnGeGluV3(NULL, ws, e, S), OK);
+    r.f = gelu_erf_;
+    expect_out(&o, glu_want, &r, 0);
+    struct glu_ref rg = {&x, &g, 2, true, gelu_erf_, true};
+    expect_out(&g, glu_want, &rg, 0);
+    /* approximate 1 (tanh), the right half activated (docs/aclnnGeGluV3.md) */
+    assert_int_equal(aclnnGeGluV3GetWorkspaceSize(x.t, -1, 1, false, o.t, g.t, &ws, &e), OK);
+    assert_int_equal(aclnnGeGluV3(NULL, ws, e, S), OK);
+    r = (struct glu_ref){&x, &o, 2, false, gelu, false};
+    expect_out(&o, glu_want, &r, 0);
+    /* split along dim 1 of a float16 x (2, 4, 3) */
+    int64_t dh[3] = {2, 4, 3}, dho[3] = {2, 2, 3};
+    struct ht xh = mk(ACL_FLOAT16, 3, dh, NULL, 0, 24, ramp), oh = mk(ACL_FLOAT16, 3, dho, NULL, 0, 12, sevens);
+    assert_int_equal(aclnnSwiGluGetWorkspaceSize(xh.t, 1, oh.t, &ws, &e), OK);
+    assert_int_equal(aclnnSwiGlu(NULL, ws, e, S), OK);
+    r = (struct glu_ref){&xh, &oh, 1, true, silu_, false};
+    expect_out(&oh, glu_want, &r, 0);
+    /* refusals (aclnn_geglu.cpp L81-83, L132-137, L157-165) */
+    int64_t d5[3] = {2, 3, 5}, d2[3] = {2, 3, 2};
+    struct ht odd = mk(ACL_FLOAT, 3, d5, NULL, 0, 30, ramp), o2 = mk(ACL_FLOAT, 3, d2, NULL, 0, 12, sevens);
+    refused(aclnnGeGluV3GetWorkspaceSize(odd.t, -1, 0, true, o2.t, o2.t, &ws, &e),
+            ACLNN_ERR_PARAM_INVALID, "aclnnGeGluV3GetWorkspaceSize: selfSliceDimSize[5] must be "
+            "even number.");
+    refused(aclnnGeGluV3GetWorkspaceSize(x.t, 3, 0, true, o.t, g.t, &ws, &e),
+            ACLNN_ERR_PARAM_INVALID, "aclnnGeGluV3GetWorkspaceSize: Expected aclnnGeGlu dim "
+            "value 3 to be in range [-3, 2] but check failed.");
+    refused(aclnnGeGluV3GetWorkspaceSize(x.t, 2, 2, true, o.t, g.t, &ws, &e),
+            ACLNN_ERR_PARAM_INVALID, "aclnnGeGluV3GetWorkspaceSize: Approximate should be 0 or 1, "
+            "but current is 2");
+    assert_int_equal(aclnnSwiGluGetWorkspaceSize(odd.t, -1, o2.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclnnSwiGluGetWorkspaceSize(x.t, -1, oh.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    struct ht *all[] = {&x, &o, &g, &xh, &oh, &odd, &o2};
+    for (size_t k = 0; k < 7; k++)
+        drop(all[k]);
 }
 
 static int setup(void **state)
@@ -1053,6 +1237,10 @@ int main(void)
         cmocka_unit_test_setup(test_zero_d_and_nine_d, fresh),
         cmocka_unit_test_setup(test_not_simulated_operator_says_so, fresh),
         cmocka_unit_test_setup(test_matmul_weight_size, fresh),
+        cmocka_unit_test_setup(test_elementwise_math_on_views, fresh),
+        cmocka_unit_test_setup(test_activation_parameters, fresh),
+        cmocka_unit_test_setup(test_comparisons_and_pow, fresh),
+        cmocka_unit_test_setup(test_gated_on_views, fresh),
     };
     return cmocka_run_group_tests_name("nn_engine", tests, setup, teardown);
 }

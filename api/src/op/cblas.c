@@ -100,11 +100,11 @@ static aclError check_shape(aclTransType transA, aclTransType transB, aclTransTy
     return ACL_SUCCESS;
 }
 
-static aclError gemm_ex(aclTransType transA, aclTransType transB, aclTransType transC, int m,
-                        int n, int k, const void *alpha, const void *matrixA, int lda,
-                        aclDataType dataTypeA, const void *matrixB, int ldb,
-                        aclDataType dataTypeB, const void *beta, void *matrixC, int ldc,
-                        aclDataType dataTypeC, aclComputeType type, aclrtStream stream)
+static aclError gemm_ex(const char *fn, aclTransType transA, aclTransType transB,
+                        aclTransType transC, int m, int n, int k, const void *alpha,
+                        const void *matrixA, int lda, aclDataType dataTypeA,
+                        const void *matrixB, int ldb, aclDataType dataTypeB,
+                        const void *beta, void *matrixC, int ldc, aclDataType dataTypeC, aclComputeType type, aclrtStream stream)
 {
     if (!alpha)
         return api_err_arg_null("alpha");
@@ -135,7 +135,10 @@ static aclError gemm_ex(aclTransType transA, aclTransType transB, aclTransType t
     aclDataBuffer bc = {matrixC, api_impl_aclGetTensorDescSize(&g.c)};
     aclDataBuffer bal = {(void *)alpha, 4}, bbe = {(void *)beta, 4};
     aclDataBuffer *in[5] = {&ba, &bb, &bc, &bal, &bbe}, *out[1] = {&bc};
-    return api_impl_aclopExecuteV2("GEMM", 5, g.in, in, 1, g.out, out, &g.attr, stream);
+    api_op_caller = fn; /* the trace names the operator by its cblas call */
+    rc = api_impl_aclopExecuteV2("GEMM", 5, g.in, in, 1, g.out, out, &g.attr, stream);
+    api_op_caller = NULL;
+    return rc;
 }
 
 static aclError gemm_handle(aclTransType transA, aclTransType transB, aclTransType transC, int m,
@@ -162,7 +165,8 @@ aclError api_impl_aclblasGemmEx(aclTransType transA, aclTransType transB, aclTra
     API_FORWARD(aclblasGemmEx, (transA, transB, transC, m, n, k, alpha, matrixA, lda, dataTypeA,
                                 matrixB, ldb, dataTypeB, beta, matrixC, ldc, dataTypeC, type,
                                 stream));
-    return gemm_ex(transA, transB, transC, m, n, k, alpha, matrixA, lda, dataTypeA, matrixB, ldb,
+    return gemm_ex("aclblasGemmEx",
+                   transA, transB, transC, m, n, k, alpha, matrixA, lda, dataTypeA, matrixB, ldb,
                    dataTypeB, beta, matrixC, ldc, dataTypeC, type, stream);
 }
 
@@ -186,7 +190,8 @@ aclError api_impl_aclblasHgemm(aclTransType transA, aclTransType transB, aclTran
 {
     API_FORWARD(aclblasHgemm, (transA, transB, transC, m, n, k, alpha, matrixA, lda, matrixB, ldb,
                                beta, matrixC, ldc, type, stream));
-    return gemm_ex(transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_FLOAT16, matrixB,
+    return gemm_ex("aclblasHgemm",
+                   transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_FLOAT16, matrixB,
                    ldb, ACL_FLOAT16, beta, matrixC, ldc, ACL_FLOAT16, type, stream);
 }
 
@@ -207,7 +212,8 @@ aclError api_impl_aclblasS8gemm(aclTransType transA, aclTransType transB, aclTra
 {
     API_FORWARD(aclblasS8gemm, (transA, transB, transC, m, n, k, alpha, matrixA, lda, matrixB, ldb,
                                 beta, matrixC, ldc, type, stream));
-    return gemm_ex(transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_INT8, matrixB, ldb,
+    return gemm_ex("aclblasS8gemm",
+                   transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_INT8, matrixB, ldb,
                    ACL_INT8, beta, matrixC, ldc, ACL_INT32, type, stream);
 }
 
@@ -230,7 +236,8 @@ aclError api_impl_aclblasGemvEx(aclTransType transA, int m, int n, const void *a
 {
     API_FORWARD(aclblasGemvEx, (transA, m, n, alpha, a, lda, dataTypeA, x, incx, dataTypeX, beta,
                                 y, incy, dataTypeY, type, stream));
-    return gemm_ex(transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, dataTypeA, x, incx,
+    return gemm_ex("aclblasGemvEx",
+                   transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, dataTypeA, x, incx,
                    dataTypeX, beta, y, incy, dataTypeY, type, stream);
 }
 
@@ -251,7 +258,8 @@ aclError api_impl_aclblasHgemv(aclTransType transA, int m, int n, const aclFloat
                                aclComputeType type, aclrtStream stream)
 {
     API_FORWARD(aclblasHgemv, (transA, m, n, alpha, a, lda, x, incx, beta, y, incy, type, stream));
-    return gemm_ex(transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, ACL_FLOAT16, x, incx,
+    return gemm_ex("aclblasHgemv",
+                   transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, ACL_FLOAT16, x, incx,
                    ACL_FLOAT16, beta, y, incy, ACL_FLOAT16, type, stream);
 }
 
@@ -269,7 +277,8 @@ aclError api_impl_aclblasS8gemv(aclTransType transA, int m, int n, const int32_t
                                 aclrtStream stream)
 {
     API_FORWARD(aclblasS8gemv, (transA, m, n, alpha, a, lda, x, incx, beta, y, incy, type, stream));
-    return gemm_ex(transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, ACL_INT8, x, incx,
+    return gemm_ex("aclblasS8gemv",
+                   transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, ACL_INT8, x, incx,
                    ACL_INT8, beta, y, incy, ACL_INT32, type, stream);
 }
 

@@ -42,6 +42,8 @@
 #include <string.h>
 #include "op.h"
 
+_Thread_local const char *api_op_caller;
+
 enum cls { BINARY, UNARY, CAST, MATMUL, BATCHMATMUL, GEMM, REDUCE, REDUCE_D, TRANSPOSE, TRANSPOSE_D, FILL };
 
 /* Data type sets. */
@@ -591,6 +593,7 @@ enum api_op_mismatch api_op_plan(const struct api_op_args *a, bool refresh,
                   "(docs/operators.md)", type);
     plan->op.kind = def->kind;
     plan->op.type = def->type;
+    plan->op.api = api_op_caller;
     int lo, hi;
     input_counts(def->cls, &lo, &hi);
     /* An absent optional input (MatMul's bias) may be passed as CANN's

@@ -353,6 +353,11 @@ ARRAY_SIZE(aclGetTensorListSize, aclTensorList)
 ARRAY_CREATE(aclCreateScalarList, aclScalarList, aclScalar *const)
 ARRAY_SIZE(aclGetScalarListSize, aclScalarList)
 
+const aclTensor *api_nn_tensor_list_at(const aclTensorList *l, uint64_t i)
+{
+    return i < l->n ? l->v[i] : NULL;
+}
+
 void api_nn_int_array(const aclIntArray *a, int64_t *v)
 {
     if (a->n)
@@ -581,11 +586,14 @@ static aclnnStatus set_addr(const char *fn, aclOpExecutor *executor, size_t inde
         op->out[index].data = addr;
         return OK;
     }
+    bool found = false; /* one input may be several views (a gated operator's halves) */
     for (int i = 0; i < op->n_in; i++)
         if (executor->plan.in_index[i] == (int)index && op->in[i].dev) {
             op->in[i].data = addr;
-            return OK;
+            found = true;
         }
+    if (found)
+        return OK;
     return api_nn_fail(ACLNN_ERR_PARAM_INVALID, "%s: input index %zu is out of range (%d "
                        "inputs)", fn, index, op->n_in);
 }

@@ -276,6 +276,9 @@ double api_nn_scalar_value(const aclScalar *s);
 
 /* Copy an int array's values into v (as many as aclGetIntArraySize says). */
 void api_nn_int_array(const aclIntArray *a, int64_t *v);
+/* Tensor i of a tensor list (NULL past its end, or where the list holds
+ * NULL). */
+const aclTensor *api_nn_tensor_list_at(const aclTensorList *l, uint64_t i);
 
 /* An operator planned by an aclnn GetWorkspaceSize call: what its launch
  * runs. Single-use unless made repeatable (CANN's rule): a launch of a
@@ -308,5 +311,10 @@ void api_nn_executor_each(void (*fn)(const aclOpExecutor *e, void *user), void *
  * include/nnopbase/opdev/op_log.h L48-60: the code's first digit picks
  * EZ1001, EZ9903 or EZ9999) and return it. */
 aclnnStatus api_nn_fail(aclnnStatus rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The call planning an aclop operator on this thread when it is not
+ * aclopExecute itself (cblas.c sets "aclblasGemmEx" around its GEMM):
+ * the trace names the operator by it. NULL: aclop's own, named by type. */
+extern _Thread_local const char *api_op_caller;
 
 #endif /* ACLSIM_API_OP_OP_H_ */

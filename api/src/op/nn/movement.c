@@ -17,29 +17,14 @@
  * conversion/contiguous/op_host/op_api/contiguous.cpp CheckViewCopyParams
  * L640-646; ACLNN_ERR_INNER_NULLPTR).
  */
-#include "nn.h"
+#include "checks.h"
 
-#define T(x) API_T(ACL_##x)
-#define T_REAL                                                                            \
-    (T(FLOAT16) | T(FLOAT) | T(DOUBLE) | T(INT8) | T(UINT8) | T(INT16) | T(INT32) |        \
-     T(INT64) | T(BOOL) | T(BF16))
 /* aclnn_cast.cpp DTYPE_SUPPORT_LIST_DEFAULT L51-55 */
 #define T_CAST                                                                            \
     (T_REAL | T(UINT16) | T(UINT32) | T(UINT64) | T(COMPLEX64) | T(COMPLEX128))
 /* aclnn_copy.cpp DTYPE_SUPPORT_LIST L31-38 */
 #define T_COPY                                                                            \
     (T_CAST | T(FLOAT8_E5M2) | T(FLOAT8_E4M3FN) | T(HIFLOAT8) | T(FLOAT8_E8M0))
-/* what the simulator's kernels move and convert */
-#define T_MOVED (T_REAL | T(UINT16) | T(UINT32) | T(UINT64))
-
-static aclnnStatus moved(struct nn_call *c, const aclTensor *t, const char *name)
-{
-    if (api_type_in(t->dtype, T_MOVED))
-        return OK;
-    return nn_fail(c, ACLNN_ERR_PARAM_INVALID, "aclsim does not compute %s (tensor %s; CANN's "
-                   "operator takes it; aclsim's kernels take real types only).",
-                   api_dtype_name(t->dtype), name);
-}
 
 aclnnStatus api_impl_aclnnCastGetWorkspaceSize(const aclTensor *self, const aclDataType dtype,
                                                aclTensor *out, uint64_t *workspaceSize,
@@ -67,7 +52,7 @@ aclnnStatus api_impl_aclnnCastGetWorkspaceSize(const aclTensor *self, const aclD
         return nn_fail(&c, ACLNN_ERR_INNER_NULLPTR, "Input tensor's dtype[%s] should be same "
                        "with output's dtype[%s].", api_dtype_name(dtype),
                        api_dtype_name(out->dtype));
-    if ((rc = moved(&c, self, "self")) != OK || (rc = moved(&c, out, "out")) != OK ||
+    if ((rc = nn_moved(&c, self, "self")) != OK || (rc = nn_moved(&c, out, "out")) != OK ||
         (rc = nn_out(&c, out, "out")) != OK || (rc = nn_in(&c, self, "self")) != OK)
         return rc;
     c.op->calc = dtype;
@@ -106,7 +91,7 @@ aclnnStatus api_impl_aclnnInplaceCopyGetWorkspaceSize(aclTensor *selfRef, const 
                            "but self is %s.", want, got);
         }
     }
-    if (rc != OK || (rc = moved(&c, selfRef, "self")) != OK || (rc = moved(&c, src, "src")) != OK ||
+    if (rc != OK || (rc = nn_moved(&c, selfRef, "self")) != OK || (rc = nn_moved(&c, src, "src")) != OK ||
         (rc = nn_out(&c, selfRef, "selfRef")) != OK || (rc = nn_in(&c, src, "src")) != OK)
         return rc;
     c.op->calc = selfRef->dtype;
@@ -158,7 +143,7 @@ aclnnStatus api_impl_aclnnPermuteGetWorkspaceSize(const aclTensor *self, const a
         seen[d] = true;
         perm[i] = d;
     }
-    if ((rc = moved(&c, self, "self")) != OK || (rc = nn_in(&c, self, "self")) != OK)
+    if ((rc = nn_moved(&c, self, "self")) != OK || (rc = nn_in(&c, self, "self")) != OK)
         return rc;
     struct be_view *v = &c.op->in[0], src = *v;
     int64_t want[BE_OP_MAX_DIMS];
@@ -188,7 +173,7 @@ static aclnnStatus fill(const char *launch, aclTensor *selfRef, api_types types,
         return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "Self dtype %s and value dtype %s can not "
                        "promote dtype.", api_dtype_name(selfRef->dtype),
                        api_dtype_name(scalar->dtype));
-    if ((rc = nn_check_dims(&c, selfRef, "self")) != OK || (rc = moved(&c, selfRef, "self")) != OK ||
+    if ((rc = nn_check_dims(&c, selfRef, "self")) != OK || (rc = nn_moved(&c, selfRef, "self")) != OK ||
         (rc = nn_out(&c, selfRef, "selfRef")) != OK)
         return rc;
     c.op->calc = selfRef->dtype;

@@ -69,6 +69,11 @@ aclnnStatus nn_end(struct nn_call *c, uint64_t ws_bytes, uint64_t *workspaceSize
  * ACLNN_ERR_PARAM_INVALID). */
 aclnnStatus nn_in(struct nn_call *c, const aclTensor *t, const char *name);
 aclnnStatus nn_out(struct nn_call *c, const aclTensor *t, const char *name);
+/* A matrix product's operand: as nn_in, but a batch of transposed
+ * matrices is taken as the view it is (CANN's matrix products pass it on
+ * through CreateTransposedView rather than Contiguous, so opbase's Validate
+ * does not see it: its reach past the storage shape is not refused). */
+aclnnStatus nn_in_matrix(struct nn_call *c, const aclTensor *t, const char *name);
 /* The operator's next input: a host scalar (a 0-d tensor in host memory,
  * of the scalar's own type; the executor keeps its value). */
 aclnnStatus nn_in_scalar(struct nn_call *c, const aclScalar *s);

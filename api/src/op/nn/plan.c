@@ -49,6 +49,7 @@ aclnnStatus nn_begin(struct nn_call *c, const char *launch, const char *type,
     memset(&e->plan, 0, sizeof e->plan);
     e->plan.op.kind = kind;
     e->plan.op.type = type;
+    e->plan.op.api = launch; /* static: the operator's launch call */
     e->plan.op.alpha = 1;
     c->e = e;
     c->op = &e->plan.op;
@@ -152,9 +153,30 @@ aclnnStatus nn_check_same_shape(struct nn_call *c, const aclTensor *a, const cha
 
 /* ---- Views ---- */
 
-/* t as a view, checked for what CANN refuses of any tensor (nn.h). */
+/* Whether v is a batch of transposed matrices, as hicann/ops-nn's
+ * IsTransposeLastTwoDims says (matmul/common/op_host/op_api/
+ * matmul_util.cpp L2040-2063: 2 to 6 dims, the last two swapped, the batch
+ * dims contiguous over them, not a 1 x 1 matrix). */
+static bool transposed_matrices(const struct be_view *v)
+{
+    int n = v->ndims;
+    if (n < 2 || n > 6 || v->strides[n - 2] != 1 || v->strides[n - 1] != v->dims[n - 2])
+        return false;
+    int64_t s = v->dims[n - 2] * v->dims[n - 1];
+    for (int i = n - 3; i >= 0; i--) {
+        if (v->strides[i] != s)
+            return false;
+        s *= v->dims[i];
+    }
+    return !(v->dims[n - 1] == 1 && v->dims[n - 2] == 1);
+}
+
+/* t as a view, checked for what CANN refuses of any tensor (nn.h); a matrix
+ * operand (`matrix`) that is a batch of transposed matrices is taken as a
+ * view by CANN's matrix products (CreateTransposedView, no Contiguous), so
+ * Validate's storage check does not apply to it. */
 static aclnnStatus take(struct nn_call *c, const aclTensor *t, const char *name,
-                        struct be_view *v)
+                        struct be_view *v, bool matrix)
 {
     aclnnStatus rc = nn_check_dims(c, t, name);
     if (rc != OK)
@@ -192,24 +214,35 @@ static aclnnStatus take(struct nn_call *c, const aclTensor *t, const char *name,
     int64_t lo, hi;
     bool empty = !opview_extent(v->ndims, v->dims, v->strides, v->offset, &lo, &hi);
     int64_t storage = api_dims_elements(t->storage, (int)t->n_storage);
-    if (!empty && (lo < 0 || (t->n_storage && !api_view_contiguous(v) && hi + 1 > storage)))
+    bool validated = !api_view_contiguous(v) && !(matrix && transposed_matrices(v));
+    if (!empty && (lo < 0 || (t->n_storage && validated && hi + 1 > storage)))
         return nn_fail(c, ACLNN_ERR_INNER_NULLPTR, "ViewShape overlap. The %s tensor reaches "
                        "elements %lld to %lld of a storage of %lld elements.", name,
                        (long long)lo, (long long)hi, (long long)storage);
     return OK;
 }
 
-aclnnStatus nn_in(struct nn_call *c, const aclTensor *t, const char *name)
+static aclnnStatus add_in(struct nn_call *c, const aclTensor *t, const char *name, bool matrix)
 {
     struct be_op *op = c->op;
     if (op->n_in >= BE_OP_MAX_IN)
         return nn_fail(c, ACLNN_ERR_INNER, "%s is one input too many", name);
-    aclnnStatus rc = take(c, t, name, &op->in[op->n_in]);
+    aclnnStatus rc = take(c, t, name, &op->in[op->n_in], matrix);
     if (rc != OK)
         return rc;
     c->e->plan.in_index[op->n_in] = op->n_in;
     op->n_in++;
     return OK;
+}
+
+aclnnStatus nn_in(struct nn_call *c, const aclTensor *t, const char *name)
+{
+    return add_in(c, t, name, false);
+}
+
+aclnnStatus nn_in_matrix(struct nn_call *c, const aclTensor *t, const char *name)
+{
+    return add_in(c, t, name, true);
 }
 
 aclnnStatus nn_out(struct nn_call *c, const aclTensor *t, const char *name)
@@ -218,7 +251,7 @@ aclnnStatus nn_out(struct nn_call *c, const aclTensor *t, const char *name)
     if (op->n_out >= BE_OP_MAX_OUT)
         return nn_fail(c, ACLNN_ERR_INNER, "%s is one output too many", name);
     struct be_view *v = &op->out[op->n_out];
-    aclnnStatus rc = take(c, t, name, v);
+    aclnnStatus rc = take(c, t, name, v, false);
     if (rc != OK)
         return rc;
     for (int i = 0; i < v->ndims; i++)
