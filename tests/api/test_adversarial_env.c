@@ -44,13 +44,13 @@ static void expect_rejected(const char *name, const char *value, const char *exp
     char text[512];
     if (strlen(value) < 256) {
         snprintf(text, sizeof text,
-                 "The argument is invalid.Reason: aclInit failed: %s=%s is invalid: %s.", name,
+                 "The argument is invalid. Reason: aclInit failed: %s=%s is invalid: %s.", name,
                  value, expected);
         expect_msg("Invalid_Argument(EE1001)", text);
     } else {
         /* A message holds 512 characters: the value fills it, the reason
          * is cut off (the variable is still named). */
-        snprintf(text, sizeof text, "Invalid_Argument(EE1001): The argument is invalid.Reason: "
+        snprintf(text, sizeof text, "Invalid_Argument(EE1001): The argument is invalid. Reason: "
                  "aclInit failed: %s=%.64s", name, value);
         const char *m = aclGetRecentErrMsg();
         assert_non_null(m);
@@ -143,7 +143,7 @@ static void test_device_count_bounds(void **state)
     assert_int_equal(a.location.id, 63);
     assert_int_equal(aclrtFree(p), ACL_SUCCESS);
     assert_int_equal(aclrtSetDevice(64), ACL_ERROR_RT_INVALID_DEVICEID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: invalid device id 64, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: invalid device id 64, "
                "valid range is [0, 64).");
     assert_int_equal(aclrtResetDevice(63), ACL_SUCCESS);
     assert_int_equal(aclFinalize(), ACL_SUCCESS);
@@ -290,11 +290,11 @@ static void test_several_bad_values(void **state)
     setenv("ACLSIM_DEVICE_COUNT", "0", 1);
     setenv("ACLSIM_TRACK", "9", 1);
     assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclInit failed: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclInit failed: "
                "ACLSIM_DEVICE_COUNT=0 is invalid: expected a decimal number from 1 to 64.");
     unsetenv("ACLSIM_DEVICE_COUNT");
     assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclInit failed: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclInit failed: "
                "ACLSIM_TRACK=9 is invalid: expected 0 or 1.");
     unsetenv("ACLSIM_TRACK");
     assert_int_equal(aclInit(NULL), ACL_SUCCESS);
@@ -444,7 +444,7 @@ static void test_bad_fault_specs_are_reported_at_load_and_by_aclinit(void **stat
         snprintf(env, sizeof env, "ACLSIM_FAULT=%s", bad[i].spec);
         snprintf(load, sizeof load, "aclsim: ACLSIM_FAULT=%s is invalid: %s; aclInit fails until "
                  "it is fixed\n", bad[i].spec, bad[i].why);
-        snprintf(init, sizeof init, "msg=The argument is invalid.Reason: aclInit failed: "
+        snprintf(init, sizeof init, "msg=The argument is invalid. Reason: aclInit failed: "
                  "ACLSIM_FAULT=%s is invalid: %s.\n", bad[i].spec, bad[i].why);
         const char *e[] = {env, NULL};
         /* Nothing is armed: both allocations work; aclInit fails every
@@ -477,7 +477,7 @@ static void test_fault_count_file_and_diff_on_the_sim(void **state)
     const char *nodir[] = {"ACLSIM_FAULT_COUNT=/nonexistent/dir/counts", NULL};
     const char *want_nodir[] = {
         "init=100000\n",
-        "msg=The argument is invalid.Reason: aclInit failed: ACLSIM_FAULT_COUNT=/nonexistent/dir/"
+        "msg=The argument is invalid. Reason: aclInit failed: ACLSIM_FAULT_COUNT=/nonexistent/dir/"
         "counts is invalid: the file cannot be created: No such file or directory.\n",
         "malloc1=0\n", NULL};
     expect_child(nodir, want_nodir);

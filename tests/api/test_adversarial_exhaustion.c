@@ -161,7 +161,7 @@ static void test_huge_pages_exhausted(void **state)
 
 static void expect_no_stream_left(void)
 {
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtCreateStream "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtCreateStream "
                "failed, the device has no stream resource left.");
 }
 
@@ -222,7 +222,7 @@ static void test_events_to_the_limit_then_recovery(void **state)
         n++;
     assert_int_equal(n, 65536);
     assert_int_equal(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC), ACL_ERROR_RT_NO_EVENT_RESOURCE);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtCreateEventWithFlag failed, the device has no event resource left.");
     /* The limit is per device. */
     aclrtContext c, primary;
@@ -238,7 +238,7 @@ static void test_events_to_the_limit_then_recovery(void **state)
     assert_int_equal(aclrtDestroyEvent(events[100]), ACL_SUCCESS);
     assert_int_equal(aclrtCreateEvent(&events[100]), ACL_SUCCESS);
     assert_int_equal(aclrtCreateEvent(&e), ACL_ERROR_RT_NO_EVENT_RESOURCE);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtCreateEvent "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtCreateEvent "
                "failed, the device has no event resource left.");
     for (size_t i = 0; i < n; i++)
         assert_int_equal(aclrtDestroyEvent(events[i]), ACL_SUCCESS);

@@ -46,7 +46,7 @@ static int down(void **state)
 static void expect_bad_stream(const char *func, const void *stream)
 {
     char text[256];
-    snprintf(text, sizeof text, "The argument is invalid.Reason: %s failed, stream %p is not a "
+    snprintf(text, sizeof text, "The argument is invalid. Reason: %s failed, stream %p is not a "
              "live stream.", func, stream);
     expect_msg("Invalid_Argument(EE1001)", text);
 }
@@ -54,7 +54,7 @@ static void expect_bad_stream(const char *func, const void *stream)
 static void expect_bad_event(const char *func, const char *param, const void *event)
 {
     char text[256];
-    snprintf(text, sizeof text, "The argument is invalid.Reason: %s failed, %s %p is not a live "
+    snprintf(text, sizeof text, "The argument is invalid. Reason: %s failed, %s %p is not a live "
              "event.", func, param, event);
     expect_msg("Invalid_Argument(EE1001)", text);
 }
@@ -70,7 +70,7 @@ static void expect_bad_context(const char *func)
 static void expect_not_live(const char *func, const void *p)
 {
     char text[256];
-    snprintf(text, sizeof text, "The argument is invalid.Reason: %s failed, %p is not a live "
+    snprintf(text, sizeof text, "The argument is invalid. Reason: %s failed, %p is not a live "
              "allocation (never allocated, or already freed).", func, p);
     expect_msg("Invalid_Argument(EE1001)", text);
 }
@@ -188,7 +188,7 @@ static void all_event_calls_reject(aclrtEvent bad, aclrtEvent good)
     assert_true(ms == -1.0f);
     assert_int_equal(aclrtDestroyEvent(bad), ACL_ERROR_RT_INTERNAL_ERROR);
     char text[256];
-    snprintf(text, sizeof text, "The argument is invalid.Reason: aclrtDestroyEvent failed, event "
+    snprintf(text, sizeof text, "The argument is invalid. Reason: aclrtDestroyEvent failed, event "
              "%p is not a live event.", bad);
     expect_msg("Invalid_Argument(EE1001)", text);
 
@@ -283,12 +283,12 @@ static void test_garbage_destroyed_and_mistyped_context_handles_are_eh0012(void 
     /* The destroyed context was current: the thread has none now. */
     int32_t d;
     assert_int_equal(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtGetDevice failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtGetDevice failed, "
                "the current thread has no context; call aclrtSetDevice or aclrtSetCurrentContext "
                "first.");
     void *p;
     assert_int_equal(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_ERROR_RT_CONTEXT_NULL);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMalloc failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMalloc failed, "
                "the current thread has no context; call aclrtSetDevice or aclrtSetCurrentContext "
                "first.");
     assert_int_equal(aclrtSetCurrentContext(primary), ACL_SUCCESS);
@@ -421,7 +421,7 @@ static void test_free_of_anything_but_a_live_block_start_is_207002(void **state)
     char text[256];
     for (size_t off = 1; off < 256; off += 63) {
         assert_int_equal(aclrtFree((char *)d + off), ACL_ERROR_RT_MEMORY_FREE);
-        snprintf(text, sizeof text, "The argument is invalid.Reason: aclrtFree failed, %p is "
+        snprintf(text, sizeof text, "The argument is invalid. Reason: aclrtFree failed, %p is "
                  "inside the block of 256 bytes at %p, not its start.", (void *)((char *)d + off),
                  d);
         expect_msg("Invalid_Argument(EE1001)", text);
@@ -628,7 +628,7 @@ static void test_hostile_device_ids_are_107001(void **state)
     size_t n;
     char text[256];
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-        snprintf(text, sizeof text, "The argument is invalid.Reason: invalid device id %d, valid "
+        snprintf(text, sizeof text, "The argument is invalid. Reason: invalid device id %d, valid "
                  "range is [0, 2).", (int)ids[i]);
         assert_int_equal(aclrtSetDevice(ids[i]), ACL_ERROR_RT_INVALID_DEVICEID);
         expect_msg("Invalid_Argument(EE1001)", text);
@@ -643,7 +643,7 @@ static void test_hostile_device_ids_are_107001(void **state)
     }
     /* An id in range whose device is not open. */
     assert_int_equal(aclrtGetMemUsageInfo(1, u, 2, &n), ACL_ERROR_RT_INVALID_DEVICEID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtGetMemUsageInfo "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtGetMemUsageInfo "
                "failed, device 1 is not set; call aclrtSetDevice first.");
 }
 

@@ -45,7 +45,7 @@ static int down(void **state)
 static void expect_no_context(const char *func)
 {
     char text[256];
-    snprintf(text, sizeof text, "The argument is invalid.Reason: %s failed, the current thread "
+    snprintf(text, sizeof text, "The argument is invalid. Reason: %s failed, the current thread "
              "has no context; call aclrtSetDevice or aclrtSetCurrentContext first.", func);
     expect_msg("Invalid_Argument(EE1001)", text);
 }

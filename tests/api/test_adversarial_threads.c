@@ -322,7 +322,7 @@ static void test_set_and_reset_device_from_many_threads_balance(void **state)
     aclrtMemUsageInfo u[2];
     size_t n;
     assert_int_equal(aclrtGetMemUsageInfo(1, u, 2, &n), ACL_ERROR_RT_INVALID_DEVICEID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtGetMemUsageInfo "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtGetMemUsageInfo "
                "failed, device 1 is not set; call aclrtSetDevice first.");
 }
 

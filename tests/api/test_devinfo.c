@@ -416,10 +416,10 @@ static void test_id_maps_out_of_range_physical(void **state)
     sim_only();
     int32_t v = 5;
     assert_int_equal(aclrtGetLogicDevIdByPhyDevId(1, &v), ACL_ERROR_RT_INVALID_DEVICEID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtGetLogicDevIdByPhyDevId failed, no device has physical id 1.");
     assert_int_equal(aclrtGetPhyDevIdByUserDevId(1, &v), ACL_ERROR_RT_INVALID_DEVICEID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtGetPhyDevIdByUserDevId failed, no device has logical id 1.");
     assert_int_equal(v, 5);
 }

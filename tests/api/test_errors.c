@@ -244,7 +244,7 @@ static void test_copy_engine_fault_raises_sys_dma_exception(void **state)
                            "info->expandInfo.type is invalid. Expected value: RT_EXCEPTION_AICORE, "
                            "RT_EXCEPTION_AICPU or RT_EXCEPTION_FUSION."));
     assert_int_equal(seen.func_rc, ACL_ERROR_RT_PARAM_INVALID);
-    assert_non_null(strstr(seen.func_msg, "Invalid_Argument(EE1001): The argument is invalid.Reason: "
+    assert_non_null(strstr(seen.func_msg, "Invalid_Argument(EE1001): The argument is invalid. Reason: "
                            "rtGetFuncHandleFromExceptionInfo execution failed."));
     /* Stream ids count per device: a stream made next has the next id. */
     aclrtStream s2;

@@ -164,7 +164,7 @@ static void test_free_with_dev_sync_waits_for_the_device(void **state)
     expect_null_msg("aclrtFreeWithDevSync", "devPtr");
     assert_int_equal(aclrtMalloc(&d, 16 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     assert_int_equal(aclrtFreeWithDevSync((char *)d + 64), ACL_ERROR_RT_MEMORY_FREE);
-    snprintf(text, sizeof text, "The argument is invalid.Reason: aclrtFreeWithDevSync failed, %p "
+    snprintf(text, sizeof text, "The argument is invalid. Reason: aclrtFreeWithDevSync failed, %p "
              "is inside the block of %d bytes at %p, not its start.", (void *)((char *)d + 64),
              16 * 1024 * 1024, d);
     expect_msg("Invalid_Argument(EE1001)", text);

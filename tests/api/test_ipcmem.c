@@ -59,7 +59,7 @@ static void expect_ee1003(const char *fn, const char *what, const char *value,
 static void expect_refused(const char *fn, const char *why)
 {
     char text[512];
-    snprintf(text, sizeof text, "The argument is invalid.Reason: %s failed, %s.", fn, why);
+    snprintf(text, sizeof text, "The argument is invalid. Reason: %s failed, %s.", fn, why);
     expect_msg("Invalid_Argument(EE1001)", text);
 }
 

@@ -182,7 +182,7 @@ static void test_whitelist_decides_who_imports(void **state)
     /* the exporter's destroy: its key names nothing any more */
     aclrtNotify x = NULL;
     assert_int_equal(aclrtNotifyImportByKey(&x, key, 0), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtNotifyImportByKey failed, the key names no live exported notify (never "
                "exported, or its notify was destroyed).");
     down();
@@ -218,7 +218,7 @@ static void test_dead_exporters_key_is_refused(void **state)
     aclrtNotify x = NULL;
     assert_int_equal(aclrtNotifyImportByKey(&x, key, 0), ACL_ERROR_RT_PARAM_INVALID);
     assert_null(x);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtNotifyImportByKey failed, the process that exported the notify has exited: "
                "its key died with it.");
     down();
@@ -279,7 +279,7 @@ static void test_bad_input(void **state)
     FAILS(aclrtNotifyGetExportKey(n, key, 64, 0), ACL_ERROR_RT_PARAM_INVALID);
     /* listing pids of a notify not exported yet */
     assert_int_equal(aclrtNotifySetImportPid(n, &me, 1), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtNotifySetImportPid failed, the notify was not exported "
                "(aclrtNotifyGetExportKey).");
     assert_int_equal(aclrtNotifyGetExportKey(n, key, ((size_t)1 << 32) + 65, 0), ACL_SUCCESS);

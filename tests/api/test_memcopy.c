@@ -142,7 +142,7 @@ static void test_2d_directions_the_runtime_refuses(void **state)
     char h1[64], h2[64] = {0};
     assert_int_equal(aclrtMemcpy2d(a, 16, b, 16, 16, 4, ACL_MEMCPY_DEVICE_TO_DEVICE),
                      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemcpy2d failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMemcpy2d failed, "
                "this memcpy2d feature supports only host2device or device2host kinds.");
     assert_int_equal(aclrtMemcpy2d(a, 16, b, 16, 16, 4, ACL_MEMCPY_DEFAULT),
                      ACL_ERROR_RT_PARAM_INVALID);

@@ -27,7 +27,7 @@ static void expect_rejected(const char *name, const char *value, const char *exp
     assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
     char text[512];
     snprintf(text, sizeof text,
-             "The argument is invalid.Reason: aclInit failed: %s=%s is invalid: %s.", name, value,
+             "The argument is invalid. Reason: aclInit failed: %s=%s is invalid: %s.", name, value,
              expected);
     expect_msg("Invalid_Argument(EE1001)", text);
     unsetenv(name);

@@ -99,7 +99,7 @@ static void test_create_bad_input(void **state)
     p = props(0);
     p.location.id = 9;
     assert_int_equal(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_RT_INVALID_DEVICEID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: invalid device id 9, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: invalid device id 9, "
                "valid range is [0, 1).");
     assert_null(pool);
     assert_int_equal(aclrtMemPoolDestroy(NULL), ACL_ERROR_INVALID_PARAM);
@@ -150,7 +150,7 @@ static void test_malloc_free_bad_input(void **state)
     (void)aclGetRecentErrMsg();
     void *not_a_block = (void *)0x1000;
     assert_int_equal(aclrtMemPoolFreeAsync(not_a_block, s1), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtMemPoolFreeAsync failed, ptr is not memory of a pool (not from "
                "aclrtMemPoolMallocAsync, or already freed).");
     assert_int_equal(aclrtMemPoolMallocAsync(&ptr, 64, pool, s1), ACL_SUCCESS);

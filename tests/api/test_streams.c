@@ -100,7 +100,7 @@ static void test_default_stream_is_a_usable_handle_not_destroyable(void **state)
     assert_int_equal(aclrtSynchronizeStream(d), ACL_SUCCESS);
     assert_int_equal(aclrtFree(p), ACL_SUCCESS);
     char text[256];
-    snprintf(text, sizeof text, "The argument is invalid.Reason: aclrtDestroyStream failed, stream "
+    snprintf(text, sizeof text, "The argument is invalid. Reason: aclrtDestroyStream failed, stream "
              "%p is the default stream of its context; it is destroyed with the context.", d);
     assert_int_equal(aclrtDestroyStream(d), ACL_ERROR_RT_PARAM_INVALID);
     expect_msg("Invalid_Argument(EE1001)", text);
@@ -276,7 +276,7 @@ static void test_notify_bad_input(void **state)
     static int garbage;
     FAILS(aclrtRecordNotify(&garbage, stream), ACL_ERROR_RT_INTERNAL_ERROR);
     char text[160];
-    snprintf(text, sizeof text, "The argument is invalid.Reason: aclrtWaitAndResetNotify failed, "
+    snprintf(text, sizeof text, "The argument is invalid. Reason: aclrtWaitAndResetNotify failed, "
              "notify %p is not a live notify.", (void *)&garbage);
     assert_int_equal(aclrtWaitAndResetNotify(&garbage, stream, 0), ACL_ERROR_RT_INTERNAL_ERROR);
     expect_msg("Invalid_Argument(EE1001)", text);
@@ -440,7 +440,7 @@ static void test_peer_access_gates_copies_between_devices(void **state)
     assert_int_equal(aclrtSetCurrentContext(c0), ACL_SUCCESS);
     assert_int_equal(aclrtMemcpy(b, 128, a, 128, ACL_MEMCPY_DEVICE_TO_DEVICE),
                      ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemcpy failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMemcpy failed, "
                "the copy is between device 0 and device 1; enable peer access first "
                "(aclrtDeviceEnablePeerAccess on device 0).");
     FAILS(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_FEATURE_UNSUPPORTED);
@@ -493,7 +493,7 @@ static void test_peer_access_outlives_the_peer_reset(void **state)
     assert_int_equal(aclrtDevicePeerAccessStatus(0, 1, &status), ACL_SUCCESS);
     assert_int_equal(status, 0);
     assert_int_equal(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtDeviceDisablePeerAccess failed, peer access from device 0 to device 1 is "
                "not enabled.");
 }

@@ -670,18 +670,18 @@ static void test_server_option_is_checked(void **state)
     assert_int_equal(down(NULL), ACL_SUCCESS);
     setenv("ACLSIM_SERVER", "dgx", 1);
     assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclInit failed: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclInit failed: "
                "ACLSIM_SERVER=dgx is invalid: expected none or atlas800t-a2.");
     setenv("ACLSIM_SERVER", "atlas800t-a2", 1);
     setenv("ACLSIM_SOC", "Ascend910_9391", 1);
     assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclInit failed: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclInit failed: "
                "ACLSIM_SERVER=atlas800t-a2 is invalid: expected none: atlas800t-a2 holds "
                "Ascend910B* parts, ACLSIM_SOC is Ascend910_9391.");
     setenv("ACLSIM_SOC", "Ascend910B3", 1);
     setenv("ACLSIM_DEVICE_COUNT", "9", 1);
     assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclInit failed: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclInit failed: "
                "ACLSIM_DEVICE_COUNT=9 is invalid: expected at most 8 with "
                "ACLSIM_SERVER=atlas800t-a2.");
     setenv("ACLSIM_DEVICE_COUNT", "2", 1); /* a job that sees two of the eight */

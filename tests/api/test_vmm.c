@@ -71,15 +71,15 @@ static void test_reserve_bad_input(void **state)
     expect_msg("Invalid_Argument(EH0007)", "aclrtReserveMemAddress failed because value 2 for "
                "parameter flags is invalid. Expected value: 0.");
     assert_int_equal(aclrtReserveMemAddress(&va, MB2, 4096, NULL, 0), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtReserveMemAddress failed, alignment is reserved and must be 0.");
     assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, (void *)0x1234, 0),
                      ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtReserveMemAddress failed, expectPtr must be aligned to 2 MB.");
     assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, (void *)0x200000, 0),
                      ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtReserveMemAddress failed, expectPtr lies outside the device's reservation "
                "window.");
     assert_null(va);
@@ -87,7 +87,7 @@ static void test_reserve_bad_input(void **state)
     expect_null_msg("aclrtReleaseMemAddress", "virPtr");
     int x;
     assert_int_equal(aclrtReleaseMemAddress(&x), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtReleaseMemAddress failed, it is not an address returned by "
                "aclrtReserveMemAddress (never reserved, or already released).");
 }
@@ -204,7 +204,7 @@ static void test_physical_memory_counts_against_hbm(void **state)
     assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
     assert_int_equal(free_hbm(), f0);
     assert_int_equal(aclrtFreePhysical(h), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtFreePhysical "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtFreePhysical "
                "failed, handle is not a live physical memory handle (never allocated, or "
                "already freed).");
     assert_int_equal(aclrtMemGetAllocationPropertiesFromHandle(h, &q), ACL_ERROR_RT_PARAM_INVALID);
@@ -343,37 +343,37 @@ static void test_map_rules(void **state)
     expect_msg("Invalid_Argument(EH0007)", "aclrtMapMem failed because value 3 for parameter "
                "flags is invalid. Expected value: 0.");
     assert_int_equal(aclrtMapMem(va, MB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMapMem failed, "
                "size must equal the size given to aclrtMallocPhysical for this handle.");
     assert_int_equal(aclrtMapMem(va, 2 * MB2, MB2, h, 0), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMapMem failed, "
                "offset must be 0.");
     assert_int_equal(aclrtMapMem((char *)va + 4096, 2 * MB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMapMem failed, "
                "virPtr must be aligned to the allocation granularity.");
     assert_int_equal(aclrtMapMem((char *)va + 3 * MB2, 2 * MB2, 0, h, 0),
                      ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMapMem failed, "
                "the range [virPtr, virPtr + size) runs past the end of its reservation.");
     int x;
     assert_int_equal(aclrtMapMem(&x, 2 * MB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMapMem failed, "
                "virPtr is not inside a range reserved with aclrtReserveMemAddress.");
     assert_int_equal(aclrtMapMem(va, 2 * MB2, 0, (aclrtDrvMemHandle)&x, 0),
                      ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMapMem failed, "
                "handle is not a live physical memory handle (never allocated, or freed).");
     assert_int_equal(aclrtMapMem(va, 2 * MB2, 0, h, 0), ACL_SUCCESS);
     assert_int_equal(aclrtMapMem((char *)va + MB2, 2 * MB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMapMem failed, "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMapMem failed, "
                "part of the range is already mapped: unmap it first.");
     /* what may not be undone while in use */
     assert_int_equal(aclrtReleaseMemAddress(va), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtReleaseMemAddress failed, physical memory is still mapped in the range: "
                "unmap it first (aclrtUnmapMem).");
     assert_int_equal(aclrtUnmapMem((char *)va + MB2), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtUnmapMem "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtUnmapMem "
                "failed, virPtr lies inside a mapping, not at its start.");
     assert_int_equal(aclrtUnmapMem(NULL), ACL_ERROR_INVALID_PARAM);
     expect_null_msg("aclrtUnmapMem", "virPtr");
@@ -385,7 +385,7 @@ static void test_map_rules(void **state)
     assert_int_equal(aclrtUnmapMem(va), ACL_SUCCESS);
     assert_int_equal(free_hbm(), before + 2 * MB2);
     assert_int_equal(aclrtUnmapMem(va), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtUnmapMem "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtUnmapMem "
                "failed, nothing is mapped at virPtr.");
     assert_int_equal(aclrtReleaseMemAddress(va), ACL_SUCCESS);
 }
@@ -414,13 +414,13 @@ static void test_access(void **state)
     /* count 0: the driver's check (hicann/driver src/ascend_hal/svm/v2/devmm/
      * devmm_svm.c:6201-6203, DRV_ERROR_INVALID_VALUE: 107000). */
     assert_int_equal(aclrtMemSetAccess((void *)0x1000, MB2, &d, 0), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemSetAccess "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMemSetAccess "
                "failed, count is 0: the driver wants one access description at least.");
     assert_int_equal(aclrtMemGetAccess(NULL, &loc, &flag), ACL_ERROR_INVALID_PARAM);
     expect_null_msg("aclrtMemGetAccess", "virPtr");
     assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, NULL, 0), ACL_SUCCESS);
     assert_int_equal(aclrtMemGetAccess(va, &loc, &flag), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMemGetAccess "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMemGetAccess "
                "failed, nothing is mapped at virPtr.");
     assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_SUCCESS);
     assert_int_equal(aclrtMapMem(va, MB2, 0, h, 0), ACL_SUCCESS);
@@ -453,10 +453,10 @@ static void test_expect_ptr_and_no_uc(void **state)
     assert_ptr_equal(b, want);
     void *c = NULL;
     assert_int_equal(aclrtReserveMemAddress(&c, MB2, 0, want, 0), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtReserveMemAddress failed, the range at expectPtr is already reserved.");
     assert_int_equal(aclrtReleaseMemAddress((char *)a + MB2), ACL_ERROR_RT_PARAM_INVALID);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtReleaseMemAddress failed, it lies inside a reservation, not at its start.");
     assert_int_equal(aclrtReleaseMemAddress(b), ACL_SUCCESS);
     assert_int_equal(aclrtReleaseMemAddress(a), ACL_SUCCESS);
@@ -526,13 +526,13 @@ static void test_granularity_before_any_device(void **state)
                                                       &g), ACL_SUCCESS);
     assert_int_equal(g, MB2);
     assert_int_equal(aclrtReserveMemAddress(&va, MB2, 0, NULL, 0), ACL_ERROR_RT_INVALID_HANDLE);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: "
                "aclrtReserveMemAddress failed, no device is open, and the driver's address "
                "space opens with the first aclrtSetDevice.");
     assert_null(va);
     p = prop_of(ACL_HBM_MEM_HUGE);
     assert_int_equal(aclrtMallocPhysical(&h, MB2, &p, 0), ACL_ERROR_RT_INVALID_HANDLE);
-    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid.Reason: aclrtMallocPhysical "
+    expect_msg("Invalid_Argument(EE1001)", "The argument is invalid. Reason: aclrtMallocPhysical "
                "failed, device 0 is not open (aclrtSetDevice opens it).");
     assert_null(h);
 }

@@ -23,7 +23,7 @@ static struct api_graph *live(const char *fn, aclmdlRI modelRI, aclError *rc)
 {
     struct api_graph *g = api_graph_lookup(modelRI);
     if (!g) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, modelRI %p is not a "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, modelRI %p is not a "
                    "live model runtime instance.", fn, modelRI);
         *rc = ACL_ERROR_RT_PARAM_INVALID;
     }
@@ -34,7 +34,7 @@ static struct api_graph *live(const char *fn, aclmdlRI modelRI, aclError *rc)
 static struct api_graph *building(const char *fn, struct api_graph *g, aclError *rc)
 {
     if (g->status != API_GRAPH_BUILDING) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, modelRI %p is not "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, modelRI %p is not "
                    "a model runtime instance being built (aclmdlRIBuildBegin, before "
                    "aclmdlRIBuildEnd).", fn, (void *)g);
         *rc = ACL_ERROR_RT_PARAM_INVALID;

@@ -215,7 +215,7 @@ aclError api_impl_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGr
         return api_err_null(fn, "handle");
     struct api_task_grp *t = api_cap_grp_lookup(handle);
     if (!t) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, handle %p is not a "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, handle %p is not a "
                    "task group of a live model runtime instance (aclmdlRICaptureTaskGrpEnd makes "
                    "one).", fn, handle);
         return ACL_ERROR_RT_PARAM_INVALID;

@@ -30,7 +30,7 @@
 
 static aclError cond_not_live(const char *fn, const void *handle)
 {
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, handle %p is not a "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, handle %p is not a "
                "condition handle of a live model runtime instance.", fn, handle);
     return ACL_ERROR_RT_PARAM_INVALID;
 }

@@ -62,7 +62,7 @@ static bool is_live(const void *h, bool take)
 
 static aclError not_live(const char *fn, const char *param, const void *h)
 {
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s %p is not a live "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, %s %p is not a live "
                "one.", fn, param, h);
     return ACL_ERROR_RT_PARAM_INVALID;
 }

@@ -35,7 +35,7 @@
 
 static aclError not_live(const char *fn, aclmdlRI modelRI)
 {
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, modelRI %p is not a "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, modelRI %p is not a "
                "live model runtime instance.", fn, modelRI);
     return ACL_ERROR_RT_PARAM_INVALID;
 }
@@ -286,7 +286,7 @@ aclError api_impl_aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallbac
     if (!g)
         return rc;
     if (g->n_cb == sizeof g->cb / sizeof g->cb[0]) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, modelRI %u has %u "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, modelRI %u has %u "
                    "destroy callbacks already, the most it takes.", fn, g->id, g->n_cb);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
@@ -309,7 +309,7 @@ aclError api_impl_aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallb
             g->n_cb--;
             return ACL_SUCCESS;
         }
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, func is not a "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, func is not a "
                "destroy callback of modelRI %u.", fn, g->id);
     return ACL_ERROR_RT_PARAM_INVALID;
 }
@@ -457,7 +457,7 @@ aclError api_impl_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uin
         return rc;
     FILE *f = fopen(path, "w");
     if (!f) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, path %s cannot be "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, path %s cannot be "
                    "written.", fn, path);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
@@ -472,7 +472,7 @@ aclError api_impl_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uin
     fputs("\n  ]\n}\n", f);
     bool ok = fclose(f) == 0;
     if (!ok) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, path %s cannot be "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, path %s cannot be "
                    "written.", fn, path);
         return ACL_ERROR_RT_PARAM_INVALID;
     }

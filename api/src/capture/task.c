@@ -46,7 +46,7 @@ static const char *type_text(aclmdlRITaskType t, char buf[24])
 static struct api_cap_task *task_of(const char *fn, aclmdlRITask task, aclError *rc)
 {
     if (!api_graph_task_live(task)) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, task %p is not a "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, task %p is not a "
                    "task of a live model runtime instance.", fn, task);
         *rc = ACL_ERROR_RT_PARAM_INVALID;
         return NULL;
@@ -261,7 +261,7 @@ static aclError set_checked(struct api_cap_task *t, const aclmdlRITaskParams *p)
          * simulator (aclrtBinaryGetFunction is not simulated). */
         if (!p->kernelTaskParams.funcHandle)
             return api_rt_null("rtModelTaskSetParams", "params->kernelTaskParams->funcHandle");
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: aclmdlRITaskSetParams failed, "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: aclmdlRITaskSetParams failed, "
                    "params->kernelTaskParams->funcHandle %p is not a kernel: kernels and device "
                    "binaries are outside the simulator.", p->kernelTaskParams.funcHandle);
         return ACL_ERROR_RT_INVALID_HANDLE;
@@ -360,7 +360,7 @@ aclError api_impl_aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchK
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     (void)attrId;
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the task runs the "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, the task runs the "
                "built-in operator %s: a kernel's launch attributes belong to kernels, which are "
                "outside the simulator.", fn, t->what);
     return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;

@@ -77,7 +77,7 @@ aclError api_err_value(const char *func, const char *value, const char *param,
 aclError api_err_runtime(const char *func, aclError rc);
 
 /* A refusal below the ACL layer that the backend explained (why: the
- * driver's rule, in aclsim's words): "The argument is invalid.Reason:
+ * driver's rule, in aclsim's words): "The argument is invalid. Reason:
  * <func> failed, <why>." (EE1001); without why, api_err_runtime. Returns
  * rc; ACL_SUCCESS passes through without a message. */
 aclError api_err_refused(const char *func, aclError rc, const char *why);

@@ -137,13 +137,13 @@ aclError api_err_refused(const char *func, aclError rc, const char *why)
 {
     if (rc == ACL_SUCCESS || !why)
         return api_err_runtime(func, rc);
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s.", func, why);
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, %s.", func, why);
     return rc;
 }
 
 aclError api_err_ctx_gone(const char *func)
 {
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the current context "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, the current context "
                "was destroyed by another thread.", func);
     return ACL_ERROR_RT_CONTEXT_NULL;
 }
@@ -153,7 +153,7 @@ aclError api_err_create(const char *func, aclError rc, aclError no_resource, con
     if (rc == ACL_SUCCESS)
         return rc;
     if (rc == no_resource)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the device has no "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, the device has no "
                    "%s resource left.", func, what);
     else if (rc == ACL_ERROR_RT_CONTEXT_NULL)
         api_err_ctx_gone(func);

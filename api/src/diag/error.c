@@ -294,7 +294,7 @@ aclError api_impl_aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *
     if (API_REAL(aclrtGetFuncHandleFromExceptionInfo))
         return api_forwarded(fn, API_REAL(aclrtGetFuncHandleFromExceptionInfo)(info, func), false);
     /* No kernel, no function handle: the runtime's answer for such info. */
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: "
                "rtGetFuncHandleFromExceptionInfo execution failed.");
     return ACL_ERROR_RT_PARAM_INVALID;
 }

@@ -322,7 +322,7 @@ aclError api_impl_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType ha
         return api_err_null(fn, "capabilities");
     uint32_t n = device_count();
     if (deviceId >= n) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, invalid deviceId "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, invalid deviceId "
                    "%u, valid range is [0, %u).", fn, deviceId, n);
         return ACL_ERROR_RT_INVALID_DEVICEID;
     }

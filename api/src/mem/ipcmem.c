@@ -18,7 +18,7 @@
  * bytes (the API reference fixes len at 65; torch_npu's
  * kAclIpcHandleSize). What the driver refuses (a range off its pages, a
  * key nobody exported, a process not on the whitelist) the backend says
- * why, reported as "The argument is invalid.Reason: <call> failed, <why>."
+ * why, reported as "The argument is invalid. Reason: <call> failed, <why>."
  *
  * The documented order is: the importer closes, then the exporter closes,
  * then the exporter frees (CANN's aclrtIpcMemClose reference: other orders
@@ -228,7 +228,7 @@ void api_ipc_freeing(const char *fn, void *ptr)
 
 static aclError fabric(const char *fn)
 {
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, "
                "ACL_MEM_SHARE_HANDLE_TYPE_FABRIC handles connect AI servers (A3 only), which the "
                "simulator does not have: use ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT.", fn);
     return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;

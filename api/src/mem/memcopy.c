@@ -159,7 +159,7 @@ static aclError copy_2d(const char *fn, bool async, aclrtStream stream, void *ds
      * it resolves): an explicit D2D is refused before anything is looked
      * at, with a warning only in CANN's log. */
     if (!async && kind == ACL_MEMCPY_DEVICE_TO_DEVICE) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, this memcpy2d "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, this memcpy2d "
                    "feature supports only host2device or device2host kinds.", fn);
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     }

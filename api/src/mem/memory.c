@@ -37,7 +37,7 @@ __attribute__((cold, noinline)) aclError api_no_memory(aclError rc, const char *
         api_report(API_MSG_EH9999, "alloc %s memory failed, size=%zu, runtime result = %d.", what,
                    size, rc);
     } else if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: this SoC does not support "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: this SoC does not support "
                    "the requested page policy (1 GB pages exist on Atlas A2/A3 only).");
     } else {
         api_report(API_MSG_EH9999, "alloc %s memory failed, runtime result = %d.", what, rc);
@@ -100,15 +100,15 @@ aclError api_bad_free(const char *func, const void *p, const struct be_ptr_info 
 {
     bool device = in->kind == BE_PTR_DEVICE;
     if ((device || in->kind == BE_PTR_HOST_PINNED) && in->kind != want && in->start == p)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is %s: free it "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, %p is %s: free it "
                    "with %s.", func, p,
                    device ? "device memory from aclrtMalloc" : "host memory from aclrtMallocHost",
                    device ? "aclrtFree" : "aclrtFreeHost");
     else if (device || in->kind == BE_PTR_HOST_PINNED)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is inside the "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, %p is inside the "
                    "block of %zu bytes at %p, not its start.", func, p, in->size, in->start);
     else
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %p is not a live "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, %p is not a live "
                    "allocation (never allocated, or already freed).", func, p);
     return ACL_ERROR_RT_MEMORY_FREE;
 }

@@ -8,7 +8,7 @@
  * (EH0007), reserved flags and unsupported memory attributes (EH0009), all
  * ACL_ERROR_INVALID_PARAM. What the driver checks below them (the state of
  * reservations, handles and mappings) is the backend's: the simulator says
- * why it refuses, reported as "The argument is invalid.Reason: <call>
+ * why it refuses, reported as "The argument is invalid. Reason: <call>
  * failed, <why>." (aclsim's wording: CANN's driver texts are not public).
  *
  * Which layer refuses what, and which calls need a context: the runtime's

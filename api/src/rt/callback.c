@@ -492,7 +492,7 @@ static aclError own_stream(const char *fn, const char *desc, const char *rt_call
 static aclError null_fn(const char *desc, const char *rt_call)
 {
     api_report(API_MSG_EE1004, "%s failed because callBackFunc cannot be a NULL pointer.", desc);
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s execution failed.", rt_call);
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s execution failed.", rt_call);
     return ACL_ERROR_RT_PARAM_INVALID;
 }
 

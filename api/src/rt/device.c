@@ -157,7 +157,7 @@ static aclError check_device(int32_t dev)
     be_get()->device_count(&n);
     if (dev < 0 || (uint32_t)dev >= n || dev >= BE_MAX_DEVICES) {
         api_report(API_MSG_EE1001,
-                   "The argument is invalid.Reason: invalid device id %d, valid range is [0, %u).",
+                   "The argument is invalid. Reason: invalid device id %d, valid range is [0, %u).",
                    (int)dev, n);
         return ACL_ERROR_RT_INVALID_DEVICEID;
     }
@@ -173,7 +173,7 @@ aclError api_device_usable(const char *func, int32_t dev)
     bool open = devs[dev].state == DEV_OPEN;
     api_unlock();
     if (!open) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, device %d is not "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, device %d is not "
                    "set; call aclrtSetDevice first.", func, (int)dev);
         return ACL_ERROR_RT_INVALID_DEVICEID;
     }
@@ -278,7 +278,7 @@ static __attribute__((noinline)) aclError current_ctx_again(const char *func,
     tls_epoch = epoch;
     if (!c) {
         api_report(API_MSG_EE1001,
-                   "The argument is invalid.Reason: %s failed, the current thread has no "
+                   "The argument is invalid. Reason: %s failed, the current thread has no "
                    "context; call aclrtSetDevice or aclrtSetCurrentContext first.",
                    func);
         return ACL_ERROR_RT_CONTEXT_NULL;

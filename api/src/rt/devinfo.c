@@ -267,7 +267,7 @@ static aclError from_phy(const char *fn, int32_t phy, int32_t *out)
                             ACL_ERROR_RT_PARAM_INVALID);
     aclError rc = be_get()->device_id_map(BE_ID_PHY_TO_LOGIC, phy, out);
     if (rc == ACL_ERROR_RT_INVALID_DEVICEID)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, no device has "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, no device has "
                    "physical id %d.", fn, (int)phy);
     else if (rc != ACL_SUCCESS)
         api_err_runtime(fn, rc);
@@ -282,7 +282,7 @@ static aclError to_phy(const char *fn, int32_t logic, int32_t *out)
                             ACL_ERROR_RT_PARAM_INVALID);
     aclError rc = be_get()->device_id_map(BE_ID_LOGIC_TO_PHY, logic, out);
     if (rc == ACL_ERROR_RT_INVALID_DEVICEID)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, no device has "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, no device has "
                    "logical id %d.", fn, (int)logic);
     else if (rc != ACL_SUCCESS)
         api_err_runtime(fn, rc);

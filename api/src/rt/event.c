@@ -27,7 +27,7 @@ static aclError get_event(const char *func, const char *param, aclrtEvent h, str
     *out = api_obj_get(h, API_OBJ_EVENT);
     if (*out)
         return ACL_SUCCESS;
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, %s %p is not a live "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, %s %p is not a live "
                "event.", func, param, h);
     return ACL_ERROR_RT_INTERNAL_ERROR;
 }
@@ -111,7 +111,7 @@ aclError api_impl_aclrtDestroyEvent(aclrtEvent event)
      * exactly one succeeds. */
     if (api_obj_retire(event, API_OBJ_EVENT) == 0)
         return ACL_SUCCESS;
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, event %p is not a live "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, event %p is not a live "
                "event.", fn, event);
     return ACL_ERROR_RT_INTERNAL_ERROR;
 }
@@ -303,13 +303,13 @@ aclError api_impl_aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtE
     api_obj_put(b);
     api_obj_put(a);
     if (rc == ACL_ERROR_RT_EVENT_NOT_COMPLETE)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, an event has not "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, an event has not "
                    "completed yet; synchronize it first.", fn);
     else if (rc == ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, endEvent "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, endEvent "
                    "completed before startEvent.", fn);
     else if (rc != ACL_SUCCESS)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, an event was "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, an event was "
                    "never recorded or was created without ACL_EVENT_TIME_LINE.", fn);
     return rc;
 }
@@ -395,10 +395,10 @@ aclError api_impl_aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
     if (rc == ACL_SUCCESS)
         *timestamp = v;
     else if (rc == ACL_ERROR_RT_EVENT_NOT_COMPLETE)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the event has not "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, the event has not "
                    "completed yet; synchronize it first.", fn);
     else if (rc == ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID)
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the event was "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, the event was "
                    "never recorded.", fn);
     return rc;
 }

@@ -408,7 +408,7 @@ aclError api_impl_aclInit(const char *configPath)
         fprintf(stderr, "aclsim: backend %s\n", line);
     }
     if (rc != ACL_SUCCESS && !by_callback) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: aclInit failed: %s.", why);
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: aclInit failed: %s.", why);
         /* Also where a program that prints only return codes shows it. */
         if (why && why[0])
             fprintf(stderr, "aclsim: aclInit failed: %s\n", why);

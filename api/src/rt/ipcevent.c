@@ -88,7 +88,7 @@ aclError api_impl_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *
         return api_err_null(fn, "event");
     struct api_obj *e = api_obj_get(event, API_OBJ_EVENT);
     if (!e) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, event %p is not a "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, event %p is not a "
                    "live event.", fn, event);
         return ACL_ERROR_RT_INTERNAL_ERROR;
     }

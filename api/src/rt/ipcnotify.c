@@ -20,7 +20,7 @@
  * entry's pid not NULL and num 1), EE1003/EE1004, 107000; then a current
  * context (api_impl.cc L4760-4772, L4988-4995). What the driver refuses (a
  * key of no live export, an importer off the whitelist, a dead exporter)
- * the backend says why, reported as "The argument is invalid.Reason: <call>
+ * the backend says why, reported as "The argument is invalid. Reason: <call>
  * failed, <why>." The key buffer holds 65 bytes, as for IPC memory.
  */
 #include <inttypes.h>
@@ -34,7 +34,7 @@ static aclError live_notify(const char *fn, aclrtNotify h, struct api_obj **out)
     *out = api_obj_get(h, API_OBJ_NOTIFY);
     if (*out)
         return ACL_SUCCESS;
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, notify %p is not a live "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, notify %p is not a live "
                "notify.", fn, h);
     return ACL_ERROR_RT_INTERNAL_ERROR;
 }

@@ -31,7 +31,7 @@ static aclError get_notify(const char *fn, aclrtNotify h, struct api_obj **out)
     *out = api_obj_get(h, API_OBJ_NOTIFY);
     if (*out)
         return ACL_SUCCESS;
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, notify %p is not a live "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, notify %p is not a live "
                "notify.", fn, h);
     return ACL_ERROR_RT_INTERNAL_ERROR;
 }
@@ -69,7 +69,7 @@ aclError api_impl_aclrtDestroyNotify(aclrtNotify notify)
         return api_err_null(fn, "notify");
     if (api_obj_retire(notify, API_OBJ_NOTIFY) == 0)
         return ACL_SUCCESS;
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, notify %p is not a live "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, notify %p is not a live "
                "notify.", fn, notify);
     return ACL_ERROR_RT_INTERNAL_ERROR;
 }
@@ -87,7 +87,7 @@ static aclError with_stream(const char *fn, aclrtNotify notify, aclrtStream stre
         return rc;
     }
     if (api_obj_device(*n) != s->ctx->device) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, notify %p belongs "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, notify %p belongs "
                    "to device %d, the stream to device %d.", fn, notify,
                    (int)api_obj_device(*n), (int)s->ctx->device);
         api_stream_put(s);
@@ -192,14 +192,14 @@ static aclError value_addr(const char *fn, void *devAddr, int32_t dev)
     struct be_ptr_info in;
     be_get()->lookup(devAddr, &in);
     if ((uintptr_t)devAddr % 8 != 0) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, devAddr %p is not "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, devAddr %p is not "
                    "8-byte aligned.", fn, devAddr);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     bool inside = in.kind == BE_PTR_DEVICE &&
                   (in.size == 0 || (char *)devAddr + 8 <= (char *)in.start + in.size);
     if (!inside || in.device != dev) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, devAddr %p is not 8 "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, devAddr %p is not 8 "
                    "bytes of live device memory of the stream's device.", fn, devAddr);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
@@ -282,7 +282,7 @@ static aclError get_cnt(const char *fn, const char *desc, aclrtCntNotify h, stru
     *out = api_obj_get(h, API_OBJ_CNT_NOTIFY);
     if (*out)
         return ACL_SUCCESS;
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, cntNotify %p is not a "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, cntNotify %p is not a "
                "live counting notify.", fn, h);
     return ACL_ERROR_RT_INTERNAL_ERROR;
 }
@@ -332,7 +332,7 @@ aclError api_impl_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify)
         return api_rt_null("CntNotify destruction", "inCntNotify");
     if (api_obj_retire(cntNotify, API_OBJ_CNT_NOTIFY) == 0)
         return ACL_SUCCESS;
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, cntNotify %p is not a "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, cntNotify %p is not a "
                "live counting notify.", fn, cntNotify);
     return ACL_ERROR_RT_INTERNAL_ERROR;
 }
@@ -357,7 +357,7 @@ static aclError cnt_with_stream(const char *fn, const char *desc, aclrtCntNotify
         return api_rt_null(desc, "inCntNotify");
     }
     if (api_obj_device(*n) != s->ctx->device) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, cntNotify %p "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, cntNotify %p "
                    "belongs to device %d, the stream to device %d.", fn, cnt,
                    (int)api_obj_device(*n), (int)s->ctx->device);
         api_stream_put(s);

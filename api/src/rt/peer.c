@@ -45,7 +45,7 @@ static aclError valid(const char *fn, const char *param, int32_t id)
     be_get()->device_count(&n);
     if (id >= 0 && (uint32_t)id < n && id < BE_MAX_DEVICES)
         return ACL_SUCCESS;
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, invalid %s %d, valid "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, invalid %s %d, valid "
                "range is [0, %u).", fn, param, (int)id, n);
     return ACL_ERROR_RT_INVALID_DEVICEID;
 }
@@ -93,13 +93,13 @@ static aclError set_access(const char *fn, int32_t peer, int enable)
         int32_t can = 0;
         rc = api_err_runtime(fn, be_get()->peer_can_access(dev, peer, &can));
         if (rc == ACL_SUCCESS && !can) {
-            api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, device %d "
+            api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, device %d "
                        "cannot reach device %d.", fn, (int)dev, (int)peer);
             rc = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
         }
     }
     if (rc == ACL_SUCCESS && !enable && !is_enabled(dev, peer)) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, peer access from "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, peer access from "
                    "device %d to device %d is not enabled.", fn, (int)dev, (int)peer);
         rc = ACL_ERROR_RT_PARAM_INVALID;
     }
@@ -180,7 +180,7 @@ aclError api_peer_copy_check(const char *func, int32_t dev, int32_t src_dev, int
     /* Each side on another device needs the current device's access. */
     if ((src_dev == dev || is_enabled(dev, src_dev)) && (dst_dev == dev || is_enabled(dev, dst_dev)))
         return ACL_SUCCESS;
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, the copy is between "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, the copy is between "
                "device %d and device %d; enable peer access first (aclrtDeviceEnablePeerAccess on "
                "device %d).", func, (int)src_dev, (int)dst_dev, (int)dev);
     return ACL_ERROR_RT_PARAM_INVALID;
@@ -288,7 +288,7 @@ aclError api_impl_aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDevId, ui
     size_t len = 0;
     if (be_get()->mem_range(devPtr, &base, &len) != ACL_SUCCESS ||
         (char *)devPtr + size > (char *)base + len || (char *)devPtr + size < (char *)devPtr) {
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, [%p, %p) is not "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, [%p, %p) is not "
                    "inside one allocation.", fn, devPtr, (void *)((char *)devPtr + size));
         return ACL_ERROR_RT_PARAM_INVALID;
     }

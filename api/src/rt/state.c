@@ -56,7 +56,7 @@ static aclError state_reg(const char *func, struct state_cb **list, const char *
         pthread_mutex_unlock(&state_lock);
         api_report(API_MSG_EE1011, "%s failed. Value %s for parameter regName is invalid. "
                    "Reason: %s.", desc, name, reason);
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s execution failed.", func);
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s execution failed.", func);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     struct state_cb *e = base_malloc(sizeof *e);

@@ -36,7 +36,7 @@ aclError api_rt_value(const char *desc, const char *value, const char *param, co
 
 static aclError bad_stream(const char *func, const void *stream)
 {
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, stream %p is not a live "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, stream %p is not a live "
                "stream.", func, stream);
     return ACL_ERROR_RT_INTERNAL_ERROR;
 }
@@ -77,7 +77,7 @@ aclError api_stream_get(const char *func, aclrtStream stream, struct api_stream_
 /* The default stream of a context goes with its context. */
 static aclError default_stream(const char *func, const void *stream)
 {
-    api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, stream %p is the "
+    api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, stream %p is the "
                "default stream of its context; it is destroyed with the context.", func, stream);
     return ACL_ERROR_RT_PARAM_INVALID;
 }
@@ -462,7 +462,7 @@ aclError api_impl_aclrtStreamStop(aclrtStream stream)
     static const char fn[] = "aclrtStreamStop";
     API_FAULT(ACL_RT_STREAM_ABORT, fn);
     if (!stream) { /* the runtime's check: no default stream here */
-        api_report(API_MSG_EE1003, "The argument is invalid.Reason: %s failed: Stopping the "
+        api_report(API_MSG_EE1003, "The argument is invalid. Reason: %s failed: Stopping the "
                    "running tasks in a stream, stm cannot be a NULL pointer.", fn);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
@@ -692,7 +692,7 @@ aclError api_impl_aclrtCtxGetFloatOverflowAddr(void **overflowAddr)
     static const char fn[] = "aclrtCtxGetFloatOverflowAddr";
     API_FAULT(ACL_RT_STREAM_ATTR, fn);
     if (!overflowAddr) { /* the runtime's check, with no message of its own */
-        api_report(API_MSG_EE1001, "The argument is invalid.Reason: %s failed, overflowAddr can "
+        api_report(API_MSG_EE1001, "The argument is invalid. Reason: %s failed, overflowAddr can "
                    "not be null.", fn);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
