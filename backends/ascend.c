@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include "base/mem.h"
 #include "base/options.h"
+#include "acl/ops/acl_dvpp.h"
 #include "api/abi/calls.h"
 #include "be.h"
 
