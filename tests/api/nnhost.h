@@ -4,7 +4,7 @@
  * whose values the test keeps as doubles, each type encoded and decoded
  * by the test's own rules (not aclsim's), and the check that an output's
  * view holds what a host reference says while the rest of its storage is
- * untouched. Include it after testutil.h; the suite sets S, its stream.
+ * untouched. Include it after testutil.h; S, its stream, and the suite set-up are nnsuite.h's.
  */
 #ifndef ACLSIM_TESTS_API_NNHOST_H_
 #define ACLSIM_TESTS_API_NNHOST_H_
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#include "nnsuite.h"
 
-static aclrtStream S;
 
 /* ---- Host pictures of device tensors ---- */
 

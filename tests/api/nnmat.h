@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#include "nnsuite.h"
 #include "aclnn/acl_meta.h"
 
 #define OK 0
-static aclrtStream S;
 
 /* ---- Tensors with a host picture ---- */
 

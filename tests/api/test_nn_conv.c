@@ -281,23 +281,6 @@ static void test_max_pool(void **state)
     drop(&x), drop(&o);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    if (aclInit(NULL) != 0 || aclrtSetDevice(0) != 0 || aclrtCreateStream(&S) != 0)
-        return -1;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    aclrtDestroyStream(S);
-    aclrtResetDevice(0);
-    aclFinalize();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,5 +291,5 @@ int main(void)
         cmocka_unit_test(test_avg_pool2d),
         cmocka_unit_test(test_max_pool),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, nn_setup, nn_teardown);
 }

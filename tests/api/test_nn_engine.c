@@ -1194,53 +1194,28 @@ static void test_gated_on_views(void **state)
         drop(all[k]);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
-        aclrtCreateStream(&S) != ACL_SUCCESS)
-        return -1;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    aclrtDestroyStream(S);
-    aclrtResetDevice(0);
-    aclFinalize();
-    return 0;
-}
-
-static int fresh(void **state)
-{
-    (void)state;
-    (void)aclGetRecentErrMsg();
-    return 0;
-}
-
 int main(void)
 {
     if (strcmp(ACLSIM_EXPECT_BACKEND, "sim") != 0)
         return 0; /* aclsim's kernels and refusals */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_binary_ops_on_views, fresh),
-        cmocka_unit_test_setup(test_in_place_on_views, fresh),
-        cmocka_unit_test_setup(test_promotion, fresh),
-        cmocka_unit_test_setup(test_scalar_operands, fresh),
-        cmocka_unit_test_setup(test_unary_ops_on_views, fresh),
-        cmocka_unit_test_setup(test_cast_rounding_and_saturation, fresh),
-        cmocka_unit_test_setup(test_copies_and_every_type_pair, fresh),
-        cmocka_unit_test_setup(test_reduce_sum_on_views, fresh),
-        cmocka_unit_test_setup(test_fill_zero_permute, fresh),
-        cmocka_unit_test_setup(test_matmul_of_views, fresh),
-        cmocka_unit_test_setup(test_zero_d_and_nine_d, fresh),
-        cmocka_unit_test_setup(test_not_simulated_operator_says_so, fresh),
-        cmocka_unit_test_setup(test_matmul_weight_size, fresh),
-        cmocka_unit_test_setup(test_elementwise_math_on_views, fresh),
-        cmocka_unit_test_setup(test_activation_parameters, fresh),
-        cmocka_unit_test_setup(test_comparisons_and_pow, fresh),
-        cmocka_unit_test_setup(test_gated_on_views, fresh),
+        cmocka_unit_test_setup(test_binary_ops_on_views, nn_fresh),
+        cmocka_unit_test_setup(test_in_place_on_views, nn_fresh),
+        cmocka_unit_test_setup(test_promotion, nn_fresh),
+        cmocka_unit_test_setup(test_scalar_operands, nn_fresh),
+        cmocka_unit_test_setup(test_unary_ops_on_views, nn_fresh),
+        cmocka_unit_test_setup(test_cast_rounding_and_saturation, nn_fresh),
+        cmocka_unit_test_setup(test_copies_and_every_type_pair, nn_fresh),
+        cmocka_unit_test_setup(test_reduce_sum_on_views, nn_fresh),
+        cmocka_unit_test_setup(test_fill_zero_permute, nn_fresh),
+        cmocka_unit_test_setup(test_matmul_of_views, nn_fresh),
+        cmocka_unit_test_setup(test_zero_d_and_nine_d, nn_fresh),
+        cmocka_unit_test_setup(test_not_simulated_operator_says_so, nn_fresh),
+        cmocka_unit_test_setup(test_matmul_weight_size, nn_fresh),
+        cmocka_unit_test_setup(test_elementwise_math_on_views, nn_fresh),
+        cmocka_unit_test_setup(test_activation_parameters, nn_fresh),
+        cmocka_unit_test_setup(test_comparisons_and_pow, nn_fresh),
+        cmocka_unit_test_setup(test_gated_on_views, nn_fresh),
     };
-    return cmocka_run_group_tests_name("nn_engine", tests, setup, teardown);
+    return cmocka_run_group_tests_name("nn_engine", tests, nn_setup, nn_teardown);
 }

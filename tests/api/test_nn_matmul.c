@@ -441,23 +441,6 @@ static void test_triangular_solve_refusals(void **state)
     drop(&a), drop(&sq), drop(&b), drop(&h), drop(&d);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    if (aclInit(NULL) != 0 || aclrtSetDevice(0) != 0 || aclrtCreateStream(&S) != 0)
-        return -1;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    aclrtDestroyStream(S);
-    aclrtResetDevice(0);
-    aclFinalize();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -471,5 +454,5 @@ int main(void)
         cmocka_unit_test(test_triangular_solve),
         cmocka_unit_test(test_triangular_solve_refusals),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, nn_setup, nn_teardown);
 }

@@ -680,46 +680,21 @@ static void test_shape_refusals(void **state)
     drop_listed(&u);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
-        aclrtCreateStream(&S) != ACL_SUCCESS)
-        return -1;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    aclrtDestroyStream(S);
-    aclrtResetDevice(0);
-    aclFinalize();
-    return 0;
-}
-
-static int fresh(void **state)
-{
-    (void)state;
-    (void)aclGetRecentErrMsg();
-    return 0;
-}
-
 int main(void)
 {
     if (strcmp(ACLSIM_EXPECT_BACKEND, "sim") != 0)
         return 0; /* aclsim's kernels and refusals */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_slice_repeat_interleave, fresh),
-        cmocka_unit_test_setup(test_cat_and_pads, fresh),
-        cmocka_unit_test_setup(test_triangles_and_ranges, fresh),
-        cmocka_unit_test_setup(test_windows_and_resizes, fresh),
-        cmocka_unit_test_setup(test_gathers_and_index_copy, fresh),
-        cmocka_unit_test_setup(test_softmax_any_dim, fresh),
-        cmocka_unit_test_setup(test_norms, fresh),
-        cmocka_unit_test_setup(test_softmax_cross_entropy, fresh),
-        cmocka_unit_test_setup(test_reductions_scans_sorts, fresh),
-        cmocka_unit_test_setup(test_shape_refusals, fresh),
+        cmocka_unit_test_setup(test_slice_repeat_interleave, nn_fresh),
+        cmocka_unit_test_setup(test_cat_and_pads, nn_fresh),
+        cmocka_unit_test_setup(test_triangles_and_ranges, nn_fresh),
+        cmocka_unit_test_setup(test_windows_and_resizes, nn_fresh),
+        cmocka_unit_test_setup(test_gathers_and_index_copy, nn_fresh),
+        cmocka_unit_test_setup(test_softmax_any_dim, nn_fresh),
+        cmocka_unit_test_setup(test_norms, nn_fresh),
+        cmocka_unit_test_setup(test_softmax_cross_entropy, nn_fresh),
+        cmocka_unit_test_setup(test_reductions_scans_sorts, nn_fresh),
+        cmocka_unit_test_setup(test_shape_refusals, nn_fresh),
     };
-    return cmocka_run_group_tests_name("nn_ops", tests, setup, teardown);
+    return cmocka_run_group_tests_name("nn_ops", tests, nn_setup, nn_teardown);
 }
