@@ -54,10 +54,10 @@ static void expect_product(const struct ht *a, const struct ht *b, const struct 
             memcpy(ib, idx, sizeof ib);
             ia[nd - 1] = p;          /* a: (..., i, p) */
             ib[nd - 2] = p;          /* b: (..., p, j) */
-            double x = a->v[at(a, nd, ia)] * b->v[at(b, nd, ib)];
+            double x = a->v[at_idx(a, nd, ia)] * b->v[at_idx(b, nd, ib)];
             sum += x, mag += fabs(x);
         }
-        int64_t s = at(o, nd, idx);
+        int64_t s = at_idx(o, nd, idx);
         mine[s] = 1;
         double want = as(o->dt, sum), tol = mag * 1e-6 + fabs(want) * (o->dt == ACL_FLOAT ? 0 : 1.0 / 256);
         if (fabs(got[s] - want) > tol)
@@ -105,9 +105,9 @@ static void test_mm_of_a_transposed_weight(void **state)
     for (size_t c = 0; c < sizeof in / sizeof in[0]; c++) {
         int64_t m = 5, k = 70, n = 9;
         int64_t da[2] = {m, k}, dw[2] = {k, n}, tw[2] = {1, k}, dout[2] = {m, n};
-        struct ht a = mk(in[c][0], 2, da, NULL, 0, (size_t)(m * k), 1);
-        struct ht w = mk(in[c][1], 2, dw, tw, 0, (size_t)(k * n), 2);
-        struct ht o = mk(in[c][2], 2, dout, NULL, 0, (size_t)(m * n), 3);
+        struct ht a = mks(in[c][0], 2, da, NULL, 0, (size_t)(m * k), 1);
+        struct ht w = mks(in[c][1], 2, dw, tw, 0, (size_t)(k * n), 2);
+        struct ht o = mks(in[c][2], 2, dout, NULL, 0, (size_t)(m * n), 3);
         run(aclnnMmGetWorkspaceSize, aclnnMm, &a, &w, &o);
         expect_product(&a, &w, &o);
         drop(&a), drop(&w), drop(&o);
@@ -121,9 +121,9 @@ static void test_mm_of_strided_views(void **state)
     (void)state;
     int64_t da[2] = {4, 6}, sa[2] = {14, 2}, db[2] = {6, 3}, sb[2] = {0, 1}, dout[2] = {4, 3},
             so[2] = {5, 1};
-    struct ht a = mk(ACL_FLOAT, 2, da, sa, 1, 60, 4);
-    struct ht b = mk(ACL_FLOAT, 2, db, sb, 2, 8, 5); /* every row the same */
-    struct ht o = mk(ACL_FLOAT, 2, dout, so, 0, 20, 6);
+    struct ht a = mks(ACL_FLOAT, 2, da, sa, 1, 60, 4);
+    struct ht b = mks(ACL_FLOAT, 2, db, sb, 2, 8, 5); /* every row the same */
+    struct ht o = mks(ACL_FLOAT, 2, dout, so, 0, 20, 6);
     run(aclnnMmGetWorkspaceSize, aclnnMm, &a, &b, &o);
     expect_product(&a, &b, &o);
     drop(&a), drop(&b), drop(&o);
@@ -135,18 +135,18 @@ static void test_batched_and_broadcast(void **state)
 {
     (void)state;
     int64_t da[4] = {2, 3, 4, 5}, db[3] = {3, 5, 6}, dout[4] = {2, 3, 4, 6};
-    struct ht a = mk(ACL_FLOAT16, 4, da, NULL, 0, 120, 7), b = mk(ACL_FLOAT, 3, db, NULL, 0, 90, 8);
-    struct ht o = mk(ACL_FLOAT, 4, dout, NULL, 0, 144, 9);
+    struct ht a = mks(ACL_FLOAT16, 4, da, NULL, 0, 120, 7), b = mks(ACL_FLOAT, 3, db, NULL, 0, 90, 8);
+    struct ht o = mks(ACL_FLOAT, 4, dout, NULL, 0, 144, 9);
     run(aclnnMatmulGetWorkspaceSize, aclnnMatmul, &a, &b, &o);
     expect_product(&a, &b, &o);
     int64_t dt[3] = {1, 5, 6}, st[3] = {30, 1, 5};
-    struct ht bt = mk(ACL_FLOAT, 3, dt, st, 0, 30, 10);
+    struct ht bt = mks(ACL_FLOAT, 3, dt, st, 0, 30, 10);
     run(aclnnMatmulGetWorkspaceSize, aclnnMatmul, &a, &bt, &o);
     expect_product(&a, &bt, &o);
     drop(&b), drop(&bt), drop(&o), drop(&a);
     int64_t d1[3] = {1, 3, 7}, d4[3] = {4, 7, 2}, d42[3] = {4, 3, 2};
-    struct ht x = mk(ACL_BF16, 3, d1, NULL, 0, 21, 11), y = mk(ACL_BF16, 3, d4, NULL, 0, 56, 12);
-    struct ht z = mk(ACL_BF16, 3, d42, NULL, 0, 24, 13);
+    struct ht x = mks(ACL_BF16, 3, d1, NULL, 0, 21, 11), y = mks(ACL_BF16, 3, d4, NULL, 0, 56, 12);
+    struct ht z = mks(ACL_BF16, 3, d42, NULL, 0, 24, 13);
     run(aclnnBatchMatMulGetWorkspaceSize, aclnnBatchMatMul, &x, &y, &z);
     expect_product(&x, &y, &z);
     drop(&x), drop(&y), drop(&z);
@@ -157,8 +157,8 @@ static void test_mv(void **state)
 {
     (void)state;
     int64_t ds[2] = {3, 4}, dv[1] = {4}, sv[1] = {2}, dout[1] = {3};
-    struct ht s = mk(ACL_FLOAT, 2, ds, NULL, 0, 12, 14), v = mk(ACL_FLOAT, 1, dv, sv, 1, 9, 15);
-    struct ht o = mk(ACL_FLOAT, 1, dout, NULL, 0, 3, 16);
+    struct ht s = mks(ACL_FLOAT, 2, ds, NULL, 0, 12, 14), v = mks(ACL_FLOAT, 1, dv, sv, 1, 9, 15);
+    struct ht o = mks(ACL_FLOAT, 1, dout, NULL, 0, 3, 16);
     run(aclnnMvGetWorkspaceSize, aclnnMv, &s, &v, &o);
     double got[3];
     fetch(&o, got);
@@ -176,9 +176,9 @@ static void test_refusals(void **state)
     (void)state;
     int64_t d23[2] = {2, 3}, d34[2] = {3, 4}, d44[2] = {4, 4}, d134[3] = {1, 3, 4}, d3[1] = {3},
             d2[1] = {2};
-    struct ht a = mk(ACL_FLOAT, 2, d23, NULL, 0, 6, 1), b = mk(ACL_FLOAT, 2, d34, NULL, 0, 12, 2);
-    struct ht c = mk(ACL_FLOAT, 2, d44, NULL, 0, 16, 3), b3 = mk(ACL_FLOAT, 3, d134, NULL, 0, 12, 4);
-    struct ht v = mk(ACL_FLOAT16, 1, d3, NULL, 0, 3, 5), o2 = mk(ACL_FLOAT, 1, d2, NULL, 0, 2, 6);
+    struct ht a = mks(ACL_FLOAT, 2, d23, NULL, 0, 6, 1), b = mks(ACL_FLOAT, 2, d34, NULL, 0, 12, 2);
+    struct ht c = mks(ACL_FLOAT, 2, d44, NULL, 0, 16, 3), b3 = mks(ACL_FLOAT, 3, d134, NULL, 0, 12, 4);
+    struct ht v = mks(ACL_FLOAT16, 1, d3, NULL, 0, 3, 5), o2 = mks(ACL_FLOAT, 1, d2, NULL, 0, 2, 6);
     uint64_t ws;
     aclOpExecutor *e = NULL;
     assert_int_equal(aclnnMmGetWorkspaceSize(a.t, b3.t, c.t, 1, &ws, &e), ACLNN_ERR_PARAM_INVALID);
@@ -259,12 +259,25 @@ static void check_wq_expert(aclDataType wdt, int g, bool offset, bool bias, int6
 {
     int64_t m = 3, k = 64, n = 6, groups = g ? k / g : 1;
     int64_t dx[2] = {m, k}, ds[2] = {groups, n}, dy[2] = {m, n}, db[1] = {n};
-    struct ht x = mk(ACL_FLOAT16, 2, dx, NULL, 0, (size_t)(m * k), 21);
+    struct ht x = mks(ACL_FLOAT16, 2, dx, NULL, 0, (size_t)(m * k), 21);
     struct qw w = mk_expert_weight(wdt, k, n, experts, ex);
-    struct ht s = mk(ACL_FLOAT16, 2, ds, NULL, 0, (size_t)(groups * n), 22);
-    struct ht off = mk(ACL_FLOAT16, 2, ds, NULL, 0, (size_t)(groups * n), 23);
-    struct ht b = mk(ACL_FLOAT16, 1, db, NULL, 0, (size_t)n, 24);
-    struct ht y = mk(ACL_FLOAT16, 2, dy, NULL, 0, (size_t)(m * n), 25);
+    /* Several experts: the scales as ggml's MUL_MAT_ID passes them
+     * (aclnn_ops.cpp ggml_cann_mul_mat_id_quant): every expert's stored as
+     * n rows of `groups`, this one's the transposed (groups, n) view at its
+     * offset, with one expert's storage shape. Like the weight, CANN takes
+     * it as a transposed view without Validate (hicann/ops-nn
+     * aclnn_weight_quant_batch_matmul_v2.cpp TensorContiguousProcess
+     * L1331-1339). */
+    int64_t sst[2] = {1, groups}, one = groups * n;
+    struct ht s = experts > 1 ? mks(ACL_FLOAT16, 2, ds, sst, ex * one, (size_t)(experts * one), 22)
+                              : mks(ACL_FLOAT16, 2, ds, NULL, 0, (size_t)one, 22);
+    if (experts > 1) {
+        aclDestroyTensor(s.t);
+        s.t = aclCreateTensor(ds, 2, ACL_FLOAT16, sst, s.offset, ACL_FORMAT_ND, &one, 1, s.dev);
+    }
+    struct ht off = mks(ACL_FLOAT16, 2, ds, NULL, 0, (size_t)(groups * n), 23);
+    struct ht b = mks(ACL_FLOAT16, 1, db, NULL, 0, (size_t)n, 24);
+    struct ht y = mks(ACL_FLOAT16, 2, dy, NULL, 0, (size_t)(m * n), 25);
     uint64_t ws = 0;
     aclOpExecutor *e = NULL;
     assert_int_equal(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(x.t, w.t, s.t,
@@ -278,11 +291,11 @@ static void check_wq_expert(aclDataType wdt, int g, bool offset, bool bias, int6
         for (int64_t j = 0; j < n; j++) {
             double sum = bias ? b.v[j] : 0, mag = fabs(sum);
             for (int64_t p = 0; p < k; p++) {
-                int64_t si = (g ? p / g : 0) * n + j;
+                int64_t gi[2] = {g ? p / g : 0, j};
                 double q = w.q[p * n + j];
                 if (offset)
-                    q = as(ACL_FLOAT16, q + off.v[si]);
-                double t = x.v[i * k + p] * as(ACL_FLOAT16, q * s.v[si]);
+                    q = as(ACL_FLOAT16, q + off.v[at_idx(&off, 2, gi)]);
+                double t = x.v[i * k + p] * as(ACL_FLOAT16, q * s.v[at_idx(&s, 2, gi)]);
                 sum += t, mag += fabs(t);
             }
             double want = as(ACL_FLOAT16, sum);
@@ -317,9 +330,9 @@ static void test_weight_quant_refusals(void **state)
 {
     (void)state;
     int64_t dx[2] = {2, 64}, dx2[2] = {2, 32}, ds[2] = {2, 6}, ds3[2] = {3, 6}, dy[2] = {2, 6};
-    struct ht x = mk(ACL_FLOAT16, 2, dx, NULL, 0, 128, 1), x2 = mk(ACL_FLOAT16, 2, dx2, NULL, 0, 64, 1);
-    struct ht s = mk(ACL_FLOAT16, 2, ds, NULL, 0, 12, 2), s3 = mk(ACL_FLOAT16, 2, ds3, NULL, 0, 18, 2);
-    struct ht y = mk(ACL_FLOAT16, 2, dy, NULL, 0, 12, 3), yf = mk(ACL_FLOAT, 2, dy, NULL, 0, 12, 3);
+    struct ht x = mks(ACL_FLOAT16, 2, dx, NULL, 0, 128, 1), x2 = mks(ACL_FLOAT16, 2, dx2, NULL, 0, 64, 1);
+    struct ht s = mks(ACL_FLOAT16, 2, ds, NULL, 0, 12, 2), s3 = mks(ACL_FLOAT16, 2, ds3, NULL, 0, 18, 2);
+    struct ht y = mks(ACL_FLOAT16, 2, dy, NULL, 0, 12, 3), yf = mks(ACL_FLOAT, 2, dy, NULL, 0, 12, 3);
     struct qw w = mk_weight(ACL_INT8, 64, 6);
     uint64_t ws;
     aclOpExecutor *e = NULL;
@@ -373,9 +386,9 @@ static void check_solve(aclDataType dt, bool upper, bool trans, bool unit)
         av[i] = i % (M + 1) == 0 ? 3 + (i % 3) : val((size_t)i, 7);
     int64_t da[3] = {B, M, M}, db[2] = {M, N}, dx[3] = {B, M, N}, sx[3] = {M * N + 1, N, 1};
     struct ht a = mk_vals(dt, 3, da, NULL, 0, B * M * M, 0, av);
-    struct ht b = mk(dt, 2, db, NULL, 0, M * N, 8); /* broadcast over A's batch */
-    struct ht x = mk(dt, 3, dx, sx, 0, 2 * (M * N + 1), 9); /* a gap between batches */
-    struct ht mo = mk(dt, 3, da, NULL, 0, B * M * M, 10);
+    struct ht b = mks(dt, 2, db, NULL, 0, M * N, 8); /* broadcast over A's batch */
+    struct ht x = mks(dt, 3, dx, sx, 0, 2 * (M * N + 1), 9); /* a gap between batches */
+    struct ht mo = mks(dt, 3, da, NULL, 0, B * M * M, 10);
     uint64_t ws = 1;
     aclOpExecutor *e = NULL;
     assert_int_equal(aclnnTriangularSolveGetWorkspaceSize(b.t, a.t, upper, trans, unit, x.t, mo.t,
@@ -417,9 +430,9 @@ static void test_triangular_solve_refusals(void **state)
 {
     (void)state;
     int64_t d23[2] = {2, 3}, d33[2] = {3, 3}, d32[2] = {3, 2};
-    struct ht a = mk(ACL_FLOAT, 2, d23, NULL, 0, 6, 1), sq = mk(ACL_FLOAT, 2, d33, NULL, 0, 9, 2);
-    struct ht b = mk(ACL_FLOAT, 2, d32, NULL, 0, 6, 3), h = mk(ACL_FLOAT16, 2, d32, NULL, 0, 6, 4);
-    struct ht d = mk(ACL_DOUBLE, 2, d33, NULL, 0, 9, 5);
+    struct ht a = mks(ACL_FLOAT, 2, d23, NULL, 0, 6, 1), sq = mks(ACL_FLOAT, 2, d33, NULL, 0, 9, 2);
+    struct ht b = mks(ACL_FLOAT, 2, d32, NULL, 0, 6, 3), h = mks(ACL_FLOAT16, 2, d32, NULL, 0, 6, 4);
+    struct ht d = mks(ACL_DOUBLE, 2, d33, NULL, 0, 9, 5);
     uint64_t ws;
     aclOpExecutor *e = NULL;
     const char *t = "AclNN_Parameter_Error(EZ1001)";

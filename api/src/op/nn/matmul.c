@@ -354,9 +354,13 @@ aclnnStatus api_impl_aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
             return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "biasOptional's shape should be [%lld] "
                            "or [1, %lld], actual is %s.", (long long)n, (long long)n, sb);
     }
+    /* the antiquant scale and offset follow the weight: transposed, they
+     * go through CreateTransposedView, not Contiguous
+     * (aclnn_weight_quant_batch_matmul_v2.cpp TensorContiguousProcess
+     * L1331-1339), as ggml's MUL_MAT_ID passes them */
     if ((rc = nn_out(&c, y, "y")) != OK || (rc = nn_in_matrix(&c, x, "x")) != OK ||
         (rc = nn_in_matrix(&c, weight, "weight")) != OK ||
-        (rc = nn_in(&c, antiquantScale, "antiquantScale")) != OK)
+        (rc = nn_in_matrix(&c, antiquantScale, "antiquantScale")) != OK)
         return rc;
     c.op->iparam[0] = -1; /* no int4 packing */
     c.op->iparam[1] = g;
@@ -365,7 +369,7 @@ aclnnStatus api_impl_aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
         return rc;
     if (antiquantOffsetOptional) {
         c.op->iparam[2] = c.op->n_in;
-        if ((rc = nn_in(&c, antiquantOffsetOptional, "antiquantOffsetOptional")) != OK)
+        if ((rc = nn_in_matrix(&c, antiquantOffsetOptional, "antiquantOffsetOptional")) != OK)
             return rc;
     }
     if (biasOptional) {
