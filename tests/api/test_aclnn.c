@@ -469,6 +469,18 @@ static void test_bad_input_codes(void **state)
                "elements along dim 0 (2 of them, stride 0) to one place: the output of an operator "
                "must not overlap itself (CANN requires that data should not overlap).");
     aclDestroyTensor(ob);
+    /* an empty output writes nothing twice: ggml's SET_ROWS casts a view of
+     * zero rows into a buffer whose outer strides are 0 (hicann/ops-math
+     * experimental/math/cast/op_api/aclnn_cast.cpp L143: an empty self
+     * plans nothing) */
+    int64_t d302[3] = {3, 0, 2}, s302[3] = {0, 0, 1}, none = 0;
+    aclTensor *ein = aclCreateTensor(d302, 3, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, &none, 1, a.dev);
+    ob = aclCreateTensor(d302, 3, ACL_FLOAT16, s302, 0, ACL_FORMAT_ND, &none, 1, o.dev);
+    assert_int_equal(aclnnCastGetWorkspaceSize(ein, ACL_FLOAT16, ob, &ws, &e), OK);
+    assert_int_equal(ws, 0);
+    assert_int_equal(aclnnCast(NULL, ws, e, S), OK);
+    aclDestroyTensor(ob);
+    aclDestroyTensor(ein);
     /* an output reaching past its storage: the same Validate as an input's */
     ob = aclCreateTensor(d22, 2, ACL_FLOAT, past, 0, ACL_FORMAT_ND, d4, 1, o.dev);
     assert_int_equal(aclnnReluGetWorkspaceSize(tr, ob, &ws, &e), ACLNN_ERR_INNER_NULLPTR);

@@ -254,7 +254,12 @@ aclnnStatus nn_out(struct nn_call *c, const aclTensor *t, const char *name)
     aclnnStatus rc = take(c, t, name, v, false);
     if (rc != OK)
         return rc;
+    /* an empty output writes nothing, so it cannot overlap itself (ggml's
+     * SET_ROWS casts a zero-row view into one whose outer strides are 0) */
+    bool empty = false;
     for (int i = 0; i < v->ndims; i++)
+        empty |= v->dims[i] == 0;
+    for (int i = 0; i < v->ndims && !empty; i++)
         if (v->strides[i] == 0 && v->dims[i] > 1)
             return nn_fail(c, ACLNN_ERR_PARAM_INVALID, "%s writes each of its elements along dim "
                            "%d (%lld of them, stride 0) to one place: the output of an operator "
