@@ -15,6 +15,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "nnsuite.h"
+#include "aclnn/acl_meta.h"
 
 
 /* ---- Host pictures of device tensors ---- */
@@ -169,9 +170,9 @@ static inline double as(aclDataType dt, double v)
 }
 
 /* A tensor: dims, strides (NULL: contiguous), offset, over storage of n
- * elements whose element i holds val(i) in type dt. */
-static inline struct ht mk(aclDataType dt, int nd, const int64_t *dims, const int64_t *strides,
-                    int64_t offset, size_t n, double (*val)(size_t))
+ * elements whose element i holds vals[i] as a value of type dt. */
+static inline struct ht mk_of(aclDataType dt, int nd, const int64_t *dims, const int64_t *strides,
+                              int64_t offset, size_t n, const double *vals)
 {
     struct ht h = {dt, nd, {0}, {0}, offset, n, calloc(n ? n : 1, sizeof(double)), NULL, NULL};
     int64_t s = 1;
@@ -183,7 +184,7 @@ static inline struct ht mk(aclDataType dt, int nd, const int64_t *dims, const in
     size_t es = aclDataTypeSize(dt), bytes = n * es;
     char *host = malloc(bytes ? bytes : 1);
     for (size_t i = 0; i < n; i++) {
-        h.v[i] = as(dt, val(i));
+        h.v[i] = as(dt, vals[i]);
         enc(dt, host + i * es, h.v[i]);
     }
     assert_int_equal(aclrtMalloc(&h.dev, bytes ? bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST), 0);
@@ -197,8 +198,20 @@ static inline struct ht mk(aclDataType dt, int nd, const int64_t *dims, const in
     return h;
 }
 
+/* The same, element i holding val(i). */
+static inline struct ht mk(aclDataType dt, int nd, const int64_t *dims, const int64_t *strides,
+                           int64_t offset, size_t n, double (*val)(size_t))
+{
+    double *vals = malloc((n ? n : 1) * sizeof *vals);
+    for (size_t i = 0; i < n; i++)
+        vals[i] = val(i);
+    struct ht h = mk_of(dt, nd, dims, strides, offset, n, vals);
+    free(vals);
+    return h;
+}
+
 /* The storage's values as the device holds them now. */
-static inline void fetch(struct ht *h, double *out)
+static inline void fetch(const struct ht *h, double *out)
 {
     assert_int_equal(aclrtSynchronizeStream(S), 0);
     size_t es = aclDataTypeSize(h->dt), bytes = h->n * es;

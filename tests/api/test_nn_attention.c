@@ -22,9 +22,9 @@ static void check_rope(aclDataType dt, int64_t mode)
     enum { B = 2, L = 3, N = 2, D = 8 };
     /* x: a (B, L, N, D) view of (B, N, L, D) storage */
     int64_t dx[4] = {B, L, N, D}, sx[4] = {N * L * D, D, L * D, 1}, dc[4] = {1, L, 1, D};
-    struct ht x = mk(dt, 4, dx, sx, 0, B * L * N * D, 1);
-    struct ht c = mk(dt, 4, dc, NULL, 0, L * D, 2), s = mk(dt, 4, dc, NULL, 0, L * D, 3);
-    struct ht o = mk(dt, 4, dx, NULL, 0, B * L * N * D, 4);
+    struct ht x = mks(dt, 4, dx, sx, 0, B * L * N * D, 1);
+    struct ht c = mks(dt, 4, dc, NULL, 0, L * D, 2), s = mks(dt, 4, dc, NULL, 0, L * D, 3);
+    struct ht o = mks(dt, 4, dx, NULL, 0, B * L * N * D, 4);
     uint64_t ws = 1;
     aclOpExecutor *e = NULL;
     assert_int_equal(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x.t, c.t, s.t, mode, o.t, &ws,
@@ -40,8 +40,8 @@ static void check_rope(aclDataType dt, int64_t mode)
                     int64_t idx[4] = {b, q, h, i}, ri[4] = {b, q, h, 0};
                     ri[3] = mode ? (i % 2 ? i - 1 : i + 1) : (i < D / 2 ? i + D / 2 : i - D / 2);
                     double sign = mode ? (i % 2 ? 1 : -1) : (i < D / 2 ? -1 : 1);
-                    double want = x.v[at(&x, 4, idx)] * c.v[at(&c, 4, idx)] +
-                                  sign * x.v[at(&x, 4, ri)] * s.v[at(&s, 4, idx)];
+                    double want = x.v[at_idx(&x, 4, idx)] * c.v[at_idx(&c, 4, idx)] +
+                                  sign * x.v[at_idx(&x, 4, ri)] * s.v[at_idx(&s, 4, idx)];
                     want = as(dt, want);
                     double g = got[((b * L + q) * N + h) * D + i];
                     if (fabs(g - want) > 1e-6 + (dt == ACL_FLOAT ? 0 : fabs(want) / 128))
@@ -66,8 +66,8 @@ static void test_rope_refusals(void **state)
 {
     (void)state;
     int64_t d4[4] = {1, 2, 1, 4}, d3[3] = {2, 1, 4}, d5[4] = {1, 2, 1, 6};
-    struct ht x = mk(ACL_FLOAT, 4, d4, NULL, 0, 8, 1), h = mk(ACL_FLOAT16, 4, d4, NULL, 0, 8, 2);
-    struct ht x3 = mk(ACL_FLOAT, 3, d3, NULL, 0, 8, 3), w = mk(ACL_FLOAT, 4, d5, NULL, 0, 12, 4);
+    struct ht x = mks(ACL_FLOAT, 4, d4, NULL, 0, 8, 1), h = mks(ACL_FLOAT16, 4, d4, NULL, 0, 8, 2);
+    struct ht x3 = mks(ACL_FLOAT, 3, d3, NULL, 0, 8, 3), w = mks(ACL_FLOAT, 4, d5, NULL, 0, 12, 4);
     uint64_t ws;
     aclOpExecutor *e = NULL;
     FAILS(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x.t, h.t, x.t, 0, x.t, &ws, &e),
@@ -97,18 +97,18 @@ static double el(const struct ht *t, const struct fia *f, int64_t heads, int64_t
 {
     if (f->bsh) {
         int64_t idx[3] = {b, s, h * f->d + i};
-        return t->v[at(t, 3, idx)];
+        return t->v[at_idx(t, 3, idx)];
     }
     int64_t idx[4] = {b, s, h, i};
     (void)heads;
-    return t->v[at(t, 4, idx)];
+    return t->v[at_idx(t, 4, idx)];
 }
 
 static struct ht mk_bsx(const struct fia *f, int64_t s, int64_t heads, int seed)
 {
     int64_t d4[4] = {f->b, s, heads, f->d}, d3[3] = {f->b, s, heads * f->d};
-    return f->bsh ? mk(ACL_FLOAT16, 3, d3, NULL, 0, (size_t)(f->b * s * heads * f->d), seed)
-                  : mk(ACL_FLOAT16, 4, d4, NULL, 0, (size_t)(f->b * s * heads * f->d), seed);
+    return f->bsh ? mks(ACL_FLOAT16, 3, d3, NULL, 0, (size_t)(f->b * s * heads * f->d), seed)
+                  : mks(ACL_FLOAT16, 4, d4, NULL, 0, (size_t)(f->b * s * heads * f->d), seed);
 }
 
 static void check_fia(const struct fia *f, bool pse_on, bool mask_on, bool lse_on)
@@ -121,9 +121,9 @@ static void check_fia(const struct fia *f, bool pse_on, bool mask_on, bool lse_o
     double *mv = malloc(nm * sizeof *mv);
     for (size_t i = 0; i < nm; i++) /* a causal-like pattern, never a whole row */
         mv[i] = (double)(((int64_t)i % f->skv) > ((int64_t)i / f->skv) % f->sq + 1);
-    struct ht p = mk(ACL_FLOAT16, 4, dp, NULL, 0, (size_t)(f->n * f->sq * f->skv), 5);
+    struct ht p = mks(ACL_FLOAT16, 4, dp, NULL, 0, (size_t)(f->n * f->sq * f->skv), 5);
     struct ht m = mk_vals(ACL_BOOL, 4, dm, NULL, 0, nm, 0, mv);
-    struct ht l = mk(ACL_FLOAT, 4, dl, NULL, 0, (size_t)(f->b * f->n * f->sq), 6);
+    struct ht l = mks(ACL_FLOAT, 4, dl, NULL, 0, (size_t)(f->b * f->n * f->sq), 6);
     aclTensorList *kl = aclCreateTensorList((const aclTensor *const *)&k.t, 1);
     aclTensorList *vl = aclCreateTensorList((const aclTensor *const *)&v.t, 1);
     double scale = 1 / sqrt((double)f->d);

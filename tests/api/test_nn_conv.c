@@ -60,7 +60,7 @@ static void conv_ref(const struct ht *x, const struct ht *w, const struct ht *b,
                                         if (oy < 0 || oy >= oh || ox < 0 || ox >= ow)
                                             continue;
                                         int64_t idx[4] = {bn, cin, y, xx}, i3[3] = {bn, cin, xx};
-                                        double xv = x->v[two ? at(x, 4, idx) : at(x, 3, i3)];
+                                        double xv = x->v[two ? at_idx(x, 4, idx) : at_idx(x, 3, i3)];
                                         ref[((bn * co + cout) * oh + oy) * ow + ox] += xv * wv;
                                     }
                             } else { /* out (y, xx) reads input (y s - p + i d, ...) */
@@ -70,7 +70,7 @@ static void conv_ref(const struct ht *x, const struct ht *w, const struct ht *b,
                                         if (iy < 0 || iy >= h || ix < 0 || ix >= wd)
                                             continue;
                                         int64_t idx[4] = {bn, cin, iy, ix}, i3[3] = {bn, cin, ix};
-                                        double xv = x->v[two ? at(x, 4, idx) : at(x, 3, i3)];
+                                        double xv = x->v[two ? at_idx(x, 4, idx) : at_idx(x, 3, i3)];
                                         ref[((bn * co + cout) * oh + y) * ow + xx] += xv * wv;
                                     }
                             }
@@ -101,7 +101,7 @@ static void check_conv(struct ht *x, struct ht *w, struct ht *b, struct ht *o, c
         int64_t idx[4], r = k;
         for (int j = o->nd - 1; j >= 0; j--)
             idx[j] = r % o->dims[j], r /= o->dims[j];
-        int64_t st = at(o, o->nd, idx);
+        int64_t st = at_idx(o, o->nd, idx);
         mine[st] = 1;
         double want = as(o->dt, ref[k]);
         double tol = 1e-5 * (1 + fabs(want)) + (o->dt == ACL_FLOAT ? 0 : fabs(want) / 256);
@@ -123,8 +123,8 @@ static void test_conv2d_grouped_strided_padded_dilated(void **state)
     struct cp c = {{2, 1}, {1, 0}, {1, 2}, {0, 0}, 2, false};
     const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
     for (size_t t = 0; t < 3; t++) {
-        struct ht x = mk(types[t], 4, dx, NULL, 0, 240, 1), w = mk(types[t], 4, dw, NULL, 0, 72, 2);
-        struct ht b = mk(types[t], 1, db, NULL, 0, 6, 3), o = mk(types[t], 4, dout, NULL, 0, 144, 4);
+        struct ht x = mks(types[t], 4, dx, NULL, 0, 240, 1), w = mks(types[t], 4, dw, NULL, 0, 72, 2);
+        struct ht b = mks(types[t], 1, db, NULL, 0, 6, 3), o = mks(types[t], 4, dout, NULL, 0, 144, 4);
         check_conv(&x, &w, &b, &o, &c);
         drop(&x), drop(&w), drop(&b), drop(&o);
     }
@@ -136,8 +136,8 @@ static void test_conv1d_transposed(void **state)
     /* (5 - 1) * 2 - 2 * 1 + 1 * (4 - 1) + 1 + 1 = 11 */
     int64_t dx[3] = {1, 3, 5}, dw[3] = {3, 2, 4}, dout[3] = {1, 2, 11};
     struct cp c = {{2}, {1}, {1}, {1}, 1, true};
-    struct ht x = mk(ACL_FLOAT, 3, dx, NULL, 0, 15, 5), w = mk(ACL_FLOAT, 3, dw, NULL, 0, 24, 6);
-    struct ht o = mk(ACL_FLOAT, 3, dout, NULL, 0, 22, 7);
+    struct ht x = mks(ACL_FLOAT, 3, dx, NULL, 0, 15, 5), w = mks(ACL_FLOAT, 3, dw, NULL, 0, 24, 6);
+    struct ht o = mks(ACL_FLOAT, 3, dout, NULL, 0, 22, 7);
     check_conv(&x, &w, NULL, &o, &c);
     drop(&x), drop(&w), drop(&o);
 }
@@ -151,9 +151,9 @@ static void test_conv1d_depthwise_into_a_transposed_view(void **state)
     int64_t dx[3] = {N, C, LIN}, dw[3] = {C, 1, K}, sw[3] = {K, K, 1};
     int64_t dout[3] = {N, C, L}, so[3] = {C * L, 1, C};
     struct cp c = {{1}, {0}, {1}, {0}, C, false};
-    struct ht x = mk(ACL_FLOAT, 3, dx, NULL, 0, N * C * LIN, 8);
-    struct ht w = mk(ACL_FLOAT, 3, dw, sw, 0, C * K, 9);
-    struct ht o = mk(ACL_FLOAT, 3, dout, so, 0, N * C * L, 10);
+    struct ht x = mks(ACL_FLOAT, 3, dx, NULL, 0, N * C * LIN, 8);
+    struct ht w = mks(ACL_FLOAT, 3, dw, sw, 0, C * K, 9);
+    struct ht o = mks(ACL_FLOAT, 3, dout, so, 0, N * C * L, 10);
     check_conv(&x, &w, NULL, &o, &c);
     drop(&x), drop(&w), drop(&o);
 }
@@ -163,8 +163,8 @@ static void test_conv_refusals(void **state)
     (void)state;
     int64_t dx[4] = {1, 3, 4, 4}, dw[4] = {2, 3, 3, 3}, dout[4] = {1, 2, 2, 2}, bad[4] = {1, 2, 3, 2};
     int64_t one[2] = {1, 1}, zero[2] = {0, 0};
-    struct ht x = mk(ACL_FLOAT, 4, dx, NULL, 0, 48, 1), w = mk(ACL_FLOAT, 4, dw, NULL, 0, 54, 2);
-    struct ht o = mk(ACL_FLOAT, 4, dout, NULL, 0, 8, 3), ob = mk(ACL_FLOAT, 4, bad, NULL, 0, 12, 4);
+    struct ht x = mks(ACL_FLOAT, 4, dx, NULL, 0, 48, 1), w = mks(ACL_FLOAT, 4, dw, NULL, 0, 54, 2);
+    struct ht o = mks(ACL_FLOAT, 4, dout, NULL, 0, 8, 3), ob = mks(ACL_FLOAT, 4, bad, NULL, 0, 12, 4);
     aclIntArray *s = aclCreateIntArray(one, 2), *p = aclCreateIntArray(zero, 2);
     aclIntArray *s1 = aclCreateIntArray(one, 1);
     uint64_t ws;
@@ -250,14 +250,14 @@ static void test_avg_pool2d(void **state)
     (void)state;
     int64_t dx[4] = {2, 3, 5, 7}, k[2] = {3, 2}, s[2] = {2, 2}, p[2] = {1, 1};
     int64_t d1[4] = {2, 3, 3, 4}, d2[4] = {2, 3, 3, 4}; /* (5+2-3)/2+1, (7+2-2)/2+1 */
-    struct ht x = mk(ACL_FLOAT, 4, dx, NULL, 0, 210, 11), o = mk(ACL_FLOAT, 4, d1, NULL, 0, 72, 12);
+    struct ht x = mks(ACL_FLOAT, 4, dx, NULL, 0, 210, 11), o = mks(ACL_FLOAT, 4, d1, NULL, 0, 72, 12);
     avg(&x, &o, k, s, p, false, true, 0); /* ggml's POOL_2D avg */
     avg(&x, &o, k, s, p, false, false, 0);
     avg(&x, &o, k, s, p, false, true, 5);
     drop(&o);
     /* ceil mode: ceil((7 + 2 - 2) / 2) + 1 = 5 would start in the right pad: 4 */
-    struct ht o2 = mk(ACL_FLOAT16, 4, d2, NULL, 0, 72, 13);
-    struct ht xh = mk(ACL_FLOAT16, 4, dx, NULL, 0, 210, 11);
+    struct ht o2 = mks(ACL_FLOAT16, 4, d2, NULL, 0, 72, 13);
+    struct ht xh = mks(ACL_FLOAT16, 4, dx, NULL, 0, 210, 11);
     avg(&xh, &o2, k, s, p, true, true, 0);
     drop(&o2), drop(&xh), drop(&x);
 }
@@ -267,7 +267,7 @@ static void test_max_pool(void **state)
     (void)state;
     int64_t dx[3] = {2, 5, 6}, dout[3] = {2, 3, 3}; /* (5+1+1-3)/2+1 = 3, (6+1+0-2)/2+1 = 3 */
     int64_t k[2] = {3, 2}, s[2] = {2, 2}, pads[4] = {1, 1, 1, 0}, dil[2] = {1, 1}, p[2] = {1, 1};
-    struct ht x = mk(ACL_FLOAT, 3, dx, NULL, 0, 60, 14), o = mk(ACL_FLOAT, 3, dout, NULL, 0, 18, 15);
+    struct ht x = mks(ACL_FLOAT, 3, dx, NULL, 0, 60, 14), o = mks(ACL_FLOAT, 3, dout, NULL, 0, 18, 15);
     aclIntArray *ka = aclCreateIntArray(k, 2), *sa = aclCreateIntArray(s, 2),
                 *pa = aclCreateIntArray(pads, 4), *da = aclCreateIntArray(dil, 2);
     uint64_t ws = 1;
