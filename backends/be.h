@@ -183,6 +183,14 @@ struct be_view {
     int64_t dims[BE_OP_MAX_DIMS];
     int64_t strides[BE_OP_MAX_DIMS];
     int64_t offset; /* element 0 is data + offset elements */
+    /* CANN's FRACTAL_NZ layout (what aclnnTransMatmulWeight writes;
+     * api/abi/opview.h): 0 for ND, else the fractal's width (16 for 2-byte
+     * types, 32 for 1-byte ones). The last two dims are then an ND matrix
+     * [R, C] (nz_t: its transpose) stored as NZ from data + offset
+     * elements, the leading dims whole matrices one after another; the
+     * strides are not read. */
+    int nz_c0;
+    bool nz_t;
 };
 /* An operator with typed parameters (what each kind reads of them: its
  * line in its family's list, api/abi/ops/<family>.def). */

@@ -1032,7 +1032,8 @@ SAME(SIM_DT_BF16, ACL_BF16);
 #undef SAME
 static struct sim_view sim_view_of(const struct be_view *t)
 {
-    struct sim_view r = {t->data, t->dev, (enum sim_dtype)t->dtype, t->ndims, {0}, {0}, t->offset};
+    struct sim_view r = {t->data, t->dev, (enum sim_dtype)t->dtype, t->ndims, {0}, {0}, t->offset,
+                         t->nz_c0, t->nz_t};
     for (int i = 0; i < t->ndims && i < SIM_OP_MAX_DIMS; i++) {
         r.dims[i] = t->dims[i];
         r.strides[i] = t->strides[i];

@@ -668,6 +668,8 @@ struct sim_view {
     int64_t dims[SIM_OP_MAX_DIMS];
     int64_t strides[SIM_OP_MAX_DIMS];
     int64_t offset; /* element 0 is data + offset elements */
+    int nz_c0; /* FRACTAL_NZ: as be_view's (backends/be.h); 0 for ND */
+    bool nz_t;
 };
 
 /* An operator: its kind, its tensors and its typed parameters (what each

@@ -29,4 +29,40 @@ static inline bool opview_extent(int ndims, const int64_t *dims, const int64_t *
     return true;
 }
 
+/* ---- CANN's FRACTAL_NZ layout of matrices ----
+ *
+ * What aclnnTransMatmulWeight writes and the matrix products read from a
+ * FRACTAL_NZ weight: an ND matrix [R, C] cut into fractals of 16 rows and
+ * c0 columns (c0: 32 bytes of the type), R and C rounded up to them, the
+ * fractals of one column block stored one after another down the rows, the
+ * column blocks one after another: shape [C / c0, R / 16, 16, c0]
+ * (hicann/ops-math conversion/trans_data/op_api/aclnn_trans_matmul_weight.cpp:
+ * the sizes of CalculateMatmulWeightSize, L129-153). */
+
+/* Elements one NZ matrix of R x C takes. */
+static inline int64_t opview_nz_matrix(int64_t r, int64_t c, int c0)
+{
+    return (r + 15) / 16 * 16 * ((c + c0 - 1) / c0 * c0);
+}
+
+/* The NZ storage element of (r, c) of a matrix of `rows` rows. */
+static inline int64_t opview_nz_index(int64_t r, int64_t c, int64_t rows, int c0)
+{
+    return ((c / c0) * ((rows + 15) / 16) + r / 16) * 16 * c0 + (r % 16) * c0 + c % c0;
+}
+
+/* The storage elements an NZ view reaches from its offset: a whole NZ
+ * matrix for each index of its leading dims; its last two dims are the
+ * stored matrix (transposed: t); 0 for no elements. */
+static inline int64_t opview_nz_elems(int ndims, const int64_t *dims, int c0, bool t)
+{
+    if (ndims < 2)
+        return 0;
+    int64_t r = dims[ndims - 2], c = dims[ndims - 1];
+    int64_t n = t ? opview_nz_matrix(c, r, c0) : opview_nz_matrix(r, c, c0);
+    for (int i = 0; i < ndims - 2; i++)
+        n *= dims[i];
+    return r && c ? n : 0;
+}
+
 #endif /* ACLSIM_API_ABI_OPVIEW_H_ */

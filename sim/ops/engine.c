@@ -16,6 +16,11 @@ void sim_view_span(const struct sim_view *v, const void **lo, size_t *bytes)
 {
     size_t es = sim_dt_size(v->dt);
     int64_t min, max;
+    if (v->nz_c0) {
+        *lo = (const char *)v->data + v->offset * (int64_t)es;
+        *bytes = (size_t)opview_nz_elems(v->ndims, v->dims, v->nz_c0, v->nz_t) * es;
+        return;
+    }
     if (!opview_extent(v->ndims, v->dims, v->strides, v->offset, &min, &max)) {
         *lo = v->data;
         *bytes = 0;
@@ -39,7 +44,8 @@ int64_t sim_view_elems(const struct sim_view *v)
 static bool same_view(const struct sim_view *a, const struct sim_view *b)
 {
     if (a->data != b->data || a->ndims != b->ndims ||
-        sim_dt_size(a->dt) != sim_dt_size(b->dt) || a->offset != b->offset)
+        sim_dt_size(a->dt) != sim_dt_size(b->dt) || a->offset != b->offset ||
+        a->nz_c0 != b->nz_c0 || a->nz_t != b->nz_t)
         return false;
     for (int i = 0; i < a->ndims; i++)
         if (a->dims[i] != b->dims[i] || (a->dims[i] > 1 && a->strides[i] != b->strides[i]))

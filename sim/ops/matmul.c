@@ -11,7 +11,9 @@
  * int8 or int4 weight in x's type first, then multiplies the same way. Integer products (GEMM of int8) go through
  * dgemm on doubles, exact as the cube's int32 accumulation. The fp32
  * accumulators are what the workspace keeps; they reach the output's view
- * in its type through the engine.
+ * in its type through the engine. A FRACTAL_NZ operand (a weight laid out
+ * by aclnnTransMatmulWeight, TRANS_NZ in nz.c) is gathered from its NZ
+ * fractals first.
  */
 #include <cblas.h>
 #include <string.h>
@@ -161,7 +163,9 @@ static enum sim_rc operand(const struct sim_view *v, const char *elem0, const in
         size_t es = dbl ? sizeof(double) : sizeof(float);
         if (!(m->own = base_malloc((size_t)(n ? n : 1) * es)))
             return SIM_EHOSTMEM;
-        if (n)
+        if (n && v->nz_c0)
+            sim_nz_gather(v, elem0, m->own, dbl);
+        else if (n)
             walk(v, (char *)(uintptr_t)elem0, m->own, dbl, false);
         m->p = m->own;
         m->ld = c > 1 ? c : 1;
@@ -377,6 +381,8 @@ static enum sim_rc compute_kind(const struct sim_op *op, struct sim_access *x, v
 {
     if (op->kind == SIM_OP_TRSM)
         return solve(op, x);
+    if (op->kind == SIM_OP_TRANS_NZ)
+        return sim_nz_trans(op, x);
     return compute(op, x, ws_host, ws_len);
 }
 
@@ -385,6 +391,11 @@ static void cost(const struct sim_op *op, double *flops, bool *cube)
     if (op->kind == SIM_OP_TRSM) { /* m * m * n multiply-adds a batch, on the vector unit */
         const struct sim_view *xo = &op->out[0];
         *flops = (double)sim_view_elems(xo) * (double)xo->dims[xo->ndims - 2];
+        *cube = false;
+        return;
+    }
+    if (op->kind == SIM_OP_TRANS_NZ) { /* a move, element by element */
+        *flops = (double)sim_view_elems(&op->in[0]);
         *cube = false;
         return;
     }

@@ -103,6 +103,14 @@ void sim_gather_f64_bcast(const struct sim_view *v, const char *elem0, int nd,
 /* Write src (row-major doubles) into the view, in its type (sim_dt_store). */
 void sim_scatter_f64(const struct sim_view *v, char *elem0, const double *src);
 
+/* ---- nz.c: CANN's FRACTAL_NZ matrices ---- */
+
+/* FRACTAL_NZ view v's elements (element 0 at elem0), in row-major order of
+ * its dims, as doubles (dbl) or floats into a. */
+void sim_nz_gather(const struct sim_view *v, const char *elem0, void *a, bool dbl);
+/* TRANS_NZ: out[0] (in[0]'s storage, NZ) = in[0] (ND) laid out in NZ. */
+enum sim_rc sim_nz_trans(const struct sim_op *op, struct sim_access *x);
+
 /* ---- the families ---- */
 
 /* What a family provides for each of its kinds. */

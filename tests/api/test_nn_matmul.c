@@ -25,6 +25,7 @@
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mv.h"
+#include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "aclnnop/aclnn_triangular_solve.h"
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 
@@ -196,6 +197,130 @@ static void test_refusals(void **state)
                "input, but got vec with sizes [2, 3].");
     assert_null(e);
     drop(&a), drop(&b), drop(&c), drop(&b3), drop(&v), drop(&o2);
+}
+
+/* ---- TransMatmulWeight: weights in FRACTAL_NZ ---- */
+
+/* Where (r, c) of a matrix of `rows` rows lies in CANN's FRACTAL_NZ, as the
+ * test reads the layout (hicann/ops-math conversion/trans_data: fractals of
+ * 16 rows by c0 columns, c0 = 32 bytes of the type; the fractals of one
+ * column block follow each other down the rows, then the next block). */
+static int64_t nz_index(int64_t r, int64_t c, int64_t rows, int64_t c0)
+{
+    int64_t r1 = (rows + 15) / 16;
+    return (c / c0) * r1 * 16 * c0 + (r / 16) * 16 * c0 + (r % 16) * c0 + c % c0;
+}
+
+/* ggml's weights with GGML_CANN_WEIGHT_NZ (on by default): n rows of k,
+ * allocated as aclnnCalculateMatmulWeightSizeV2 says, laid out in NZ by
+ * TransMatmulWeight on their ND view (n, k), then passed to Mm as the
+ * transposed view (k, n) with format FRACTAL_NZ (ggml-cann.cpp
+ * weight_format_to_nz, aclnn_ops.cpp ggml_cann_mat_mul_fp). */
+static void check_nz(aclDataType dt, int64_t n, int64_t k)
+{
+    int64_t c0 = dt == ACL_INT8 ? 32 : 16, shape[2] = {n, k};
+    uint64_t size = 0;
+    aclIntArray *sh = aclCreateIntArray(shape, 2);
+    assert_int_equal(aclnnCalculateMatmulWeightSizeV2(sh, dt, &size), OK);
+    aclDestroyIntArray(sh);
+    assert_int_equal(size, (n + 15) / 16 * 16 * ((k + c0 - 1) / c0 * c0));
+    struct ht w = mks(dt, 2, shape, NULL, 0, (size_t)size, 7);
+    uint64_t ws = 1;
+    aclOpExecutor *e = NULL;
+    assert_int_equal(aclnnTransMatmulWeightGetWorkspaceSize(w.t, &ws, &e), OK);
+    assert_int_equal(ws, 0);
+    assert_int_equal(aclnnTransMatmulWeight(NULL, 0, e, S), OK);
+    /* the tensor now says what its storage is (L262-264) */
+    aclFormat f;
+    assert_int_equal(aclGetFormat(w.t, &f), OK);
+    assert_int_equal(f, ACL_FORMAT_FRACTAL_NZ);
+    int64_t *sd = NULL;
+    uint64_t sn = 0;
+    assert_int_equal(aclGetStorageShape(w.t, &sd, &sn), OK);
+    assert_int_equal(sn, 4);
+    assert_true(sd[0] == (k + c0 - 1) / c0 && sd[1] == (n + 15) / 16 && sd[2] == 16 && sd[3] == c0);
+    free(sd);
+    double *got = malloc(size * sizeof *got);
+    char *mine = calloc(size, 1);
+    fetch(&w, got);
+    for (int64_t r = 0; r < n; r++)
+        for (int64_t c = 0; c < k; c++) {
+            int64_t at = nz_index(r, c, n, c0);
+            mine[at] = 1;
+            if (got[at] != w.v[r * k + c])
+                fail_msg("(%lld, %lld) at NZ element %lld: %g, want %g", (long long)r,
+                         (long long)c, (long long)at, got[at], w.v[r * k + c]);
+        }
+    for (uint64_t i = 0; i < size; i++)
+        if (!mine[i] && got[i] != 0)
+            fail_msg("NZ padding element %llu is %g, not 0", (unsigned long long)i, got[i]);
+    free(got), free(mine);
+    if (dt != ACL_INT8) {
+        int64_t m = 3, da[2] = {m, k}, dv[2] = {k, n}, tv[2] = {1, k}, dout[2] = {m, n};
+        int64_t nd_elems = n * k;
+        struct ht a = mks(dt, 2, da, NULL, 0, (size_t)(m * k), 8);
+        struct ht o = mks(dt, 2, dout, NULL, 0, (size_t)(m * n), 9);
+        struct ht wt = w; /* the host picture keeps the ND values */
+        memcpy(wt.dims, dv, sizeof dv);
+        memcpy(wt.strides, tv, sizeof tv);
+        wt.t = aclCreateTensor(dv, 2, dt, tv, 0, ACL_FORMAT_FRACTAL_NZ, &nd_elems, 1, w.dev);
+        run(aclnnMmGetWorkspaceSize, aclnnMm, &a, &wt, &o);
+        expect_product(&a, &wt, &o);
+        aclDestroyTensor(wt.t);
+        drop(&a), drop(&o);
+    }
+    drop(&w);
+}
+
+static void test_trans_matmul_weight(void **state)
+{
+    (void)state;
+    check_nz(ACL_FLOAT16, 20, 40); /* padded both ways */
+    check_nz(ACL_BF16, 32, 48);
+    check_nz(ACL_FLOAT16, 1, 70);
+    check_nz(ACL_INT8, 20, 40);
+}
+
+/* Its refusals (aclnn_trans_matmul_weight.cpp CheckParams L190-221, the
+ * 2-6 dims of L250-255) and an NZ tensor where aclsim reads only ND. */
+static void test_trans_matmul_weight_refusals(void **state)
+{
+    (void)state;
+    int64_t d2[2] = {4, 8}, d1[1] = {8}, d0[2] = {0, 8};
+    struct ht f32 = mks(ACL_FLOAT, 2, d2, NULL, 0, 32, 1), v1 = mks(ACL_FLOAT16, 1, d1, NULL, 0, 8, 1);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    assert_int_equal(aclnnTransMatmulWeightGetWorkspaceSize(NULL, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclnnTransMatmulWeightGetWorkspaceSize(f32.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnTransMatmulWeightGetWorkspaceSize: Tensor "
+               "input not implemented for DT_FLOAT, should be in dtype support list [DT_FLOAT16,"
+               "DT_INT8,DT_UINT8,DT_BF16,DT_HIFLOAT8,DT_FLOAT8_E4M3FN,].");
+    aclTensor *nchw = aclCreateTensor(d2, 2, ACL_FLOAT16, NULL, 0, ACL_FORMAT_NCHW, d2, 2, v1.dev);
+    assert_int_equal(aclnnTransMatmulWeightGetWorkspaceSize(nchw, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnTransMatmulWeightGetWorkspaceSize: the "
+               "format of input should be ND. Actual is [NCHW].");
+    aclDestroyTensor(nchw);
+    assert_int_equal(aclnnTransMatmulWeightGetWorkspaceSize(v1.t, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    expect_msg("AclNN_Parameter_Error(EZ1001)", "aclnnTransMatmulWeightGetWorkspaceSize: It is "
+               "expected that tensorShape has 2-6 dimensions, but got dimensions 1.");
+    assert_null(e);
+    /* an empty weight plans nothing (L236-240) */
+    aclTensor *empty = aclCreateTensor(d0, 2, ACL_FLOAT16, NULL, 0, ACL_FORMAT_ND, d0, 2, v1.dev);
+    ws = 9;
+    assert_int_equal(aclnnTransMatmulWeightGetWorkspaceSize(empty, &ws, &e), OK);
+    assert_int_equal(ws, 0);
+    assert_int_equal(aclnnTransMatmulWeight(NULL, 0, e, S), OK);
+    aclDestroyTensor(empty);
+    /* an NZ tensor anywhere but a matrix product's operand is refused */
+    aclTensor *nz = aclCreateTensor(d2, 2, ACL_FLOAT16, NULL, 0, ACL_FORMAT_FRACTAL_NZ, d2, 2, v1.dev);
+    aclTensor *o = aclCreateTensor(d2, 2, ACL_FLOAT16, NULL, 0, ACL_FORMAT_ND, d2, 2, v1.dev);
+    e = NULL;
+    assert_int_equal(aclnnMvGetWorkspaceSize(nz, v1.t, o, 1, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    assert_null(e);
+    aclDestroyTensor(nz), aclDestroyTensor(o);
+    drop(&f32), drop(&v1);
 }
 
 /* ---- WeightQuantBatchMatmulV2 ---- */
@@ -462,6 +587,8 @@ int main(void)
         cmocka_unit_test(test_batched_and_broadcast),
         cmocka_unit_test(test_mv),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_trans_matmul_weight),
+        cmocka_unit_test(test_trans_matmul_weight_refusals),
         cmocka_unit_test(test_weight_quant_int8_and_int4),
         cmocka_unit_test(test_weight_quant_refusals),
         cmocka_unit_test(test_triangular_solve),

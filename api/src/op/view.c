@@ -18,6 +18,8 @@ void api_view_init(struct be_view *v, const void *data, bool dev, aclDataType dt
     v->dtype = dtype;
     v->ndims = ndims;
     v->offset = 0;
+    v->nz_c0 = 0;
+    v->nz_t = false;
     int64_t s = 1;
     for (int i = ndims - 1; i >= 0; i--) {
         v->dims[i] = dims[i];
@@ -30,6 +32,11 @@ void api_view_span(const struct be_view *v, const void **lo, size_t *bytes)
 {
     size_t es = api_impl_aclDataTypeSize(v->dtype);
     int64_t min, max;
+    if (v->nz_c0) {
+        *lo = (const char *)v->data + v->offset * (int64_t)es;
+        *bytes = (size_t)opview_nz_elems(v->ndims, v->dims, v->nz_c0, v->nz_t) * es;
+        return;
+    }
     if (!opview_extent(v->ndims, v->dims, v->strides, v->offset, &min, &max)) {
         *lo = v->data;
         *bytes = 0;

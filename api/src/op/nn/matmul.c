@@ -585,3 +585,85 @@ aclnnStatus api_impl_aclnnCalculateMatmulWeightSize(const aclIntArray *tensorSha
     return weight_size("aclnnCalculateMatmulWeightSize", tensorShape, ACL_FLOAT16,
                        weightTensorSize, false);
 }
+
+/* ---- Laying a weight out in FRACTAL_NZ ---- */
+
+/* aclnn_trans_matmul_weight.cpp ASCEND910B_DTYPE_DTYPE_SUPPORT_LIST L49-54 */
+#define T_TRANS_NZ                                                                        \
+    (T(FLOAT16) | T(BF16) | T(INT8) | T(FLOAT8_E4M3FN) | T(HIFLOAT8) | T(UINT8))
+
+static const char *format_name(aclFormat f)
+{
+    switch ((int)f) {
+    case ACL_FORMAT_NCHW:
+        return "NCHW";
+    case ACL_FORMAT_NHWC:
+        return "NHWC";
+    case ACL_FORMAT_NC1HWC0:
+        return "NC1HWC0";
+    case ACL_FORMAT_FRACTAL_Z:
+        return "FRACTAL_Z";
+    case ACL_FORMAT_FRACTAL_NZ:
+        return "FRACTAL_NZ";
+    case ACL_FORMAT_NCDHW:
+        return "NCDHW";
+    default:
+        return "UNDEFINED";
+    }
+}
+
+/* mmWeightRef laid out in FRACTAL_NZ in place, as the matrix products then
+ * read it (hicann/ops-math conversion/trans_data/op_api/
+ * aclnn_trans_matmul_weight.cpp): the checks of CheckParams L210-221 (type,
+ * an ND storage format, at most 8 dims), nothing planned for an empty
+ * tensor (L236-240), 2 to 6 dims (L250-255), then the tensor's storage
+ * format becomes FRACTAL_NZ and its storage shape the NZ shape, there and
+ * then (L262-264). Its storage must hold the elements
+ * aclnnCalculateMatmulWeightSizeV2 gives. The float8 types move as bytes. */
+aclnnStatus api_impl_aclnnTransMatmulWeightGetWorkspaceSize(aclTensor *mmWeightRef,
+                                                            uint64_t *workspaceSize,
+                                                            aclOpExecutor **executor)
+{
+    API_FORWARD(aclnnTransMatmulWeightGetWorkspaceSize, (mmWeightRef, workspaceSize, executor));
+    NN_CHECK_NULL("aclnnTransMatmulWeight", mmWeightRef);
+    struct nn_call c;
+    aclnnStatus rc = nn_begin(&c, "aclnnTransMatmulWeight", "TransData", BE_OP_TRANS_NZ,
+                              workspaceSize, executor);
+    if (rc != OK || (rc = nn_check_type(&c, mmWeightRef, "input", T_TRANS_NZ)) != OK)
+        return rc;
+    if (mmWeightRef->format != ACL_FORMAT_ND)
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "the format of input should be ND. Actual "
+                       "is [%s].", format_name(mmWeightRef->format));
+    if ((rc = nn_check_dims(&c, mmWeightRef, "input")) != OK)
+        return rc;
+    int nd = (int)mmWeightRef->ndims;
+    for (int i = 0; i < nd; i++)
+        if (mmWeightRef->dims[i] == 0)
+            return nn_end(&c, 0, workspaceSize, executor);
+    if (nd < 2 || nd > 6)
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "It is expected that tensorShape has 2-6 "
+                       "dimensions, but got dimensions %d.", nd);
+    if ((rc = nn_in(&c, mmWeightRef, "mmWeightRef")) != OK)
+        return rc;
+    struct be_view *in = &c.op->in[0], *out = &c.op->out[0];
+    int c0 = (int)(32 / api_impl_aclDataTypeSize(mmWeightRef->dtype));
+    if (c0 == 32)
+        in->dtype = ACL_UINT8; /* a byte moves as it is */
+    *out = *in;
+    out->nz_c0 = c0;
+    c.op->n_out = 1;
+    c.op->calc = in->dtype;
+    /* the NZ shape [..., C / c0, R / 16, 16, c0] */
+    int64_t r = mmWeightRef->dims[nd - 2], cols = mmWeightRef->dims[nd - 1];
+    aclTensor *t = mmWeightRef;
+    t->format = ACL_FORMAT_FRACTAL_NZ;
+    t->n_storage = (uint64_t)nd + 2;
+    for (int i = 0; i < nd - 2; i++)
+        t->storage[i] = t->dims[i];
+    t->storage[nd - 2] = (cols + c0 - 1) / c0;
+    t->storage[nd - 1] = (r + 15) / 16;
+    t->storage[nd] = 16;
+    t->storage[nd + 1] = c0;
+    return nn_end(&c, 0, workspaceSize, executor);
+}
+NN_LAUNCH(aclnnTransMatmulWeight)

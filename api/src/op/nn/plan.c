@@ -208,6 +208,22 @@ static aclnnStatus take(struct nn_call *c, const aclTensor *t, const char *name,
     if (huge)
         return nn_fail(c, ACLNN_ERR_PARAM_INVALID, "%s spans more bytes than an address holds "
                        "(shape, strides or offset too large).", name);
+    /* a FRACTAL_NZ operand of a matrix product: the stored matrix is the
+     * view's last two dims, or their transpose (the weight ggml passes as
+     * the transposed view of its rows); a private format is contiguous to
+     * opbase (IsContiguous, tensor_view_utils.cpp L38-40), so no Validate */
+    v->nz_c0 = 0;
+    v->nz_t = false;
+    if (t->format == ACL_FORMAT_FRACTAL_NZ) {
+        size_t es = api_impl_aclDataTypeSize(t->dtype);
+        if (!matrix || v->ndims < 2 || (es != 1 && es != 2))
+            return nn_fail(c, ACLNN_ERR_PARAM_INVALID, "aclsim computes FRACTAL_NZ tensors as "
+                           "the float16, bfloat16 or 8-bit matrices of matrix products only, "
+                           "not %s (%s, %d dims).", name, api_dtype_name(t->dtype), v->ndims);
+        v->nz_c0 = (int)(32 / es);
+        v->nz_t = transposed_matrices(v);
+        return OK;
+    }
     /* opbase's Validate, for what Contiguous takes apart (a strided view):
      * the view's reach inside its storage; aclsim refuses a view that
      * starts before its storage for every tensor. */
