@@ -65,4 +65,23 @@ static inline int64_t opview_nz_elems(int ndims, const int64_t *dims, int c0, bo
     return r && c ? n : 0;
 }
 
+/* The storage elements [*first, *first + *count) a view reaches, an NZ
+ * one (nz_c0 > 0) its whole NZ matrices from its offset; *count 0 (and
+ * *first 0) for a view of no elements. */
+static inline void opview_span(int ndims, const int64_t *dims, const int64_t *strides,
+                               int64_t offset, int nz_c0, bool nz_t, int64_t *first,
+                               int64_t *count)
+{
+    int64_t lo, hi;
+    if (nz_c0) {
+        *count = opview_nz_elems(ndims, dims, nz_c0, nz_t);
+        *first = *count ? offset : 0;
+    } else if (opview_extent(ndims, dims, strides, offset, &lo, &hi)) {
+        *first = lo;
+        *count = hi - lo + 1;
+    } else {
+        *first = *count = 0;
+    }
+}
+
 #endif /* ACLSIM_API_ABI_OPVIEW_H_ */

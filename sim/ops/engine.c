@@ -14,20 +14,10 @@
 
 void sim_view_span(const struct sim_view *v, const void **lo, size_t *bytes)
 {
-    size_t es = sim_dt_size(v->dt);
-    int64_t min, max;
-    if (v->nz_c0) {
-        *lo = (const char *)v->data + v->offset * (int64_t)es;
-        *bytes = (size_t)opview_nz_elems(v->ndims, v->dims, v->nz_c0, v->nz_t) * es;
-        return;
-    }
-    if (!opview_extent(v->ndims, v->dims, v->strides, v->offset, &min, &max)) {
-        *lo = v->data;
-        *bytes = 0;
-        return;
-    }
-    *lo = (const char *)v->data + min * (int64_t)es;
-    *bytes = (size_t)(max - min + 1) * es;
+    int64_t es = (int64_t)sim_dt_size(v->dt), first, count;
+    opview_span(v->ndims, v->dims, v->strides, v->offset, v->nz_c0, v->nz_t, &first, &count);
+    *lo = (const char *)v->data + first * es;
+    *bytes = (size_t)(count * es);
 }
 
 int64_t sim_view_elems(const struct sim_view *v)
