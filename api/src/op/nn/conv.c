@@ -3,7 +3,9 @@
  * of api/abi/calls.def): Convolution (1-D and 2-D, grouped, transposed),
  * AvgPool2d and MaxPool, over the simulator's conv family (sim/ops/conv.c:
  * convolutions as im2col / col2im around OpenBLAS's sgemm, pooling as
- * windows over the engine's gathered values).
+ * windows over the engine's gathered values); and the two other
+ * operators on images, Im2col (the movement family's IM2COL: sliding
+ * windows as columns) and UpsampleNearest2d (nearest pixels repeated).
  *
  * Sources: hicann/ops-nn conv/convolution_forward/op_host/op_api/
  * aclnn_convolution.cpp (the NULL checks, float16, bfloat16 and float32,
@@ -20,9 +22,9 @@
  * the codes are CANN's (161001, 161002). 3-D convolutions are refused as
  * not simulated. Workspace: 0 (the kernel's columns are host scratch).
  */
-#include "nn.h"
+#include <math.h>
+#include "checks.h"
 
-#define T(x) API_T(ACL_##x)
 #define T_CONV (T(FLOAT) | T(FLOAT16) | T(BF16))
 
 /* The int array's n entries into v (at most 4), or -1 when its size is not
@@ -265,3 +267,169 @@ aclnnStatus api_impl_aclnnMaxPoolGetWorkspaceSize(const aclTensor *self,
     return nn_end(&c, 0, workspaceSize, executor);
 }
 NN_LAUNCH(aclnnMaxPool)
+
+/* aclnn_im2col.cpp DTYPE_SUPPORT_LIST L37-38 */
+#define T_IM2COL (T(FLOAT) | T(FLOAT16) | T(BF16))
+
+/* out [N, C*KH*KW, OH*OW] = self [N, C, H, W]'s sliding windows (torch's
+ * unfold; a 3-D self is one image): hicann/ops-math conversion/im2col/
+ * op_api/aclnn_im2col.cpp (CheckParams L216-238: self's list, 3 or 4 dims
+ * of positive sizes L79-101, the four arrays L139-201, out's shape
+ * L103-138 with div_rtn's floor). */
+aclnnStatus api_impl_aclnnIm2colGetWorkspaceSize(const aclTensor *self,
+                                                 const aclIntArray *kernelSize,
+                                                 const aclIntArray *dilation,
+                                                 const aclIntArray *padding,
+                                                 const aclIntArray *stride, const aclTensor *out,
+                                                 uint64_t *workspaceSize,
+                                                 aclOpExecutor **executor)
+{
+    API_FORWARD(aclnnIm2colGetWorkspaceSize, (self, kernelSize, dilation, padding, stride, out,
+                                              workspaceSize, executor));
+    NN_CHECK_NULL("aclnnIm2col", self);
+    NN_CHECK_NULL("aclnnIm2col", kernelSize);
+    NN_CHECK_NULL("aclnnIm2col", dilation);
+    NN_CHECK_NULL("aclnnIm2col", padding);
+    NN_CHECK_NULL("aclnnIm2col", stride);
+    NN_CHECK_NULL("aclnnIm2col", out);
+    struct nn_call c;
+    aclnnStatus rc = nn_begin(&c, "aclnnIm2col", "Im2col", BE_OP_IM2COL, workspaceSize, executor);
+    if (rc == OK)
+        rc = nn_check_type(&c, self, "self", T_IM2COL);
+    if (rc != OK)
+        return rc;
+    int n = (int)self->ndims;
+    if (n != 3 && n != 4)
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "Expected self dim [%d] to be 3 or 4 but check "
+                       "failed.", n);
+    for (int i = n == 4 ? 1 : 0; i < n; i++)
+        if (self->dims[i] <= 0)
+            return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "self'dims is invalid, self No.[%d] dim is "
+                           "[%lld].", i + 1, (long long)self->dims[i]);
+    const aclIntArray *arr[4] = {kernelSize, dilation, padding, stride};
+    const char *names[4] = {"kernelSize", "dilation", "padding", "stride"};
+    int64_t v[4][2];
+    for (int k = 0; k < 4; k++) {
+        uint64_t len = 0;
+        api_impl_aclGetIntArraySize(arr[k], &len);
+        if (len != 2)
+            return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "It is expected %s equals to 2, but got "
+                           "size %llu.", names[k], (unsigned long long)len);
+    }
+    for (int k = 0; k < 4; k++)
+        api_nn_int_array(arr[k], v[k]);
+    static const int order[4] = {0, 3, 1, 2}; /* kernelSize, stride, dilation, padding */
+    for (int o = 0; o < 4; o++) {
+        int k = order[o];
+        for (int i = 0; i < 2; i++)
+            if (k == 2 ? v[k][i] < 0 : v[k][i] <= 0)
+                return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "It is expected %s be greater than "
+                               "%szero, but %s No.[%d] dim is [%lld].", names[k],
+                               k == 2 ? "or equal to " : "", names[k], i + 1, (long long)v[k][i]);
+    }
+    int64_t h = self->dims[n - 2], w = self->dims[n - 1], o[2];
+    for (int i = 0; i < 2; i++) {
+        int64_t span = (i ? w : h) + 2 * v[2][i] - (v[1][i] * (v[0][i] - 1) + 1);
+        o[i] = (span >= 0 ? span / v[3][i] : -((-span + v[3][i] - 1) / v[3][i])) + 1;
+    }
+    if (o[0] < 1 || o[1] < 1)
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "The shape (%lld, %lld) of the array "
+                       "calculated by other parameters must be at least one.", (long long)o[0],
+                       (long long)o[1]);
+    int64_t want[3];
+    int nw = 0;
+    if (n == 4)
+        want[nw++] = self->dims[0];
+    want[nw++] = self->dims[n - 3] * v[0][0] * v[0][1];
+    want[nw++] = o[0] * o[1];
+    if (!nn_same_dims(out, want, nw)) {
+        char sw[200], so[200];
+        api_dims_text(want, nw, sw, sizeof sw);
+        api_dims_text(out->dims, (int)out->ndims, so, sizeof so);
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "Expect out shape [%s], but got: [%s].", sw,
+                       so);
+    }
+    if ((rc = nn_moved(&c, out, "out")) != OK || (rc = nn_out(&c, out, "out")) != OK ||
+        (rc = nn_in(&c, self, "self")) != OK)
+        return rc;
+    if (n == 3) { /* one image: N = 1 */
+        nn_view_unsqueeze(&c.op->in[0], 0);
+        nn_view_unsqueeze(&c.op->out[0], 0);
+    }
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 2; i++)
+            c.op->axes[2 * k + i] = v[k][i];
+    c.op->n_axes = 8;
+    c.op->calc = out->dtype;
+    return nn_end(&c, 0, workspaceSize, executor);
+}
+NN_LAUNCH(aclnnIm2col)
+
+/* aclnn_upsample_nearest_2d.cpp (hicann/ops-cv image/
+ * resize_nearest_neighbor_v2/op_api/) 910B list L43-45 */
+#define T_UPSAMPLE (T(FLOAT16) | T(FLOAT) | T(DOUBLE) | T(UINT8) | T(BF16))
+
+/* out [N, C, OH, OW] = self at row min(floor(oh * H / OH), H - 1) and the
+ * column likewise (ResizeNearestNeighborV2 without align_corners or half
+ * pixels): aclnn_upsample_nearest_2d.cpp (CheckParams L188-215: self's
+ * list and out of its type L70-79, outputSize of 2 and a 4-D self of
+ * nonzero sizes L82-114, NCHW or NHWC and the same for out L116-134, N and
+ * C kept, out's H and W from outputSize L136-160). aclsim computes NCHW. */
+aclnnStatus api_impl_aclnnUpsampleNearest2dGetWorkspaceSize(const aclTensor *self,
+                                                            const aclIntArray *outputSize,
+                                                            aclTensor *out,
+                                                            uint64_t *workspaceSize,
+                                                            aclOpExecutor **executor)
+{
+    API_FORWARD(aclnnUpsampleNearest2dGetWorkspaceSize, (self, outputSize, out, workspaceSize,
+                                                         executor));
+    const char *name = "aclnnUpsampleNearest2d";
+    NN_CHECK_NULL(name, self);
+    NN_CHECK_NULL(name, outputSize);
+    NN_CHECK_NULL(name, out);
+    struct nn_call c;
+    aclnnStatus rc = nn_begin(&c, name, "ResizeNearestNeighborV2", BE_OP_UPSAMPLE_NEAREST,
+                              workspaceSize, executor);
+    if (rc == OK)
+        rc = nn_check_type(&c, self, "self", T_UPSAMPLE);
+    if (rc == OK)
+        rc = nn_match_type(&c, self, "self", out->dtype);
+    if (rc != OK)
+        return rc;
+    uint64_t len = 0;
+    api_impl_aclGetIntArraySize(outputSize, &len);
+    if (len != 2)
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "It is expected output size equals to 2, but "
+                       "got size %llu.", (unsigned long long)len);
+    if (self->ndims != 4)
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "It is expected input size equals to 4, but "
+                       "got size %llu.", (unsigned long long)self->ndims);
+    int64_t sz[2];
+    api_nn_int_array(outputSize, sz);
+    if (self->dims[2] == 0 || self->dims[3] == 0 || sz[0] == 0 || sz[1] == 0)
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "Input and output sizes should be greater than "
+                       "0, but got input (H: %lld, W: %lld) output (H: %lld, W: %lld).",
+                       (long long)self->dims[2], (long long)self->dims[3], (long long)sz[0],
+                       (long long)sz[1]);
+    if (self->format != ACL_FORMAT_NCHW && self->format != ACL_FORMAT_NHWC)
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "Do not support this format [%d] of input.",
+                       (int)self->format);
+    if (self->format != out->format)
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "Format of input and output should be equal, "
+                       "self [%d], out [%d].", (int)self->format, (int)out->format);
+    if (self->format == ACL_FORMAT_NHWC)
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "aclsim computes NCHW only (CANN's operator "
+                       "takes NHWC).");
+    int64_t want[4] = {self->dims[0], self->dims[1], sz[0], sz[1]};
+    if (out->ndims != 4 || out->dims[0] != want[0] || out->dims[1] != want[1])
+        return nn_check_shape(&c, out, "out", want, 4);
+    if (out->dims[2] != sz[0] || out->dims[3] != sz[1])
+        return nn_fail(&c, ACLNN_ERR_PARAM_INVALID, "Expected output size (H: %lld, W: %lld), but "
+                       "got output tensor size (H: %lld, W: %lld).", (long long)sz[0],
+                       (long long)sz[1], (long long)out->dims[2], (long long)out->dims[3]);
+    if ((rc = nn_out(&c, out, "out")) != OK || (rc = nn_in(&c, self, "self")) != OK)
+        return rc;
+    c.op->calc = out->dtype;
+    return nn_end(&c, 0, workspaceSize, executor);
+}
+NN_LAUNCH(aclnnUpsampleNearest2d)
