@@ -325,9 +325,9 @@ static aclError stream_query(void *s, int *done)
     return rc;
 }
 
-static aclError device_sync(int32_t dev, int32_t timeout_ms)
+static aclError ctx_sync(void *ctx, void *const *streams, size_t n, int32_t timeout_ms)
 {
-    (void)dev; /* the current context's device, as the ACL layer set it */
+    (void)ctx, (void)streams, (void)n; /* the current context, as the ACL layer set it */
     if (timeout_ms >= 0)
         return keep(REAL(aclrtSynchronizeDeviceWithTimeout)(timeout_ms));
     return keep(REAL(aclrtSynchronizeDevice)());
@@ -1350,7 +1350,7 @@ static const struct be_ops ops = {
     .stream_destroy = stream_destroy,
     .stream_sync = stream_sync,
     .stream_query = stream_query,
-    .device_sync = device_sync,
+    .ctx_sync = ctx_sync,
     .event_create = event_create,
     .event_destroy = event_destroy,
     .event_record = event_record,

@@ -294,10 +294,12 @@ struct be_ops {
     aclError (*stream_sync)(void *stream, int32_t timeout_ms);
     /* *done: whether the stream's work is complete now. */
     aclError (*stream_query)(void *stream, int *done);
-    /* The host waits for all work of an open device, at most timeout_ms
-     * (< 0: no limit); ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when the limit runs
-     * out first. */
-    aclError (*device_sync)(int32_t dev, int32_t timeout_ms);
+    /* A device synchronisation: the host waits for all work of a
+     * context's streams (CANN waits for the current context's only:
+     * hicann/runtime context.cc Context::Synchronize), at most timeout_ms
+     * (< 0: no limit); ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when the limit
+     * runs out first. pre: ctx current; streams[0..n) its streams, held. */
+    aclError (*ctx_sync)(void *ctx, void *const *streams, size_t n, int32_t timeout_ms);
 
     /* Events of an open device; ACL_ERROR_RT_NO_EVENT_RESOURCE at its limit.
      * flags are ACL_EVENT_* (ACL_EVENT_TIME_LINE: the event can time). */
@@ -855,7 +857,7 @@ static inline const char *be_missing(const struct be_ops *ops)
     BE_REQUIRE(device_count) BE_REQUIRE(device_open) BE_REQUIRE(device_close)
     BE_REQUIRE(soc_name) BE_REQUIRE(ctx_create) BE_REQUIRE(ctx_destroy)
     BE_REQUIRE(stream_create) BE_REQUIRE(stream_destroy) BE_REQUIRE(stream_sync)
-    BE_REQUIRE(stream_query) BE_REQUIRE(device_sync) BE_REQUIRE(event_create)
+    BE_REQUIRE(stream_query) BE_REQUIRE(ctx_sync) BE_REQUIRE(event_create)
     BE_REQUIRE(event_destroy) BE_REQUIRE(event_record) BE_REQUIRE(event_reset)
     BE_REQUIRE(event_wait) BE_REQUIRE(event_sync) BE_REQUIRE(event_query)
     BE_REQUIRE(event_elapsed) BE_REQUIRE(mem_alloc) BE_REQUIRE(mem_free) BE_REQUIRE(dvpp_free)

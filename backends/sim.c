@@ -198,11 +198,12 @@ static aclError stream_query(void *s, int *done)
     return ACL_SUCCESS;
 }
 
-static aclError device_sync(int32_t dev, int32_t timeout_ms)
+static aclError ctx_sync(void *c, void *const *streams, size_t n, int32_t timeout_ms)
 {
-    aclError rc = rc_to_acl(sim_device_sync(dev, timeout_ms), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclError rc = rc_to_acl(sim_streams_sync((struct sim_stream *const *)streams, n, timeout_ms),
+                            ACL_ERROR_RT_INTERNAL_ERROR);
     if (rc == ACL_SUCCESS)
-        sim_pool_on_sync(dev);
+        sim_pool_on_sync(((struct ctx *)c)->dev);
     return rc;
 }
 
@@ -2161,7 +2162,7 @@ static const struct be_ops ops = {
     .stream_destroy = stream_destroy,
     .stream_sync = stream_sync,
     .stream_query = stream_query,
-    .device_sync = device_sync,
+    .ctx_sync = ctx_sync,
     .event_create = event_create,
     .event_destroy = event_destroy,
     .event_record = event_record,

@@ -405,32 +405,29 @@ sim_ps sim_clock_sync_stream(struct sim_clock_stream *s)
     return block_host_until(d ? tail_of(d, s) : 0, "synchronize stream");
 }
 
-sim_ps sim_clock_sync_device(int32_t dev)
+/* The host waits until t, at most limit (lock held, released here). */
+static sim_ps host_wait(sim_ps t, sim_ps limit, bool *timed_out, const char *what,
+                        const char *what_late)
 {
-    pthread_mutex_lock(&lock);
-    struct device *d = open_device(dev);
-    return block_host_until(d ? d->last_end : 0, "synchronize device");
-}
-
-sim_ps sim_clock_device_end(int32_t dev)
-{
-    pthread_mutex_lock(&lock);
-    struct device *d = open_device(dev);
-    sim_ps end = d ? d->last_end : 0;
-    pthread_mutex_unlock(&lock);
-    return end;
-}
-
-sim_ps sim_clock_host_wait(sim_ps t, sim_ps limit, bool *timed_out)
-{
-    pthread_mutex_lock(&lock);
     sim_ps until = t;
     bool late = limit != SIM_PS_FOREVER && t > add_ps(host, limit);
     if (late)
         until = add_ps(host, limit);
     if (timed_out)
         *timed_out = late;
-    return block_host_until(until, late ? "wait (timed out)" : "wait");
+    return block_host_until(until, late ? what_late : what);
+}
+
+sim_ps sim_clock_host_wait(sim_ps t, sim_ps limit, bool *timed_out)
+{
+    pthread_mutex_lock(&lock);
+    return host_wait(t, limit, timed_out, "wait", "wait (timed out)");
+}
+
+sim_ps sim_clock_sync_until(sim_ps t, sim_ps limit, bool *timed_out)
+{
+    pthread_mutex_lock(&lock);
+    return host_wait(t, limit, timed_out, "synchronize device", "synchronize device (timed out)");
 }
 
 bool sim_clock_done(sim_ps t)

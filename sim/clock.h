@@ -192,14 +192,12 @@ sim_ps sim_clock_wait(struct sim_clock_stream *s, sim_ps t);
 sim_ps sim_clock_sync_stream(struct sim_clock_stream *s);
 
 /*
- * Block the host until all work on dev is done: host clock = max(host,
- * the latest end of any operation on dev).
- * pre: dev open (else nothing changes).
+ * A device synchronisation: block the host until t, the latest tail of the
+ * streams it waits for (a context's), at most limit (as
+ * sim_clock_host_wait; the trace names it "synchronize device").
  * Returns the new host clock.
  */
-sim_ps sim_clock_sync_device(int32_t dev);
-/* The latest end of any operation on dev (0 when it is not open). */
-sim_ps sim_clock_device_end(int32_t dev);
+sim_ps sim_clock_sync_until(sim_ps t, sim_ps limit, bool *timed_out);
 
 /*
  * Ask whether work that completes at t is done, from the program's point of

@@ -312,15 +312,14 @@ void sim_hb_host_learns(const struct sim_hb_vc *mark)
     pthread_mutex_unlock(&lock);
 }
 
-void sim_hb_host_learns_device(int32_t dev)
+void sim_hb_host_learns_all(void)
 {
     if (!sim_hb_on())
         return;
     struct sim_hb_vc v = {0, 0, NULL};
     pthread_mutex_lock(&lock);
     for (struct sim_hb_clock *c = clocks; c; c = c->next)
-        if (dev < 0 || c->dev == dev)
-            clock_into(&v, c);
+        clock_into(&v, c);
     learn(&v);
     pthread_mutex_unlock(&lock);
     sim_hb_vc_free(&v);

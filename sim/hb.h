@@ -68,8 +68,8 @@ void sim_hb_wait_foreign(struct sim_stream *s);
 void sim_hb_host_learns_stream(struct sim_stream *s);
 /* ... that the work of an event's record is done (*mark: its clock). */
 void sim_hb_host_learns(const struct sim_hb_vc *mark);
-/* ... that everything of device dev is done (dev < 0: every device). */
-void sim_hb_host_learns_device(int32_t dev);
+/* ... that everything of every stream is done (an IPC event's record). */
+void sim_hb_host_learns_all(void);
 /* A graph launch on s: lane streams start after s's work so far
  * (begin); s's later work comes after everything the lanes did (end). */
 void sim_hb_fork(struct sim_stream *lane, struct sim_stream *s);

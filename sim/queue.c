@@ -932,31 +932,39 @@ enum sim_rc sim_queue_sync(struct sim_stream *s, int32_t timeout_ms, bool *held)
     return rc;
 }
 
-static bool device_free(const void *arg)
+/* A context's streams (sim_streams_sync). */
+struct set {
+    struct sim_stream *const *s;
+    size_t n;
+};
+
+/* The first stream of the set with a queue, or NULL. pre: lock held. */
+static struct sim_stream *first_queued(const struct set *set)
 {
-    int32_t dev = *(const int32_t *)arg;
     for (struct sim_stream *s = queues; s; s = s->q.next)
-        if (s->dev == dev)
-            return false;
-    return true;
+        for (size_t i = 0; i < set->n; i++)
+            if (set->s[i] == s)
+                return s;
+    return NULL;
 }
 
-enum sim_rc sim_queue_sync_device(int32_t dev, int32_t timeout_ms)
+static bool set_free(const void *arg)
+{
+    return first_queued(arg) == NULL;
+}
+
+enum sim_rc sim_queue_sync_set(struct sim_stream *const *ss, size_t n, int32_t timeout_ms)
 {
     if (atomic_load(&nqueues) == 0)
         return SIM_OK;
+    const struct set set = {ss, n};
     lock();
     enum sim_rc rc = SIM_OK;
-    if (!device_free(&dev)) {
-        grace_wait(device_free, &dev, timeout_ms);
+    if (!set_free(&set)) {
+        grace_wait(set_free, &set, timeout_ms);
         /* A stream whose wait times out fails (its queue goes); the first
          * that cannot be settled fails the synchronisation. */
-        for (;;) {
-            struct sim_stream *s = queues;
-            while (s && s->dev != dev)
-                s = s->q.next;
-            if (!s)
-                break;
+        for (struct sim_stream *s; (s = first_queued(&set)) != NULL;) {
             rc = SIM_EWAIT;
             if (timeout_ms >= 0) {
                 /* The host's limit: a stream released at its deadline

@@ -274,10 +274,10 @@ bool sim_queue_host_done(struct sim_stream *s, uint64_t ticket);
 /* Synchronise a stream with a queue: *held false when s has none (the
  * caller does the ordinary synchronisation). */
 enum sim_rc sim_queue_sync(struct sim_stream *s, int32_t timeout_ms, bool *held);
-/* Settle every stream of dev with a queue, the host waiting at most
- * timeout_ms (< 0: no limit; SIM_ETIMEOUT when it runs out first);
- * ordinary synchronisation follows. */
-enum sim_rc sim_queue_sync_device(int32_t dev, int32_t timeout_ms);
+/* Settle every stream of ss[0..n) with a queue (a context's streams), the
+ * host waiting at most timeout_ms (< 0: no limit; SIM_ETIMEOUT when it runs
+ * out first); ordinary synchronisation follows. */
+enum sim_rc sim_queue_sync_set(struct sim_stream *const *ss, size_t n, int32_t timeout_ms);
 /* An event whose record is queued: wait for it as for its stream. */
 enum sim_rc sim_queue_event_sync(struct sim_event *e, int32_t timeout_ms);
 /* s is being destroyed or aborted: drop its queue. */
@@ -426,10 +426,9 @@ void sim_task_drop_op(struct sim_stream *s, const struct sim_op *op);
  * queue.c holds s's later work behind it meanwhile (no enqueue waits). */
 sim_ps sim_host_run(struct sim_stream *s, bool blocking, uint64_t runner, bool device);
 /* Whether the calling thread is the one that must run a blocking host task
- * still pending on s, or on some stream of dev: a synchronisation there
- * would wait for itself (it fails at once instead). */
+ * still pending on s: a synchronisation of s would wait for itself (it
+ * fails at once instead). */
 bool sim_blocking_runner(struct sim_stream *s);
-bool sim_blocking_runner_device(int32_t dev);
 /* A blocking host task of s ran (or was dropped). */
 void sim_blocking_done(struct sim_stream *s);
 

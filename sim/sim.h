@@ -294,9 +294,11 @@ enum sim_rc sim_stream_sync(struct sim_stream *s, int32_t timeout_ms);
 uint64_t sim_stream_now(struct sim_stream *s);
 /* Whether the stream's work is done, as the host sees it now. */
 bool sim_stream_done(struct sim_stream *s);
-/* The host waits for all work of a device, at most timeout_ms (< 0: no
- * limit; SIM_ETIMEOUT when the limit runs out first). */
-enum sim_rc sim_device_sync(int32_t dev, int32_t timeout_ms);
+/* The host waits for all work of streams ss[0..n) (a context's: CANN's
+ * device synchronisation waits for the current context's streams only), at
+ * most timeout_ms in all (< 0: no limit; SIM_ETIMEOUT when the limit runs
+ * out first). */
+enum sim_rc sim_streams_sync(struct sim_stream *const *ss, size_t n, int32_t timeout_ms);
 
 /* How a copy is made: SIM_COPY_WAIT, the host waits for its end (a
  * synchronous copy, an async one from pageable memory); SIM_COPY_PAGEABLE,

@@ -135,25 +135,28 @@ bool sim_stream_done(struct sim_stream *s)
     return done;
 }
 
-enum sim_rc sim_device_sync(int32_t dev, int32_t timeout_ms)
+enum sim_rc sim_streams_sync(struct sim_stream *const *ss, size_t n, int32_t timeout_ms)
 {
     if (FLT_HIT(SIM_STREAM_HANG))
         return SIM_ETIMEOUT;
-    if (sim_blocking_runner_device(dev))
-        return SIM_ETIMEOUT;
-    enum sim_rc rc = sim_queue_sync_device(dev, timeout_ms);
+    for (size_t i = 0; i < n; i++)
+        if (sim_blocking_runner(ss[i]))
+            return SIM_ETIMEOUT;
+    enum sim_rc rc = sim_queue_sync_set(ss, n, timeout_ms);
     if (rc != SIM_OK)
         return rc;
-    if (timeout_ms < 0) {
-        sim_clock_sync_device(dev);
-        sim_hb_host_learns_device(dev);
-        return SIM_OK;
+    sim_ps end = 0;
+    for (size_t i = 0; i < n; i++) {
+        sim_ps t = sim_clock_stream_now(&ss[i]->clk);
+        end = t > end ? t : end;
     }
     bool late = false;
-    sim_clock_host_wait(sim_clock_device_end(dev), (sim_ps)timeout_ms * 1000000000u, &late);
+    sim_ps limit = timeout_ms < 0 ? SIM_PS_FOREVER : (sim_ps)timeout_ms * 1000000000u;
+    sim_clock_sync_until(end, limit, &late);
     if (late)
         return SIM_ETIMEOUT;
-    sim_hb_host_learns_device(dev);
+    for (size_t i = 0; i < n; i++)
+        sim_hb_host_learns_stream(ss[i]); /* the host waited for all their work */
     return SIM_OK;
 }
 
@@ -462,7 +465,7 @@ void sim_event_wait(struct sim_stream *s, const struct sim_event *e)
 static void event_learned(const struct sim_event *e)
 {
     if (e->ipc && !sim_ipc_mine(e->ipc))
-        sim_hb_host_learns_device(-1);
+        sim_hb_host_learns_all();
     else
         sim_hb_host_learns(&e->hb);
 }

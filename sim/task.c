@@ -610,16 +610,6 @@ bool sim_task_run_live(struct sim_stream *s, const struct sim_task *t)
 /* ---- Blocking host tasks ---- */
 
 static pthread_mutex_t blocking_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned dev_blocking[SIM_MAX_DEVICES]; /* blocking tasks per device */
-
-/* Runners with blocking tasks pending, per device: a device
- * synchronisation in a runner's own thread would wait for itself. */
-#define MAX_RUNNERS 64
-static struct {
-    uint64_t runner;
-    int32_t dev;
-    unsigned n;
-} runners[MAX_RUNNERS];
 
 bool sim_blocking_runner(struct sim_stream *s)
 {
@@ -631,51 +621,12 @@ bool sim_blocking_runner(struct sim_stream *s)
     return me;
 }
 
-static bool runs_on(int32_t dev, uint64_t me)
-{
-    for (unsigned i = 0; i < MAX_RUNNERS; i++)
-        if (runners[i].n > 0 && runners[i].dev == dev && runners[i].runner == me)
-            return true;
-    return false;
-}
-
-bool sim_blocking_runner_device(int32_t dev)
-{
-    pthread_mutex_lock(&blocking_lock);
-    bool me = dev_blocking[dev] > 0 && runs_on(dev, self_id());
-    pthread_mutex_unlock(&blocking_lock);
-    return me;
-}
-
-/* Count one blocking task of runner on dev (+1) or its end (-1).
- * pre: blocking_lock held. A runner that finds no free slot is not
- * counted: its device synchronisation then waits like anyone's. */
-static void runner_count(uint64_t runner, int32_t dev, int delta)
-{
-    for (unsigned i = 0; i < MAX_RUNNERS; i++)
-        if (runners[i].n > 0 && runners[i].runner == runner && runners[i].dev == dev) {
-            runners[i].n += (unsigned)delta;
-            return;
-        }
-    if (delta < 0)
-        return;
-    for (unsigned i = 0; i < MAX_RUNNERS; i++)
-        if (runners[i].n == 0) {
-            runners[i].runner = runner;
-            runners[i].dev = dev;
-            runners[i].n = 1;
-            return;
-        }
-}
-
 sim_ps sim_host_run(struct sim_stream *s, bool blocking, uint64_t runner, bool device)
 {
     if (blocking) {
         pthread_mutex_lock(&blocking_lock);
         atomic_store(&s->runner, runner);
         atomic_fetch_add(&s->blocking, 1);
-        dev_blocking[s->dev]++;
-        runner_count(runner, s->dev, 1);
         pthread_mutex_unlock(&blocking_lock);
     }
     return device ? sim_clock_release(&s->clk, 0) : sim_clock_record(&s->clk);
@@ -685,7 +636,5 @@ void sim_blocking_done(struct sim_stream *s)
 {
     pthread_mutex_lock(&blocking_lock);
     atomic_fetch_sub(&s->blocking, 1);
-    dev_blocking[s->dev]--;
-    runner_count(atomic_load(&s->runner), s->dev, -1);
     pthread_mutex_unlock(&blocking_lock);
 }

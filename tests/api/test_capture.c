@@ -210,6 +210,10 @@ static void test_begin_refusals(void **state)
 static void test_capturing_stream_is_not_synchronised(void **state)
 {
     (void)state;
+    aclrtContext mine, other;
+    assert_int_equal(aclrtGetCurrentContext(&mine), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateContext(&other, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(mine), ACL_SUCCESS);
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
     char want[256];
     assert_int_equal(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_CAPTURED);
@@ -223,6 +227,17 @@ static void test_capturing_stream_is_not_synchronised(void **state)
              "the capture stage is not supported.", sid(s));
     expect_msg("Not_Supported(EE1016)", want);
     FAILS(aclrtSynchronizeDevice(), ACL_ERROR_RT_STREAM_CAPTURED);
+    /* Only the capturing stream's context is refused: a device
+     * synchronisation walks the current context's streams (hicann/runtime
+     * context.cc Context::Synchronize L1225-1233), and another context of
+     * the device has none that captures. */
+    assert_int_equal(aclrtSetCurrentContext(other), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeDeviceWithTimeout(1000), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(mine), ACL_SUCCESS);
+    FAILS(aclrtSynchronizeDeviceWithTimeout(1000), ACL_ERROR_RT_STREAM_CAPTURED);
+    assert_int_equal(aclrtDestroyContext(other), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(mine), ACL_SUCCESS);
     aclmdlRI ri = end_ok(s);
     FAILS(aclmdlRIExecuteAsync(NULL, s), ACL_ERROR_INVALID_PARAM);
     assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);

@@ -145,7 +145,7 @@ enum how { SYNC_STREAM, SYNC_EVENT, SYNC_DEVICE, QUERY_STREAM, QUERY_EVENT, NOTH
  * IpcEventSync); EventQuery / EventQueryStatus (:2274-2297) only report,
  * so the host learns only from an answer of "complete"; DeviceSynchronize
  * (:3975) synchronises the current context (curCtx->Synchronize): every
- * stream here is the one context's. */
+ * stream here is the one context's (another's: the next test). */
 static void ordered_by_host(enum how how)
 {
     aclrtEvent e;
@@ -192,6 +192,36 @@ static void test_host_learns_by_sync_and_query(void **state)
     assert_int_equal(n(NULL), before);
     ordered_by_host(NOTHING); /* the twin */
     one("cross-stream-reuse");
+}
+
+/* A device synchronisation waits for the current context's streams only
+ * (DeviceSynchronize above; context.cc Context::Synchronize L1219-1243
+ * walks that context's streams_): a stream of another context of the same
+ * device is not waited for, so the host's later write races with what it
+ * wrote; the same synchronisation made from that context orders them. */
+static void test_device_sync_orders_its_context_only(void **state)
+{
+    (void)state;
+    aclrtContext mine, other;
+    aclrtStream s;
+    assert_int_equal(aclrtGetCurrentContext(&mine), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateContext(&other, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS); /* other's */
+    mark();
+    assert_int_equal(aclrtMemsetAsync(Y, BYTES, 1, BYTES, s), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(mine), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS); /* mine: not s */
+    assert_int_equal(aclrtMemcpy(Y, BYTES, host, BYTES, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    one("host-reuse");
+    unsigned long before = n(NULL);
+    assert_int_equal(aclrtMemsetAsync(Y, BYTES, 2, BYTES, s), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(other), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeDevice(), ACL_SUCCESS); /* s's context */
+    assert_int_equal(aclrtMemcpy(Y, BYTES, host, BYTES, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(n(NULL), before);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyContext(other), ACL_SUCCESS);
+    assert_int_equal(aclrtSetCurrentContext(mine), ACL_SUCCESS);
 }
 
 /* The host's own uses: a synchronous copy after a synchronisation is
@@ -581,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_same_stream_is_ordered),
         cmocka_unit_test(test_event_wait_orders),
         cmocka_unit_test(test_host_learns_by_sync_and_query),
+        cmocka_unit_test(test_device_sync_orders_its_context_only),
         cmocka_unit_test(test_host_uses),
         cmocka_unit_test(test_host_function_orders),
         cmocka_unit_test(test_notify_orders),

@@ -430,7 +430,7 @@ static void test_sync_stream_advances_the_host_clock(void **state)
     assert_int_equal(sim_clock_sync_stream(&a), eb); /* never goes back */
 }
 
-static void test_sync_device_advances_the_host_clock(void **state)
+static void test_sync_until_advances_the_host_clock(void **state)
 {
     (void)state;
     assert_int_equal(sim_clock_device_open(1, &params), SIM_OK);
@@ -442,10 +442,18 @@ static void test_sync_device_advances_the_host_clock(void **state)
     sim_ps eb = sim_clock_copy(&b, SIM_LINK_D2H, 2 * GiB, false, NULL, NULL);
     sim_ps ec = sim_clock_copy(&c, SIM_LINK_D2H, 3 * GiB, false, NULL, NULL);
     assert_int_equal(sim_clock_device_now(0), eb);
-    assert_int_equal(sim_clock_sync_device(0), eb); /* device 1's work is not waited for */
+    assert_true(ec > eb + 1000);
+    /* A device synchronisation waits for its context's streams (a, b):
+     * c's work is not waited for. */
+    sim_ps until = sim_clock_stream_now(&b);
+    assert_int_equal(sim_clock_sync_until(until, SIM_PS_FOREVER, NULL), eb);
     assert_int_equal(sim_clock_host(), eb);
-    assert_int_equal(sim_clock_sync_device(1), ec);
-    assert_int_equal(sim_clock_sync_device(0), ec);
+    bool late = false;
+    assert_int_equal(sim_clock_sync_until(ec, 1000, &late), eb + 1000); /* the limit ran out */
+    assert_true(late);
+    assert_int_equal(sim_clock_sync_until(ec, SIM_PS_FOREVER, &late), ec);
+    assert_false(late);
+    assert_int_equal(sim_clock_sync_until(eb, SIM_PS_FOREVER, NULL), ec); /* never goes back */
 }
 
 static void test_done_polling_terminates(void **state)
@@ -552,7 +560,7 @@ static size_t script(sim_ps *t)
         if (i % 4 == 0)
             t[n++] = sim_clock_sync_stream(&b);
         if (i % 7 == 0)
-            t[n++] = sim_clock_sync_device(1);
+            t[n++] = sim_clock_sync_until(sim_clock_device_now(1), SIM_PS_FOREVER, NULL);
         while (!sim_clock_done(ev))
             ;
         t[n++] = sim_clock_host();
@@ -723,7 +731,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_sync_stream_advances_the_host_clock, setup,
                                         teardown),
-        cmocka_unit_test_setup_teardown(test_sync_device_advances_the_host_clock, setup,
+        cmocka_unit_test_setup_teardown(test_sync_until_advances_the_host_clock, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_done_polling_terminates, setup, teardown),
         cmocka_unit_test_setup_teardown(test_host_to_host_copy_costs_host_time_only, setup,

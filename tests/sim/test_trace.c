@@ -163,7 +163,7 @@ static void test_trace_file_holds_ops_counters_and_instants(void **state)
     sim_clock_fill(&a, MiB, false, NULL, NULL);
     sim_clock_copy(&b, SIM_LINK_HBM, 3 * MiB, false, NULL, NULL);
     sim_clock_copy(NULL, SIM_LINK_HOST, 4096, false, "host copy", NULL);
-    sim_clock_sync_device(0);
+    sim_clock_sync_until(sim_clock_device_now(0), SIM_PS_FOREVER, NULL);
     sim_trace_counter(0, "device memory", 4096, sim_clock_host());
     sim_trace_counter(0, "device memory", 0, sim_clock_host() + 1);
     sim_trace_instant(0, "allocator registered", sim_clock_host(), "stream \"1\"\n\t\\");
@@ -300,7 +300,7 @@ static size_t script(sim_ps *t)
             ;
         t[n++] = sim_clock_host();
     }
-    t[n++] = sim_clock_sync_device(1);
+    t[n++] = sim_clock_sync_until(sim_clock_device_now(1), SIM_PS_FOREVER, NULL);
     return n;
 }
 

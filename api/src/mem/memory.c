@@ -166,12 +166,11 @@ api_free_device(const char *fn, void *devPtr, unsigned how)
         be_get()->lookup(devPtr, &in);
         if ((in.kind != BE_PTR_DEVICE && in.kind != BE_PTR_MANAGED) || in.start != devPtr)
             return api_bad_free(fn, devPtr, &in, BE_PTR_DEVICE);
-        /* The device's work, in simulated time, completes before the free. */
-        if (in.kind == BE_PTR_DEVICE) {
-            aclError rc = be_get()->device_sync(in.device, -1);
-            if (rc != ACL_SUCCESS)
-                return api_err_runtime(fn, rc);
-        }
+        /* rtFreeWithDevSync (api_c_memory.cc L174-182): a device
+         * synchronisation, the current context's, before the free. */
+        aclError rc = api_sync_device(fn, -1);
+        if (rc != ACL_SUCCESS)
+            return rc;
     } else {
         api_check_free(devPtr); /* the allocator sanitizer: pending operator work */
     }
@@ -233,12 +232,9 @@ aclError api_free_host(const char *fn, void *hostPtr, bool dev_sync)
     if (api_graphs_live())
         graph_free_check(fn, hostPtr);
     if (dev_sync) {
-        /* The implicit device synchronisation: the current device's work
-         * (which may still read the memory) completes first. */
-        struct api_ctx *c;
-        aclError rc = api_current_ctx(fn, &c);
-        if (rc == ACL_SUCCESS)
-            rc = api_err_runtime(fn, be_get()->device_sync(c->device, -1));
+        /* rtFreeHostWithDevSync (api_c_memory.cc L185-193): the current
+         * context's work (which may still read the memory) completes first. */
+        aclError rc = api_sync_device(fn, -1);
         if (rc != ACL_SUCCESS)
             return rc;
     }

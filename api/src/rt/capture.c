@@ -276,14 +276,14 @@ aclError api_cap_check_event(const char *desc, const void *event, uint32_t event
     return ACL_ERROR_RT_EVENT_CAPTURED;
 }
 
-aclError api_cap_check_device(const char *desc, int32_t dev)
+aclError api_cap_check_ctx(const char *desc, const struct api_ctx *ctx)
 {
     if (!api_cap_any())
         return ACL_SUCCESS;
     pthread_mutex_lock(&lock);
     const void *s = NULL;
     for (struct api_graph *g = graphs; g && !s; g = g->next)
-        if (under_way(g) && (dev < 0 || g->device == dev))
+        if (under_way(g) && g->ctx == ctx)
             s = g->lane[0];
     pthread_mutex_unlock(&lock);
     if (!s)

@@ -39,15 +39,7 @@ aclError api_impl_aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
     if (timeout == 0)
         return api_rt_bad_value(fn, "Waiting for all streams on the device to complete", v,
                                 "timeout", "greater than or equal to -1 and not equal to 0");
-    struct api_stream_ref ctx; /* keeps the device from closing under us */
-    aclError rc = api_stream_get(fn, NULL, &ctx);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    rc = api_cap_check_device("Synchronizing a device", ctx.ctx->device);
-    if (rc == ACL_SUCCESS)
-        rc = api_sync_failed(fn, be_get()->device_sync(ctx.ctx->device, timeout));
-    api_stream_put(&ctx);
-    return rc;
+    return api_sync_device(fn, timeout);
 }
 
 /* ---- The task scheduler of the thread ---- */

@@ -607,20 +607,68 @@ aclError api_impl_aclrtCtxGetCurrentDefaultStream(aclrtStream *stream)
 
 /* ---- Device-wide work and settings: synchronisation, stream priorities ---- */
 
+/* The streams of context c, its default stream first, waited for at most
+ * timeout (< 0: no limit). pre: c held. Up to SMALL streams need no host
+ * memory (a synchronisation does not fail for want of it). */
+static aclError ctx_sync(struct api_ctx *c, int32_t timeout)
+{
+    enum { SMALL = 32 };
+    struct api_obj *small[SMALL], **held = small;
+    void *h_small[SMALL + 1], **h = h_small;
+    size_t cap = SMALL, n;
+    while ((n = api_obj_hold(API_OBJ_STREAM, c, held, cap)) > cap) {
+        for (size_t i = 0; i < cap; i++)
+            api_obj_put(held[i]);
+        if (held != small)
+            base_free(held);
+        if (h != h_small)
+            base_free(h);
+        cap = n + SMALL; /* room for streams made meanwhile */
+        held = base_malloc(cap * sizeof *held);
+        h = base_malloc((cap + 1) * sizeof *h);
+        if (!held || !h) {
+            base_free(held);
+            base_free(h);
+            return ACL_ERROR_BAD_ALLOC;
+        }
+    }
+    h[0] = c->deflt;
+    for (size_t i = 0; i < n; i++)
+        h[i + 1] = api_obj_handle(held[i]);
+    aclError rc = be_get()->ctx_sync(c->be_ctx, h, n + 1, timeout);
+    for (size_t i = 0; i < n; i++)
+        api_obj_put(held[i]);
+    if (held != small) {
+        base_free(held);
+        base_free(h);
+    }
+    return rc;
+}
+
+/* CANN's device synchronisation (rtDeviceSynchronize: api_impl.cc
+ * DeviceSynchronize L3975-3988 synchronises the current context,
+ * context.cc Context::Synchronize L1219-1243): the host waits for the
+ * current context's streams, at most timeout (< 0: no limit); the device's
+ * other contexts are not waited for, and a context with a capturing stream
+ * is refused. */
+aclError api_sync_device(const char *fn, int32_t timeout)
+{
+    struct api_stream_ref ctx; /* holds the current context */
+    aclError rc = api_stream_get(fn, NULL, &ctx);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = api_cap_check_ctx("Synchronizing a device", ctx.ctx);
+    if (rc == ACL_SUCCESS)
+        rc = api_sync_failed(fn, ctx_sync(ctx.ctx, timeout));
+    api_stream_put(&ctx);
+    return rc;
+}
+
 aclError api_impl_aclrtSynchronizeDevice(void)
 {
     static const char fn[] = "aclrtSynchronizeDevice";
     API_FAULT(ACL_RT_SYNC_STREAM, fn);
-    struct api_stream_ref ctx; /* keeps the device from closing under us */
-    aclError rc = api_stream_get(fn, NULL, &ctx);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    /* context.cc: a device with a capturing stream is not synchronised. */
-    rc = api_cap_check_device("Synchronizing a device", ctx.ctx->device);
-    if (rc == ACL_SUCCESS)
-        rc = api_sync_failed(fn, be_get()->device_sync(ctx.ctx->device, -1));
-    api_stream_put(&ctx);
-    return rc;
+    return api_sync_device(fn, -1);
 }
 
 aclError api_impl_aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority,

@@ -243,6 +243,21 @@ void api_obj_each(enum api_obj_kind kind, int32_t device, const struct api_ctx *
     pthread_mutex_unlock(&lock);
 }
 
+size_t api_obj_hold(enum api_obj_kind kind, const struct api_ctx *owner, struct api_obj **held,
+                    size_t cap)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&lock);
+    for (unsigned i = 0; i < BUCKETS; i++)
+        for (struct api_obj *o = buckets[i]; o; o = o->next)
+            if (matches(o, kind, -1, owner) && n++ < cap) {
+                atomic_fetch_add_explicit(&o->refs, 1, memory_order_relaxed);
+                held[n - 1] = o;
+            }
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
 void api_obj_retire_all(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner)
 {
     /* Collect a batch, then retire it outside the lock: retiring a context

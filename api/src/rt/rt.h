@@ -140,6 +140,11 @@ int api_obj_retire(const void *handle, enum api_obj_kind kind);
 /* Retire every published handle of `kind` on `device` (any when < 0)
  * owned by `owner` (any when NULL). */
 void api_obj_retire_all(enum api_obj_kind kind, int32_t device, const struct api_ctx *owner);
+/* A reference on each published handle of `kind` owned by `owner`, as
+ * many as held[0..cap) takes (api_obj_put on each gives them back);
+ * returns how many there are, which may be more than cap. */
+size_t api_obj_hold(enum api_obj_kind kind, const struct api_ctx *owner, struct api_obj **held,
+                    size_t cap);
 /* Wait until every object of device has been released. */
 void api_obj_wait_device(int32_t device);
 
@@ -179,6 +184,13 @@ void api_work_put(struct api_stream_ref *ref);
 
 /* The message of a failed stream or device synchronisation; returns rc. */
 aclError api_sync_failed(const char *func, aclError rc);
+
+/* device.c: CANN's device synchronisation (rtDeviceSynchronize), as
+ * aclrtSynchronizeDevice[WithTimeout] and the frees that synchronise make
+ * it: the host waits for the current context's streams (its other
+ * contexts' are not waited for), at most timeout (< 0: no limit); 107027
+ * when one of them captures. */
+aclError api_sync_device(const char *fn, int32_t timeout);
 
 /* The runtime's EE1003 for an invalid argument, as its error_code.json
  * words it (hicann/runtime src/dfx/error_manager/error_code.json, EE1003):
@@ -355,12 +367,13 @@ struct api_graph *api_cap_graph_of(const void *stream);
 /* The refusals, each with CANN's message (desc: the runtime's name for
  * the operation, "Stream synchronization"...), ACL_SUCCESS when none: a
  * capturing stream (107027); an event recorded in a capture under way
- * (107028); a device (dev < 0: any) with a capturing stream (107027); a
+ * (107028); a context with a capturing stream (107027: context.cc
+ * Context::Synchronize L1231-1233 refuses to synchronise it); a
  * synchronous copy or fill the capture modes forbid (107030, or 107041
  * for an asynchronous pageable copy turned synchronous: converted). */
 aclError api_cap_check_stream(const char *desc, const void *stream);
 aclError api_cap_check_event(const char *desc, const void *event, uint32_t event_id);
-aclError api_cap_check_device(const char *desc, int32_t dev);
+aclError api_cap_check_ctx(const char *desc, const struct api_ctx *ctx);
 aclError api_cap_check_unsafe(const char *desc, const struct api_ctx *ctx, bool converted);
 /* aclmdlRICaptureThreadExchangeMode: set the thread's mode, return the old. */
 int api_cap_exchange_mode(int mode);
