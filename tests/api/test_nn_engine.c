@@ -858,6 +858,57 @@ static void refused(aclnnStatus got, aclnnStatus rc, const char *text)
     expect_msg(EZ1001, text);
 }
 
+/* A NULL argument of a two-operand operator: ACLNN_ERR_PARAM_NULLPTR
+ * naming the first NULL in CANN's CheckNotNull order: self, other, alpha,
+ * out (aclnn_add.cpp, aclnn_adds.cpp, aclnn_mul.cpp), but out, other, self
+ * for Div (aclnn_div.cpp CheckNotNull); an in-place operator's selfRef. */
+static void null_named(aclnnStatus got, const char *launch, const char *type, const char *arg)
+{
+    char want[200];
+    snprintf(want, sizeof want, "%sGetWorkspaceSize: Expected a value of type [%s] for "
+             "argument [%s] but instead found nullptr.", launch, type, arg);
+    refused(got, ACLNN_ERR_PARAM_NULLPTR, want);
+}
+
+static void test_null_arguments_in_canns_order(void **state)
+{
+    (void)state;
+    int64_t d23[2] = {2, 3};
+    struct ht a = mk(ACL_FLOAT, 2, d23, NULL, 0, 6, ramp);
+    float one = 1;
+    aclScalar *s = aclCreateScalar(&one, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *e;
+    null_named(aclnnAddGetWorkspaceSize(NULL, NULL, NULL, NULL, &ws, &e), "aclnnAdd", "aclTensor",
+               "self");
+    null_named(aclnnAddGetWorkspaceSize(a.t, NULL, NULL, NULL, &ws, &e), "aclnnAdd", "aclTensor",
+               "other");
+    null_named(aclnnSubGetWorkspaceSize(a.t, a.t, NULL, NULL, &ws, &e), "aclnnSub", "aclScalar",
+               "alpha");
+    null_named(aclnnAddGetWorkspaceSize(a.t, a.t, s, NULL, &ws, &e), "aclnnAdd", "aclTensor",
+               "out");
+    null_named(aclnnInplaceAddGetWorkspaceSize(a.t, a.t, NULL, &ws, &e), "aclnnInplaceAdd",
+               "aclScalar", "alpha");
+    null_named(aclnnMulGetWorkspaceSize(a.t, a.t, NULL, &ws, &e), "aclnnMul", "aclTensor", "out");
+    null_named(aclnnDivGetWorkspaceSize(NULL, NULL, NULL, &ws, &e), "aclnnDiv", "aclTensor",
+               "out");
+    null_named(aclnnDivGetWorkspaceSize(NULL, NULL, a.t, &ws, &e), "aclnnDiv", "aclTensor",
+               "other");
+    null_named(aclnnDivGetWorkspaceSize(NULL, a.t, a.t, &ws, &e), "aclnnDiv", "aclTensor", "self");
+    null_named(aclnnInplaceDivGetWorkspaceSize(NULL, NULL, &ws, &e), "aclnnInplaceDiv",
+               "aclTensor", "selfRef");
+    null_named(aclnnAddsGetWorkspaceSize(a.t, NULL, s, a.t, &ws, &e), "aclnnAdds", "aclScalar",
+               "other");
+    null_named(aclnnSubsGetWorkspaceSize(a.t, s, NULL, a.t, &ws, &e), "aclnnSubs", "aclScalar",
+               "alpha");
+    null_named(aclnnDivsGetWorkspaceSize(NULL, NULL, NULL, &ws, &e), "aclnnDivs", "aclTensor",
+               "self");
+    null_named(aclnnInplaceMulsGetWorkspaceSize(a.t, NULL, &ws, &e), "aclnnInplaceMuls",
+               "aclScalar", "other");
+    aclDestroyScalar(s);
+    drop(&a);
+}
+
 /* Cos, Sin, Log, Sign, Silu, GeluV2, Hardsigmoid, Hardswish over a
  * transposed input into a strided output; integers computed in float32
  * (aclnn_cos.cpp L123-129, aclnn_sin.cpp L122-126); float16 through
@@ -1203,6 +1254,7 @@ int main(void)
         cmocka_unit_test_setup(test_in_place_on_views, nn_fresh),
         cmocka_unit_test_setup(test_promotion, nn_fresh),
         cmocka_unit_test_setup(test_scalar_operands, nn_fresh),
+        cmocka_unit_test_setup(test_null_arguments_in_canns_order, nn_fresh),
         cmocka_unit_test_setup(test_unary_ops_on_views, nn_fresh),
         cmocka_unit_test_setup(test_cast_rounding_and_saturation, nn_fresh),
         cmocka_unit_test_setup(test_copies_and_every_type_pair, nn_fresh),

@@ -12,6 +12,14 @@ aclnnStatus nn_moved(struct nn_call *c, const aclTensor *t, const char *name)
                    api_dtype_name(t->dtype), name);
 }
 
+aclnnStatus nn_computed(struct nn_call *c, aclDataType calc)
+{
+    if (api_type_in(calc, T_REAL))
+        return OK;
+    return nn_fail(c, ACLNN_ERR_PARAM_INVALID, "aclsim does not compute %s (CANN's operator "
+                   "takes it; aclsim's kernels take real types only).", api_dtype_name(calc));
+}
+
 aclnnStatus nn_same_type(struct nn_call *c, const aclTensor *a, const char *na,
                          const aclTensor *b, const char *nb)
 {

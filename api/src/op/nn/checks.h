@@ -20,6 +20,9 @@
 /* t's type is one the kernels take (T_MOVED), else ACLNN_ERR_PARAM_INVALID
  * saying aclsim does not compute it. */
 aclnnStatus nn_moved(struct nn_call *c, const aclTensor *t, const char *name);
+/* calc, the type an operator computes in, is one the kernels compute
+ * (T_REAL), else the same refusal. */
+aclnnStatus nn_computed(struct nn_call *c, aclDataType calc);
 /* OP_CHECK_DTYPE_NOT_SAME (hicann/ops-math common/inc/external/
  * aclnn_kernels/common/op_error_check.h L128-136): "Expected both tensors
  * to have same dtype, but found self DT_FLOAT and out DT_INT32." */

@@ -85,6 +85,9 @@ aclnnStatus nn_check_dims(struct nn_call *c, const aclTensor *t, const char *nam
  * implemented for DT_UINT16, should be in dtype support list [...]." */
 aclnnStatus nn_check_type(struct nn_call *c, const aclTensor *t, const char *name,
                           api_types supported);
+/* The same check of a scalar operand (CANN's macro names it a tensor). */
+aclnnStatus nn_check_scalar_type(struct nn_call *c, const aclScalar *s, const char *name,
+                                 api_types supported);
 /* OP_CHECK_RESULT_DTYPE_CAST_FAILED (L145-154): "Result type DT_FLOAT can't be
  * cast to the desired output type DT_INT32." */
 aclnnStatus nn_check_cast(struct nn_call *c, aclDataType from, aclDataType to);

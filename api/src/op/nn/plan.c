@@ -89,15 +89,27 @@ aclnnStatus nn_check_dims(struct nn_call *c, const aclTensor *t, const char *nam
     return OK;
 }
 
-aclnnStatus nn_check_type(struct nn_call *c, const aclTensor *t, const char *name,
-                          api_types supported)
+static aclnnStatus check_type(struct nn_call *c, aclDataType t, const char *name,
+                              api_types supported)
 {
-    if (api_type_in(t->dtype, supported))
+    if (api_type_in(t, supported))
         return OK;
     char list[600];
     api_types_text(supported, list, sizeof list);
     return nn_fail(c, ACLNN_ERR_PARAM_INVALID, "Tensor %s not implemented for %s, should be in "
-                   "dtype support list %s.", name, api_dtype_name(t->dtype), list);
+                   "dtype support list %s.", name, api_dtype_name(t), list);
+}
+
+aclnnStatus nn_check_type(struct nn_call *c, const aclTensor *t, const char *name,
+                          api_types supported)
+{
+    return check_type(c, t->dtype, name, supported);
+}
+
+aclnnStatus nn_check_scalar_type(struct nn_call *c, const aclScalar *s, const char *name,
+                                 api_types supported)
+{
+    return check_type(c, s->dtype, name, supported);
 }
 
 aclnnStatus nn_check_cast(struct nn_call *c, aclDataType from, aclDataType to)

@@ -571,17 +571,6 @@ NN_LAUNCH(aclnnInplaceTriu)
      T(BOOL) | T(BF16))
 #define T_ARANGE_OUT (T(FLOAT16) | T(FLOAT) | T(DOUBLE) | T(INT64) | T(INT32) | T(BF16))
 
-/* OP_CHECK_DTYPE_NOT_SUPPORT of a scalar (the same text as a tensor's). */
-static aclnnStatus scalar_type(struct nn_call *c, const aclScalar *s, const char *name)
-{
-    if (api_type_in(s->dtype, T_ARANGE_IN))
-        return OK;
-    char list[600];
-    api_types_text(T_ARANGE_IN, list, sizeof list);
-    return nn_fail(c, ACLNN_ERR_PARAM_INVALID, "Tensor %s not implemented for %s, should be in "
-                   "dtype support list %s.", name, api_dtype_name(s->dtype), list);
-}
-
 /* out[i] = start + i * step, the range [start, end): hicann/ops-math
  * math/range/op_api/aclnn_arange.cpp (CheckParams L163-173: the types
  * L70-88, the step's sign against the bounds in out's type L90-141, "step
@@ -599,11 +588,11 @@ aclnnStatus api_impl_aclnnArangeGetWorkspaceSize(const aclScalar *start, const a
     struct nn_call c;
     aclnnStatus rc = nn_begin(&c, "aclnnArange", "Range", BE_OP_ARANGE, workspaceSize, executor);
     if (rc == OK)
-        rc = scalar_type(&c, start, "start");
+        rc = nn_check_scalar_type(&c, start, "start", T_ARANGE_IN);
     if (rc == OK)
-        rc = scalar_type(&c, end, "end");
+        rc = nn_check_scalar_type(&c, end, "end", T_ARANGE_IN);
     if (rc == OK)
-        rc = scalar_type(&c, step, "step");
+        rc = nn_check_scalar_type(&c, step, "step", T_ARANGE_IN);
     if (rc == OK)
         rc = nn_check_type(&c, out, "out", T_ARANGE_OUT);
     if (rc != OK)
