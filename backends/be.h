@@ -846,6 +846,50 @@ struct be_bridge {
 /* The backend this library was built with. */
 const struct be_ops *be_get(void);
 
+/* Every operation a backend provides (the members of struct be_ops above
+ * that it must fill), but the name and the copies and fills (BE_COPIES:
+ * their functions cannot take libc's names): a backend fills its table
+ * with BE_OPS(BE_FIELD), each member from the static function of its
+ * name; be_missing checks a table against the same list. */
+#define BE_OPS(X)                                                                               \
+    X(init) X(fini) X(describe) X(device_count) X(device_open) X(device_close) X(soc_name)      \
+    X(ctx_create) X(ctx_destroy) X(stream_create) X(stream_destroy) X(stream_sync)              \
+    X(stream_query) X(ctx_sync) X(event_create) X(event_destroy) X(event_record)                \
+    X(event_reset) X(event_wait) X(event_sync) X(event_query) X(event_elapsed) X(mem_alloc)     \
+    X(mem_free) X(dvpp_free) X(host_alloc) X(host_free) X(lookup) X(mem_info) X(mem_usage)      \
+    /* ---- streams, events, notifies, peers ---- */                                            \
+    X(stream_prop) X(stream_abort) X(avail) X(event_info) X(dev_prop) X(notify_create)          \
+    X(notify_destroy) X(notify_record) X(notify_wait) X(notify_reset) X(notify_id)              \
+    X(notify_export) X(notify_set_pids) X(notify_import) X(value_write) X(value_wait)           \
+    X(peer_can_access) X(peer_enable) X(devices_topo) X(device_info) X(device_feature)          \
+    X(device_uuid) X(device_bus_id) X(device_id_map) X(device_utilization) X(device_status)     \
+    X(cann_attrs) X(arch_compatible) X(op_run)                                                  \
+    /* ---- host and managed memory ---- */                                                     \
+    X(host_register) X(host_unregister) X(host_dev_ptr) X(host_map_caps) X(managed_alloc)       \
+    X(managed_advise) X(managed_attrs) X(managed_prefetch) X(cache_op) X(mem_type_check)        \
+    X(uce_info)                                                                                 \
+    /* ---- virtual memory and stream-ordered pools ---- */                                     \
+    X(vmm_granularity) X(vmm_reserve) X(vmm_release) X(vmm_phys_alloc) X(vmm_phys_free)         \
+    X(vmm_map) X(vmm_unmap) X(vmm_retain) X(vmm_props) X(vmm_set_access) X(vmm_get_access)      \
+    X(mem_range) X(pool_create) X(pool_destroy) X(pool_attr) X(pool_malloc) X(pool_free)        \
+    X(pool_trim)                                                                                \
+    /* ---- resource limits, device tasks, IPC events ---- */                                   \
+    X(res_limit) X(device_task) X(event_ipc) X(ipc_mem_export) X(ipc_mem_set_pids)              \
+    X(ipc_mem_import) X(ipc_mem_close) X(vmm_share_export) X(vmm_share_set_pids)                \
+    X(vmm_share_import)                                                                         \
+    /* ---- captured work ---- */                                                               \
+    X(graph_begin) X(graph_join) X(graph_end) X(graph_launch) X(graph_destroy)                  \
+    X(label_create) X(label_destroy) X(label_list_create) X(label_list_destroy) X(label_set)    \
+    X(label_switch) X(group_begin) X(group_end) X(group_update) X(graph_cond)                   \
+    X(graph_begin_into) X(graph_last_task) X(graph_task_edit) X(graph_abort)                    \
+    /* ---- cache maintenance on streams, descriptors, counting notifies ---- */                \
+    X(cmo) X(cmo_barrier_wait) X(desc_size) X(desc_set) X(desc_launch) X(memcpy_at)             \
+    X(cnt_create) X(cnt_destroy) X(cnt_record) X(cnt_wait) X(cnt_reset) X(cnt_id)               \
+    X(overflow_status) X(overflow_clear) X(overflow_addr) X(task_clean) X(last_task_id)         \
+    X(l2_flush)
+#define BE_COPIES(X) X(memcpy) X(memset) X(memcpy2d) X(memset_d32)
+#define BE_FIELD(m) .m = m,
+
 /* The first required member of ops that is NULL (its name), or NULL when
  * the table is complete. The ACL layer asks once, at load. */
 static inline const char *be_missing(const struct be_ops *ops)
@@ -853,60 +897,7 @@ static inline const char *be_missing(const struct be_ops *ops)
 #define BE_REQUIRE(m)                                                                    \
     if (!ops->m)                                                                         \
         return #m;
-    BE_REQUIRE(name) BE_REQUIRE(init) BE_REQUIRE(fini) BE_REQUIRE(describe)
-    BE_REQUIRE(device_count) BE_REQUIRE(device_open) BE_REQUIRE(device_close)
-    BE_REQUIRE(soc_name) BE_REQUIRE(ctx_create) BE_REQUIRE(ctx_destroy)
-    BE_REQUIRE(stream_create) BE_REQUIRE(stream_destroy) BE_REQUIRE(stream_sync)
-    BE_REQUIRE(stream_query) BE_REQUIRE(ctx_sync) BE_REQUIRE(event_create)
-    BE_REQUIRE(event_destroy) BE_REQUIRE(event_record) BE_REQUIRE(event_reset)
-    BE_REQUIRE(event_wait) BE_REQUIRE(event_sync) BE_REQUIRE(event_query)
-    BE_REQUIRE(event_elapsed) BE_REQUIRE(mem_alloc) BE_REQUIRE(mem_free) BE_REQUIRE(dvpp_free)
-    BE_REQUIRE(host_alloc) BE_REQUIRE(host_free) BE_REQUIRE(lookup) BE_REQUIRE(memcpy)
-    BE_REQUIRE(memset) BE_REQUIRE(mem_info) BE_REQUIRE(mem_usage)
-    /* ---- streams, events, notifies, peers ---- */
-    BE_REQUIRE(stream_prop) BE_REQUIRE(stream_abort) BE_REQUIRE(avail)
-    BE_REQUIRE(event_info) BE_REQUIRE(dev_prop) BE_REQUIRE(notify_create)
-    BE_REQUIRE(notify_destroy) BE_REQUIRE(notify_record) BE_REQUIRE(notify_wait)
-    BE_REQUIRE(notify_reset) BE_REQUIRE(notify_id) BE_REQUIRE(notify_export)
-    BE_REQUIRE(notify_set_pids) BE_REQUIRE(notify_import) BE_REQUIRE(value_write)
-    BE_REQUIRE(value_wait) BE_REQUIRE(peer_can_access) BE_REQUIRE(peer_enable)
-    BE_REQUIRE(devices_topo)
-    BE_REQUIRE(device_info) BE_REQUIRE(device_feature) BE_REQUIRE(device_uuid)
-    BE_REQUIRE(device_bus_id) BE_REQUIRE(device_id_map) BE_REQUIRE(device_utilization)
-    BE_REQUIRE(device_status) BE_REQUIRE(cann_attrs) BE_REQUIRE(arch_compatible)
-    BE_REQUIRE(op_run)
-    /* ---- 2-D copies, 32-bit fills, host and managed memory ---- */
-    BE_REQUIRE(memcpy2d) BE_REQUIRE(memset_d32) BE_REQUIRE(host_register)
-    BE_REQUIRE(host_unregister) BE_REQUIRE(host_dev_ptr) BE_REQUIRE(host_map_caps)
-    BE_REQUIRE(managed_alloc) BE_REQUIRE(managed_advise) BE_REQUIRE(managed_attrs)
-    BE_REQUIRE(managed_prefetch) BE_REQUIRE(cache_op) BE_REQUIRE(mem_type_check)
-    BE_REQUIRE(uce_info)
-    /* ---- virtual memory and stream-ordered pools ---- */
-    BE_REQUIRE(vmm_granularity) BE_REQUIRE(vmm_reserve) BE_REQUIRE(vmm_release)
-    BE_REQUIRE(vmm_phys_alloc) BE_REQUIRE(vmm_phys_free) BE_REQUIRE(vmm_map)
-    BE_REQUIRE(vmm_unmap) BE_REQUIRE(vmm_retain) BE_REQUIRE(vmm_props)
-    BE_REQUIRE(vmm_set_access) BE_REQUIRE(vmm_get_access) BE_REQUIRE(mem_range)
-    BE_REQUIRE(pool_create) BE_REQUIRE(pool_destroy) BE_REQUIRE(pool_attr)
-    BE_REQUIRE(pool_malloc) BE_REQUIRE(pool_free) BE_REQUIRE(pool_trim)
-    /* ---- resource limits, device tasks, IPC events ---- */
-    BE_REQUIRE(res_limit) BE_REQUIRE(device_task) BE_REQUIRE(event_ipc)
-    BE_REQUIRE(ipc_mem_export) BE_REQUIRE(ipc_mem_set_pids) BE_REQUIRE(ipc_mem_import)
-    BE_REQUIRE(ipc_mem_close) BE_REQUIRE(vmm_share_export) BE_REQUIRE(vmm_share_set_pids)
-    BE_REQUIRE(vmm_share_import)
-    /* ---- captured work ---- */
-    BE_REQUIRE(graph_begin) BE_REQUIRE(graph_join) BE_REQUIRE(graph_end)
-    BE_REQUIRE(graph_launch) BE_REQUIRE(graph_destroy) BE_REQUIRE(label_create)
-    BE_REQUIRE(label_destroy) BE_REQUIRE(label_list_create) BE_REQUIRE(label_list_destroy)
-    BE_REQUIRE(label_set) BE_REQUIRE(label_switch) BE_REQUIRE(group_begin)
-    BE_REQUIRE(group_end) BE_REQUIRE(group_update) BE_REQUIRE(graph_cond)
-    BE_REQUIRE(graph_begin_into) BE_REQUIRE(graph_last_task) BE_REQUIRE(graph_task_edit)
-    BE_REQUIRE(graph_abort)
-    /* ---- cache maintenance on streams, descriptors, counting notifies ---- */
-    BE_REQUIRE(cmo) BE_REQUIRE(cmo_barrier_wait) BE_REQUIRE(desc_size) BE_REQUIRE(desc_set)
-    BE_REQUIRE(desc_launch) BE_REQUIRE(memcpy_at) BE_REQUIRE(cnt_create) BE_REQUIRE(cnt_destroy)
-    BE_REQUIRE(cnt_record) BE_REQUIRE(cnt_wait) BE_REQUIRE(cnt_reset) BE_REQUIRE(cnt_id)
-    BE_REQUIRE(overflow_status) BE_REQUIRE(overflow_clear) BE_REQUIRE(overflow_addr)
-    BE_REQUIRE(task_clean) BE_REQUIRE(last_task_id) BE_REQUIRE(l2_flush)
+    BE_REQUIRE(name) BE_OPS(BE_REQUIRE) BE_COPIES(BE_REQUIRE)
 #undef BE_REQUIRE
     return NULL;
 }
