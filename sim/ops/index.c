@@ -4,7 +4,8 @@
  * INDEX_COPY (InplaceIndexCopy). The indices are read through the engine
  * (sim_gather_f64), then each slice is one copy of a sub-view through the
  * engine: the slice of a view at position k along dim d is the view
- * without that dim, starting k strides further.
+ * without that dim, starting k strides further, so one walk, planned
+ * once, serves every slice.
  */
 #include <string.h>
 #include "base/mem.h"
@@ -20,6 +21,10 @@ static void strip(void *ctx, char *const *p, const int64_t *s, int64_t n)
     const struct cp *m = ctx;
     char *o = p[0];
     const char *i = p[1];
+    if (m->to == m->from && s[0] == (int64_t)m->size && s[1] == (int64_t)m->size) {
+        memcpy(o, i, (size_t)n * m->size); /* a run of whole rows */
+        return;
+    }
     for (int64_t k = 0; k < n; k++, o += s[0], i += s[1]) {
         if (m->to == m->from)
             memcpy(o, i, m->size);
@@ -51,17 +56,29 @@ static void drop(const struct sim_view *v, int d, int k, struct sim_view *r, int
     }
 }
 
-/* Copy src's slice (at s) to dst's (at d), or zero dst's (s NULL). */
-static void slice(const struct sim_view *dst, char *d, const struct sim_view *src, const char *s)
-{
-    struct cp m = {dst->dt, src->dt, sim_dt_size(dst->dt)};
+/* The walk of one slice, dst's against src's, planned once: slice() runs
+ * it at each slice's place. */
+struct slices {
     struct sim_iter it;
-    sim_iter_init(&it, dst->ndims, dst->dims);
-    sim_iter_add_view(&it, d, dst);
-    if (s)
-        sim_iter_add_view(&it, (char *)(uintptr_t)s, src);
-    sim_iter_coalesce(&it, 0);
-    sim_iter_run(&it, s ? strip : strip_zero, &m);
+    struct cp m;
+};
+
+static void slices_init(struct slices *w, const struct sim_view *dst, const struct sim_view *src)
+{
+    w->m = (struct cp){dst->dt, src->dt, sim_dt_size(dst->dt)};
+    sim_iter_init(&w->it, dst->ndims, dst->dims);
+    sim_iter_add_view(&w->it, NULL, dst);
+    sim_iter_add_view(&w->it, NULL, src);
+    sim_iter_coalesce(&w->it, 0);
+}
+
+/* Copy src's slice (at s) to dst's (at d), or zero dst's (s NULL). */
+static void slice(const struct slices *w, char *d, const char *s)
+{
+    struct sim_iter it = w->it;
+    it.base[0] = d;
+    it.base[1] = (char *)(uintptr_t)s;
+    sim_iter_run(&it, s ? strip : strip_zero, (void *)&w->m);
 }
 
 /* The indices, as int64 (*out, freed by the caller). */
@@ -95,6 +112,8 @@ static enum sim_rc gather(const struct sim_op *op, struct sim_access *x)
     int64_t ostep[SIM_OP_MAX_DIMS], sstep[1];
     drop(out, d, k_nd, &so, ostep);
     drop(self, d, 1, &ss, sstep);
+    struct slices w;
+    slices_init(&w, &so, &ss);
     char *o0 = sim_access_out(x, 0), *s0 = sim_access_in(x, op, 0);
     for (int64_t k = 0; k < n; k++) {
         /* k's place in out's index dims (row-major over iv's shape) */
@@ -105,7 +124,7 @@ static enum sim_rc gather(const struct sim_op *op, struct sim_access *x)
             rest /= size;
         }
         bool in = idx[k] >= 0 && idx[k] < self->dims[d];
-        slice(&so, o0 + off, &ss, in ? s0 + idx[k] * sstep[0] : NULL);
+        slice(&w, o0 + off, in ? s0 + idx[k] * sstep[0] : NULL);
     }
     base_free(idx);
     return SIM_OK;
@@ -123,10 +142,12 @@ static enum sim_rc index_copy(const struct sim_op *op, struct sim_access *x)
     int64_t ostep[1], sstep[1];
     drop(self, d, 1, &so, ostep);
     drop(src, d, 1, &ss, sstep);
+    struct slices w;
+    slices_init(&w, &so, &ss);
     char *o0 = sim_access_out(x, 0), *s0 = sim_access_in(x, op, 1);
     for (int64_t k = 0; k < n; k++)
         if (idx[k] >= 0 && idx[k] < self->dims[d])
-            slice(&so, o0 + idx[k] * ostep[0], &ss, s0 + k * sstep[0]);
+            slice(&w, o0 + idx[k] * ostep[0], s0 + k * sstep[0]);
     base_free(idx);
     return SIM_OK;
 }
