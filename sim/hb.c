@@ -442,9 +442,24 @@ struct rec {
     uint32_t reported; /* the last clock id a race on this record was told for */
     struct use w, r[READS];
 };
+/* A space's records, sorted by lo, in chunks of at most CHUNK (a B+ tree
+ * of two levels): making a record moves at most a chunk's pointers and
+ * the chunk list, not every later record, so a graph of 70,000 small
+ * operators between two synchronisations (ggml's batched GET_ROWS) stays
+ * O(n log n). */
+#define CHUNK 256
+struct chunk {
+    size_t n;
+    struct rec *r[CHUNK];
+};
 struct table {
-    struct rec *v;
-    size_t n, cap, longest;
+    struct chunk **c; /* every record of c[i] before any of c[i + 1] */
+    size_t nc, capc;
+    size_t n, longest; /* records, the longest range */
+};
+/* A place in a table: chunk c, its record i; {nc, 0} is the end. */
+struct at {
+    size_t c, i;
 };
 static struct table tables[SIM_SPACES];
 
@@ -458,17 +473,42 @@ struct held {
 static struct held *helds;
 static size_t n_helds, cap_helds;
 
-static size_t lower_bound(const struct table *t, uintptr_t lo)
+/* The first record with lo >= lo (the end when none). */
+static struct at lower_bound(const struct table *t, uintptr_t lo)
 {
-    size_t a = 0, b = t->n;
+    size_t a = 0, b = t->nc; /* the first chunk whose last record is >= lo */
     while (a < b) {
         size_t m = a + (b - a) / 2;
-        if (t->v[m].lo < lo)
+        const struct chunk *ch = t->c[m];
+        if (ch->r[ch->n - 1]->lo < lo)
             a = m + 1;
         else
             b = m;
     }
-    return a;
+    if (a == t->nc)
+        return (struct at){a, 0};
+    const struct chunk *ch = t->c[a];
+    size_t x = 0, y = ch->n;
+    while (x < y) {
+        size_t m = x + (y - x) / 2;
+        if (ch->r[m]->lo < lo)
+            x = m + 1;
+        else
+            y = m;
+    }
+    return (struct at){a, x};
+}
+
+static struct rec *rec_at(const struct table *t, struct at p)
+{
+    return p.c < t->nc ? t->c[p.c]->r[p.i] : NULL;
+}
+
+static struct at next_at(const struct table *t, struct at p)
+{
+    if (++p.i == t->c[p.c]->n)
+        p = (struct at){p.c + 1, 0};
+    return p;
 }
 
 /* Whether epoch (id, c) happens before a use made with clock v (own: the
@@ -515,48 +555,109 @@ static void prune(void)
     prune_due = false;
     for (int s = 0; s < SIM_SPACES; s++) {
         struct table *t = &tables[s];
-        size_t k = 0;
+        size_t kc = 0;
         t->longest = 0;
-        for (size_t i = 0; i < t->n; i++) {
-            struct rec *r = &t->v[i];
-            bool seen = !r->has_w || before(r->w.id, r->w.c, &host, HOST_ID);
-            for (int j = 0; j < r->nr && seen; j++)
-                seen = before(r->r[j].id, r->r[j].c, &host, HOST_ID);
-            if (seen)
-                continue;
-            t->v[k++] = *r;
-            if (r->n > t->longest)
-                t->longest = r->n;
+        t->n = 0;
+        for (size_t c = 0; c < t->nc; c++) {
+            struct chunk *ch = t->c[c];
+            size_t k = 0;
+            for (size_t i = 0; i < ch->n; i++) {
+                struct rec *r = ch->r[i];
+                bool seen = !r->has_w || before(r->w.id, r->w.c, &host, HOST_ID);
+                for (int j = 0; j < r->nr && seen; j++)
+                    seen = before(r->r[j].id, r->r[j].c, &host, HOST_ID);
+                if (seen) {
+                    base_free(r);
+                    continue;
+                }
+                ch->r[k++] = r;
+                if (r->n > t->longest)
+                    t->longest = r->n;
+            }
+            ch->n = k;
+            t->n += k;
+            if (k)
+                t->c[kc++] = ch;
+            else
+                base_free(ch);
         }
-        t->n = k;
+        t->nc = kc;
     }
     size_t kept = records();
     prune_at = kept > PRUNE_FLOOR / 2 ? 2 * kept : PRUNE_FLOOR;
     settle();
 }
 
+/* Room for one more record at p (a full chunk is split in two; p is
+ * moved to where it lands): false when host memory runs out. */
+static bool make_room(struct table *t, struct at *p)
+{
+    if (t->nc == 0 || (p->c == t->nc && t->c[t->nc - 1]->n == CHUNK)) {
+        if (t->nc == t->capc) { /* a new last chunk */
+            size_t cap = t->capc ? t->capc * 2 : 8;
+            struct chunk **c = base_realloc_plain(t->c, cap * sizeof *c);
+            if (!c)
+                return false;
+            t->c = c;
+            t->capc = cap;
+        }
+        struct chunk *ch = base_malloc_plain(sizeof *ch);
+        if (!ch)
+            return false;
+        ch->n = 0;
+        t->c[t->nc++] = ch;
+        *p = (struct at){t->nc - 1, 0};
+        return true;
+    }
+    if (p->c == t->nc) /* the end: after the last chunk's last record */
+        *p = (struct at){t->nc - 1, t->c[t->nc - 1]->n};
+    struct chunk *ch = t->c[p->c];
+    if (ch->n < CHUNK)
+        return true;
+    if (t->nc == t->capc) {
+        size_t cap = t->capc * 2;
+        struct chunk **c = base_realloc_plain(t->c, cap * sizeof *c);
+        if (!c)
+            return false;
+        t->c = c;
+        t->capc = cap;
+    }
+    struct chunk *half = base_malloc_plain(sizeof *half);
+    if (!half)
+        return false;
+    half->n = CHUNK / 2;
+    memcpy(half->r, &ch->r[CHUNK / 2], (CHUNK / 2) * sizeof *half->r);
+    ch->n = CHUNK / 2;
+    memmove(&t->c[p->c + 2], &t->c[p->c + 1], (t->nc - p->c - 1) * sizeof *t->c);
+    t->c[p->c + 1] = half;
+    t->nc++;
+    if (p->i > CHUNK / 2)
+        *p = (struct at){p->c + 1, p->i - CHUNK / 2};
+    return true;
+}
+
 /* The record of exactly [lo, lo+n), made when missing (NULL: no host
  * memory: the use goes unrecorded). pre: lock held. */
 static struct rec *exact(struct table *t, uintptr_t lo, size_t n)
 {
-    size_t i = lower_bound(t, lo);
-    for (size_t j = i; j < t->n && t->v[j].lo == lo; j++)
-        if (t->v[j].n == n)
-            return &t->v[j];
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        struct rec *v = base_realloc_plain(t->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        t->v = v;
-        t->cap = cap;
+    struct at p = lower_bound(t, lo);
+    for (struct at q = p; rec_at(t, q) && rec_at(t, q)->lo == lo; q = next_at(t, q))
+        if (rec_at(t, q)->n == n)
+            return rec_at(t, q);
+    struct rec *r = base_malloc_plain(sizeof *r);
+    if (!r || !make_room(t, &p)) {
+        base_free(r);
+        return NULL;
     }
-    memmove(&t->v[i + 1], &t->v[i], (t->n - i) * sizeof *t->v);
+    *r = (struct rec){.lo = lo, .n = n};
+    struct chunk *ch = t->c[p.c];
+    memmove(&ch->r[p.i + 1], &ch->r[p.i], (ch->n - p.i) * sizeof *ch->r);
+    ch->r[p.i] = r;
+    ch->n++;
     t->n++;
-    t->v[i] = (struct rec){.lo = lo, .n = n};
     if (n > t->longest)
         t->longest = n;
-    return &t->v[i];
+    return r;
 }
 
 struct races {
@@ -586,9 +687,9 @@ static void check_use(const struct sim_use *u, uint32_t id, uint32_t c,
 {
     struct table *t = &tables[u->space];
     uintptr_t lo = (uintptr_t)u->p ^ HIDE, hi = lo + u->n;
-    for (size_t i = lower_bound(t, lo > t->longest ? lo - t->longest : 0);
-         i < t->n && t->v[i].lo < hi; i++) {
-        struct rec *r = &t->v[i];
+    struct rec *r;
+    for (struct at p = lower_bound(t, lo > t->longest ? lo - t->longest : 0);
+         (r = rec_at(t, p)) != NULL && r->lo < hi; p = next_at(t, p)) {
         if (r->lo + r->n <= lo || r->reported == id + 1)
             continue;
         bool hit = false;
@@ -604,10 +705,7 @@ static void check_use(const struct sim_use *u, uint32_t id, uint32_t c,
         if (hit)
             r->reported = id + 1; /* once per record and clock */
     }
-    if (!keep)
-        return;
-    struct rec *r = exact(t, lo, u->n);
-    if (!r)
+    if (!keep || (r = exact(t, lo, u->n)) == NULL)
         return;
     struct use me = {id, c, *u};
     me.u.p = hide(u->p);
@@ -786,8 +884,14 @@ size_t sim_use_count(void)
 /* Unload: the tables and the clocks the module itself owns. */
 __attribute__((destructor)) static void hb_unload(void)
 {
-    for (int s = 0; s < SIM_SPACES; s++)
-        base_free(tables[s].v);
+    for (int s = 0; s < SIM_SPACES; s++) {
+        for (size_t c = 0; c < tables[s].nc; c++) {
+            for (size_t i = 0; i < tables[s].c[c]->n; i++)
+                base_free(tables[s].c[c]->r[i]);
+            base_free(tables[s].c[c]);
+        }
+        base_free(tables[s].c);
+    }
     base_free(helds);
     for (size_t i = 0; i < n_values; i++)
         sim_hb_vc_free(&values[i].vc);

@@ -251,6 +251,44 @@ static void test_host_uses(void **state)
     settle();
 }
 
+/* ---- many ranges between two synchronisations ----
+ *
+ * The checker keeps a record per range until the host learns of it (in
+ * chunks of a few hundred: sim/hb.c); 2,000 ranges made in interleaved
+ * order (two buffers slice by slice, the even slices up, then the odd ones
+ * down, into the middle of full chunks) are each still found: a write from
+ * another stream to any of them is one report, to bytes nobody used none. */
+static void test_many_ranges_are_all_kept(void **state)
+{
+    (void)state;
+    enum { SLICES = 1000, SL = 64 };
+    char *p, *q;
+    assert_int_equal(aclrtMalloc((void **)&p, SLICES * SL, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    assert_int_equal(aclrtMalloc((void **)&q, SLICES * SL + SL, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    mark();
+    for (int j = 0; j < SLICES; j++) { /* even slices up, then odd ones down */
+        int k = j < SLICES / 2 ? 2 * j : SLICES - 1 - 2 * (j - SLICES / 2);
+        assert_int_equal(aclrtMemsetAsync(q + k * SL, SL, 1, SL, A), ACL_SUCCESS);
+        assert_int_equal(aclrtMemsetAsync(p + k * SL, SL, 1, SL, A), ACL_SUCCESS);
+    }
+    assert_int_equal(n(NULL), counts[15]);
+    const int at[] = {0, 1, 255, 256, 257, 500, 511, 512, 997, 998, 999};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        assert_int_equal(aclrtMemsetAsync(p + at[i] * SL, SL, 2, SL, B), ACL_SUCCESS);
+        one("cross-stream-reuse");
+        assert_int_equal(aclrtMemsetAsync(q + at[i] * SL, SL, 2, SL, B), ACL_SUCCESS);
+        one("cross-stream-reuse");
+    }
+    assert_int_equal(aclrtMemsetAsync(q + SLICES * SL, SL, 2, SL, B), ACL_SUCCESS);
+    assert_int_equal(n(NULL), counts[15]); /* bytes A never used */
+    settle();
+    assert_int_equal(aclrtMemsetAsync(p, SL, 3, SL, B), ACL_SUCCESS); /* the host learned */
+    settle();
+    assert_int_equal(n(NULL), counts[15]);
+    assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(q), ACL_SUCCESS);
+}
+
 /* ---- host functions: both directions ---- */
 
 static void *hf_buf;
@@ -613,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_host_learns_by_sync_and_query),
         cmocka_unit_test(test_device_sync_orders_its_context_only),
         cmocka_unit_test(test_host_uses),
+        cmocka_unit_test(test_many_ranges_are_all_kept),
         cmocka_unit_test(test_host_function_orders),
         cmocka_unit_test(test_notify_orders),
         cmocka_unit_test(test_value_wait_orders),
