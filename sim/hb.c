@@ -588,49 +588,48 @@ static void prune(void)
     settle();
 }
 
-/* Room for one more record at p (a full chunk is split in two; p is
- * moved to where it lands): false when host memory runs out. */
+/* A new empty chunk at c[k] (the later ones move up): NULL when host
+ * memory runs out. */
+static struct chunk *new_chunk(struct table *t, size_t k)
+{
+    if (t->nc == t->capc) {
+        size_t cap = t->capc ? t->capc * 2 : 8;
+        struct chunk **c = base_realloc_plain(t->c, cap * sizeof *c);
+        if (!c)
+            return NULL;
+        t->c = c;
+        t->capc = cap;
+    }
+    struct chunk *ch = base_malloc_plain(sizeof *ch);
+    if (!ch)
+        return NULL;
+    ch->n = 0;
+    memmove(&t->c[k + 1], &t->c[k], (t->nc - k) * sizeof *t->c);
+    t->c[k] = ch;
+    t->nc++;
+    return ch;
+}
+
+/* Room for one more record at p (a full chunk is split in two, the end
+ * of a full last chunk starts a new one; p is moved to where it lands):
+ * false when host memory runs out. */
 static bool make_room(struct table *t, struct at *p)
 {
     if (t->nc == 0 || (p->c == t->nc && t->c[t->nc - 1]->n == CHUNK)) {
-        if (t->nc == t->capc) { /* a new last chunk */
-            size_t cap = t->capc ? t->capc * 2 : 8;
-            struct chunk **c = base_realloc_plain(t->c, cap * sizeof *c);
-            if (!c)
-                return false;
-            t->c = c;
-            t->capc = cap;
-        }
-        struct chunk *ch = base_malloc_plain(sizeof *ch);
-        if (!ch)
-            return false;
-        ch->n = 0;
-        t->c[t->nc++] = ch;
-        *p = (struct at){t->nc - 1, 0};
-        return true;
+        *p = (struct at){t->nc, 0};
+        return new_chunk(t, t->nc) != NULL;
     }
     if (p->c == t->nc) /* the end: after the last chunk's last record */
         *p = (struct at){t->nc - 1, t->c[t->nc - 1]->n};
     struct chunk *ch = t->c[p->c];
     if (ch->n < CHUNK)
         return true;
-    if (t->nc == t->capc) {
-        size_t cap = t->capc * 2;
-        struct chunk **c = base_realloc_plain(t->c, cap * sizeof *c);
-        if (!c)
-            return false;
-        t->c = c;
-        t->capc = cap;
-    }
-    struct chunk *half = base_malloc_plain(sizeof *half);
+    struct chunk *half = new_chunk(t, p->c + 1);
     if (!half)
         return false;
     half->n = CHUNK / 2;
     memcpy(half->r, &ch->r[CHUNK / 2], (CHUNK / 2) * sizeof *half->r);
     ch->n = CHUNK / 2;
-    memmove(&t->c[p->c + 2], &t->c[p->c + 1], (t->nc - p->c - 1) * sizeof *t->c);
-    t->c[p->c + 1] = half;
-    t->nc++;
     if (p->i > CHUNK / 2)
         *p = (struct at){p->c + 1, p->i - CHUNK / 2};
     return true;
