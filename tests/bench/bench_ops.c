@@ -137,29 +137,27 @@ static double spread_round(const char *mode)
     return rate;
 }
 
-int main(void)
+/* The best of three rounds of `round` with the sanitizer off and on,
+ * taking turns; prints both rates (prefix_ops_per_s_check_off, _on) and
+ * their ratio (`ratio`). */
+static void off_on(double (*round)(const char *), const char *prefix, const char *ratio)
 {
     double off = 0, on = 0;
     for (int r = 0; r < 3; r++) {
-        double a = round_of("off"), b = round_of("warn");
+        double a = round("off"), b = round("warn");
         if (a > off)
             off = a;
         if (b > on)
             on = b;
     }
-    printf("ops_per_s_check_off %.0f\n", off);
-    printf("ops_per_s_check_on %.0f\n", on);
-    printf("alloc_check_cost %.3f\n", off / on);
-    off = on = 0;
-    for (int r = 0; r < 3; r++) {
-        double a = spread_round("off"), b = spread_round("warn");
-        if (a > off)
-            off = a;
-        if (b > on)
-            on = b;
-    }
-    printf("spread_ops_per_s_check_off %.0f\n", off);
-    printf("spread_ops_per_s_check_on %.0f\n", on);
-    printf("spread_check_cost %.3f\n", off / on);
+    printf("%sops_per_s_check_off %.0f\n", prefix, off);
+    printf("%sops_per_s_check_on %.0f\n", prefix, on);
+    printf("%s %.3f\n", ratio, off / on);
+}
+
+int main(void)
+{
+    off_on(round_of, "", "alloc_check_cost");
+    off_on(spread_round, "spread_", "spread_check_cost");
     return 0;
 }
